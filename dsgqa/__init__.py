@@ -1,0 +1,1 @@
+"""Scene-graph question answering: loading, graph access, prompts, SLDP and PDDL goals."""

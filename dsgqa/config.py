@@ -1,0 +1,77 @@
+"""Run configuration: what to evaluate, with which models, against which database.
+
+A `BenchmarkConfig` is the flow's one parameter, so a deployment, the CLI and a YAML file all
+describe a run the same way. Paths are relative to the working directory of the run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from dsgqa.llm.base import ModelConfig
+
+Backend = Literal["kuzu", "ladybug", "neo4j"]
+
+
+class ConfigError(ValueError):
+    """A run configuration that cannot be used; one line naming the file and field."""
+
+
+class QAConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    questions: str = Field(description="Question set YAML file.")
+    scene_graph: str = Field(description="spark_dsg JSON scene graph the questions ask about.")
+    backend: Backend = "kuzu"
+    db_root: str = ".cache/graphs"
+    query_timeout_s: float = 10.0
+    max_rows: int = 200
+    memory_limit_mb: int = 2048
+    neo4j_uri: str | None = None
+    neo4j_user: str | None = None
+    neo4j_password_env: str = "NEO4J_PASSWORD"
+
+
+class BenchmarkConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str | None = Field(default=None, description="Defaults to a timestamp + random tag.")
+    results_dir: str = "results"
+    cache_dir: str = ".cache"
+    models: list[ModelConfig]
+    qa: QAConfig | None = None
+    max_error_fraction: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="The run fails when more than this share of items errored (not mis-answered).",
+    )
+
+    def resolved_run_id(self) -> str:
+        if self.run_id:
+            return self.run_id
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+        return f"{stamp}-{uuid.uuid4().hex[:6]}"
+
+    @property
+    def llm_cache_dir(self) -> Path:
+        return Path(self.cache_dir) / "llm"
+
+
+def load_config(path: str | Path) -> BenchmarkConfig:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+        return BenchmarkConfig.model_validate(data)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{path}: malformed YAML: {error}".splitlines()[0]) from None
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"{path}: field {field}: {first['msg']}") from None

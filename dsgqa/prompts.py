@@ -1,0 +1,66 @@
+"""Prompt templates for the QA stages, kept as text files beside this module.
+
+The templates' hash is part of every stage's cache key, so editing a prompt invalidates exactly
+the stages that use it and nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from dsgqa.llm.base import Message
+
+MAX_ROWS_IN_PROMPT = 200
+
+
+@cache
+def template(name: str) -> str:
+    return resources.files("dsgqa").joinpath(f"prompts/{name}.txt").read_text()
+
+
+def prompt_hash(*names: str) -> str:
+    """Hash of the named templates' text: a cache-key component for the stage using them."""
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(template(name).encode())
+    return digest.hexdigest()[:16]
+
+
+CYPHER_TEMPLATES = ("cypher_system", "cypher_user")
+REFINE_TEMPLATES = ("refine_system", "refine_user", "format_sldp", "format_pddl")
+
+
+def cypher_messages(question: str, schema: str) -> list[Message]:
+    return [
+        {"role": "system", "content": template("cypher_system").format(schema=schema)},
+        {"role": "user", "content": template("cypher_user").format(question=question)},
+    ]
+
+
+def refine_messages(
+    question: str,
+    cypher: str,
+    status: str,
+    columns: list[str],
+    rows: list[list[Any]],
+    truncated: bool,
+    comparison_type: str,
+) -> list[Message]:
+    answer_format = template("format_pddl" if comparison_type == "PDDL" else "format_sldp")
+    user = template("refine_user").format(
+        question=question,
+        cypher=cypher or "(none)",
+        status=status,
+        columns=json.dumps(columns),
+        max_rows=MAX_ROWS_IN_PROMPT,
+        truncated=", cut" if truncated else "",
+        rows=json.dumps(rows[:MAX_ROWS_IN_PROMPT], default=str),
+    )
+    return [
+        {"role": "system", "content": template("refine_system").format(answer_format=answer_format)},
+        {"role": "user", "content": user},
+    ]

@@ -1,0 +1,135 @@
+"""Question sets: the QA track's dataset, in the reference harness's YAML format.
+
+    questions:
+      - uid: q01
+        name: count_chairs
+        question: How many chairs are there?
+        solution: "4"
+        correctness_comparator: {comparison_type: SLDP, relation: equal}
+        tags: [counting]
+        cypher: MATCH (o:Object {class: 'chair'}) RETURN count(o)   # optional reference
+
+Every problem is reported as one line naming the file, the line, the question uid and the field,
+because a nightly run that dies on question 37 with a traceback wastes a night.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+
+class QuestionFileError(ValueError):
+    """A question file that cannot be used; the message is one line with file:line."""
+
+
+class Comparator(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    comparison_type: Literal["SLDP", "PDDL"]
+    relation: Literal["equal"] = "equal"
+
+
+class Question(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    uid: str = Field(min_length=1)
+    name: str = ""
+    question: str = Field(min_length=1)
+    solution: str
+    correctness_comparator: Comparator
+    tags: tuple[str, ...] = ()
+    cypher: str | None = None
+
+    @field_validator("uid", "solution", mode="before")
+    @classmethod
+    def _scalars_as_text(cls, value: object) -> object:
+        """YAML turns `uid: 7` or `solution: 3` into numbers; both are text here."""
+        return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+
+
+class QuestionSet(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    source: str
+    questions: tuple[Question, ...]
+
+    def by_uid(self) -> dict[str, Question]:
+        return {q.uid: q for q in self.questions}
+
+    def fingerprint(self) -> str:
+        blob = json.dumps([q.model_dump() for q in self.questions], sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def load_question_set(path: str | Path) -> QuestionSet:
+    """Read and validate a question file, or raise `QuestionFileError` with one line."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise QuestionFileError(f"{path}: cannot read: {error.strerror}") from None
+    try:
+        root = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or "malformed YAML"
+        raise QuestionFileError(f"{path}{line}: malformed YAML: {problem}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        raise QuestionFileError(f"{path}:1: expected a top-level `questions:` list")
+    lines = _question_lines(root)
+    questions = [
+        _validate_question(path, lines.get(i, 1), i, raw)
+        for i, raw in enumerate(data["questions"])
+    ]
+    _reject_duplicates(path, questions, lines)
+    return QuestionSet(source=str(path), questions=tuple(questions))
+
+
+def _question_lines(root: yaml.Node | None) -> dict[int, int]:
+    """1-based line of each entry of the `questions` list, for error messages."""
+    if not isinstance(root, yaml.MappingNode):
+        return {}
+    for key, value in root.value:
+        if key.value == "questions" and isinstance(value, yaml.SequenceNode):
+            return {i: item.start_mark.line + 1 for i, item in enumerate(value.value)}
+    return {}
+
+
+def _validate_question(path: Path, line: int, index: int, raw: object) -> Question:
+    uid = raw.get("uid", f"#{index + 1}") if isinstance(raw, dict) else f"#{index + 1}"
+    if not isinstance(raw, dict):
+        raise QuestionFileError(f"{path}:{line}: question {uid}: expected a mapping")
+    try:
+        return Question.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "question"
+        message = first["msg"].lower()
+        if first["type"] == "extra_forbidden":
+            message = "unknown field"
+        elif first["type"] == "literal_error":
+            message = f"unknown value {first.get('input')!r} ({first['msg'].lower()})"
+        raise QuestionFileError(f"{path}:{line}: question {uid}: field {field}: {message}") from None
+
+
+def _reject_duplicates(path: Path, questions: list[Question], lines: dict[int, int]) -> None:
+    seen: dict[str, int] = {}
+    for i, question in enumerate(questions):
+        if question.uid in seen:
+            first = lines.get(seen[question.uid], 1)
+            raise QuestionFileError(
+                f"{path}:{lines.get(i, 1)}: question {question.uid}: field uid: "
+                f"duplicate uid (first used at line {first})"
+            )
+        seen[question.uid] = i

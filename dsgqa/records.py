@@ -1,0 +1,72 @@
+"""What each QA stage hands to the next. Plain pydantic records: they pickle for Prefect's result
+store, dump to JSON for logs, and are the unit a cached stage returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class LLMUsage(_Record):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class CypherAttempt(_Record):
+    """The generate-cypher stage's output: the query the model wrote, as extracted."""
+
+    uid: str
+    model: str
+    cypher: str
+    raw_reply: str
+    usage: LLMUsage
+
+
+class QueryOutcome(_Record):
+    """The run-query stage's output. Errors are data: an invalid query is a scored failure."""
+
+    uid: str
+    backend: str
+    cypher: str
+    valid: bool
+    error: str | None = None
+    columns: list[str] = []
+    rows: list[list[Any]] = []
+    truncated: bool = False
+    seconds: float = 0.0
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.rows)
+
+
+class RefinedAnswer(_Record):
+    """The refine stage's output: the model's final answer text (SLDP or a PDDL goal)."""
+
+    uid: str
+    answer: str
+    raw_reply: str
+    usage: LLMUsage
+
+
+class Verdict(_Record):
+    """The compare stage's output: correctness plus partial credit and the first mismatch."""
+
+    uid: str
+    valid_answer: bool
+    correct: bool
+    precision: float = 0.0
+    recall: float = 0.0
+    f1: float = 0.0
+    mismatch: str = ""

@@ -1,0 +1,156 @@
+"""The QA track's results table and its summaries (the metrics, in inspect_ai's terms).
+
+One row per (model, question). Summaries are plain groupings of those rows: overall and by tag,
+per model, as k/n, accuracy and mean F1. Writers produce CSV (for machines) and Markdown (for
+people) under `results/<run-id>/`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from dsgqa.questions import Question
+from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+
+ROW_COLUMNS = [
+    "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
+    "query_error", "answer", "valid_answer", "correct", "score_precision", "score_recall",
+    "score_f1", "mismatch", "tokens", "seconds", "error",
+]
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """Everything one question produced for one model; stages after a failure are None."""
+
+    question: Question
+    model: str
+    backend: str
+    attempt: CypherAttempt | None = None
+    outcome: QueryOutcome | None = None
+    answer: RefinedAnswer | None = None
+    verdict: Verdict | None = None
+    error: str | None = None
+
+
+def result_row(item: ItemResult) -> dict[str, object]:
+    q, attempt, outcome, answer, verdict = (
+        item.question, item.attempt, item.outcome, item.answer, item.verdict,
+    )
+    tokens = sum(r.usage.tokens for r in (attempt, answer) if r is not None)
+    seconds = sum(r.usage.seconds for r in (attempt, answer) if r is not None)
+    seconds += outcome.seconds if outcome else 0.0
+    return {
+        "uid": q.uid,
+        "name": q.name,
+        "tags": ";".join(q.tags),
+        "model": item.model,
+        "backend": item.backend,
+        "cypher": attempt.cypher if attempt else "",
+        "valid_cypher": bool(outcome and outcome.valid),
+        "n_rows": outcome.n_rows if outcome else 0,
+        "truncated": bool(outcome and outcome.truncated),
+        "query_error": (outcome.error or "") if outcome else "",
+        "answer": answer.answer if answer else "",
+        "valid_answer": bool(verdict and verdict.valid_answer),
+        "correct": bool(verdict and verdict.correct),
+        "score_precision": verdict.precision if verdict else 0.0,
+        "score_recall": verdict.recall if verdict else 0.0,
+        "score_f1": verdict.f1 if verdict else 0.0,
+        "mismatch": verdict.mismatch if verdict else "",
+        "tokens": tokens,
+        "seconds": round(seconds, 4),
+        "error": item.error or "",
+    }
+
+
+def results_table(items: list[ItemResult]) -> pd.DataFrame:
+    return pd.DataFrame([result_row(i) for i in items], columns=ROW_COLUMNS)
+
+
+def _summarize(group: pd.DataFrame) -> pd.Series:
+    n = len(group)
+    k = int(group["correct"].sum())
+    return pd.Series({
+        "correct": f"{k}/{n}",
+        "accuracy": round(k / n, 3) if n else 0.0,
+        "mean_f1": round(float(group["score_f1"].mean()), 3) if n else 0.0,
+        "valid_cypher": int(group["valid_cypher"].sum()),
+        "failed": int((group["error"] != "").sum()),
+        "tokens": int(group["tokens"].sum()),
+    })
+
+
+def summary_overall(table: pd.DataFrame) -> pd.DataFrame:
+    """Per model: k/n correct, accuracy, mean F1."""
+    return table.groupby("model", sort=True)[list(table.columns)].apply(_summarize).reset_index()
+
+
+def summary_by_tag(table: pd.DataFrame) -> pd.DataFrame:
+    """Per model and tag (a question counts once under each of its tags)."""
+    exploded = table.assign(tag=table["tags"].str.split(";")).explode("tag")
+    exploded = exploded[exploded["tag"].fillna("") != ""]
+    if exploded.empty:
+        return pd.DataFrame(columns=["model", "tag", "correct", "accuracy", "mean_f1"])
+    grouped = exploded.groupby(["model", "tag"], sort=True)[list(table.columns)]
+    return grouped.apply(_summarize).reset_index()
+
+
+def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
+    """Write rows and summaries as CSV and one Markdown report; return the paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    overall, by_tag = summary_overall(table), summary_by_tag(table)
+    paths = {
+        "rows_csv": out_dir / "qa_results.csv",
+        "summary_csv": out_dir / "qa_summary.csv",
+        "by_tag_csv": out_dir / "qa_summary_by_tag.csv",
+        "markdown": out_dir / "qa_results.md",
+    }
+    table.to_csv(paths["rows_csv"], index=False)
+    overall.to_csv(paths["summary_csv"], index=False)
+    by_tag.to_csv(paths["by_tag_csv"], index=False)
+    shown = table[["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]]
+    paths["markdown"].write_text(
+        "# Scene-graph QA results\n\n## Overall\n\n"
+        + overall.to_markdown(index=False)
+        + "\n\n## By tag\n\n"
+        + by_tag.to_markdown(index=False)
+        + "\n\n## Per question\n\n"
+        + shown.to_markdown(index=False)
+        + "\n"
+    )
+    return paths
+
+
+@dataclass(frozen=True)
+class QATrackSummary:
+    """What a QA track run reports back: where the tables are and the headline numbers."""
+
+    paths: dict[str, str]
+    questions: int
+    items: int
+    errors: int
+    overall_records: list[dict[str, object]]
+    markdown: str
+    llm_calls: dict[str, int]
+
+
+def summarize_qa_run(
+    items: list[ItemResult], out_dir: Path, llm_calls: dict[str, int]
+) -> QATrackSummary:
+    """Write the tables and return the summary the flow turns into artifacts."""
+    table = results_table(items)
+    paths = write_results(table, out_dir)
+    overall = summary_overall(table)
+    return QATrackSummary(
+        paths={k: str(v) for k, v in paths.items()},
+        questions=table["uid"].nunique(),
+        items=len(table),
+        errors=int((table["error"] != "").sum()),
+        overall_records=overall.to_dict(orient="records"),
+        markdown=paths["markdown"].read_text(),
+        llm_calls=llm_calls,
+    )

@@ -1,0 +1,43 @@
+"""A whole benchmark run's outcome, and the rule that decides whether the run failed.
+
+Like inspect_ai's fail-on-error: single failing items are recorded and the run goes on; the run
+itself fails only when too large a share of items errored (a wrong answer is not an error).
+The tables are written before this check, so a failed run never loses finished results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dsgqa.results import QATrackSummary
+
+
+class ErrorBudgetExceeded(RuntimeError):
+    """More items errored than the run's `max_error_fraction` allows."""
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    run_id: str
+    run_dir: str
+    qa: QATrackSummary | None = None
+
+    def llm_calls(self) -> dict[str, int]:
+        counts = {"fresh": 0, "cached": 0}
+        for track in (self.qa,):
+            if track is not None:
+                for key in counts:
+                    counts[key] += track.llm_calls.get(key, 0)
+        return counts
+
+
+def check_error_budget(summary: RunSummary, max_error_fraction: float) -> None:
+    for name, track in (("qa", summary.qa),):
+        if track is None or track.items == 0:
+            continue
+        share = track.errors / track.items
+        if share > max_error_fraction:
+            raise ErrorBudgetExceeded(
+                f"{name} track: {track.errors}/{track.items} items errored "
+                f"(limit {max_error_fraction:.0%}); tables written to {summary.run_dir}"
+            )

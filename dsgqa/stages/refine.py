@@ -1,0 +1,39 @@
+"""Stage 3: the model turns the raw rows into the final answer (SLDP, or a PDDL goal)."""
+
+from __future__ import annotations
+
+from dsgqa.extract import extract_answer
+from dsgqa.llm.base import CallContext, LLMClient
+from dsgqa.prompts import refine_messages
+from dsgqa.questions import Question
+from dsgqa.records import LLMUsage, QueryOutcome, RefinedAnswer
+
+
+def refine(question: Question, outcome: QueryOutcome, client: LLMClient) -> RefinedAnswer:
+    status = "ok" if outcome.valid else f"error: {outcome.error}"
+    messages = refine_messages(
+        question=question.question,
+        cypher=outcome.cypher,
+        status=status,
+        columns=outcome.columns,
+        rows=outcome.rows,
+        truncated=outcome.truncated,
+        comparison_type=question.correctness_comparator.comparison_type,
+    )
+    context = CallContext(
+        uid=question.uid,
+        stage="refine",
+        extra={"columns": outcome.columns, "rows": outcome.rows, "valid": outcome.valid},
+    )
+    reply = client.complete(messages, context)
+    return RefinedAnswer(
+        uid=question.uid,
+        answer=extract_answer(reply.text),
+        raw_reply=reply.text,
+        usage=LLMUsage(
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+            seconds=reply.seconds,
+            cached=reply.cached,
+        ),
+    )

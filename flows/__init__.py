@@ -1,0 +1,1 @@
+"""Prefect flows: compose tasks, no logic of their own."""

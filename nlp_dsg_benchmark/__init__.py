@@ -1,0 +1,1 @@
+"""The product's entry point: the `nlp-dsg-benchmark` command line."""

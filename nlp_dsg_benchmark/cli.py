@@ -1,0 +1,142 @@
+"""`nlp-dsg-benchmark`: run the benchmark, the demo, the engine check, or compare two answers.
+
+Every user error ends as one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
+DEMO_SCENE_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nlp-dsg-benchmark", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="Run the benchmark on a question set and scene graph.")
+    run.add_argument("--config", help="Run configuration YAML (instead of the flags below).")
+    run.add_argument("--questions", help="Question set YAML.")
+    run.add_argument("--scene-graph", help="spark_dsg JSON scene graph.")
+    run.add_argument("--model", action="append", help="Model name (repeatable).")
+    run.add_argument("--provider", default="openai", choices=["openai", "scripted", "oracle"])
+    run.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    run.add_argument("--api-key-env", default="OPENAI_API_KEY",
+                     help="Environment variable holding the API key (never the key itself).")
+    run.add_argument("--script", help="Reply file for --provider scripted.")
+    run.add_argument("--backend", default="kuzu", choices=["kuzu", "ladybug", "neo4j"])
+    _add_run_options(run)
+
+    demo = sub.add_parser("demo", help="Run the demo: own scene graph, oracle model, no key.")
+    _add_run_options(demo)
+
+    check = sub.add_parser("check-engine", help="Run the Cypher engine conformance check.")
+    check.add_argument("--backend", default="kuzu", choices=["kuzu", "ladybug"])
+
+    compare = sub.add_parser("compare", help="Compare two answers (SLDP, or PDDL goals).")
+    compare.add_argument("a")
+    compare.add_argument("b")
+    compare.add_argument("--pddl", action="store_true", help="Compare as PDDL goal formulas.")
+    compare.add_argument("--tol", type=float, default=0.01, help="Numeric tolerance (SLDP).")
+
+    plan = sub.add_parser("plan", help="planeval commands (validate, evaluate, overview, ...).",
+                          add_help=False)
+    plan.add_argument("args", nargs=argparse.REMAINDER)
+    return parser
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--run-id", help="Name of the run's results folder (default: timestamp).")
+    parser.add_argument("--results-dir", default="results")
+    parser.add_argument("--cache-dir", default=".cache")
+    parser.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
+
+
+def _run_config(args: argparse.Namespace):  # noqa: ANN202 - imports stay lazy
+    from dsgqa.config import BenchmarkConfig, QAConfig, load_config
+    from dsgqa.llm.base import ModelConfig
+
+    if args.command == "demo":
+        return BenchmarkConfig(
+            run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir,
+            models=[ModelConfig(name="reference-cypher", provider="oracle")],
+            qa=QAConfig(questions=str(DEMO_QUESTIONS), scene_graph=str(DEMO_SCENE_GRAPH),
+                        db_root=str(Path(args.cache_dir) / "graphs")),
+        )
+    if args.config:
+        config = load_config(args.config)
+        overrides = {"run_id": args.run_id} if args.run_id else {}
+        return config.model_copy(update=overrides)
+    missing = [f for f in ("questions", "scene_graph", "model") if not getattr(args, f)]
+    if missing:
+        flags = ", ".join("--" + m.replace("_", "-") for m in missing)
+        raise SystemExit(f"nlp-dsg-benchmark run: missing {flags} (or give --config FILE)")
+    models = [
+        ModelConfig(name=name, provider=args.provider, base_url=args.base_url,
+                    api_key_env=args.api_key_env, script=args.script)
+        for name in args.model
+    ]
+    return BenchmarkConfig(
+        run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir, models=models,
+        qa=QAConfig(questions=args.questions, scene_graph=args.scene_graph, backend=args.backend,
+                    db_root=str(Path(args.cache_dir) / "graphs")),
+    )
+
+
+def _validate_inputs(config) -> None:  # noqa: ANN001
+    """Fail before starting Prefect (20 s) when an input file is unusable."""
+    from dsgqa.questions import load_question_set
+    from dsgqa.scene_graph import load_scene_graph
+
+    if config.qa is not None:
+        load_question_set(config.qa.questions)
+        load_scene_graph(config.qa.scene_graph)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from nlp_dsg_benchmark.environment import prepare_prefect_environment
+
+    config = _run_config(args)
+    prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
+    _validate_inputs(config)
+    from flows.benchmark import nlp_dsg_benchmark
+    from nlp_dsg_benchmark.console import print_run
+
+    summary = nlp_dsg_benchmark(config)
+    print_run(summary)
+    return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command in ("run", "demo"):
+        return _run(args)
+    if args.command == "check-engine":
+        from dsgqa.conformance import check_engine_command
+
+        return check_engine_command(args.backend)
+    if args.command == "compare":
+        from dsgqa.compare_cli import compare_command
+
+        return compare_command(args.a, args.b, pddl=args.pddl, tol=args.tol)
+    from planeval.cli import main as planeval_main
+
+    return planeval_main(args.args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except (ValueError, RuntimeError, OSError) as error:
+        # Bad input files, unreachable services, exhausted error budgets: one line, no traceback.
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        print(f"nlp-dsg-benchmark: {message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""Printing a finished run for people: the per-question table, the summary, the LLM calls."""
+
+from __future__ import annotations
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from dsgqa.run_summary import RunSummary
+
+console = Console()
+
+
+def _table(frame: pd.DataFrame, title: str) -> Table:
+    table = Table(title=title, show_lines=False)
+    for column in frame.columns:
+        table.add_column(str(column), overflow="fold")
+    for row in frame.itertuples(index=False):
+        table.add_row(*("" if pd.isna(v) else str(v) for v in row))
+    return table
+
+
+def print_run(summary: RunSummary) -> None:
+    if summary.qa is not None:
+        rows = pd.read_csv(summary.qa.paths["rows_csv"], keep_default_na=False)
+        shown = rows[["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]]
+        console.print(_table(shown, "Scene-graph QA: per question"))
+        console.print(_table(pd.DataFrame(summary.qa.overall_records), "Scene-graph QA: summary"))
+        console.print(f"QA tables: {summary.qa.paths['markdown']}")
+    calls = summary.llm_calls()
+    console.print(
+        f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}, "
+        f"served from the response cache: {calls['cached']}"
+    )

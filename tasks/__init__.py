@@ -1,0 +1,1 @@
+"""Prefect tasks: thin wrappers that set caching and retries and call the pure libraries."""

@@ -1,0 +1,82 @@
+"""A loopback OpenAI-compatible chat server for client tests: real HTTP, scripted behaviour.
+
+`responder(request_json, n)` decides each reply: return (status, body_dict, headers). Every
+request is recorded, so tests can assert the request shape the client sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = tuple[int, dict[str, Any], dict[str, str]]
+
+
+def chat_reply(text: str, prompt_tokens: int = 11, completion_tokens: int = 7) -> Reply:
+    body = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake-model",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+    return 200, body, {}
+
+
+def error_reply(status: int, message: str, headers: dict[str, str] | None = None) -> Reply:
+    return status, {"error": {"message": message, "type": "test", "code": status}}, headers or {}
+
+
+class FakeOpenAIServer:
+    """Context manager: starts on 127.0.0.1 with a free port, stops on exit."""
+
+    def __init__(self, responder: Callable[[dict[str, Any], int], Reply]) -> None:
+        self.responder = responder
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                payload = json.loads(self.rfile.read(length) or b"{}")
+                with server._lock:
+                    server.requests.append(payload)
+                    server.headers.append(dict(self.headers))
+                    n = len(server.requests)
+                status, body, headers = server.responder(payload, n)
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)

@@ -1,0 +1,109 @@
+"""The LLM client layer against a real loopback HTTP server and the on-disk response cache."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsgqa.llm import CachedClient, CallContext, LLMError, ModelConfig, ResponseCache
+from dsgqa.llm.openai_chat import OpenAIChatClient
+from dsgqa.llm.scripted import ScriptedClient
+from tests.fake_openai import FakeOpenAIServer, chat_reply, error_reply
+
+CTX = CallContext(uid="q1", stage="cypher")
+MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]
+
+
+def _config(server: FakeOpenAIServer, **kw: object) -> ModelConfig:
+    settings = {"max_retries": 3, "timeout_s": 5, **kw}
+    return ModelConfig(name="fake-model", base_url=server.base_url, api_key_env="TEST_LLM_KEY",
+                       **settings)
+
+
+def test_request_shape_and_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
+    with FakeOpenAIServer(lambda req, n: chat_reply("MATCH (n) RETURN n", 40, 9)) as server:
+        reply = OpenAIChatClient(_config(server, temperature=0.3, seed=7)).complete(MESSAGES, CTX)
+    assert reply.text == "MATCH (n) RETURN n"
+    assert (reply.prompt_tokens, reply.completion_tokens) == (40, 9)
+    request = server.requests[0]
+    assert request["model"] == "fake-model"
+    assert request["messages"] == MESSAGES
+    assert request["temperature"] == 0.3 and request["seed"] == 7
+    assert {k.lower(): v for k, v in server.headers[0].items()}["authorization"] == "Bearer sk-secret-123"
+
+
+def test_429_is_retried_honouring_retry_after() -> None:
+    def responder(req: dict, n: int):
+        if n == 1:
+            return error_reply(429, "slow down", {"Retry-After": "0"})
+        return chat_reply("ok")
+
+    with FakeOpenAIServer(responder) as server:
+        reply = OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+    assert reply.text == "ok"
+    assert len(server.requests) == 2
+
+
+def test_500_is_retried_then_gives_up_with_one_line() -> None:
+    with FakeOpenAIServer(lambda req, n: error_reply(500, "boom", {"Retry-After": "0"})) as server:
+        with pytest.raises(LLMError) as caught:
+            OpenAIChatClient(_config(server, max_retries=2)).complete(MESSAGES, CTX)
+    assert len(server.requests) == 3  # first try + 2 retries
+    assert "HTTP 500" in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("status", "hint"), [(400, "request failed"), (401, "API key"),
+                                              (404, "unknown model")])
+def test_client_errors_are_not_retried(status: int, hint: str, monkeypatch) -> None:
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
+    with FakeOpenAIServer(lambda req, n: error_reply(status, "nope")) as server:
+        with pytest.raises(LLMError) as caught:
+            OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+    assert len(server.requests) == 1
+    assert hint in str(caught.value)
+    assert "sk-secret-123" not in str(caught.value)
+
+
+def test_unreachable_endpoint_is_one_clear_line() -> None:
+    config = ModelConfig(name="m", base_url="http://127.0.0.1:9/v1", max_retries=0, timeout_s=2)
+    with pytest.raises(LLMError, match="cannot reach"):
+        OpenAIChatClient(config).complete(MESSAGES, CTX)
+
+
+def test_response_cache_serves_repeats_and_never_stores_the_key(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
+    with FakeOpenAIServer(lambda req, n: chat_reply(f"reply {n}")) as server:
+        config = _config(server)
+        first = CachedClient(OpenAIChatClient(config), ResponseCache(tmp_path))
+        assert first.complete(MESSAGES, CTX).text == "reply 1"
+        # A new process-worth of objects: only the disk cache is shared.
+        second = CachedClient(OpenAIChatClient(config), ResponseCache(tmp_path))
+        again = second.complete(MESSAGES, CTX)
+        other = second.complete([*MESSAGES, {"role": "user", "content": "more"}], CTX)
+    assert again.text == "reply 1" and again.cached
+    assert other.text == "reply 2" and not other.cached
+    assert len(server.requests) == 2
+    assert (second.fresh_calls, second.cached_calls) == (1, 1)
+    stored = "".join(p.read_text() for p in tmp_path.rglob("*.json"))
+    assert "sk-secret-123" not in stored and "reply 1" in stored
+
+
+def test_sampling_params_change_the_cache_key() -> None:
+    base = ModelConfig(name="m")
+    assert ResponseCache.key(base, MESSAGES) != ResponseCache.key(
+        base.model_copy(update={"temperature": 0.7}), MESSAGES
+    )
+    # Transport settings do not change what the model answers.
+    assert ResponseCache.key(base, MESSAGES) == ResponseCache.key(
+        base.model_copy(update={"max_connections": 2, "timeout_s": 1}), MESSAGES
+    )
+
+
+def test_scripted_client_walks_reply_lists(tmp_path) -> None:
+    script = tmp_path / "replies.yaml"
+    script.write_text("q1:\n  cypher: [first, second]\n  refine: '3'\n")
+    client = ScriptedClient.from_file(ModelConfig(name="s", provider="scripted", script=str(script)))
+    texts = [client.complete(MESSAGES, CTX).text for _ in range(3)]
+    assert texts == ["first", "second", "second"]
+    assert client.complete(MESSAGES, CallContext("q1", "refine")).text == "3"
+    assert client.complete(MESSAGES, CallContext("q9", "refine")).text == ""
