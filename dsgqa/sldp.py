@@ -14,7 +14,9 @@ Syntax (grammar in ``sldp.lark``; whitespace between tokens is ignored)::
 Python values: numbers are ``int``/``float``, strings ``str``, and the containers are the
 immutable types below (:class:`SLDPList`, :class:`SLDPSet`, :class:`SLDPDict`, :class:`Point`).
 They are immutable because parses are memoized and shared. Their ``==`` is exact structural
-equality; SLDP equality is :func:`sldp_equals`.
+equality; SLDP equality is :func:`sldp_equals`. The comparators take SLDP text (``str``) or
+values; a lone parsed string comes back as :class:`SLDPString` (a ``str``) so that passing it
+on is not mistaken for text. :func:`to_sldp` prints plain Python data (database rows).
 
 Equality, with an absolute tolerance ``tol`` (default 0.01):
 
@@ -57,12 +59,13 @@ import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from itertools import product
 from numbers import Integral, Real
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from lark import Lark, LarkError, Token, Transformer, UnexpectedInput
+from lark import Lark, LarkError, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
 Number: TypeAlias = int | float
 
@@ -140,6 +143,16 @@ class SLDPDict:
         return len(self.items)
 
 
+class SLDPString(str):
+    """A string *value* returned by :func:`parse_sldp` (when the whole answer is one string).
+
+    The comparators read a plain ``str`` argument as SLDP *text*; this subclass marks text that
+    was already parsed, so ``sldp_score(parse_sldp('"chair, red"'), ...)`` compares the string
+    ``chair, red`` instead of parsing it again (which would fail on the comma)."""
+
+    __slots__ = ()
+
+
 Value: TypeAlias = int | float | str | Point | SLDPList | SLDPSet | SLDPDict
 _NUMBER_TYPES = (int, float)
 
@@ -194,9 +207,7 @@ def _number(text: str) -> Number:
 
 def _unquote(token: str) -> str:
     r"""Drop the quotes; ``\\``, ``\"`` and ``\'`` stand for the character, other ``\x`` stay."""
-    return _ESCAPE.sub(
-        lambda m: m.group(1) if m.group(1) in "\\\"'" else m.group(0), token[1:-1]
-    )
+    return _ESCAPE.sub(lambda m: m.group(1) if m.group(1) in "\\\"'" else m.group(0), token[1:-1])
 
 
 class _Builder(Transformer):
@@ -250,15 +261,26 @@ def describe_parse_error(exc: UnexpectedInput, friendly: Mapping[str, str], pars
     """One line: where the input broke and what would have been accepted there.
 
     Shared by the SLDP and PDDL goal parsers; ``friendly`` names regex terminals."""
-    if hasattr(exc, "token") and getattr(exc.token, "type", None) == "$END":
+    where = f"line {exc.line}, column {exc.column}" if exc.line not in (None, -1) else "the end"
+    char = getattr(exc, "char", None)
+    if char in ('"', "'"):
+        return f"at {where}: unterminated quoted string"
+    if isinstance(exc, UnexpectedCharacters):
+        return f"at {where}: unexpected character {char!r}"
+    if getattr(getattr(exc, "token", None), "type", None) == "$END":
         found = "end of input"
     elif hasattr(exc, "token"):
-        found = repr(str(exc.token))
+        found = repr(str(exc.token)[:30])
     else:
-        found = repr(getattr(exc, "char", "?"))
-    expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
+        found = repr(char)
+    # ``accepts`` is exact for the parser state; ``expected`` may include default reductions.
+    expected = (
+        getattr(exc, "accepts", None)
+        or getattr(exc, "expected", None)
+        or getattr(exc, "allowed", None)
+        or ()
+    )
     names = sorted({_terminal_name(t, friendly, parser) for t in expected})
-    where = f"line {exc.line}, column {exc.column}" if exc.line not in (None, -1) else "the end"
     wanted = f"; expected {' or '.join(names)}" if names else ""
     return f"at {where}: unexpected {found}{wanted}"
 
@@ -280,7 +302,7 @@ def _parse_uncached(text: str) -> Value:
     if match := number.fullmatch(text):
         return _number(match.group(1))
     if match := name.fullmatch(text):
-        return match.group(1)
+        return SLDPString(match.group(1))
     parser = _parser()
     try:
         value = parser.parse(text)
@@ -288,6 +310,8 @@ def _parse_uncached(text: str) -> Value:
         raise SLDPError(describe_parse_error(exc, _FRIENDLY, parser)) from None
     except LarkError as exc:
         raise SLDPError(f"malformed SLDP: {exc}") from None
+    if isinstance(value, str):
+        return SLDPString(value)
     if sum(text.count(c) for c in "[<{") > MAX_DEPTH:
         _check_depth(value)
     return value
@@ -333,9 +357,9 @@ _INF_TEXT = "1e999"  # parses back to float('inf'); the word "inf" would be a st
 
 def format_sldp(value: Value) -> str:
     """SLDP text for a value; parsing it gives back a structurally identical value."""
-    kind = type(value)
-    if kind is str:
+    if isinstance(value, str):
         return _format_string(value)
+    kind = type(value)
     if kind is int:
         return str(value)
     if kind is float:
@@ -361,7 +385,7 @@ def _format_float(value: float) -> str:
 
 
 def _format_string(text: str) -> str:
-    if _scalar_patterns()[1].pattern and _bare_word(text):
+    if _bare_word(text):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -380,13 +404,15 @@ def from_python(data: Any, _depth: int = 0) -> Value:
     becomes its ``str()`` (dates, ids), because database rows carry such values."""
     if _depth > MAX_DEPTH:
         raise SLDPError(f"value nested deeper than {MAX_DEPTH} levels")
-    if isinstance(data, str | Point | SLDPList | SLDPSet | SLDPDict):
+    if isinstance(data, str):
+        return str(data)  # a plain str, whatever subclass came in
+    if isinstance(data, Point | SLDPList | SLDPSet | SLDPDict):
         return data
     if data is None or isinstance(data, bool):
         return {None: "null", True: "true", False: "false"}[data]
     if isinstance(data, Integral):
         return int(data)
-    if isinstance(data, Real):
+    if isinstance(data, Real | Decimal):
         number = float(data)
         if math.isnan(number):
             raise SLDPError("NaN has no SLDP form")
@@ -408,10 +434,13 @@ def to_sldp(data: Any) -> str:
 
 
 def _as_value(data: Any) -> Value:
-    """Text is parsed; parsed values pass; other plain data is converted."""
-    if isinstance(data, str):
-        return parse_sldp(data)
-    return from_python(data)
+    """Text is parsed; parsed values pass; other plain data is converted.
+
+    A plain ``str`` is SLDP text; a :class:`SLDPString` (what :func:`parse_sldp` returns for a
+    lone string) is already a value."""
+    if isinstance(data, str) and not isinstance(data, SLDPString):
+        data = parse_sldp(data)
+    return from_python(data)  # also turns an SLDPString into the plain str the comparison uses
 
 
 def _effective_tol(tol: float) -> float:
@@ -424,7 +453,9 @@ def _effective_tol(tol: float) -> float:
 
 
 def sldp_equals(a: Any, b: Any, tol: float = 0.01) -> bool:
-    """Whether two answers are equal in the SLDP sense (module docstring); text or values."""
+    """Whether two answers are equal in the SLDP sense (module docstring).
+
+    Each side is SLDP text (``str``), a parsed value, or plain data for :func:`from_python`."""
     return _equal(_as_value(a), _as_value(b), _effective_tol(tol))
 
 
@@ -478,28 +509,30 @@ def _sets_equal(a: tuple[Value, ...], b: tuple[Value, ...], tol: float) -> bool:
         return all(any(_equal(x, y, tol) for y in b) for x in a) and all(
             any(_equal(y, x, tol) for x in a) for y in b
         )
-    side_a, side_b = _Matcher(a, tol), _Matcher(b, tol)
-    return side_b.covers_all(side_a) and side_a.covers_all(side_b)
+    return _cover(a, b, tol, stop_early=True) is not None
 
 
 # ----------------------------------------------------------------------------- set matching
 
+Signature: TypeAlias = tuple[Any, tuple[Number, ...] | None]
+_POINT_SHAPES = {2: "p2", 3: "p3"}
 
-def _signature(value: Value) -> tuple[Any, tuple[Number, ...] | None]:
+
+def _signature(value: Value) -> Signature:
     """(shape, numbers) of a value.
 
     The shape is everything tolerance cannot change (kinds, lengths, normalised strings and
     keys), so equal values always share it. The numbers are the numeric leaves in a canonical
-    order, or ``None`` when a set with numbers inside makes the order ambiguous. Two values of
-    one shape are equal exactly when their numbers are pairwise within tolerance, which turns
-    set matching into a near-neighbour search on number vectors."""
+    order, or ``None`` when a set with numbers inside makes the order ambiguous (the shape
+    decides which case applies). Two values of one shape are equal exactly when their numbers
+    are pairwise within tolerance, which turns set matching into a near-neighbour search."""
     kind = type(value)
-    if kind is str:
-        return ("s", _norm(value)), ()
+    if kind is Point:
+        return _POINT_SHAPES[len(value.coords)], value.coords
     if kind in _NUMBER_TYPES:
         return "n", (value,)
-    if kind is Point:
-        return ("p", len(value.coords)), value.coords
+    if kind is str:
+        return ("s", _norm(value)), ()
     if kind is SLDPDict:
         keyed = sorted(value.by_key.items())
         sigs = [_signature(v) for _, (_, v) in keyed]
@@ -512,103 +545,128 @@ def _signature(value: Value) -> tuple[Any, tuple[Number, ...] | None]:
     return shape, () if all(nums == () for _, nums in sigs) else None
 
 
-def _concat(sigs: list[tuple[Any, tuple[Number, ...] | None]]) -> tuple[Number, ...] | None:
+def _concat(sigs: list[Signature]) -> tuple[Number, ...] | None:
     if any(nums is None for _, nums in sigs):
         return None
     return tuple(x for _, nums in sigs for x in nums)
 
 
-class _Matcher:
-    """One side of a set comparison, indexed so the other side can look up partners.
+class _Index:
+    """The items of one side of a set comparison, indexed so partners are found fast.
 
-    Exact hits (same shape, same numbers) are a dict lookup. Otherwise values are bucketed
-    on a grid of cell size 4*tol over their first three numbers, so a query visits the one
-    to eight cells its tolerance box touches. Values whose numbers cannot be gridded
-    (infinities, ints beyond float range) or are ambiguous (sets of numbers inside) fall back
-    to a pairwise check within their shape."""
+    Exact hits (same shape, same numbers) are one dict lookup; that is the common case, since
+    answers usually copy values from the database. Otherwise items are bucketed on a grid of
+    cell size 4*tol over their first three numbers (built on first need), so a query visits
+    the one to eight cells its tolerance box touches. Items whose numbers cannot be gridded
+    (infinities, ints beyond float range) stay in a per-shape overflow list, and items with
+    ambiguous numbers (sets of numbers inside) are compared in full within their shape."""
 
-    def __init__(self, items: tuple[Value, ...], tol: float) -> None:
+    def __init__(
+        self, items: tuple[Value, ...], tol: float, sigs: list[Signature] | None = None
+    ) -> None:
         self.items = items
         self.tol = tol
         self.cell = 4 * tol
-        self.sigs = [_signature(v) for v in items]
-        self.exact: dict[Any, list[int]] = {}
-        self.by_shape: dict[Any, list[int]] = {}
-        self.grid: dict[Any, list[int]] = {}
-        self.loose: dict[Any, list[int]] = {}
-        for index, (shape, nums) in enumerate(self.sigs):
-            self._add(index, shape, nums)
-
-    def _add(self, index: int, shape: Any, nums: tuple[Number, ...] | None) -> None:
-        self.by_shape.setdefault(shape, []).append(index)
-        if nums is None:
-            return
-        self.exact.setdefault((shape, nums), []).append(index)
-        if not nums or self.tol == 0:
-            return
-        cell = self._cell(nums)
-        if cell is None:
-            self.loose.setdefault(shape, []).append(index)
-        else:
-            self.grid.setdefault((shape, cell), []).append(index)
+        self.sigs = sigs if sigs is not None else [_signature(v) for v in items]
+        self.exact: dict[Signature, list[int]] = {}
+        for index, sig in enumerate(self.sigs):
+            self.exact.setdefault(sig, []).append(index)
+        self._grid: dict[Any, list[int]] | None = None
+        self._overflow: dict[Any, list[int]] = {}
 
     def _cell(self, nums: tuple[Number, ...]) -> tuple[int, ...] | None:
         try:
-            return tuple(math.floor(x / self.cell) for x in nums[:3])
+            return tuple([math.floor(x / self.cell) for x in nums[:3]])
         except (OverflowError, ValueError):
             return None
 
-    def _near_cells(self, nums: tuple[Number, ...]) -> Iterator[tuple[int, ...]] | None:
-        """Cells of the box ``nums ± tol`` (first three axes), or None if not griddable."""
+    def _build_grid(self) -> dict[Any, list[int]]:
+        grid: dict[Any, list[int]] = {}
+        for index, (shape, nums) in enumerate(self.sigs):
+            if not nums:  # None or (): never looked up on the grid
+                continue
+            cell = self._cell(nums)
+            if cell is None:
+                self._overflow.setdefault(shape, []).append(index)
+            else:
+                grid.setdefault((shape, cell), []).append(index)
+        self._grid = grid
+        return grid
+
+    def _near(self, shape: Any, nums: tuple[Number, ...]) -> list[int]:
+        """Indices on the grid cells around ``nums`` (a superset of the partners)."""
+        grid = self._grid if self._grid is not None else self._build_grid()
+        tol, cell = self.tol, self.cell
         try:
-            spans = [
-                range(math.floor((x - self.tol) / self.cell), math.floor((x + self.tol) / self.cell) + 1)
-                for x in nums[:3]
-            ]
+            spans = []
+            for x in nums[:3]:
+                low, high = math.floor((x - tol) / cell), math.floor((x + tol) / cell)
+                spans.append((low,) if low == high else (low, high))
         except (OverflowError, ValueError):
-            return None
-        return product(*spans)
+            return [i for i, sig in enumerate(self.sigs) if sig[0] == shape]
+        found = [i for key in product(*spans) for i in grid.get((shape, key), ())]
+        return found + self._overflow.get(shape, [])
 
-    def candidates(self, sig: tuple[Any, tuple[Number, ...] | None]) -> Iterator[int]:
-        """Indices that may equal a value of this signature (a superset of the true partners)."""
+    def partners(self, value: Value, sig: Signature, exact_first: bool = False) -> list[int]:
+        """Indices of the items equal to ``value``; with ``exact_first``, exact twins alone
+        when there are any (enough to know ``value`` is covered, and the cheap common case)."""
         shape, nums = sig
+        hits = self.exact.get(sig, [])
         if nums is None:
-            yield from self.by_shape.get(shape, ())
-            return
-        yield from self.exact.get((shape, nums), ())
-        if not nums or self.tol == 0:
-            return
-        cells = self._near_cells(nums)
-        if cells is None:
-            yield from self.by_shape.get(shape, ())
-            return
-        for cell in cells:
-            yield from self.grid.get((shape, cell), ())
-        yield from self.loose.get(shape, ())
+            return [i for i in hits if _equal(value, self.items[i], self.tol)]
+        if (hits and exact_first) or not nums or self.tol == 0:
+            return hits
+        return self._near_partners(shape, nums, first_only=False)
 
-    def matches(self, value: Value, sig: tuple[Any, tuple[Number, ...] | None], index: int) -> bool:
-        """Whether item ``index`` equals ``value`` (whose signature is ``sig``)."""
+    def has_partner(self, value: Value, sig: Signature) -> bool:
         shape, nums = sig
-        other_shape, other_nums = self.sigs[index]
-        if shape != other_shape:
-            return False
-        if nums is None or other_nums is None:
-            return _equal(value, self.items[index], self.tol)
-        return all(_close(x, y, self.tol) for x, y in zip(nums, other_nums, strict=True))
+        hits = self.exact.get(sig, [])
+        if nums is None:
+            return any(_equal(value, self.items[i], self.tol) for i in hits)
+        if hits or not nums or self.tol == 0:
+            return bool(hits)
+        return bool(self._near_partners(shape, nums, first_only=True))
 
-    def has_partner(self, value: Value, sig: tuple[Any, tuple[Number, ...] | None]) -> bool:
-        return any(self.matches(value, sig, i) for i in self.candidates(sig))
+    def _near_partners(self, shape: Any, nums: tuple[Number, ...], first_only: bool) -> list[int]:
+        tol, sigs = self.tol, self.sigs
+        found = []
+        for i in self._near(shape, nums):
+            if all(_close(x, y, tol) for x, y in zip(nums, sigs[i][1], strict=True)):
+                if first_only:
+                    return [i]
+                found.append(i)
+        return found
 
-    def partners(self, value: Value, sig: tuple[Any, tuple[Number, ...] | None]) -> list[int]:
-        """All indices equal to ``value``, ascending."""
-        return sorted({i for i in self.candidates(sig) if self.matches(value, sig, i)})
 
-    def covered(self, other: _Matcher) -> list[bool]:
-        """For each item of ``other``: does it have a partner here?"""
-        return [self.has_partner(v, s) for v, s in zip(other.items, other.sigs, strict=True)]
+def _cover(
+    a: tuple[Value, ...], b: tuple[Value, ...], tol: float, stop_early: bool = False
+) -> tuple[list[bool], list[bool]] | None:
+    """Which items of ``a`` have a partner in ``b``, and which of ``b`` in ``a``.
 
-    def covers_all(self, other: _Matcher) -> bool:
-        return all(self.has_partner(v, s) for v, s in zip(other.items, other.sigs, strict=True))
+    One pass over ``a`` against an index of ``b`` marks both sides at once: an exact hit marks
+    its twins, an inexact query marks every partner it finds. Only ``b`` items left unmarked
+    are then looked up in an index of ``a``, built just if needed. With ``stop_early`` the
+    result is ``None`` at the first item without a partner (equality needs every item)."""
+    index_b = _Index(b, tol)
+    sigs_a = [_signature(v) for v in a]
+    found_a = [False] * len(a)
+    found_b = [False] * len(b)
+    for i, value in enumerate(a):
+        partners = index_b.partners(value, sigs_a[i], exact_first=True)
+        if not partners and stop_early:
+            return None
+        found_a[i] = bool(partners)
+        for j in partners:
+            found_b[j] = True
+    if not all(found_b):
+        index_a = _Index(a, tol, sigs_a)
+        for j, value in enumerate(b):
+            if found_b[j]:
+                continue
+            found_b[j] = index_a.has_partner(value, index_b.sigs[j])
+            if not found_b[j] and stop_early:
+                return None
+    return found_a, found_b
 
 
 # ----------------------------------------------------------------------------- scoring
@@ -626,9 +684,7 @@ def _ratios(earned_a: float, size_a: int, earned_b: float, size_b: int) -> tuple
     return precision, recall, f1
 
 
-def _verdict(
-    equal: bool, counts: tuple[float, int, float, int], reason: str, path: str
-) -> Score:
+def _verdict(equal: bool, counts: tuple[float, int, float, int], reason: str, path: str) -> Score:
     precision, recall, f1 = _ratios(*counts)
     if equal:
         return Score(True, 1.0, 1.0, 1.0, "equal")
@@ -643,7 +699,9 @@ def _show(value: Value, limit: int = 40) -> str:
 def _score(a: Value, b: Value, tol: float, path: str) -> Score:
     kind = _kind(a)
     if kind != _kind(b):
-        return _verdict(False, (0, 1, 0, 1), f"{kind} {_show(a)} where a {_kind(b)} was expected", path)
+        return _verdict(
+            False, (0, 1, 0, 1), f"{kind} {_show(a)} where a {_kind(b)} was expected", path
+        )
     if kind == "set":
         return _score_sets(a, b, tol, path)
     if kind == "list":
@@ -681,12 +739,12 @@ def _dedupe(items: tuple[Value, ...]) -> tuple[Value, ...]:
 
 
 def _score_sets(a: SLDPSet, b: SLDPSet, tol: float, path: str) -> Score:
-    side_a, side_b = _Matcher(_dedupe(a.items), tol), _Matcher(_dedupe(b.items), tol)
-    found_a, found_b = side_b.covered(side_a), side_a.covered(side_b)
+    items_a, items_b = _dedupe(a.items), _dedupe(b.items)
+    found_a, found_b = _cover(items_a, items_b, tol)
     counts = (sum(found_a), len(found_a), sum(found_b), len(found_b))
     equal = all(found_a) and all(found_b)
-    missing = [v for v, hit in zip(side_b.items, found_b, strict=True) if not hit]
-    extra = [v for v, hit in zip(side_a.items, found_a, strict=True) if not hit]
+    missing = [v for v, hit in zip(items_b, found_b, strict=True) if not hit]
+    extra = [v for v, hit in zip(items_a, found_a, strict=True) if not hit]
     reason = "; ".join(
         f"{len(group)} {label}, e.g. {_show(group[0])}"
         for label, group in (("missing from the set", missing), ("not in the solution", extra))
@@ -703,14 +761,12 @@ def _score_lists(a: SLDPList, b: SLDPList, tol: float, path: str) -> Score:
 
 
 def _list_mismatch(a: SLDPList, b: SLDPList, tol: float, path: str) -> str:
+    sizes = f"{_at(path)}list has {len(a.items)} items, expected {len(b.items)}"
     for index, (x, y) in enumerate(zip(a.items, b.items, strict=False)):
         if not _equal(x, y, tol):
             inner = _score(x, y, tol, f"{path}[{index}]").reason
-            if len(a.items) == len(b.items):
-                return inner
-            return f"list has {len(a.items)} items, expected {len(b.items)}; first difference {inner}"
-    where = f"at {path}: " if path else ""
-    return f"{where}list has {len(a.items)} items, expected {len(b.items)}"
+            return inner if len(a.items) == len(b.items) else f"{sizes}; first difference {inner}"
+    return sizes
 
 
 def _lcs_length(a: tuple[Value, ...], b: tuple[Value, ...], tol: float) -> int:
@@ -727,7 +783,7 @@ def _lcs_length(a: tuple[Value, ...], b: tuple[Value, ...], tol: float) -> int:
     middle_a, middle_b = a[start : len(a) - end], b[start : len(b) - end]
     if not middle_a or not middle_b:
         return start + end
-    index = _Matcher(middle_b, tol)
+    index = _Index(middle_b, tol)
     tails: list[int] = []
     for value in middle_a:
         for j in reversed(index.partners(value, _signature(value))):
