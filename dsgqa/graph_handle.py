@@ -38,4 +38,5 @@ def open_graph(qa: QAConfig) -> GraphHandle:
         neo4j_password=os.environ.get(qa.neo4j_password_env),
         memory_limit_mb=qa.memory_limit_mb,
     )
-    return GraphHandle(store=store, fingerprint=graph.fingerprint(), schema=store.schema_description())
+    schema = store.schema_description()
+    return GraphHandle(store=store, fingerprint=graph.fingerprint(), schema=schema)

@@ -61,6 +61,7 @@ def refine_messages(
         rows=json.dumps(rows[:MAX_ROWS_IN_PROMPT], default=str),
     )
     return [
-        {"role": "system", "content": template("refine_system").format(answer_format=answer_format)},
+        {"role": "system",
+         "content": template("refine_system").format(answer_format=answer_format)},
         {"role": "user", "content": user},
     ]

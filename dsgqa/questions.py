@@ -50,7 +50,8 @@ class Question(BaseModel):
     @classmethod
     def _scalars_as_text(cls, value: object) -> object:
         """YAML turns `uid: 7` or `solution: 3` into numbers; both are text here."""
-        return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        is_number = isinstance(value, int | float) and not isinstance(value, bool)
+        return str(value) if is_number else value
 
     def fingerprint(self) -> str:
         return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
@@ -120,7 +121,8 @@ def _validate_question(path: Path, line: int, index: int, raw: object) -> Questi
             message = "unknown field"
         elif first["type"] == "literal_error":
             message = f"unknown value {first.get('input')!r} ({first['msg'].lower()})"
-        raise QuestionFileError(f"{path}:{line}: question {uid}: field {field}: {message}") from None
+        where = f"{path}:{line}: question {uid}"
+        raise QuestionFileError(f"{where}: field {field}: {message}") from None
 
 
 def _reject_duplicates(path: Path, questions: list[Question], lines: dict[int, int]) -> None:

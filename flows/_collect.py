@@ -29,7 +29,7 @@ def _value_or_error(future: PrefectFuture) -> tuple[object | None, str | None]:
         return future.result(), None
     try:
         future.result(raise_on_failure=True)
-    except Exception as error:  # noqa: BLE001 - the error becomes data on the row
+    except Exception as error:
         return None, f"{type(error).__name__}: {error}".splitlines()[0][:300]
     return None, f"stage ended {state.name}"
 

@@ -1,25 +1,36 @@
 """The scene-graph QA track: generate-cypher -> run-query -> refine -> compare, per model and
-question, then the results table."""
+question, then the results table.
+
+Split in two so the benchmark flow can start both tracks before waiting on either: `submit_qa`
+schedules every stage and returns at once; `finish_qa` waits and writes the table.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
 from dsgqa.config import BenchmarkConfig
+from dsgqa.graph_handle import GraphHandle
 from dsgqa.llm import build_client
 from dsgqa.llm.cache import call_counts
-from dsgqa.results import QATrackSummary
 from dsgqa.prompts import CYPHER_TEMPLATES, REFINE_TEMPLATES, prompt_hash
+from dsgqa.results import QATrackSummary
 from flows._collect import ItemFutures, collect
 from tasks.qa import compare, generate_cypher, load_graph, load_questions, refine, run_query
 from tasks.results import write_qa_results
 
 
-@flow(name="qa-track")
-def qa_track(config: BenchmarkConfig, run_dir: str) -> QATrackSummary:
+@dataclass
+class PendingQA:
+    graph: GraphHandle
+    clients: list[object]
+    items: list[ItemFutures]
+
+
+def submit_qa(config: BenchmarkConfig) -> PendingQA:
     assert config.qa is not None
     qa = config.qa
     questions = load_questions(qa.questions)
@@ -36,12 +47,18 @@ def qa_track(config: BenchmarkConfig, run_dir: str) -> QATrackSummary:
                 attempt, graph.fingerprint, graph.backend, qa.query_timeout_s, qa.max_rows,
                 store=graph.store,
             )
-            answer = refine.submit(question, outcome, model.fingerprint(), refine_hash, client=client)
+            answer = refine.submit(
+                question, outcome, model.fingerprint(), refine_hash, client=client
+            )
             verdict = compare.submit(question, answer)
             pending.append(ItemFutures(question, model.label, attempt, outcome, answer, verdict))
-    items = collect(pending, graph.backend)
-    graph.store.close()
-    summary = write_qa_results(items, Path(run_dir), call_counts(clients))
+    return PendingQA(graph=graph, clients=clients, items=pending)
+
+
+def finish_qa(pending: PendingQA, run_dir: Path) -> QATrackSummary:
+    items = collect(pending.items, pending.graph.backend)
+    pending.graph.store.close()
+    summary = write_qa_results(items, run_dir, call_counts(pending.clients))
     create_table_artifact(
         table=summary.overall_records, key="qa-summary",
         description=f"QA accuracy per model ({summary.questions} questions)",

@@ -56,7 +56,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
 
 
-def _run_config(args: argparse.Namespace):  # noqa: ANN202 - imports stay lazy
+def _run_config(args: argparse.Namespace):
     from dsgqa.config import BenchmarkConfig, QAConfig, load_config
     from dsgqa.llm.base import ModelConfig
 
@@ -87,7 +87,7 @@ def _run_config(args: argparse.Namespace):  # noqa: ANN202 - imports stay lazy
     )
 
 
-def _validate_inputs(config) -> None:  # noqa: ANN001
+def _validate_inputs(config) -> None:
     """Fail before starting Prefect (20 s) when an input file is unusable."""
     from dsgqa.questions import load_question_set
     from dsgqa.scene_graph import load_scene_graph

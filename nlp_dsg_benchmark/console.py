@@ -8,7 +8,7 @@ from rich.table import Table
 
 from dsgqa.run_summary import RunSummary
 
-console = Console()
+console = Console(width=max(Console().width, 120))
 
 
 def _table(frame: pd.DataFrame, title: str) -> Table:
@@ -20,10 +20,15 @@ def _table(frame: pd.DataFrame, title: str) -> Table:
     return table
 
 
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def print_run(summary: RunSummary) -> None:
     if summary.qa is not None:
         rows = pd.read_csv(summary.qa.paths["rows_csv"], keep_default_na=False)
-        shown = rows[["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]]
+        columns = ["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]
+        shown = rows[columns].assign(answer=rows["answer"].map(_shorten))
         console.print(_table(shown, "Scene-graph QA: per question"))
         console.print(_table(pd.DataFrame(summary.qa.overall_records), "Scene-graph QA: summary"))
         console.print(f"QA tables: {summary.qa.paths['markdown']}")

@@ -17,6 +17,11 @@ def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = 
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     storage = Path(cache_dir).resolve() / "prefect-results"
     os.environ.setdefault("PREFECT_LOCAL_STORAGE_PATH", str(storage))
+    # No telemetry from a lab's nightly box (and no DNS failure line in every run's output).
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    # Stopping the temporary server cancels its event recorder mid-flush, which logs a harmless
+    # traceback after the run has finished; the server's own errors still reach its log file.
+    os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_SERVER_LEVEL", "CRITICAL")
     if quiet:
         os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
         os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_FLOW_RUNS_LEVEL", "WARNING")

@@ -11,7 +11,7 @@ frozensets of facts (closed world: a fact not in the set is false).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 Fact = tuple[str, ...]
@@ -156,8 +156,11 @@ class Action:
         return len(self.parameters)
 
     def signature(self) -> str:
-        """`(stack ?x - block ?y - block)`, for messages and prompts."""
-        params = " ".join(f"{p.name} - {'|'.join(p.types)}" for p in self.parameters)
+        """`(stack ?x - block ?y - block)`, for messages and prompts (`- object` left out)."""
+        params = " ".join(
+            p.name if p.types == (OBJECT,) else f"{p.name} - {'|'.join(p.types)}"
+            for p in self.parameters
+        )
         return f"({self.name}{' ' if params else ''}{params})"
 
 
@@ -213,7 +216,6 @@ class Problem:
     init: frozenset[Fact]
     goal: Formula
     source: str = "<problem>"
-    _extra: dict[str, object] = field(default_factory=dict, repr=False)
 
     @cached_property
     def all_objects(self) -> dict[str, tuple[str, ...]]:

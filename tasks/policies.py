@@ -18,12 +18,12 @@ STAGE_CACHE = (INPUTS - "client" - "store") + TASK_SOURCE
 _PERMANENT = (LLMError, GraphStoreError, ValueError)
 
 
-def retry_transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's hook signature
+def retry_transient(task, task_run, state) -> bool:
     """Retry unless the error is one that no retry can fix."""
     try:
         state.result()
     except _PERMANENT:
         return False
-    except Exception:  # noqa: BLE001 - anything else (I/O hiccups) is worth another try
+    except Exception:
         return True
     return False

@@ -29,7 +29,8 @@ def test_request_shape_and_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
     assert request["model"] == "fake-model"
     assert request["messages"] == MESSAGES
     assert request["temperature"] == 0.3 and request["seed"] == 7
-    assert {k.lower(): v for k, v in server.headers[0].items()}["authorization"] == "Bearer sk-secret-123"
+    headers = {k.lower(): v for k, v in server.headers[0].items()}
+    assert headers["authorization"] == "Bearer sk-secret-123"
 
 
 def test_429_is_retried_honouring_retry_after() -> None:
@@ -45,20 +46,21 @@ def test_429_is_retried_honouring_retry_after() -> None:
 
 
 def test_500_is_retried_then_gives_up_with_one_line() -> None:
-    with FakeOpenAIServer(lambda req, n: error_reply(500, "boom", {"Retry-After": "0"})) as server:
-        with pytest.raises(LLMError) as caught:
-            OpenAIChatClient(_config(server, max_retries=2)).complete(MESSAGES, CTX)
+    failing = FakeOpenAIServer(lambda req, n: error_reply(500, "boom", {"Retry-After": "0"}))
+    with failing as server, pytest.raises(LLMError) as caught:
+        OpenAIChatClient(_config(server, max_retries=2)).complete(MESSAGES, CTX)
     assert len(server.requests) == 3  # first try + 2 retries
     assert "HTTP 500" in str(caught.value) and "\n" not in str(caught.value)
 
 
-@pytest.mark.parametrize(("status", "hint"), [(400, "request failed"), (401, "API key"),
-                                              (404, "unknown model")])
+@pytest.mark.parametrize(
+    ("status", "hint"), [(400, "request failed"), (401, "API key"), (404, "unknown model")]
+)
 def test_client_errors_are_not_retried(status: int, hint: str, monkeypatch) -> None:
     monkeypatch.setenv("TEST_LLM_KEY", "sk-secret-123")
-    with FakeOpenAIServer(lambda req, n: error_reply(status, "nope")) as server:
-        with pytest.raises(LLMError) as caught:
-            OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+    refusing = FakeOpenAIServer(lambda req, n: error_reply(status, "nope"))
+    with refusing as server, pytest.raises(LLMError) as caught:
+        OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
     assert len(server.requests) == 1
     assert hint in str(caught.value)
     assert "sk-secret-123" not in str(caught.value)
@@ -102,7 +104,8 @@ def test_sampling_params_change_the_cache_key() -> None:
 def test_scripted_client_walks_reply_lists(tmp_path) -> None:
     script = tmp_path / "replies.yaml"
     script.write_text("q1:\n  cypher: [first, second]\n  refine: '3'\n")
-    client = ScriptedClient.from_file(ModelConfig(name="s", provider="scripted", script=str(script)))
+    config = ModelConfig(name="s", provider="scripted", script=str(script))
+    client = ScriptedClient.from_file(config)
     texts = [client.complete(MESSAGES, CTX).text for _ in range(3)]
     assert texts == ["first", "second", "second"]
     assert client.complete(MESSAGES, CallContext("q1", "refine")).text == "3"

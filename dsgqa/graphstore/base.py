@@ -1,0 +1,134 @@
+"""What every graph database behind the QA track offers, and the value types it returns.
+
+The stages only see `GraphStore`: `load` once (read-write), then `query` for the model's Cypher,
+which is read-only, time-limited, row-capped and never raises for a bad query: a syntax error, a
+write attempt or a timeout is data (`valid=False` + `error`), because the model's mistakes are
+what the benchmark measures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from dsgqa.scene_graph import SceneGraph
+
+BACKENDS: tuple[str, ...] = ("kuzu", "ladybug", "neo4j")
+
+# Engine-internal keys of Kuzu node/rel values; offsets mean nothing to a reader of the rows.
+_INTERNAL_KEYS = frozenset({"_id", "_src", "_dst"})
+
+
+class GraphStoreError(RuntimeError):
+    """The database itself failed (unreachable, cannot open, cannot load); one-line message.
+
+    Never raised for the model's Cypher: that is `QueryResult(valid=False)`."""
+
+
+@dataclass
+class QueryResult:
+    """Rows of one query, cut at `max_rows` (then `truncated`); plain JSON-able Python values."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+    truncated: bool = False
+    valid: bool = True
+    error: str | None = None
+    seconds: float = 0.0
+
+    @classmethod
+    def failure(cls, error: str, seconds: float = 0.0) -> QueryResult:
+        return cls(columns=[], rows=[], truncated=False, valid=False, error=error, seconds=seconds)
+
+
+@dataclass(frozen=True)
+class SchemaFacts:
+    """What the loaded database holds, as the schema description presents it."""
+
+    node_counts: dict[str, int]
+    properties: dict[str, list[tuple[str, str]]]  # label -> [(name, type)]
+    edge_endpoints: dict[str, list[tuple[str, str, int]]]  # type -> [(from, to, count)]
+    classes: dict[str, list[str]] = field(default_factory=dict)  # label -> class names
+
+
+class GraphStore(ABC):
+    """One scene graph in one database; see the module docstring for the contract."""
+
+    backend: str
+
+    @abstractmethod
+    def load(self, graph: SceneGraph) -> None:
+        """Replace the database content with `graph`, in batches."""
+
+    @abstractmethod
+    def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200) -> QueryResult:
+        """Run untrusted Cypher read-only; thread-safe; never raises for a bad query."""
+
+    @abstractmethod
+    def checksum(self) -> str:
+        """Hash of all nodes, properties and edges, to prove a query changed nothing."""
+
+    @abstractmethod
+    def counts(self) -> dict[str, int]:
+        """Nodes per label and edges per type (every schema label and type, zero if empty)."""
+
+    @abstractmethod
+    def schema_facts(self) -> SchemaFacts:
+        """Labels, properties, edge endpoints and class names, read from the database."""
+
+    def schema_description(self) -> str:
+        """The schema text for the prompt, generated from the loaded database."""
+        from dsgqa.graphstore.schema_description import describe_schema
+
+        return describe_schema(self.schema_facts(), self.backend)
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the database (and any worker processes)."""
+
+    def __enter__(self) -> GraphStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def plain_value(value: Any) -> Any:
+    """A database value as plain JSON-able Python: rows are cached, compared and shown to models.
+
+    Decimals (Kuzu's sum of integers) become int or float; dates become ISO text; node and rel
+    values lose engine-internal ids but keep `_label` and their properties."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dict):
+        return {str(k): plain_value(v) for k, v in value.items() if k not in _INTERNAL_KEYS}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain_value(v) for v in value]
+    if isinstance(value, dt.date | dt.datetime | dt.time):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def content_hash(node_rows: list[Any], edge_rows: list[Any], extra: Any = None) -> str:
+    """Order-independent sha256 over node rows, edge rows and any extra catalog facts."""
+    canon = [
+        sorted(json.dumps(r, sort_keys=True, default=str) for r in node_rows),
+        sorted(json.dumps(r, sort_keys=True, default=str) for r in edge_rows),
+        json.dumps(extra, sort_keys=True, default=str),
+    ]
+    return hashlib.sha256(json.dumps(canon).encode()).hexdigest()
+
+
+def one_line(error: BaseException | str, limit: int = 500) -> str:
+    """Engine messages span lines (with a caret under the query); results keep one line."""
+    text = " ".join(str(error).split())
+    return text[:limit] or (type(error).__name__ if isinstance(error, BaseException) else "error")

@@ -1,0 +1,222 @@
+"""The embedded store: Kuzu (default) or Ladybug, one database directory per scene graph.
+
+Life cycle: `load` builds the database read-write in a scratch directory, closes it, writes a
+completion marker and renames the directory into place, so a half-built database is never
+reused. Queries then run in read-only worker processes (`worker_pool`) with the engine's query
+timeout, a buffer-pool cap and an address-space cap. Every read this class makes for itself
+(checksum, counts, schema) goes through the same workers, but bypasses the write guard and the
+row cap.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from dsgqa.graphstore.base import (
+    GraphStore,
+    GraphStoreError,
+    QueryResult,
+    SchemaFacts,
+    content_hash,
+    one_line,
+)
+from dsgqa.graphstore.engine import import_engine
+from dsgqa.graphstore.kuzu_load import load_into
+from dsgqa.graphstore.worker_pool import WorkerDied, WorkerPool, WorkerSpec, WorkerTimeout
+from dsgqa.graphstore.write_guard import write_violation
+from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph
+
+# Bump when the database layout changes, so directories built by older code are rebuilt.
+LAYOUT_VERSION = 1
+DB_FILE = "graph.kz"
+MARKER = "LOADED.json"
+_TRUSTED_ROWS = 10**9
+
+
+class KuzuStore(GraphStore):
+    """A scene graph in an embedded Kuzu-API database at `directory`."""
+
+    def __init__(
+        self,
+        backend: str,
+        directory: Path,
+        *,
+        memory_limit_mb: int = 2048,
+        pool_size: int | None = None,
+    ) -> None:
+        self.backend = backend
+        self.directory = Path(directory)
+        self.memory_limit_mb = memory_limit_mb
+        self.pool_size = pool_size or min(4, os.cpu_count() or 2)
+        self._pool: WorkerPool | None = None
+
+    @property
+    def db_path(self) -> Path:
+        return self.directory / DB_FILE
+
+    # ------------------------------------------------------------------ loading
+
+    def is_loaded(self, graph: SceneGraph) -> bool:
+        """Whether `directory` holds a complete load of exactly this graph."""
+        try:
+            marker = json.loads((self.directory / MARKER).read_text())
+        except (OSError, ValueError):
+            return False
+        return marker == _marker(graph, self.backend) and self.db_path.is_file()
+
+    def load(self, graph: SceneGraph) -> None:
+        """Rebuild the database from `graph` (read-write), then reopen it read-only."""
+        self.close()
+        scratch = self.directory.with_name(f"{self.directory.name}.building-{os.getpid()}")
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir(parents=True)
+        try:
+            self._build(graph, scratch / DB_FILE)
+            (scratch / MARKER).write_text(json.dumps(_marker(graph, self.backend)))
+            shutil.rmtree(self.directory, ignore_errors=True)
+            os.replace(scratch, self.directory)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        self.open_read_only()
+
+    def _build(self, graph: SceneGraph, path: Path) -> None:
+        engine = import_engine(self.backend)
+        database = engine.Database(str(path))
+        conn = engine.Connection(database)
+        try:
+            load_into(conn, graph)
+        except Exception as exc:
+            source = graph.source or "scene graph"
+            raise GraphStoreError(f"cannot load {source} into {self.backend}: {one_line(exc)}") \
+                from exc
+        finally:
+            conn.close()
+            database.close()
+
+    def open_read_only(self) -> None:
+        """Start the read-only query workers (one now, more on demand)."""
+        if self._pool is not None:
+            return
+        if not self.db_path.is_file():
+            raise GraphStoreError(f"no database at {self.db_path}")
+        memory = self.memory_limit_mb * 1024 * 1024
+        spec = WorkerSpec(
+            backend=self.backend,
+            db_path=str(self.db_path),
+            # Half the budget for the engine's page buffer, half for everything else it allocates.
+            buffer_pool_bytes=memory // 2,
+            heap_bytes=memory // 2,
+            max_db_size=_max_db_size(self.db_path.stat().st_size),
+        )
+        pool = WorkerPool(spec, self.pool_size)
+        pool.warm_up()
+        self._pool = pool
+
+    # ------------------------------------------------------------------ queries
+
+    def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200) -> QueryResult:
+        started = time.monotonic()
+        problem = "empty query" if not cypher.strip() else write_violation(cypher)
+        if problem:
+            return QueryResult.failure(problem, time.monotonic() - started)
+        try:
+            response = self._ask(cypher, timeout_s, max_rows)
+        except WorkerTimeout:
+            response = {"ok": False, "error": f"query timed out after {timeout_s:g} s"}
+        except WorkerDied as exc:
+            response = {"ok": False, "error": "query worker died (memory limit of "
+                                              f"{self.memory_limit_mb} MB?): {exc}"}
+        seconds = time.monotonic() - started
+        if not response["ok"]:
+            return QueryResult.failure(self._explain(response["error"], timeout_s), seconds)
+        return QueryResult(columns=response["columns"], rows=response["rows"],
+                           truncated=response["truncated"], seconds=seconds)
+
+    def _ask(self, cypher: str, timeout_s: float, max_rows: int) -> dict[str, Any]:
+        if self._pool is None:
+            raise GraphStoreError("graph store is not open")
+        request = {"cypher": cypher, "timeout_ms": int(timeout_s * 1000), "max_rows": max_rows}
+        # The engine checks its timeout between batches; the hard deadline covers the rest.
+        return self._pool.ask(request, hard_timeout_s=timeout_s + max(2.0, timeout_s / 2))
+
+    def _explain(self, error: str, timeout_s: float) -> str:
+        if "Interrupted" in error:
+            return f"query timed out after {timeout_s:g} s"
+        if "bad_alloc" in error or "buffer pool is full" in error.lower():
+            return f"query exceeded the memory limit ({self.memory_limit_mb} MB): {error}"
+        return error
+
+    def _trusted(self, cypher: str) -> list[list[Any]]:
+        """Our own read queries: no guard, no row cap; failures are database errors."""
+        try:
+            response = self._ask(cypher, 300.0, _TRUSTED_ROWS)
+        except (WorkerTimeout, WorkerDied) as exc:
+            raise GraphStoreError(f"{self.backend}: internal query failed: {exc}") from None
+        if not response["ok"]:
+            raise GraphStoreError(f"{self.backend}: internal query failed: {response['error']}")
+        return response["rows"]
+
+    def checksum(self) -> str:
+        nodes = self._trusted("MATCH (n) RETURN n")
+        edges = self._trusted(
+            "MATCH (a)-[r]->(b) RETURN label(r), a.nodeSymbol, b.nodeSymbol, r"
+        )
+        tables = self._trusted("CALL show_tables() RETURN name, type")
+        return content_hash(nodes, edges, sorted(map(tuple, tables)))
+
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys((*LABELS, *EDGE_TYPES), 0)
+        for label, n in self._trusted("MATCH (n) RETURN label(n), count(*)"):
+            counts[label] = n
+        for edge_type, n in self._trusted("MATCH ()-[r]->() RETURN label(r), count(*)"):
+            counts[edge_type] = n
+        return counts
+
+    def schema_facts(self) -> SchemaFacts:
+        counts = self.counts()
+        tables = self._trusted("CALL show_tables() WHERE type = 'NODE' RETURN name")
+        properties = {
+            label: [(name, kind) for name, kind in self._trusted(
+                f"CALL table_info('{label}') RETURN name, type")]
+            for (label,) in tables
+        }
+        endpoints: dict[str, list[tuple[str, str, int]]] = {}
+        for edge_type, src, dst, n in self._trusted(
+            "MATCH (a)-[r]->(b) RETURN label(r), label(a), label(b), count(*)"
+        ):
+            endpoints.setdefault(edge_type, []).append((src, dst, n))
+        classes: dict[str, list[str]] = {}
+        for label, class_name in self._trusted(
+            "MATCH (n) WHERE n.class IS NOT NULL AND n.class <> '' "
+            "RETURN DISTINCT label(n), n.class"
+        ):
+            classes.setdefault(label, []).append(class_name)
+        return SchemaFacts(
+            node_counts={label: counts.get(label, 0) for label in properties},
+            properties=properties,
+            edge_endpoints={t: sorted(v) for t, v in endpoints.items()},
+            classes={label: sorted(v) for label, v in classes.items()},
+        )
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+
+def _marker(graph: SceneGraph, backend: str) -> dict[str, Any]:
+    return {"fingerprint": graph.fingerprint(), "backend": backend, "layout": LAYOUT_VERSION}
+
+
+def _max_db_size(file_bytes: int) -> int:
+    """Kuzu maps `max_db_size` of address space up front and wants a power of two; keep it small
+    (it counts against the workers' address-space cap) but well above the file."""
+    size = 1 << 30
+    while size < 4 * file_bytes:
+        size <<= 1
+    return size

@@ -1,0 +1,92 @@
+"""The schema text the model sees, generated from what the loaded database holds.
+
+Built from `SchemaFacts` (read from the database, not from the loader's intentions), so prompt and
+database never disagree. Counts are deliberately left out: they would answer counting questions.
+
+Every Kuzu note below is checked against the engine by tests/test_graphstore_kuzu.py
+(`test_dialect_notes_hold`); change the two together.
+"""
+
+from __future__ import annotations
+
+from dsgqa.graphstore.base import SchemaFacts
+from dsgqa.scene_graph import CONTAINS, EDGE_TYPES
+
+KUZU_NOTES: tuple[str, ...] = (
+    "The dialect is Kuzu's Cypher. The schema is declared up front (node tables, and rel tables "
+    "with fixed FROM/TO label pairs); a pattern between labels that no rel table connects "
+    "simply matches nothing.",
+    "Positions are structs: use n.center.x, n.center.y, n.center.z (Object also has "
+    "bbox_center and bbox_size with x/y/z). There is no point() or distance() function: compute "
+    "distances as sqrt((a.center.x-b.center.x)^2 + (a.center.y-b.center.y)^2 + "
+    "(a.center.z-b.center.z)^2).",
+    "Shortest paths: MATCH p = (a)-[:TYPE* SHORTEST 1..10]-(b) (or ALL SHORTEST); "
+    "shortestPath() does not exist. length(p) is the hop count and "
+    "properties(nodes(p), 'nodeSymbol') lists the symbols along the path.",
+    "Variable-length patterns: give an upper bound, e.g. -[:CONTAINS*1..3]->; without one, "
+    "Kuzu stops at 30 hops.",
+    "Relationship type: label(r) (there is no type(r)); node label: label(n), a string.",
+    "No list or pattern comprehensions ([x IN list | ...]): use list_transform(list, x -> expr), "
+    "list_filter(list, x -> cond), list_reduce, size(); any/all/none(x IN list WHERE cond) work.",
+    "No CALL { } subqueries: chain WITH clauses, or use OPTIONAL MATCH, EXISTS { MATCH ... } and "
+    "COUNT { MATCH ... }.",
+    "Lists and strings are 1-based: list[1] is the first element, list[-1] the last, "
+    "substring(s, 1, n) takes the first n characters.",
+    "Conversions: CAST(x AS INT64), CAST(x AS DOUBLE), CAST(x AS STRING) (no toInteger, "
+    "toFloat); round takes two arguments: round(x, 2).",
+    "Aggregates over no values: collect() gives NULL (not []) and sum() gives NULL (not 0), also "
+    "per group after OPTIONAL MATCH; write coalesce(collect(x), []) and coalesce(sum(x), 0).",
+    "Variable-length patterns use walk semantics: an edge may be traversed twice, so "
+    "(a)-[:ROOM_CONNECTED*1..2]-(b) also returns a itself; write -[:ROOM_CONNECTED* TRAIL 1..2]- "
+    "to forbid repeated edges (as Neo4j does) and add WHERE b <> a when the start must not "
+    "count. The same holds for fixed patterns: (a)-[:X]-(b)-[:X]-(c) can give c = a.",
+    "ORDER BY inside WITH must be followed by SKIP or LIMIT "
+    "(e.g. WITH n ORDER BY n.name SKIP 0); ORDER BY in RETURN is unrestricted.",
+    "properties(n) does not work on a node (only properties(nodes(p), 'key') on a path's "
+    "nodes); return the properties you need: n.nodeSymbol, n.class, ...",
+)
+
+NEO4J_NOTES: tuple[str, ...] = (
+    "The dialect is Neo4j Cypher 5.",
+    "Positions are points: n.center.x, n.center.y, n.center.z, and point.distance(a.center, "
+    "b.center) gives the Euclidean distance (Object also has bbox_center and bbox_size points).",
+    "Shortest paths: shortestPath((a)-[:TYPE*..10]-(b)).",
+    "Always bound variable-length patterns, e.g. -[:CONTAINS*1..3]->.",
+)
+
+COMMON_NOTES: tuple[str, ...] = (
+    "*_CONNECTED edges are stored once, in an arbitrary direction; match them undirected: "
+    "(a)-[:ROOM_CONNECTED]-(b).",
+    "CONTAINS points from parent to child (Building -> Room -> Place/MeshPlace -> Object, "
+    "sometimes skipping levels); a node may have several parents, or none, so count with "
+    "DISTINCT when a path can reach a node twice.",
+    "nodeSymbol identifies a node (O12 object, P5 place, R1 room, B0 building); class is its "
+    "semantic class; name may be empty.",
+    "Queries are read-only: CREATE, MERGE, SET, DELETE, REMOVE, DROP, COPY, LOAD and the like "
+    "are rejected.",
+)
+
+
+def describe_schema(facts: SchemaFacts, backend: str) -> str:
+    """Plain text: labels with properties and classes, edge types with endpoints, notes."""
+    lines = ["Node labels (properties):"]
+    for label, props in facts.properties.items():
+        fields = ", ".join(f"{name}: {kind}" for name, kind in props)
+        empty = "  -- no nodes in this graph" if facts.node_counts.get(label, 0) == 0 else ""
+        lines.append(f"- {label}({fields}){empty}")
+    lines.append("")
+    lines.append("Relationship types (from -> to, as present in this graph):")
+    for edge_type in sorted({*EDGE_TYPES, *facts.edge_endpoints}, key=lambda t: (t != CONTAINS, t)):
+        ends = facts.edge_endpoints.get(edge_type)
+        pairs = ", ".join(f"{a} -> {b}" for a, b, _ in ends) if ends else "none in this graph"
+        lines.append(f"- {edge_type}: {pairs}")
+    if facts.classes:
+        lines.append("")
+        lines.append("Class names present (values of the class property):")
+        for label, names in facts.classes.items():
+            lines.append(f"- {label}: {', '.join(names)}")
+    notes = (KUZU_NOTES if backend in ("kuzu", "ladybug") else NEO4J_NOTES) + COMMON_NOTES
+    lines.append("")
+    lines.append("Notes:")
+    lines.extend(f"- {note}" for note in notes)
+    return "\n".join(lines) + "\n"

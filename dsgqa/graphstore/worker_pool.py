@@ -1,0 +1,154 @@
+"""Parent side of the query workers (see `query_worker`): start, ask, time out, replace.
+
+A pool of a few long-lived workers serves queries from many threads. Each request has a hard
+deadline a little beyond the engine's own timeout; a worker that misses it (a query the engine
+does not interrupt) or dies (out of memory) is killed and replaced, and the query is reported as
+failed. Nothing a query does can take the benchmark process down with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import IO, Any
+
+from dsgqa.graphstore.base import GraphStoreError
+
+START_TIMEOUT_S = 60.0
+# The directory holding the `dsgqa` package, so a worker imports the same code as its parent.
+_CODE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    """How a worker opens the database; serialised onto its command line."""
+
+    backend: str
+    db_path: str
+    buffer_pool_bytes: int
+    max_db_size: int
+    heap_bytes: int
+    threads: int = 2
+
+
+class WorkerTimeout(Exception):
+    """The worker did not answer by the hard deadline."""
+
+
+class WorkerDied(Exception):
+    """The worker process exited (usually killed for memory) before answering."""
+
+
+def _worker_env() -> dict[str, str]:
+    env = dict(os.environ)
+    paths = [_CODE_ROOT, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    return env
+
+
+class _Worker:
+    def __init__(self, spec: WorkerSpec) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "dsgqa.graphstore.query_worker", json.dumps(spec.__dict__)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=_worker_env(),
+        )
+        try:
+            hello = self._read(time.monotonic() + START_TIMEOUT_S)
+        except (WorkerTimeout, WorkerDied) as exc:
+            self.kill()
+            raise GraphStoreError(f"query worker did not start: {exc}") from None
+        if not hello.get("ready"):
+            self.kill()
+            raise GraphStoreError(f"cannot open database {spec.db_path}: {hello.get('error')}")
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def ask(self, request: dict[str, Any], deadline: float) -> dict[str, Any]:
+        stdin: IO[bytes] = self.process.stdin  # type: ignore[assignment]
+        try:
+            stdin.write((json.dumps(request) + "\n").encode())
+            stdin.flush()
+        except OSError as exc:
+            raise WorkerDied(str(exc)) from None
+        return self._read(deadline)
+
+    def _read(self, deadline: float) -> dict[str, Any]:
+        stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
+        remaining = deadline - time.monotonic()
+        ready, _, _ = select.select([stdout], [], [], max(0.0, remaining))
+        if not ready:
+            raise WorkerTimeout(f"no answer within {max(0.0, remaining):.1f} s")
+        line = stdout.readline()
+        if not line:
+            self.process.wait()
+            raise WorkerDied(f"worker exited with code {self.process.returncode}")
+        return json.loads(line)
+
+    def kill(self) -> None:
+        """Stop this worker (our own child, by its handle) and reap it."""
+        if self.alive():
+            self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+
+
+class WorkerPool:
+    """Up to `size` workers shared by any number of threads."""
+
+    def __init__(self, spec: WorkerSpec, size: int) -> None:
+        self.spec = spec
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(size)
+        self._closed = False
+
+    def warm_up(self) -> None:
+        """Start one worker now, so a database that cannot be opened fails at open time."""
+        with self._worker():
+            pass
+
+    @contextmanager
+    def _worker(self) -> Iterator[_Worker]:
+        with self._slots:
+            with self._lock:
+                if self._closed:
+                    raise GraphStoreError("graph store is closed")
+                worker = self._idle.pop() if self._idle else None
+            if worker is None or not worker.alive():
+                worker = _Worker(self.spec)
+            try:
+                yield worker
+            finally:
+                with self._lock:
+                    if worker.alive() and not self._closed:
+                        self._idle.append(worker)
+                    else:
+                        worker.kill()
+
+    def ask(self, request: dict[str, Any], hard_timeout_s: float) -> dict[str, Any]:
+        """Send one request; on a missed deadline or a crash the worker is replaced."""
+        with self._worker() as worker:
+            try:
+                return worker.ask(request, time.monotonic() + hard_timeout_s)
+            except (WorkerTimeout, WorkerDied):
+                worker.kill()
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.kill()

@@ -1,0 +1,323 @@
+"""Per-experiment evaluation of LLM planning runs from their generation logs.
+
+Every plan is re-parsed and re-simulated here; nothing the generator wrote about success,
+executability or goals is trusted (such fields may exist under `meta`, they are ignored).
+
+Generation-log format (what the planning track writes)
+------------------------------------------------------
+A log is a JSONL file, one JSON object per line, one line per (instance, run). A directory of
+logs is evaluated file by file; a file is one experiment unless records name their own.
+
+    {
+      "schema": "planeval.generation/1",        optional, the only version so far
+      "experiment": "gpt-4o_blocksworld_ni",     optional; default: the file name without .jsonl
+      "domain": "blocksworld_planbench",         folder name under the data directory
+      "instance": "instance-3",                  problem file name without .pddl
+      "model": "gpt-4o",
+      "approach": "non-incremental",             or "incremental"
+      "attempts": [                              non-incremental: every complete plan, in order
+        {"raw_reply": "...full model reply...",  (more than one = backprompting)
+         "actions": ["(unstack b a)", "..."],    optional: the plan the generator extracted
+         "feedback": "..."}                      optional: what was sent back (not used)
+      ],
+      "events": [                                incremental: one entry per model turn, in order
+        {"type": "action", "raw_reply": "...", "action": "(pick-up a)"},
+        {"type": "look_around", "raw_reply": "..."},
+        {"type": "finished", "raw_reply": "..."}
+      ],
+      "action_goals": ["(pick-up a)", "..."],    optional required action sequence (seed 003)
+      "meta": {}                                 optional, free-form, ignored
+    }
+
+For an attempt the plan is `actions` when given (the generator's reading of the reply, e.g. after
+mapping natural language back to PDDL), otherwise `raw_reply`, read by `parse_plan`. For an action
+event the action is `action` when given, otherwise `raw_reply`. `finished` is the model saying
+the goal is reached; `look_around` is the model asking to see the current state.
+
+What counts (seed 002)
+----------------------
+non-incremental: an instance is solved when any attempt is a valid plan; the plan that counts is
+the first valid attempt, or else the last one. Interaction length = number of attempts.
+incremental: the events are replayed on a `Simulator`. A non-executable action is a mistake
+(state unchanged); `finished` while the goal holds solves the instance and ends the replay;
+`finished` while it does not is a mistake (predicted goal erroneously) and the replay goes on.
+Interaction length = action events + finished events (look-arounds not counted); plan length =
+executed actions. A look-around counts as "after a mistake" when the event just before it was a
+mistake. Unsuccessful instances get one reason: not_executable (the first mistake was a
+non-executable action), else not_recog_goal (the goal held at some point), else not_reached_goal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planeval.dataset import PlanningData
+from planeval.diagnosis import PlanReport, validate_plan
+from planeval.errors import PlanevalError
+from planeval.failures import FailureKind
+from planeval.metrics import plan_length_factor, planning_jaccard, planning_lcs
+from planeval.plan_text import parse_plan
+from planeval.simulation import Simulator
+
+SCHEMA = "planeval.generation/1"
+NON_INCREMENTAL = "non-incremental"
+INCREMENTAL = "incremental"
+
+
+class Attempt(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    raw_reply: str = ""
+    actions: list[str] | None = None
+
+    def plan_text(self) -> str:
+        return "\n".join(self.actions) if self.actions is not None else self.raw_reply
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    type: Literal["action", "look_around", "finished"]
+    raw_reply: str = ""
+    action: str | None = None
+
+
+class GenerationRecord(BaseModel):
+    """One line of a generation log (format in the module docstring)."""
+
+    model_config = ConfigDict(extra="allow")
+    schema_: str = Field(default=SCHEMA, alias="schema")
+    experiment: str | None = None
+    domain: str
+    instance: str
+    model: str
+    approach: Literal["non-incremental", "incremental"]
+    attempts: list[Attempt] = []
+    events: list[Event] = []
+    action_goals: list[str] | None = None
+    meta: dict[str, Any] = {}
+
+
+def read_generation_log(path: str | Path) -> Iterator[tuple[int, GenerationRecord]]:
+    """Records of one JSONL log with their line numbers; bad lines raise a one-line error."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise PlanevalError(f"{path}: cannot read log ({exc.strerror})") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = GenerationRecord.model_validate(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise PlanevalError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            field = ".".join(str(part) for part in error["loc"]) or "record"
+            raise PlanevalError(f"{path}:{number}: field '{field}': {error['msg']}") from None
+        if record.schema_ != SCHEMA:
+            raise PlanevalError(
+                f"{path}:{number}: field 'schema': unknown version {record.schema_!r}"
+            )
+        yield number, record
+
+
+def evaluate_logs(logs_dir: str | Path, data_dir: str | Path) -> pd.DataFrame:
+    """Evaluate every `*.jsonl` under `logs_dir` (or one file) against the data directory."""
+    logs = Path(logs_dir)
+    files = [logs] if logs.is_file() else sorted(logs.rglob("*.jsonl"))
+    if not logs.exists():
+        raise PlanevalError(f"{logs}: no such file or directory")
+    if not files:
+        raise PlanevalError(f"{logs}: no *.jsonl generation logs found")
+    data = PlanningData(data_dir)
+    rows = [row for path in files for row in evaluate_log(path, data)]
+    return pd.DataFrame(rows, columns=EVALUATION_COLUMNS)
+
+
+def evaluate_log(path: str | Path, data: PlanningData) -> list[dict[str, Any]]:
+    """One row per record of one log file."""
+    rows = []
+    for number, record in read_generation_log(path):
+        try:
+            row = evaluate_record(record, data)
+        except PlanevalError as exc:
+            raise PlanevalError(f"{path}:{number}: {exc}") from None
+        row["experiment"] = record.experiment or Path(path).stem
+        rows.append(row)
+    return rows
+
+
+def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, Any]:
+    """Re-simulate one run and compute its per-instance metrics (seed 002 and 003)."""
+    domain = data.domain(record.domain)
+    problem = data.problem(record.domain, record.instance)
+    gold = data.gold_plan(record.domain, record.instance)
+    gold_steps = parse_plan(gold).actions() if gold is not None else None
+    base = {
+        "experiment": record.experiment,
+        "domain": record.domain,
+        "instance": record.instance,
+        "model": record.model,
+        "approach": record.approach,
+        "gold_length": None if gold_steps is None else len(gold_steps),
+    }
+    if record.approach == NON_INCREMENTAL:
+        row = _non_incremental(record, domain, problem, gold)
+    else:
+        row = _incremental(record, domain, problem)
+    plan = row.pop("_plan")
+    row["factor_plan_length"] = (
+        plan_length_factor(row["plan_length"], base["gold_length"]) if row["success"] else None
+    )
+    row["planning_lcs"] = None if gold_steps is None else planning_lcs(plan, gold_steps)
+    row["planning_jaccard"] = None if gold_steps is None else planning_jaccard(plan, gold_steps)
+    return {**base, **row}
+
+
+def _non_incremental(
+    record: GenerationRecord, domain: Any, problem: Any, gold: str | None
+) -> dict[str, Any]:
+    reports: list[PlanReport] = []
+    for attempt in record.attempts or [Attempt()]:  # no attempt at all: an empty plan
+        reports.append(
+            validate_plan(domain, problem, attempt.plan_text(), gold, record.action_goals)
+        )
+        if reports[-1].valid:
+            break
+    report = reports[-1]
+    success = report.valid
+    reason = None
+    if not success:
+        reason = (
+            "not_executable"
+            if not report.executable
+            else "not_recog_goal"
+            if report.goal_reached_at is not None
+            else "not_reached_goal"
+        )
+    failure = report.failure
+    return {
+        "success": success,
+        "solved_without_mistake": success,
+        "reached_goal": report.goal_reached_at is not None,
+        "reached_goal_without_stopping": not success and report.goal_reached_at is not None,
+        "predicted_goal_erroneously": None,
+        "unsuccessful_reason": reason,
+        "n_mistakes": sum(not r.valid for r in reports),
+        "failure_kind": None if failure is None else str(failure.kind),
+        "failure_step": None if failure is None else failure.step,
+        "gold_class": None
+        if failure is None or failure.gold_class is None
+        else str(failure.gold_class),
+        "interaction_length": len(reports),
+        "plan_length": len(report.steps),
+        "n_steps": len(report.steps),
+        "n_executed": report.n_executed,
+        "execution_success": report.executable,
+        "n_look_arounds": None,
+        "n_look_arounds_after_mistakes": None,
+        **_goal_columns(report.goal),
+        "_plan": list(report.steps),
+    }
+
+
+def _incremental(record: GenerationRecord, domain: Any, problem: Any) -> dict[str, Any]:
+    sim = Simulator(domain, problem)
+    reached = sim.goal_reached()
+    success = predicted_wrongly = previous_was_mistake = False
+    first_mistake: str | None = None
+    failure_kind: str | None = None
+    mistakes = looks = looks_after_mistake = length = 0
+    proposed = 0
+    for event in record.events:
+        if event.type == "look_around":
+            looks += 1
+            looks_after_mistake += previous_was_mistake
+            previous_was_mistake = False
+            continue
+        length += 1
+        if event.type == "finished":
+            if sim.goal_reached():
+                success = True
+                break
+            predicted_wrongly = True
+            mistakes += 1
+            first_mistake = first_mistake or "wrong_finish"
+            previous_was_mistake = True
+            continue
+        proposed += 1
+        result = sim.apply(event.action if event.action is not None else event.raw_reply)
+        previous_was_mistake = not result.ok
+        if result.ok:
+            reached = reached or sim.goal_reached()
+        else:
+            mistakes += 1
+            first_mistake = first_mistake or "not_executable"
+            failure_kind = failure_kind or str(result.kind)
+    reason = None
+    if not success:
+        reason = (
+            "not_executable"
+            if first_mistake == "not_executable"
+            else "not_recog_goal"
+            if reached
+            else "not_reached_goal"
+        )
+        failure_kind = failure_kind or str(FailureKind.GOAL_NOT_REACHED)
+    goal = sim.goal_score(_action_keys(record.action_goals))
+    executed = [h.action for h in sim.history if h.ok]
+    return {
+        "success": success,
+        "solved_without_mistake": success and mistakes == 0,
+        "reached_goal": reached,
+        "reached_goal_without_stopping": reached and not success,
+        "predicted_goal_erroneously": predicted_wrongly,
+        "unsuccessful_reason": reason,
+        "n_mistakes": mistakes,
+        "failure_kind": failure_kind,
+        "failure_step": None,
+        "gold_class": None,
+        "interaction_length": length,
+        "plan_length": len(executed),
+        "n_steps": proposed,
+        "n_executed": len(executed),
+        "execution_success": proposed == len(executed),
+        "n_look_arounds": looks,
+        "n_look_arounds_after_mistakes": looks_after_mistake,
+        **_goal_columns(goal),
+        "_plan": executed,
+    }
+
+
+def _action_keys(actions: list[str] | None) -> list[tuple[str, tuple[str, ...]]]:
+    if not actions:
+        return []
+    return [(s.name, s.args) for text in actions for s in parse_plan(text).steps]
+
+
+def _goal_columns(goal: Any) -> dict[str, Any]:
+    return {
+        "goal_fraction": goal.total_fraction,
+        "state_goal_fraction": goal.state_fraction,
+        "relation_goal_fraction": goal.relation_fraction,
+        "action_goal_fraction": goal.action_fraction,
+    }
+
+
+EVALUATION_COLUMNS = [
+    "experiment", "domain", "instance", "model", "approach",
+    "success", "solved_without_mistake", "reached_goal", "reached_goal_without_stopping",
+    "predicted_goal_erroneously", "unsuccessful_reason", "n_mistakes",
+    "failure_kind", "failure_step", "gold_class",
+    "interaction_length", "plan_length", "gold_length", "factor_plan_length",
+    "n_steps", "n_executed", "execution_success",
+    "n_look_arounds", "n_look_arounds_after_mistakes",
+    "goal_fraction", "state_goal_fraction", "relation_goal_fraction", "action_goal_fraction",
+    "planning_lcs", "planning_jaccard",
+]  # fmt: skip

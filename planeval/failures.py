@@ -1,0 +1,72 @@
+"""The failure taxonomy: every way a plan step can go wrong, each named once.
+
+Seed 003's error classes mapped to PDDL. A plan is checked step by step and the first problem
+stops it; the checks run in this order, so each failing step gets exactly one kind:
+
+    parse           the text of the step is not readable as an action
+    unknown_action  the action name is not in the domain (seed 003: hallucinated action)
+    arity           wrong number of arguments (VAL accepts extra arguments; we do not)
+    unknown_object  an argument is not an object or constant of the problem (hallucination)
+    type            an argument has the wrong type for its parameter
+    precondition    the action is well-formed but not applicable here (seed 003: affordance)
+    goal_not_reached  every step executed, but the goal is false at the end
+
+Arity comes before objects because with the wrong number of arguments the positions do not
+line up with parameters, so "which argument is wrong" has no answer.
+
+For a plan that fails (precondition or goal_not_reached) and a gold plan, `GoldClass` says how
+the failure relates to the gold plan (seed 003's runtime errors); see `planeval.diagnosis`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class FailureKind(StrEnum):
+    PARSE = "parse"
+    UNKNOWN_ACTION = "unknown_action"
+    ARITY = "arity"
+    UNKNOWN_OBJECT = "unknown_object"
+    TYPE = "type"
+    PRECONDITION = "precondition"
+    GOAL_NOT_REACHED = "goal_not_reached"
+
+
+GRAMMAR_KINDS = frozenset(
+    {
+        FailureKind.PARSE,
+        FailureKind.UNKNOWN_ACTION,
+        FailureKind.ARITY,
+        FailureKind.UNKNOWN_OBJECT,
+        FailureKind.TYPE,
+    }
+)
+"""Kinds found without looking at the state (seed 003's grammar errors)."""
+
+
+class GoldClass(StrEnum):
+    MISSING_STEP = "missing_step"
+    ADDITIONAL_STEP = "additional_step"
+    WRONG_ORDER = "wrong_order"
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a plan is not valid.
+
+    `step` is the 1-based position of the failing step in the plan (for goal_not_reached: the
+    number of steps, i.e. the end of the plan); `line` is its line in the plan text (0 if not
+    known). `unmet` lists, for precondition failures, each precondition part that was false,
+    written in PDDL (`(clear b)`, `(not (holding a))`); for goal_not_reached, the goal parts
+    that are false at the end.
+    """
+
+    step: int
+    kind: FailureKind
+    detail: str
+    action: str = ""
+    line: int = 0
+    unmet: tuple[str, ...] = ()
+    gold_class: GoldClass | None = None

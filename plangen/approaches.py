@@ -1,0 +1,147 @@
+"""The two ways a model plans (seed 002), and the classical planner baseline.
+
+- non-incremental: the model writes the whole plan; on failure the simulator's first error is
+  given back in words (backprompting) and the model tries again, up to `max_attempts`; it stops
+  at the first valid plan.
+- incremental: the model proposes one action a turn; the environment answers whether it was
+  executed and what changed; `look around` shows the state; `finished` ends the episode if the
+  goal holds (otherwise the model is told so and goes on), up to `max_steps` turns.
+
+Each returns one generation-log record (the format in `planeval.evaluation`). The verdicts the
+generator computes only drive the conversation; evaluation re-simulates everything.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from dsgqa.extract import fenced_block
+from dsgqa.llm.base import CallContext, LLMClient, LLMReply, Message
+from planeval import (
+    Simulator,
+    describe_failure,
+    describe_state,
+    describe_step_result,
+    plan_search,
+    validate_plan,
+)
+from planeval.evaluation import INCREMENTAL, NON_INCREMENTAL, SCHEMA
+from planeval.pddl import Domain, Problem
+from plangen.prompts import backprompt, plan_messages
+
+_FINISHED = re.compile(r"^\W*(finished|done|goal reached)\W*$", re.IGNORECASE)
+_LOOK = re.compile(r"^\W*look[ _-]?around\W*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class PlanningTask:
+    """One instance, parsed, with the texts the prompts show."""
+
+    domain_name: str
+    instance: str
+    domain: Domain
+    domain_pddl: str
+    problem: Problem
+    problem_pddl: str
+    gold_plan: str | None = None
+    example: tuple[Problem, str, str] | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.domain_name}/{self.instance}"
+
+
+@dataclass
+class _Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def add(self, reply: LLMReply) -> None:
+        self.prompt_tokens += reply.prompt_tokens
+        self.completion_tokens += reply.completion_tokens
+        self.calls += 1
+
+    def meta(self) -> dict[str, Any]:
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "llm_calls": self.calls, "seconds": round(time.perf_counter() - self.started, 4)}
+
+
+def _record(task: PlanningTask, model: str, approach: str, experiment: str,
+            messages: list[Message], usage: _Usage, **parts: Any) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA, "experiment": experiment, "domain": task.domain_name,
+        "instance": task.instance, "model": model, "approach": approach, **parts,
+        "messages": messages, "meta": usage.meta(),
+    }
+
+
+def non_incremental(task: PlanningTask, client: LLMClient, experiment: str,
+                    domain_format: str, max_attempts: int) -> dict[str, Any]:
+    messages = plan_messages(task.domain, task.domain_pddl, task.problem, task.problem_pddl,
+                             domain_format, incremental=False, example=task.example)
+    usage, attempts = _Usage(), []
+    for number in range(1, max_attempts + 1):
+        reply = client.complete(messages, CallContext(uid=task.key, stage="plan",
+                                                      extra={"attempt": number}))
+        usage.add(reply)
+        report = validate_plan(task.domain, task.problem, reply.text)
+        feedback = describe_failure(report)
+        attempts.append({"raw_reply": reply.text, "feedback": feedback,
+                         "valid": report.valid, "tokens": reply.total_tokens})
+        if report.valid:
+            break
+        messages = [*messages, {"role": "assistant", "content": reply.text}, backprompt(feedback)]
+    return _record(task, client.config.label, NON_INCREMENTAL, experiment, messages, usage,
+                   attempts=attempts)
+
+
+def _turn_action(reply: str) -> str:
+    text = fenced_block(reply) or reply
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else ""
+
+
+def incremental(task: PlanningTask, client: LLMClient, experiment: str,
+                domain_format: str, max_steps: int) -> dict[str, Any]:
+    messages = plan_messages(task.domain, task.domain_pddl, task.problem, task.problem_pddl,
+                             domain_format, incremental=True, example=None)
+    sim, usage, events = Simulator(task.domain, task.problem), _Usage(), []
+    for turn in range(1, max_steps + 1):
+        reply = client.complete(messages, CallContext(uid=task.key, stage="step",
+                                                      extra={"turn": turn}))
+        usage.add(reply)
+        said = _turn_action(reply.text)
+        if _FINISHED.match(said):
+            done = sim.goal_reached()
+            feedback = "Correct, the goal is reached." if done else "The goal is not reached yet."
+            events.append({"type": "finished", "raw_reply": reply.text, "feedback": feedback})
+        elif _LOOK.match(said):
+            feedback = describe_state(sim.state, task.domain)
+            events.append({"type": "look_around", "raw_reply": reply.text, "feedback": feedback})
+            done = False
+        else:
+            feedback = describe_step_result(sim.apply(said))
+            events.append({"type": "action", "raw_reply": reply.text, "action": said,
+                           "feedback": feedback})
+            done = False
+        messages = [*messages, {"role": "assistant", "content": reply.text},
+                    {"role": "user", "content": feedback}]
+        if done:
+            break
+    return _record(task, client.config.label, INCREMENTAL, experiment, messages, usage,
+                   events=events)
+
+
+def planner_baseline(task: PlanningTask, experiment: str, node_limit: int) -> dict[str, Any]:
+    """The classical planner as a 'model': a reference row, and plans for gold-less instances."""
+    usage = _Usage()
+    result = plan_search(task.domain, task.problem, "greedy", node_limit)
+    plan = "\n".join(result.plan) if result.plan is not None else ""
+    return _record(task, "planner:greedy", NON_INCREMENTAL, experiment, [], usage,
+                   attempts=[{"raw_reply": plan, "feedback": result.status}],
+                   planner={"status": result.status, "expanded": result.expanded})

@@ -1,0 +1,36 @@
+"""Shared test fixtures: one Prefect harness per session, isolated result storage per test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+# Per-task INFO lines are noise in test output; failures still log at WARNING and above.
+os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SHARED = PROJECT_ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def prefect_harness() -> Iterator[None]:
+    """A throw-away Prefect API for the whole session (starting one costs ~18 s)."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+@pytest.fixture
+def prefect_storage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Task results (the stage cache) in a per-test dir, so no cache leaks between tests."""
+    from prefect.settings import PREFECT_LOCAL_STORAGE_PATH, temporary_settings
+
+    storage = tmp_path / "prefect-results"
+    with temporary_settings({PREFECT_LOCAL_STORAGE_PATH: storage}):
+        monkeypatch.setenv("PREFECT_LOCAL_STORAGE_PATH", str(storage))
+        yield storage
