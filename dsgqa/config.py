@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dsgqa.llm.base import ModelConfig
+from plangen.config import PlanningConfig
 
 Backend = Literal["kuzu", "ladybug", "neo4j"]
 
@@ -46,6 +47,7 @@ class BenchmarkConfig(BaseModel):
     cache_dir: str = ".cache"
     models: list[ModelConfig]
     qa: QAConfig | None = None
+    planning: PlanningConfig | None = None
     max_error_fraction: float = Field(
         default=0.5, ge=0.0, le=1.0,
         description="The run fails when more than this share of items errored (not mis-answered).",
@@ -56,6 +58,9 @@ class BenchmarkConfig(BaseModel):
             return self.run_id
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
         return f"{stamp}-{uuid.uuid4().hex[:6]}"
+
+    def planning_models(self) -> list[ModelConfig]:
+        return (self.planning.models if self.planning and self.planning.models else self.models)
 
     @property
     def llm_cache_dir(self) -> Path:

@@ -20,6 +20,9 @@ Rules, in order:
 7. Anything else: each row becomes a list, collected as a list (list hint, in row order) or a
    set. One exception: a single row under a list hint whose items are not lists is the row
    itself as the list (e.g. `RETURN min(x), max(x)` for `[1, 9]`).
+
+Set items and dict entries are printed sorted by their text, so the same rows in another order
+(an engine running in parallel does not promise one) give the same answer text.
 """
 
 from __future__ import annotations
@@ -34,7 +37,6 @@ from dsgqa.sldp import (
     SLDPList,
     SLDPSet,
     format_sldp,
-    from_python,
     parse_sldp,
 )
 
@@ -82,12 +84,16 @@ def _cell(value: Any) -> Any:
             return SLDPList(tuple(_cell(n) for n in value["_nodes"]))
         if "_label" in value and "nodeSymbol" in value:
             return value["nodeSymbol"]
-        return SLDPDict(tuple((str(k), _cell(v)) for k, v in value.items()))
+        return _dict([(str(k), _cell(v)) for k, v in value.items()])
     if isinstance(value, list | tuple):
         return SLDPList(tuple(_cell(v) for v in value))
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, float) and math.isnan(value):
         return "NaN"
-    return from_python(value)
+    if isinstance(value, int | float | str):
+        return value
+    return str(value)
 
 
 def _is_xyz(value: dict) -> bool:
@@ -98,12 +104,20 @@ def _is_xyz(value: dict) -> bool:
 
 
 def _container(kind: str | None, items: list[Any]) -> Any:
-    return SLDPList(tuple(items)) if kind == "list" else SLDPSet(tuple(items))
+    return SLDPList(tuple(items)) if kind == "list" else _set(items)
+
+
+def _set(items: Any) -> SLDPSet:
+    return SLDPSet(tuple(sorted(items, key=format_sldp)))
+
+
+def _dict(pairs: list[tuple[Any, Any]]) -> SLDPDict:
+    return SLDPDict(tuple(sorted(pairs, key=lambda kv: format_sldp(kv[0]))))
 
 
 def _convert(width: int, rows: list[list[Any]], hint: str | None, inner: str | None) -> Any:
     if not rows:
-        return _EMPTY.get(hint or "", SLDPSet(()))
+        return _EMPTY.get(hint or "", _set(()))
     if len(rows) == 1 and len(rows[0]) == 1:
         return _single(rows[0][0], hint)
     if hint == "point" and len(rows) == 1 and 2 <= width <= 3 and all(
@@ -114,9 +128,9 @@ def _convert(width: int, rows: list[list[Any]], hint: str | None, inner: str | N
         return _container(hint, [row[0] for row in rows])
     if width == 2 and hint == "dict":
         try:
-            return SLDPDict(tuple((row[0], row[1]) for row in rows))
+            return _dict([(row[0], row[1]) for row in rows])
         except SLDPError:
-            return SLDPSet(tuple(SLDPList(tuple(row)) for row in rows))
+            return _set(SLDPList(tuple(row)) for row in rows)
     if len(rows) == 1 and hint == "list" and inner not in ("list", None):
         return SLDPList(tuple(rows[0]))
     return _container(hint, [SLDPList(tuple(row)) for row in rows])
@@ -127,7 +141,7 @@ def _single(value: Any, hint: str | None) -> Any:
     if value == "null" and hint in _EMPTY:
         return _EMPTY[hint]
     if isinstance(value, SLDPList) and hint in ("list", "set", None):
-        return value if hint == "list" else SLDPSet(value.items)
+        return value if hint == "list" else _set(value.items)
     if hint in ("list", "set") and not isinstance(value, SLDPList | SLDPSet):
         return _container(hint, [value])
     return value

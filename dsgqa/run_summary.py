@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dsgqa.results import QATrackSummary
+from plangen.results import PlanningTrackSummary
 
 
 class ErrorBudgetExceeded(RuntimeError):
@@ -21,10 +22,14 @@ class RunSummary:
     run_id: str
     run_dir: str
     qa: QATrackSummary | None = None
+    planning: PlanningTrackSummary | None = None
+
+    def tracks(self) -> list[tuple[str, QATrackSummary | PlanningTrackSummary | None]]:
+        return [("qa", self.qa), ("planning", self.planning)]
 
     def llm_calls(self) -> dict[str, int]:
         counts = {"fresh": 0, "cached": 0}
-        for track in (self.qa,):
+        for _name, track in self.tracks():
             if track is not None:
                 for key in counts:
                     counts[key] += track.llm_calls.get(key, 0)
@@ -32,7 +37,7 @@ class RunSummary:
 
 
 def check_error_budget(summary: RunSummary, max_error_fraction: float) -> None:
-    for name, track in (("qa", summary.qa),):
+    for name, track in summary.tracks():
         if track is None or track.items == 0:
             continue
         share = track.errors / track.items

@@ -1,7 +1,7 @@
 """The `nlp-dsg-benchmark` flow: one benchmark run over the configured tracks.
 
-Both tracks' stages are submitted before either is awaited, so they run side by side and the
-planning branch never waits for the QA branch (or the other way round).
+Both tracks' stages are submitted before either is awaited, so they run side by side: the
+planning branch starts first (it needs no database) and never waits for the QA branch.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from prefect import flow
 
 from dsgqa.config import BenchmarkConfig
 from dsgqa.run_summary import RunSummary, check_error_budget
+from flows.planning_track import finish_planning, submit_planning
 from flows.qa_track import finish_qa, submit_qa
 
 
@@ -19,8 +20,10 @@ from flows.qa_track import finish_qa, submit_qa
 def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
     run_id = config.resolved_run_id()
     run_dir = Path(config.results_dir) / run_id
+    planning_pending = submit_planning(config) if config.planning else None
     qa_pending = submit_qa(config) if config.qa else None
+    planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
     qa = finish_qa(qa_pending, run_dir) if qa_pending else None
-    summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa)
+    summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
     check_error_budget(summary, config.max_error_fraction)
     return summary

@@ -12,6 +12,7 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
 DEMO_SCENE_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
+DEMO_PLANNING = PROJECT_ROOT / "questions/planning"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,6 +30,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="Environment variable holding the API key (never the key itself).")
     run.add_argument("--script", help="Reply file for --provider scripted.")
     run.add_argument("--backend", default="kuzu", choices=["kuzu", "ladybug", "neo4j"])
+    run.add_argument("--planning-data", help="Planning data dir (<domain>/domain.pddl, ...); "
+                     "adds the planning track.")
+    run.add_argument("--approach", default="non-incremental",
+                     choices=["non-incremental", "incremental"])
     _add_run_options(run)
 
     demo = sub.add_parser("demo", help="Run the demo: own scene graph, oracle model, no key.")
@@ -59,19 +64,27 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 def _run_config(args: argparse.Namespace):
     from dsgqa.config import BenchmarkConfig, QAConfig, load_config
     from dsgqa.llm.base import ModelConfig
+    from plangen.config import PlanningConfig
 
     if args.command == "demo":
+        # QA: the oracle answers with the reference Cypher (every answer right).
+        # Planning: a scripted model whose replies include known mistakes, beside the planner.
+        scripted = ModelConfig(name="demo-planner-replies", provider="scripted",
+                               script=str(DEMO_PLANNING / "scripted_replies.yaml"))
         return BenchmarkConfig(
             run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir,
             models=[ModelConfig(name="reference-cypher", provider="oracle")],
             qa=QAConfig(questions=str(DEMO_QUESTIONS), scene_graph=str(DEMO_SCENE_GRAPH),
                         db_root=str(Path(args.cache_dir) / "graphs")),
+            planning=PlanningConfig(data_dir=str(DEMO_PLANNING), models=[scripted]),
         )
     if args.config:
         config = load_config(args.config)
         overrides = {"run_id": args.run_id} if args.run_id else {}
         return config.model_copy(update=overrides)
-    missing = [f for f in ("questions", "scene_graph", "model") if not getattr(args, f)]
+    missing = [f for f in ("model",) if not getattr(args, f)]
+    if not args.planning_data:
+        missing += [f for f in ("questions", "scene_graph") if not getattr(args, f)]
     if missing:
         flags = ", ".join("--" + m.replace("_", "-") for m in missing)
         raise SystemExit(f"nlp-dsg-benchmark run: missing {flags} (or give --config FILE)")
@@ -83,7 +96,9 @@ def _run_config(args: argparse.Namespace):
     return BenchmarkConfig(
         run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir, models=models,
         qa=QAConfig(questions=args.questions, scene_graph=args.scene_graph, backend=args.backend,
-                    db_root=str(Path(args.cache_dir) / "graphs")),
+                    db_root=str(Path(args.cache_dir) / "graphs")) if args.questions else None,
+        planning=PlanningConfig(data_dir=args.planning_data, approach=args.approach)
+        if args.planning_data else None,
     )
 
 
@@ -95,6 +110,10 @@ def _validate_inputs(config) -> None:
     if config.qa is not None:
         load_question_set(config.qa.questions)
         load_scene_graph(config.qa.scene_graph)
+    if config.planning is not None:
+        from plangen.loading import load_planning_tasks
+
+        load_planning_tasks(config.planning)
 
 
 def _run(args: argparse.Namespace) -> int:

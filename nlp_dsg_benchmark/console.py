@@ -8,6 +8,12 @@ from rich.table import Table
 
 from dsgqa.run_summary import RunSummary
 
+PLANNING_COLUMNS = [
+    "experiment", "n_instances", "n_solved_successfully", "execution_success_rate",
+    "unsuccessful_bec_not_executable", "unsuccessful_bec_not_reached_goal", "rate_parse",
+    "rate_unknown_action", "rate_arity", "rate_precondition", "total_goal", "avg_planning_lcs",
+    "avg_factor_plan_length",
+]
 console = Console(width=max(Console().width, 120))
 
 
@@ -16,8 +22,16 @@ def _table(frame: pd.DataFrame, title: str) -> Table:
     for column in frame.columns:
         table.add_column(str(column), overflow="fold")
     for row in frame.itertuples(index=False):
-        table.add_row(*("" if pd.isna(v) else str(v) for v in row))
+        table.add_row(*(_cell(v) for v in row))
     return table
+
+
+def _cell(value: object) -> str:
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return "NA"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
 
 
 def _shorten(text: str, limit: int = 60) -> str:
@@ -32,6 +46,11 @@ def print_run(summary: RunSummary) -> None:
         console.print(_table(shown, "Scene-graph QA: per question"))
         console.print(_table(pd.DataFrame(summary.qa.overall_records), "Scene-graph QA: summary"))
         console.print(f"QA tables: {summary.qa.paths['markdown']}")
+    if summary.planning is not None:
+        overall = pd.DataFrame(summary.planning.overall_records)
+        columns = [c for c in PLANNING_COLUMNS if c in overall.columns]
+        console.print(_table(overall[columns], "Planning: overview per experiment"))
+        console.print(f"Planning tables: {summary.planning.paths['markdown']}")
     calls = summary.llm_calls()
     console.print(
         f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}, "

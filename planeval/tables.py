@@ -30,7 +30,8 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
 
 def to_markdown(frame: pd.DataFrame) -> str:
     """A GitHub-style Markdown table; None/NaN shown as NA (seed 002's convention)."""
-    shown = frame.apply(lambda column: column.map(_cell)).fillna("NA")
+    shown = frame.astype(object).apply(lambda column: column.map(_cell))
+    shown = shown.where(shown.notna(), "NA")
     return shown.to_markdown(index=False, floatfmt=".3f")
 
 

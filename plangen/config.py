@@ -6,6 +6,20 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dsgqa.llm.base import ModelConfig
+
+
+class GenerationSettings(BaseModel):
+    """What changes a model's plans (and so is part of the generate-plan cache key)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    approach: Literal["non-incremental", "incremental"] = "non-incremental"
+    domain_format: Literal["pddl", "nl"] = "pddl"
+    few_shot: bool = False
+    max_attempts: int = Field(default=3, ge=1)
+    max_steps: int = Field(default=40, ge=1)
+
 
 class PlanningConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -22,6 +36,15 @@ class PlanningConfig(BaseModel):
     max_steps: int = Field(default=40, ge=1, description="Incremental: model turns per instance.")
     planner_baseline: bool = Field(default=True, description="Add the classical planner row.")
     planner_node_limit: int = 20_000
+    models: list[ModelConfig] | None = Field(
+        default=None, description="Models for this track; default: the run's models."
+    )
+
+    def generation_settings(self) -> GenerationSettings:
+        return GenerationSettings(
+            approach=self.approach, domain_format=self.domain_format, few_shot=self.few_shot,
+            max_attempts=self.max_attempts, max_steps=self.max_steps,
+        )
 
     def experiment_name(self, model_label: str) -> str:
         """Experiments are (model, approach, prompt format) combinations."""

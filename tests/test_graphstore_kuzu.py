@@ -274,8 +274,8 @@ NOTE_CHECKS = [
                         "(:Place) }, EXISTS { MATCH (r)-[:CONTAINS]->(:Place) }", [[2, True]]),
     ("1-based lists", "RETURN [10, 20, 30][1], [10, 20, 30][-1]", [[10, 30]]),
     ("1-based substring", "RETURN substring('kitchen', 1, 3)", [["kit"]]),
-    ("CAST", "RETURN CAST(3.7 AS INT64), CAST(2 AS DOUBLE), CAST(12 AS STRING)",
-     [[4, 2.0, "12"]]),
+    ("CAST", "RETURN CAST(3.7 AS INT64), CAST(floor(3.7) AS INT64), CAST(2 AS DOUBLE), "
+             "CAST(12 AS STRING)", [[4, 3, 2.0, "12"]]),
     ("no toInteger", "RETURN toInteger(3.7)", None),
     ("no toFloat", "RETURN toFloat(3)", None),
     ("round(x, n)", "RETURN round(3.14159, 2)", [[3.14]]),

@@ -146,5 +146,5 @@ def test_bad_files_give_one_line_naming_the_file(tmp_path, content, fragment):
 def test_truncated_real_file_is_rejected(tmp_path):
     path = tmp_path / "cut.json"
     path.write_text(EXAMPLE.read_text()[:5000])
-    with pytest.raises(SceneGraphError, match="cut.json: not a spark_dsg scene graph"):
+    with pytest.raises(SceneGraphError, match=r"cut\.json: not a spark_dsg scene graph"):
         load_scene_graph(path)

@@ -33,7 +33,8 @@ KUZU_NOTES: tuple[str, ...] = (
     "Lists and strings are 1-based: list[1] is the first element, list[-1] the last, "
     "substring(s, 1, n) takes the first n characters.",
     "Conversions: CAST(x AS INT64), CAST(x AS DOUBLE), CAST(x AS STRING) (no toInteger, "
-    "toFloat); round takes two arguments: round(x, 2).",
+    "toFloat). CAST to INT64 rounds (3.7 -> 4); to truncate write CAST(floor(x) AS INT64). "
+    "round takes two arguments: round(x, 2).",
     "Aggregates over no values: collect() gives NULL (not []) and sum() gives NULL (not 0), also "
     "per group after OPTIONAL MATCH; write coalesce(collect(x), []) and coalesce(sum(x), 0).",
     "Variable-length patterns use walk semantics: an edge may be traversed twice, so "

@@ -7,6 +7,8 @@ File format::
       refine: "12"
     q02:
       cypher: ["first attempt", "second attempt"]   # successive calls get successive replies
+    blocksworld/instance-1:
+      plan: ["a first plan", "the plan after feedback"]   # planning: keyed by attempt/turn
 
 A missing entry answers with an empty string, which the stages score as a failure, exactly as
 they would a real model's useless reply.
@@ -55,6 +57,11 @@ class ScriptedClient:
         with self._lock:
             turn = self._calls[(context.uid, context.stage)]
             self._calls[(context.uid, context.stage)] += 1
+        # Stages that know which try this is say so; then a reply does not depend on which
+        # earlier calls were served from a cache.
+        numbered = context.extra.get("attempt") or context.extra.get("turn")
+        if isinstance(numbered, int):
+            turn = numbered - 1
         if isinstance(entry, list):
             text = str(entry[min(turn, len(entry) - 1)]) if entry else ""
         else:

@@ -1,0 +1,60 @@
+"""The planning track's tables: per-instance evaluation and the overview across experiments,
+per model x domain and overall (seed 002 + seed 003 metrics, computed by planeval)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from planeval import evaluate_logs, overview, to_markdown, write_table
+
+OVERALL_KEYS = ["experiment", "model", "approach"]
+
+
+@dataclass(frozen=True)
+class PlanningTrackSummary:
+    paths: dict[str, str]
+    instances: int
+    items: int
+    errors: int
+    overall_records: list[dict[str, object]]
+    markdown: str
+    llm_calls: dict[str, int]
+
+
+def summarize_planning_run(
+    plans_dir: Path, data_dir: str, out_dir: Path, errors: int, llm_calls: dict[str, int]
+) -> PlanningTrackSummary:
+    """Re-simulate every logged plan, then write evaluation and overview tables."""
+    evaluation = evaluate_logs(plans_dir, data_dir)
+    by_domain = overview(evaluation)
+    overall = overview(evaluation, by=OVERALL_KEYS)
+    paths = {
+        "evaluation_csv": write_table(evaluation, out_dir / "plan_evaluation.csv"),
+        "overview_csv": write_table(by_domain, out_dir / "plan_overview.csv"),
+        "overall_csv": write_table(overall, out_dir / "plan_overview_overall.csv"),
+        "markdown": out_dir / "plan_overview.md",
+    }
+    markdown = (
+        "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
+        + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"
+    )
+    paths["markdown"].write_text(markdown)
+    return PlanningTrackSummary(
+        paths={k: str(v) for k, v in paths.items()},
+        instances=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),
+        items=len(evaluation) + errors,
+        errors=errors,
+        overall_records=_records(overall),
+        markdown=markdown,
+        llm_calls=llm_calls,
+    )
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, object]]:
+    """JSON-ready rows for a Prefect table artifact (task lists joined, NaN as None)."""
+    flat = frame.apply(lambda column: column.map(
+        lambda v: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v))
+    return flat.astype(object).where(flat.notna(), None).to_dict(orient="records")

@@ -1,0 +1,154 @@
+"""Real Prefect runs of the `nlp-dsg-benchmark` flow (one harness for the session).
+
+The demo configuration runs both tracks; a second run must make 0 fresh LLM calls and write the
+same tables. A scripted model that writes broken, destructive and garbage replies is scored, not
+crashed, and cannot change the graph.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from dsgqa.config import BenchmarkConfig, QAConfig
+from dsgqa.graphstore import open_graph_store
+from dsgqa.llm.base import ModelConfig
+from dsgqa.scene_graph import load_scene_graph
+from plangen.config import PlanningConfig
+from tests.conftest import PROJECT_ROOT
+
+DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
+DEMO_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
+DEMO_PLANNING = PROJECT_ROOT / "questions/planning"
+
+pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+
+
+def _demo_config(tmp_path: Path, run_id: str) -> BenchmarkConfig:
+    scripted = ModelConfig(name="demo-replies", provider="scripted",
+                           script=str(DEMO_PLANNING / "scripted_replies.yaml"))
+    return BenchmarkConfig(
+        run_id=run_id, results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / "cache"),
+        models=[ModelConfig(name="reference-cypher", provider="oracle")],
+        qa=QAConfig(questions=str(DEMO_QUESTIONS), scene_graph=str(DEMO_GRAPH),
+                    db_root=str(tmp_path / "graphs")),
+        planning=PlanningConfig(data_dir=str(DEMO_PLANNING), models=[scripted]),
+    )
+
+
+def _task_runs(flow_run_id, name: str, expected: int) -> list:
+    """Task runs of one name; the server records task-run events asynchronously, so poll."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterId,
+        TaskRunFilter,
+        TaskRunFilterName,
+    )
+
+    runs: list = []
+    with get_client(sync_client=True) as client:
+        for _ in range(50):
+            runs = client.read_task_runs(
+                flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])),
+                task_run_filter=TaskRunFilter(name=TaskRunFilterName(like_=name)), limit=200,
+            )
+            finished = [r for r in runs if r.start_time and r.end_time]
+            if len(finished) >= expected:
+                return finished
+            time.sleep(0.2)
+    return runs
+
+
+def test_demo_run_scores_and_reruns_from_cache(tmp_path: Path) -> None:
+    from flows.benchmark import nlp_dsg_benchmark
+
+    first_state = nlp_dsg_benchmark(_demo_config(tmp_path, "first"), return_state=True)
+    first = first_state.result()
+
+    # QA: the oracle answers every demo question correctly through the whole pipeline.
+    rows = pd.read_csv(first.qa.paths["rows_csv"])
+    assert len(rows) == 28 and rows["correct"].all() and rows["valid_cypher"].all()
+    assert set(rows["backend"]) == {"kuzu"}
+
+    # Planning: the scripted replies' known mistakes show up in the overview.
+    overall = pd.read_csv(first.planning.paths["overall_csv"]).set_index("model")
+    scripted = overall.loc["scripted:demo-replies"]
+    assert scripted["n_instances"] == 9
+    assert scripted["n_solved_successfully"] == 5   # incl. one fixed by backprompting
+    assert scripted["unsuccessful_bec_not_reached_goal"] == 1
+    assert scripted["unsuccessful_bec_not_executable"] == 3
+    assert scripted["rate_unknown_action"] > 0 and scripted["rate_arity"] > 0
+    assert overall.loc["planner:greedy", "n_solved_successfully"] == 9
+    evaluation = pd.read_csv(first.planning.paths["evaluation_csv"])
+    retried = evaluation.query("model == 'scripted:demo-replies' and instance == 'instance-2' "
+                               "and domain == 'blocksworld'")
+    assert retried["interaction_length"].tolist() == [2]   # stopped at the first success
+
+    # Both tracks ran side by side: planning started before the QA branch had finished.
+    flow_run_id = first_state.state_details.flow_run_id
+    plan_starts = [r.start_time for r in _task_runs(flow_run_id, "generate-plan", 9)]
+    qa_ends = [r.end_time for r in _task_runs(flow_run_id, "refine", 28)]
+    assert plan_starts and qa_ends and min(plan_starts) < max(qa_ends)
+
+    second = nlp_dsg_benchmark(_demo_config(tmp_path, "second"))
+    assert first.llm_calls()["fresh"] > 0
+    assert second.llm_calls()["fresh"] == 0
+    for key in ("rows_csv", "summary_csv"):
+        a = pd.read_csv(first.qa.paths[key]).drop(columns=["seconds"], errors="ignore")
+        b = pd.read_csv(second.qa.paths[key]).drop(columns=["seconds"], errors="ignore")
+        pd.testing.assert_frame_equal(a, b)
+    pd.testing.assert_frame_equal(pd.read_csv(first.planning.paths["overview_csv"]),
+                                  pd.read_csv(second.planning.paths["overview_csv"]))
+
+
+UNTRUSTED_REPLIES = {
+    "apt01": {"cypher": "MATCH (o:Object {class: 'chair'}) RETURN count(o)", "refine": "8"},
+    "apt02": {"cypher": "MATCH (n) DETACH DELETE n", "refine": "0"},
+    "apt03": {"cypher": "CREATE (:Room {nodeSymbol: 'R99'})", "refine": "1"},
+    "apt04": {"cypher": "MATCH (o:Object SET o.class = 'x'", "refine": "<>"},
+    "apt05": {"cypher": "```cypher\nMATCH (r:Room) RETURN r.name\n```", "refine": "<kitchen,"},
+    "apt06": {"cypher": "", "refine": ""},
+}
+
+
+def test_untrusted_model_output_is_scored_not_crashed(tmp_path: Path) -> None:
+    from flows.benchmark import nlp_dsg_benchmark
+
+    questions = yaml.safe_load(DEMO_QUESTIONS.read_text())
+    subset = tmp_path / "questions.yaml"
+    keep = [q for q in questions["questions"] if q["uid"] in UNTRUSTED_REPLIES]
+    subset.write_text(yaml.safe_dump({"questions": keep}))
+    script = tmp_path / "replies.yaml"
+    script.write_text(yaml.safe_dump(UNTRUSTED_REPLIES))
+    config = BenchmarkConfig(
+        run_id="untrusted", results_dir=str(tmp_path / "results"),
+        cache_dir=str(tmp_path / "cache"),
+        models=[ModelConfig(name="chaos", provider="scripted", script=str(script))],
+        qa=QAConfig(questions=str(subset), scene_graph=str(DEMO_GRAPH),
+                    db_root=str(tmp_path / "graphs")),
+    )
+    graph = load_scene_graph(DEMO_GRAPH)
+    store = open_graph_store("kuzu", graph, db_root=tmp_path / "graphs")
+    before = store.checksum()
+    store.close()
+
+    summary = nlp_dsg_benchmark(config)
+    rows = pd.read_csv(summary.qa.paths["rows_csv"], keep_default_na=False).set_index("uid")
+
+    assert rows.loc["apt01", "correct"]
+    for uid in ("apt02", "apt03", "apt04", "apt06"):
+        assert not rows.loc[uid, "valid_cypher"], uid
+        assert not rows.loc[uid, "correct"], uid
+    assert rows.loc["apt02", "query_error"] and rows.loc["apt03", "query_error"]
+    assert rows.loc["apt05", "valid_cypher"] and not rows.loc["apt05", "valid_answer"]
+    assert "not SLDP" in rows.loc["apt05", "mismatch"]
+    assert (rows["error"] == "").all()   # all scored as failures, none crashed
+
+    store = open_graph_store("kuzu", graph, db_root=tmp_path / "graphs")
+    assert store.checksum() == before
+    store.close()
