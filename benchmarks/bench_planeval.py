@@ -37,7 +37,7 @@ def mutations(steps: list[str], rng: random.Random, objects: list[str]) -> list[
     swapped = list(steps)
     if len(steps) > 1:
         swapped[j], swapped[j + 1] = swapped[j + 1], swapped[j]
-    duplicated = steps[: k + 1] + [steps[k]] + steps[k + 1 :]
+    duplicated = [*steps[: k + 1], steps[k], *steps[k + 1 :]]
     words = steps[k][1:-1].split()
     if len(words) > 1:
         words[rng.randrange(1, len(words))] = rng.choice(objects)
@@ -63,8 +63,10 @@ def bench_validation(data_dir: Path) -> None:
                 jobs.append((domain, problem, "\n".join(plan), gold))
     parse_seconds = time.perf_counter() - started
     n_gold = len(jobs) // 5
-    print(f"parsed {len(data.domain_names())} domains, {n_gold} problems with gold plans "
-          f"in {parse_seconds:.2f} s")
+    print(
+        f"parsed {len(data.domain_names())} domains, {n_gold} problems with gold plans "
+        f"in {parse_seconds:.2f} s"
+    )
 
     def run(with_gold: bool) -> tuple[float, int]:
         t0 = time.perf_counter()
@@ -80,7 +82,9 @@ def bench_validation(data_dir: Path) -> None:
     print(f"validation: {n} plans ({n_gold} gold + 4 mutations each), {valid} valid")
     print(f"  first pass (cold grounding cache): {n / cold:,.0f} plans/s  ({cold:.3f} s)")
     print(f"  second pass (warm cache):          {n / warm:,.0f} plans/s  ({warm:.3f} s)")
-    print(f"  with gold-plan classification:     {n / classified:,.0f} plans/s  ({classified:.3f} s)")
+    print(
+        f"  with gold-plan classification:     {n / classified:,.0f} plans/s  ({classified:.3f} s)"
+    )
     print(f"  target >= 3,000 plans/s: {'met' if n / cold >= 3000 else 'NOT met'}")
 
 
@@ -98,6 +102,7 @@ def load_gaico_lcs() -> Callable[[str, str], float]:
         for name in [m for m in sys.modules if m.startswith("gaico")]:
             del sys.modules[name]
         from gaico.metrics.structured import PlanningLCS
+
         print("(gaico: scipy is missing, stubbed scipy.ndimage to import PlanningLCS)")
     metric = PlanningLCS()
     return lambda generated, reference: float(metric.calculate(generated, reference))
@@ -130,8 +135,9 @@ def lcs_pairs(data_dir: Path, length: int, count: int, rng: random.Random) -> li
     return pairs
 
 
-def time_pairs(fn: Callable[[str, str], float], pairs: list[tuple[str, str]], min_seconds: float
-               ) -> tuple[float, list[float]]:
+def time_pairs(
+    fn: Callable[[str, str], float], pairs: list[tuple[str, str]], min_seconds: float
+) -> tuple[float, list[float]]:
     """Pairs per second (best of repeated rounds lasting at least min_seconds in total)."""
     scores = [fn(g, r) for g, r in pairs]
     best = float("inf")
@@ -156,9 +162,11 @@ def bench_lcs(data_dir: Path) -> None:
         ours, our_scores = time_pairs(planning_lcs, pairs, 1.0)
         theirs, their_scores = time_pairs(gaico_lcs, pairs, 1.0)
         agree = all(abs(a - b) < 1e-12 for a, b in zip(our_scores, their_scores, strict=True))
-        print(f"PlanningLCS {length:>5}-step plans: planeval {ours:>10,.0f} pairs/s | "
-              f"gaico 0.4.0 {theirs:>8,.1f} pairs/s | {ours / theirs:6.1f}x | "
-              f"scores {'identical' if agree else 'DIFFER'}")
+        print(
+            f"PlanningLCS {length:>5}-step plans: planeval {ours:>10,.0f} pairs/s | "
+            f"gaico 0.4.0 {theirs:>8,.1f} pairs/s | {ours / theirs:6.1f}x | "
+            f"scores {'identical' if agree else 'DIFFER'}"
+        )
 
 
 def main() -> None:

@@ -114,9 +114,6 @@ class SceneGraph:
         text = json.dumps({"nodes": nodes, "edges": edges}, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def nodes_with_label(self, label: str) -> list[SceneNode]:
-        return [n for n in self.nodes if n.label == label]
-
     def counts(self) -> dict[str, int]:
         """Nodes per label and edges per type, with a zero for every label and type."""
         counts = dict.fromkeys((*LABELS, *EDGE_TYPES), 0)
@@ -264,6 +261,8 @@ def _scene_node(node: Any, label: str, class_name: str) -> SceneNode:
         bbox = attrs.bounding_box
         if bbox.type.name != "INVALID":
             bbox_center, bbox_size = _vec(bbox.world_P_center), _vec(bbox.dimensions)
+            if not all(math.isfinite(v) for v in (*bbox_center, *bbox_size)):
+                bbox_center = bbox_size = None  # garbage from an unset box: treat as no box
     return SceneNode(
         symbol=node.id.str(True),
         label=label,

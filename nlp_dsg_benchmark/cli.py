@@ -62,7 +62,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_config(args: argparse.Namespace):
-    from dsgqa.config import BenchmarkConfig, QAConfig, load_config
+    from dsgqa.config import BenchmarkConfig, ConfigError, QAConfig, load_config
     from dsgqa.llm.base import ModelConfig
     from plangen.config import PlanningConfig
 
@@ -87,7 +87,7 @@ def _run_config(args: argparse.Namespace):
         missing += [f for f in ("questions", "scene_graph") if not getattr(args, f)]
     if missing:
         flags = ", ".join("--" + m.replace("_", "-") for m in missing)
-        raise SystemExit(f"nlp-dsg-benchmark run: missing {flags} (or give --config FILE)")
+        raise ConfigError(f"run: missing {flags} (or give --config FILE)")
     models = [
         ModelConfig(name=name, provider=args.provider, base_url=args.base_url,
                     api_key_env=args.api_key_env, script=args.script)

@@ -3,14 +3,15 @@
 A pure library (no Prefect). Data flows one way:
 
     parser (PDDL text -> Domain/Problem) -> grounding (lazy ground actions, Task)
-    -> diagnosis (validate_plan -> PlanReport) / simulation (Simulator, one step at a time)
-    -> goals (partial goal satisfaction) -> metrics (PlanningLCS/Jaccard)
+    -> diagnosis (validate_plan -> PlanReport; gold: failure vs gold plan; goals: partial
+       goal satisfaction) / simulation (Simulator, one step at a time) -> describe (words)
+    -> metrics (PlanningLCS/Jaccard) -> search (baseline planner)
     -> evaluation (generation logs -> per-instance rows) -> overview (tables) -> cli
 """
 
 from planeval.dataset import PlanningData
 from planeval.describe import describe_failure, describe_state, describe_step_result
-from planeval.diagnosis import PlanReport, classify_against_gold, validate_plan
+from planeval.diagnosis import PlanReport, validate_plan
 from planeval.errors import PlanevalError
 from planeval.evaluation import (
     GenerationRecord,
@@ -21,6 +22,7 @@ from planeval.evaluation import (
 )
 from planeval.failures import Failure, FailureKind, GoldClass
 from planeval.goals import GoalScore, score_goal
+from planeval.gold import classify_against_gold
 from planeval.grounding import GroundAction, Task
 from planeval.instances import analyze_instances, summarize_instances
 from planeval.metrics import lcs_length, plan_length_factor, planning_jaccard, planning_lcs

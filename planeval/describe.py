@@ -20,9 +20,13 @@ def describe_failure(report: PlanReport) -> str:
     if failure is None:
         return f"The plan is valid: all {len(report.steps)} steps execute and reach the goal."
     if failure.kind is FailureKind.GOAL_NOT_REACHED:
+        if report.goal_reached:
+            return (
+                "The plan reaches the goal but misses required actions, in this order: "
+                + ", ".join(failure.unmet)
+                + "."
+            )
         missing = _conditions(failure.unmet)
-        if not report.goal_reached and report.goal.action_total and not failure.unmet:
-            return "The plan executes, but it does not contain the required actions in order."
         return f"The plan executes, but the goal is not reached: at the end {missing}."
     where = f"Step {failure.step}"
     if failure.line:

@@ -9,38 +9,12 @@ much of the goal holds where the plan stopped (`planeval.goals`).
 were given) are all matched. `goal_reached` is False for a plan that is not executable, even if
 the goal held at some point before the failing step; `goal_reached_at` records that point.
 
-Classification against a gold plan (`Failure.gold_class`, seed 003's runtime errors). Write
-a_i for the failing step, M for its positive precondition facts that were false, and N for
-facts its negative preconditions need false but were true; "providing" M or N means adding a
-fact of M or deleting a fact of N. "Gold
-position" of a_i is the position of its k-th occurrence in the gold plan when a_i is the k-th
-occurrence in the plan. The first rule that applies wins:
-
-for a precondition failure
-1. additional_step: a_i repeats the step just before it, or a_i occurs in the gold plan but the
-   plan has now used it more often than the gold plan does (a duplicated step).
-2. wrong_order: (a) a later step of the same plan provides M or N, the plan uses that later
-   step's action at least as often as the gold plan does (else a step was dropped, and the
-   later one is a different use of the same action), and that later step comes before a_i in
-   the gold plan (or a_i is not in the gold plan): the achiever is there, just too late, as
-   when two steps are swapped; or
-   (b) the last earlier step that deleted a fact of M or added a fact of N comes after a_i in
-   the gold plan (it was taken too early).
-3. missing_step: a step of the gold plan before a_i's gold position (anywhere, if a_i is not in
-   the gold plan) provides M or N (the plan skipped the step that achieves it).
-4. additional_step: otherwise (nothing provides M or N, or an inequality is violated: the step
-   should not be taken here).
-
-for goal_not_reached
-1. additional_step: the goal held after some earlier step and later steps undid it.
-2. missing_step: otherwise (the plan stops short of the goal).
-
-Grammar failures (parse, unknown_action, arity, unknown_object, type) get no gold class.
+For a failing plan and a gold plan, `Failure.gold_class` says how the failure relates to the
+gold plan (missing_step / additional_step / wrong_order); the rules are in `planeval.gold`.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,8 +22,9 @@ from typing import Any
 from planeval.errors import PlanevalError
 from planeval.failures import Failure, FailureKind, GoldClass
 from planeval.goals import ActionKey, GoalScore, score_goal
+from planeval.gold import classify_against_gold
 from planeval.grounding import GroundAction, Rejection, Task
-from planeval.pddl import Domain, Fact, Problem
+from planeval.pddl import Domain, Fact, Problem, fact_to_pddl
 from planeval.plan_text import LineError, ParsedPlan, PlanStep, parse_plan
 
 
@@ -191,15 +166,23 @@ def validate_plan(
             + " must hold",
             unmet=goal.unmet,
         )
+    missing_actions = required[goal.action_satisfied :]
+    if goal_reached and missing_actions:
+        shown = tuple(fact_to_pddl((name, *args)) for name, args in missing_actions)
+        failure = Failure(
+            len(items),
+            FailureKind.GOAL_NOT_REACHED,
+            "the goal holds but required actions are missing (in order): " + ", ".join(shown),
+            unmet=shown,
+        )
     if failure is not None and gold_plan is not None:
         gold_class = classify_against_gold(
             task, items, executed, state, failure, reached_at, gold_plan
         )
         if gold_class is not None:
             failure = _with_gold_class(failure, gold_class)
-    actions_ok = goal.action_satisfied == goal.action_total
     return PlanReport(
-        valid=goal_reached and actions_ok,
+        valid=goal_reached and not missing_actions,
         executable=executable,
         goal_reached=goal_reached,
         failure=failure,
@@ -234,136 +217,3 @@ def _action_goal_keys(action_goals: str | Sequence[str] | ParsedPlan | None) -> 
     else:
         steps = [s for text in action_goals for s in parse_plan(text).steps]
     return [(s.name, s.args) for s in steps]
-
-
-# ---------------------------------------------------------------- gold-plan classification
-@dataclass(frozen=True, slots=True)
-class _GoldTrace:
-    actions: list[ActionKey]
-    adds: list[frozenset[Fact]]  # facts each gold step actually made true
-    removes: list[frozenset[Fact]]  # ... and actually made false
-
-
-_GOLD: weakref.WeakKeyDictionary[Task, dict[str, _GoldTrace]] = weakref.WeakKeyDictionary()
-
-
-def _gold_trace(task: Task, gold_plan: str | ParsedPlan) -> _GoldTrace:
-    """Run the gold plan (as far as it executes) and remember what each step added. Cached."""
-    key = gold_plan if isinstance(gold_plan, str) else "\n".join(gold_plan.actions())
-    per_task = _GOLD.setdefault(task, {})
-    trace = per_task.get(key)
-    if trace is None:
-        plan = gold_plan if isinstance(gold_plan, ParsedPlan) else parse_plan(gold_plan)
-        state = task.init
-        actions: list[ActionKey] = []
-        adds: list[frozenset[Fact]] = []
-        removes: list[frozenset[Fact]] = []
-        for step in plan.steps:
-            ground = task.ground(step.name, step.args)
-            if not isinstance(ground, GroundAction) or not ground.applicable(state):
-                break
-            after = ground.apply(state)
-            actions.append((ground.name, ground.args))
-            adds.append(after - state)
-            removes.append(state - after)
-            state = after
-        trace = per_task[key] = _GoldTrace(actions, adds, removes)
-    return trace
-
-
-def classify_against_gold(
-    task: Task,
-    items: Sequence[PlanStep | LineError],
-    executed: Sequence[GroundAction],
-    state: frozenset[Fact],
-    failure: Failure,
-    reached_at: int | None,
-    gold_plan: str | ParsedPlan,
-) -> GoldClass | None:
-    """Seed 003's runtime error class for a failing plan; rules in the module docstring."""
-    if failure.kind is FailureKind.GOAL_NOT_REACHED:
-        return GoldClass.ADDITIONAL_STEP if reached_at is not None else GoldClass.MISSING_STEP
-    if failure.kind is not FailureKind.PRECONDITION:
-        return None
-    gold = _gold_trace(task, gold_plan)
-    failing = items[failure.step - 1]
-    assert isinstance(failing, PlanStep)
-    ground = task.ground(failing.name, failing.args)
-    assert isinstance(ground, GroundAction)
-    key = (ground.name, ground.args)
-    done = [(g.name, g.args) for g in executed]
-    gold_position = _nth_index(gold.actions, key, done.count(key) + 1)
-    if (done and done[-1] == key) or (gold_position is None and key in gold.actions):
-        return GoldClass.ADDITIONAL_STEP
-    missing = ground.missing(state)
-    wrongly_true = ground.pre_neg & state
-    if _achieved_later(task, items, failure.step, (missing, wrongly_true), gold, gold_position):
-        return GoldClass.WRONG_ORDER
-    if gold_position is not None and _destroyed_too_early(
-        executed, missing, wrongly_true, gold.actions, gold_position
-    ):
-        return GoldClass.WRONG_ORDER
-    horizon = len(gold.adds) if gold_position is None else gold_position
-    for added, removed in zip(gold.adds[:horizon], gold.removes[:horizon], strict=True):
-        if added & missing or removed & wrongly_true:
-            return GoldClass.MISSING_STEP
-    return GoldClass.ADDITIONAL_STEP
-
-
-def _achieved_later(
-    task: Task,
-    plan: Sequence[PlanStep | LineError],
-    failing_step: int,
-    needed: tuple[frozenset[Fact], frozenset[Fact]],
-    gold: _GoldTrace,
-    gold_position: int | None,
-) -> bool:
-    """Rule 2a: a later step provides M or N and belongs before the failing step."""
-    missing, wrongly_true = needed
-    gold_actions = gold.actions
-    keys = [(s.name, s.args) if isinstance(s, PlanStep) else None for s in plan]
-    for index in range(failing_step, len(plan)):
-        key = keys[index]
-        if key is None:
-            continue
-        achiever = task.ground(*key)
-        if not isinstance(achiever, GroundAction) or not (
-            achiever.possible_adds() & missing or achiever.possible_deletes() & wrongly_true
-        ):
-            continue
-        if keys.count(key) < gold_actions.count(key):
-            continue  # standing in for a dropped use of the same action
-        if gold_position is None:
-            return True
-        position = _nth_index(gold_actions, key, keys[: index + 1].count(key))
-        if position is not None and position < gold_position:
-            return True
-    return False
-
-
-def _destroyed_too_early(
-    executed: Sequence[GroundAction],
-    missing: frozenset[Fact],
-    wrongly_true: frozenset[Fact],
-    gold_actions: list[ActionKey],
-    gold_position: int,
-) -> bool:
-    """Rule 2b: the step that last broke a precondition belongs after a_i in the gold plan."""
-    for index in range(len(executed) - 1, -1, -1):
-        step = executed[index]
-        if step.delete & missing or step.add & wrongly_true:
-            key = (step.name, step.args)
-            occurrence = sum(1 for e in executed[: index + 1] if (e.name, e.args) == key)
-            position = _nth_index(gold_actions, key, occurrence)
-            return position is not None and position > gold_position
-    return False
-
-
-def _nth_index(actions: list[ActionKey], key: ActionKey, n: int) -> int | None:
-    seen = 0
-    for index, action in enumerate(actions):
-        if action == key:
-            seen += 1
-            if seen == n:
-                return index
-    return None

@@ -45,6 +45,12 @@ Interaction length = action events + finished events (look-arounds not counted);
 executed actions. A look-around counts as "after a mistake" when the event just before it was a
 mistake. Unsuccessful instances get one reason: not_executable (the first mistake was a
 non-executable action), else not_recog_goal (the goal held at some point), else not_reached_goal.
+
+Per-instance columns (`EVALUATION_COLUMNS`) add seed 003's view: `failure_kind` (for incremental
+runs the kind of the first non-executable action, or goal_not_reached), `gold_class` (non-
+incremental only), goal fractions of the final state, and PlanningLCS/Jaccard of the plan that
+counts (incremental: the executed actions) against the gold plan. Domains, problems and gold
+plans are looked up in a data directory laid out as `planeval.dataset` describes.
 """
 
 from __future__ import annotations
@@ -61,7 +67,9 @@ from planeval.dataset import PlanningData
 from planeval.diagnosis import PlanReport, validate_plan
 from planeval.errors import PlanevalError
 from planeval.failures import FailureKind
+from planeval.goals import GoalScore
 from planeval.metrics import plan_length_factor, planning_jaccard, planning_lcs
+from planeval.pddl import Domain, Problem
 from planeval.plan_text import parse_plan
 from planeval.simulation import Simulator
 
@@ -181,7 +189,7 @@ def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, A
 
 
 def _non_incremental(
-    record: GenerationRecord, domain: Any, problem: Any, gold: str | None
+    record: GenerationRecord, domain: Domain, problem: Problem, gold: str | None
 ) -> dict[str, Any]:
     reports: list[PlanReport] = []
     for attempt in record.attempts or [Attempt()]:  # no attempt at all: an empty plan
@@ -227,7 +235,7 @@ def _non_incremental(
     }
 
 
-def _incremental(record: GenerationRecord, domain: Any, problem: Any) -> dict[str, Any]:
+def _incremental(record: GenerationRecord, domain: Domain, problem: Problem) -> dict[str, Any]:
     sim = Simulator(domain, problem)
     reached = sim.goal_reached()
     success = predicted_wrongly = previous_was_mistake = False
@@ -301,7 +309,7 @@ def _action_keys(actions: list[str] | None) -> list[tuple[str, tuple[str, ...]]]
     return [(s.name, s.args) for text in actions for s in parse_plan(text).steps]
 
 
-def _goal_columns(goal: Any) -> dict[str, Any]:
+def _goal_columns(goal: GoalScore) -> dict[str, Any]:
     return {
         "goal_fraction": goal.total_fraction,
         "state_goal_fraction": goal.state_fraction,

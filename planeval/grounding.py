@@ -125,6 +125,7 @@ class Task:
         }
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction | Rejection] = {}
         self._facts: dict[Fact, Fact] = {f: f for f in self.init}
+        self._by_type: dict[tuple[str, ...], list[str]] = {}
         self.goal_pos, self.goal_neg, self.goal_is_conjunctive = _literal_goal(self.goal)
 
     @classmethod
@@ -137,8 +138,14 @@ class Task:
 
     # ---- objects
     def objects_of_type(self, types: tuple[str, ...]) -> list[str]:
-        wanted = set(types)
-        return sorted(o for o, ts in self.object_types.items() if ts & wanted)
+        """Objects (and constants) of any of `types`, sorted; cached per type tuple."""
+        found = self._by_type.get(types)
+        if found is None:
+            wanted = set(types)
+            found = self._by_type[types] = sorted(
+                o for o, ts in self.object_types.items() if ts & wanted
+            )
+        return found
 
     def intern(self, fact: Fact) -> Fact:
         """One tuple object per distinct fact, so set lookups mostly compare by identity."""

@@ -9,7 +9,8 @@ also separate actions, so a gold plan file (one action per line) can be passed a
 
 Elements compare as written (after stripping spaces), exactly as the seeds define it. With
 `canonical=True` every action is first normalised to `(name arg1 arg2)` in lower case, so
-`pick-up(A)` and `(pick-up a)` count as the same action; evaluation uses that.
+`pick-up(A)` and `(pick-up a)` count as the same action (evaluation compares such canonical
+forms, as read by `parse_plan`).
 
 PlanningLCS = LCS length / length of the longer sequence (1.0 when both are empty). The LCS is
 computed bit-parallel (Crochemore et al. 2001; Hyyrö 2004): one big-integer addition per
@@ -18,7 +19,6 @@ element of one sequence instead of a quadratic table, so 1,000-step plans cost m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from planeval.plan_text import PlanStep, parse_plan
@@ -26,18 +26,10 @@ from planeval.plan_text import PlanStep, parse_plan
 Element = str | frozenset[str]
 PlanLike = str | Sequence[Element] | Sequence[PlanStep]
 
-# A comma whose next parenthesis closes one sits inside an action such as `stack(A,B)`. (Searching
-# from the commas is cheap; actions never nest parentheses, so this is the whole test.)
-_COMMA_IN_PARENS = re.compile(r",[^(),]*\)")
-
 
 def planning_lcs(generated: PlanLike, reference: PlanLike, canonical: bool = False) -> float:
     """Order-aware similarity in [0, 1]: LCS length over the longer plan's length."""
-    if canonical or not (isinstance(generated, str) and isinstance(reference, str)):
-        gen = to_elements(generated, canonical)
-        ref = to_elements(reference, canonical)
-    else:
-        gen, ref = _split_elements(generated), _split_elements(reference)
+    gen, ref = _comparable(generated, reference, canonical)
     longest = max(len(gen), len(ref))
     if longest == 0:
         return 1.0
@@ -46,8 +38,8 @@ def planning_lcs(generated: PlanLike, reference: PlanLike, canonical: bool = Fal
 
 def planning_jaccard(generated: PlanLike, reference: PlanLike, canonical: bool = False) -> float:
     """Order-free similarity in [0, 1]: Jaccard index of the sets of actions (sets flattened)."""
-    gen = _flatten(to_elements(generated, canonical))
-    ref = _flatten(to_elements(reference, canonical))
+    gen_elements, ref_elements = _comparable(generated, reference, canonical)
+    gen, ref = _flatten(gen_elements), _flatten(ref_elements)
     union = gen | ref
     if not union:
         return 1.0
@@ -132,18 +124,33 @@ def to_elements(plan: PlanLike, canonical: bool = False) -> list[Element]:
     return elements
 
 
+def _comparable(
+    generated: PlanLike, reference: PlanLike, canonical: bool
+) -> tuple[Sequence[Element], Sequence[Element]]:
+    """Both plans as sequences whose items compare like the seed's elements."""
+    if not canonical and isinstance(generated, str) and isinstance(reference, str):
+        gen, ref = _action_keys(generated), _action_keys(reference)
+        if gen is not None and ref is not None:
+            return gen, ref
+    return to_elements(generated, canonical), to_elements(reference, canonical)
+
+
+def _action_keys(text: str) -> list[str] | None:
+    """The usual "(a x), (b y)" form, fast: the insides of the actions, or None.
+
+    When the text starts with "(", ends with ")", every comma sits in a "), (" separator and
+    every "(" starts an action, the seed's elements are exactly "(" + key + ")", so comparing
+    keys is comparing elements (both plans must use this form, or neither).
+    """
+    if text[:1] != "(" or text[-1:] != ")" or "\n" in text:
+        return None
+    keys = text[1:-1].split("), (")
+    n = len(keys)
+    return keys if text.count(",") == n - 1 and text.count("(") == n else None
+
+
 def _split_elements(text: str) -> list[Element]:
-    pieces = text.split(", ")
-    n = len(pieces)
-    if (
-        text[:1] == "("
-        and text[-1:] == ")"
-        and "\n" not in text
-        and text.count(",") == n - 1 == text.count("), (")
-    ):
-        # The usual "(a x), (b y)": every comma separates two parenthesised actions.
-        return pieces  # type: ignore[return-value]
-    if "{" not in text and ("(" not in text or _COMMA_IN_PARENS.search(text) is None):
+    if "{" not in text and "(" not in text:
         pieces = list(map(str.strip, text.replace("\n", ",").split(",")))
         return [p for p in pieces if p] if "" in pieces else pieces
     return [_set_or_action(piece) for piece in _top_level_pieces(text, "{", "}")]

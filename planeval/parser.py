@@ -66,20 +66,18 @@ def parse_domain(text_or_path: str | Path) -> Domain:
     """Parse a PDDL domain given as text or as a path to a file."""
     text, source = _read(text_or_path, "domain")
     tree = _parse_tree(text, source)
-    domain = _transform(_DomainBuilder(source), tree, source)
-    if not isinstance(domain, Domain):
+    if tree.children[0].data != "domain":
         raise PlanevalError(f"{source}: expected (define (domain ...)), found a problem")
-    return domain
+    return _transform(_DomainBuilder(source), tree, source)
 
 
 def parse_problem(text_or_path: str | Path, domain: Domain) -> Problem:
     """Parse a PDDL problem (text or path) against an already parsed domain."""
     text, source = _read(text_or_path, "problem")
     tree = _parse_tree(text, source)
-    problem = _transform(_ProblemBuilder(source, domain), tree, source)
-    if not isinstance(problem, Problem):
+    if tree.children[0].data != "problem":
         raise PlanevalError(f"{source}: expected (define (problem ...)), found a domain")
-    return problem
+    return _transform(_ProblemBuilder(source, domain), tree, source)
 
 
 def _read(text_or_path: str | Path, what: str) -> tuple[str, str]:

@@ -3,7 +3,8 @@
 Accepted, per line (case-insensitive; everything is lower-cased):
 
 * PDDL style `(pick-up a)`, bare `pick-up a`, call style `pick-up(a)` / `pickup(A, B)`;
-* numbering and bullets in front: `1. `, `2) `, `Step 3: `, `0: `, `0.000: `, `- `, `* `;
+* numbering, bullets and labels in front: `1. `, `2) `, `Step 3: `, `Action 3: `, `0: `,
+  `0.000: `, `- `, `* `, and a short label before a PDDL action (`Next: (pick-up a)`);
 * a duration or cost after the action: `0: (pick-up a) [1]`;
 * `; comments` (whole lines or after the action), blank lines, markdown `**`/backticks;
 * several actions on one line, separated by commas or just adjacent `(a x) (b y)`, including
@@ -84,7 +85,11 @@ class ParsedPlan:
 _SIMPLE = re.compile(r"\s*\(\s*([^\s(){}\[\],;]+(?:\s+[^\s(){}\[\],;]+)*)\s*\)\s*")
 _FENCE = re.compile(r"^[ \t]*```[^\n]*\n(.*?)^[ \t]*```", re.DOTALL | re.MULTILINE)
 _PREFIX = re.compile(
-    r"^(?:[-*•+]\s+|(?:step\s*)?\d+(?:\.\d+)?\s*[.):]\s*|step\s*\d+\s*[.):-]?\s*)", re.IGNORECASE
+    r"^(?:[-*•+]\s+"  # bullets
+    r"|(?:(?:step|action)\s*)?\d+(?:\.\d+)?\s*[.):]\s*"  # 1.  2)  0:  0.000:  Step 3:
+    r"|(?:step|action)\s*\d+\s*[.):-]?\s*"  # Step 3 -
+    r"|[a-z][a-z ]{0,19}:\s*(?=\())",  # a short label before a PDDL action: "Plan: (a x)"
+    re.IGNORECASE,
 )
 _SUFFIX = re.compile(r"\s*\[[\d.\s]*\]\s*$")
 _HEADER = re.compile(r"^[a-z][\w\s'-]*:$")

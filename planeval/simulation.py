@@ -60,17 +60,14 @@ class Simulator:
 
     def check(self, action: str | PlanStep) -> StepResult:
         """Would `action` execute now? Does not change the state or the history."""
-        result, _after = self._try(action)
-        return result
+        return self._try(action)[0]
 
     def apply(self, action: str | PlanStep) -> StepResult:
         """Execute `action` if it is executable; record the result either way."""
-        result, after = self._try(action)
-        if result.ok:
+        result, after, key = self._try(action)
+        if key is not None:
             self.state = after
-            step = action if isinstance(action, PlanStep) else parse_action(action)
-            assert isinstance(step, PlanStep)
-            self.executed.append((step.name, step.args))
+            self.executed.append(key)
         self.history.append(result)
         return result
 
@@ -86,20 +83,19 @@ class Simulator:
 
         return describe_state(self.state, self.domain, include_static)
 
-    def _try(self, action: str | PlanStep) -> tuple[StepResult, frozenset[Fact]]:
+    def _try(self, action: str | PlanStep) -> tuple[StepResult, frozenset[Fact], ActionKey | None]:
+        """The result, the state after it, and the executed action (None if not executed)."""
         step = action if isinstance(action, PlanStep) else parse_action(action)
         if isinstance(step, LineError):
-            return StepResult(False, step.text, FailureKind.PARSE, step.message), self.state
+            return StepResult(False, step.text, FailureKind.PARSE, step.message), self.state, None
         ground = self.task.ground(step.name, step.args)
         if isinstance(ground, Rejection):
-            return StepResult(False, step.pddl, ground.kind, ground.detail), self.state
+            return StepResult(False, step.pddl, ground.kind, ground.detail), self.state, None
         if not ground.applicable(self.state):
             unmet = ground.unmet(self.state)
             detail = f"{ground.pddl} is not applicable: " + ", ".join(unmet) + " must hold"
-            return (
-                StepResult(False, ground.pddl, FailureKind.PRECONDITION, detail, unmet=unmet),
-                self.state,
-            )
+            result = StepResult(False, ground.pddl, FailureKind.PRECONDITION, detail, unmet=unmet)
+            return result, self.state, None
         after = ground.apply(self.state)
         result = StepResult(True, ground.pddl, None, "", after - self.state, self.state - after)
-        return result, after
+        return result, after, (ground.name, ground.args)

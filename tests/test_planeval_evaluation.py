@@ -74,22 +74,50 @@ def logs_dir(tmp_path: Path) -> Path:
     logs.mkdir()
     non_incremental = [
         # solved on the second attempt (backprompting)
-        record("instance-1", "non-incremental", attempts=attempts("(stack a b)", "```\n(pick-up a)\n(stack a b)\n```")),
+        record(
+            "instance-1",
+            "non-incremental",
+            attempts=attempts("(stack a b)", "```\n(pick-up a)\n(stack a b)\n```"),
+        ),
         # duplicated step; the generator's own claim of success is ignored
-        record("instance-2", "non-incremental", attempts=attempts("(pick-up a)\n(pick-up a)"),
-               meta={"success": True}),
+        record(
+            "instance-2",
+            "non-incremental",
+            attempts=attempts("(pick-up a)\n(pick-up a)"),
+            meta={"success": True},
+        ),
         # executes, never reaches the goal
         record("instance-3", "non-incremental", attempts=attempts("(pick-up b)")),
         # reaches the goal, then undoes it; `actions` (the generator's reading) is what counts
-        record("instance-4", "non-incremental",
-               attempts=[{"raw_reply": "chatter", "actions": ["(pick-up a)", "(stack a b)", "(unstack a b)"]}]),
+        record(
+            "instance-4",
+            "non-incremental",
+            attempts=[
+                {"raw_reply": "chatter", "actions": ["(pick-up a)", "(stack a b)", "(unstack a b)"]}
+            ],
+        ),
     ]
     incremental = [
-        record("instance-1", "incremental", events=[action("(pick-up a)"), action("(stack a b)"), DONE]),
-        record("instance-2", "incremental",
-               events=[action("(stack a b)"), LOOK, LOOK, action("(pick-up a)"), action("(stack a b)"), DONE]),
-        record("instance-3", "incremental",
-               events=[action("(pick-up a)"), DONE, LOOK, action("(stack a b)")]),
+        record(
+            "instance-1", "incremental", events=[action("(pick-up a)"), action("(stack a b)"), DONE]
+        ),
+        record(
+            "instance-2",
+            "incremental",
+            events=[
+                action("(stack a b)"),
+                LOOK,
+                LOOK,
+                action("(pick-up a)"),
+                action("(stack a b)"),
+                DONE,
+            ],
+        ),
+        record(
+            "instance-3",
+            "incremental",
+            events=[action("(pick-up a)"), DONE, LOOK, action("(stack a b)")],
+        ),
         record("instance-4", "incremental", events=[{"type": "action", "raw_reply": "(fly away)"}]),
     ]
     (logs / "ni.jsonl").write_text("\n".join(non_incremental) + "\n")
@@ -101,8 +129,18 @@ def test_per_instance_rows_are_recomputed_from_the_logs(logs_dir: Path, data_dir
     table = evaluate_logs(logs_dir, data_dir).set_index(["experiment", "instance"])
     ni = table.loc["ni"]
     assert values(ni["success"]) == [True, False, False, False]
-    assert values(ni["unsuccessful_reason"]) == [None, "not_executable", "not_reached_goal", "not_recog_goal"]
-    assert values(ni["failure_kind"]) == [None, "precondition", "goal_not_reached", "goal_not_reached"]
+    assert values(ni["unsuccessful_reason"]) == [
+        None,
+        "not_executable",
+        "not_reached_goal",
+        "not_recog_goal",
+    ]
+    assert values(ni["failure_kind"]) == [
+        None,
+        "precondition",
+        "goal_not_reached",
+        "goal_not_reached",
+    ]
     assert values(ni["gold_class"]) == [None, "additional_step", "missing_step", "additional_step"]
     assert values(ni["interaction_length"]) == [2, 1, 1, 1]
     assert ni.loc["instance-1", "factor_plan_length"] == 1.0
@@ -117,13 +155,20 @@ def test_per_instance_rows_are_recomputed_from_the_logs(logs_dir: Path, data_dir
     assert values(inc["n_look_arounds"]) == [0, 2, 1, 0]
     assert values(inc["n_look_arounds_after_mistakes"]) == [0, 1, 1, 0]
     assert values(inc["unsuccessful_reason"]) == [None, None, "not_recog_goal", "not_executable"]
-    assert values(inc["failure_kind"]) == [None, "precondition", "goal_not_reached", "unknown_action"]
+    assert values(inc["failure_kind"]) == [
+        None,
+        "precondition",
+        "goal_not_reached",
+        "unknown_action",
+    ]
     assert inc.loc["instance-3", "predicted_goal_erroneously"]
     assert inc.loc["instance-3", "reached_goal_without_stopping"]
     assert inc.loc["instance-2", "plan_length"] == 2 and inc.loc["instance-2", "n_steps"] == 3
 
 
-def test_overview_has_seed_002_and_003_metrics(logs_dir: Path, data_dir: Path, tmp_path: Path) -> None:
+def test_overview_has_seed_002_and_003_metrics(
+    logs_dir: Path, data_dir: Path, tmp_path: Path
+) -> None:
     write_table(evaluate_logs(logs_dir, data_dir), tmp_path / "eval" / "all.csv")
     table = overview(load_evaluations(tmp_path / "eval")).set_index("experiment")
     inc, ni = table.loc["inc"], table.loc["ni"]
@@ -131,7 +176,10 @@ def test_overview_has_seed_002_and_003_metrics(logs_dir: Path, data_dir: Path, t
     assert inc["n_solved_without_mistake"] == 1
     assert inc["n_reached_goal_without_stopping"] == 1
     assert inc["n_predicted_goal_erroneously"] == 1
-    assert (inc["unsuccessful_bec_not_recog_goal"], inc["unsuccessful_bec_not_executable"]) == (1, 1)
+    assert (inc["unsuccessful_bec_not_recog_goal"], inc["unsuccessful_bec_not_executable"]) == (
+        1,
+        1,
+    )
     assert (inc["n_look_arounds"], inc["n_look_arounds_after_mistakes"]) == (3, 2)
     assert inc["avg_interaction_length"] == pytest.approx(11 / 4)
     assert inc["avg_length_successful_interactions"] == pytest.approx(3.5)
@@ -140,8 +188,11 @@ def test_overview_has_seed_002_and_003_metrics(logs_dir: Path, data_dir: Path, t
     assert inc["successful_tasks_with_mistakes"] == ["instance-2"]
     assert ni["n_solved_successfully"] == ni["n_solved_without_mistake"] == 1
     assert pd.isna(ni["n_look_arounds"]) and pd.isna(ni["n_predicted_goal_erroneously"])
-    assert (ni["unsuccessful_bec_not_reached_goal"], ni["unsuccessful_bec_not_recog_goal"],
-            ni["unsuccessful_bec_not_executable"]) == (1, 1, 1)
+    assert (
+        ni["unsuccessful_bec_not_reached_goal"],
+        ni["unsuccessful_bec_not_recog_goal"],
+        ni["unsuccessful_bec_not_executable"],
+    ) == (1, 1, 1)
     # seed 003 aggregate
     assert ni["task_success_rate"] == 0.25 and ni["execution_success_rate"] == 0.75
     assert ni["rate_precondition"] == 0.25 and ni["rate_goal_not_reached"] == 0.5
@@ -149,7 +200,9 @@ def test_overview_has_seed_002_and_003_metrics(logs_dir: Path, data_dir: Path, t
     assert ni["total_goal"] == pytest.approx(0.25)  # only instance-1 ends with (on a b)
 
 
-def test_tables_are_written_as_csv_markdown_and_json(logs_dir: Path, data_dir: Path, tmp_path: Path) -> None:
+def test_tables_are_written_as_csv_markdown_and_json(
+    logs_dir: Path, data_dir: Path, tmp_path: Path
+) -> None:
     table = overview(evaluate_logs(logs_dir, data_dir))
     markdown = write_table(table, tmp_path / "o.md").read_text()
     assert markdown.startswith("| experiment") and "| NA " in markdown
@@ -164,7 +217,10 @@ def test_tables_are_written_as_csv_markdown_and_json(logs_dir: Path, data_dir: P
     ("line", "message"),
     [
         ("{not json", "log.jsonl:2: not JSON"),
-        (json.dumps({"domain": "blocks", "instance": "i", "model": "m"}), "log.jsonl:2: field 'approach'"),
+        (
+            json.dumps({"domain": "blocks", "instance": "i", "model": "m"}),
+            "log.jsonl:2: field 'approach'",
+        ),
         (record("instance-1", "sideways"), "log.jsonl:2: field 'approach'"),
         (record("instance-1", "incremental", events=[{"type": "dance"}]), "field 'events.0.type'"),
         (record("instance-1", "incremental", schema="planeval.generation/9"), "unknown version"),
@@ -181,7 +237,9 @@ def test_bad_log_records_name_file_line_and_field(tmp_path: Path, line: str, mes
 def test_unknown_instance_is_reported_with_the_log_line(tmp_path: Path, data_dir: Path) -> None:
     logs = tmp_path / "l.jsonl"
     logs.write_text(record("instance-99", "incremental") + "\n")
-    with pytest.raises(PlanevalError, match=r"l\.jsonl:1: .*instance-99\.pddl: no such problem file"):
+    with pytest.raises(
+        PlanevalError, match=r"l\.jsonl:1: .*instance-99\.pddl: no such problem file"
+    ):
         evaluate_logs(logs, data_dir)
 
 
@@ -189,14 +247,20 @@ def test_instance_analysis(data_dir: Path) -> None:
     rows = analyze_instances(data_dir)
     assert len(rows) == 4
     first = rows.iloc[0]
-    assert (first["n_objects"], first["n_init_facts"], first["n_goal_facts"], first["gold_plan_length"]) == (
-        2, 5, 1, 2)
+    assert (
+        first["n_objects"],
+        first["n_init_facts"],
+        first["n_goal_facts"],
+        first["gold_plan_length"],
+    ) == (2, 5, 1, 2)
     summary = summarize_instances(rows)
     assert summary.loc[0, "n_instances"] == 4 and summary.loc[0, "gold_plan_length_mean"] == 2
 
 
 # ---------------------------------------------------------------- CLI
-def test_cli_validate_exit_codes(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_validate_exit_codes(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     domain = data_dir / "blocks" / "domain.pddl"
     problem = data_dir / "blocks" / "adapted_instances" / "instance-1.pddl"
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
@@ -206,7 +270,9 @@ def test_cli_validate_exit_codes(data_dir: Path, tmp_path: Path, capsys: pytest.
     assert capsys.readouterr().out.startswith("VALID")
     assert main(["validate", str(domain), str(problem), str(bad), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert report["failure"]["kind"] == "precondition" and report["failure"]["unmet"] == ["(holding a)"]
+    assert report["failure"]["kind"] == "precondition" and report["failure"]["unmet"] == [
+        "(holding a)"
+    ]
     gold = data_dir / "blocks" / "adapted_gold_plans" / "instance-1_gold_plan.txt"
     assert main(["validate", str(domain), str(problem), str(bad), "--gold", str(gold)]) == 1
     assert "kind precondition (missing_step)" in capsys.readouterr().out  # pick-up was skipped
@@ -224,20 +290,35 @@ def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_cli_evaluate_overview_analyze(logs_dir: Path, data_dir: Path, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_evaluate_overview_analyze(
+    logs_dir: Path, data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     evaluation = tmp_path / "eval" / "run.csv"
     assert main(["evaluate", str(logs_dir), "--gold", str(data_dir), "--out", str(evaluation)]) == 0
     assert "evaluated 8 runs (3 solved)" in capsys.readouterr().out
     assert main(["overview", str(evaluation.parent), "--out", str(tmp_path / "overview.md")]) == 0
     assert "| inc" in (tmp_path / "overview.md").read_text()
     out = tmp_path / "sizes.csv"
-    assert main(["analyze-instances", str(data_dir), "--out", str(out),
-                 "--per-instance", str(tmp_path / "per.csv")]) == 0
+    assert (
+        main(
+            [
+                "analyze-instances",
+                str(data_dir),
+                "--out",
+                str(out),
+                "--per-instance",
+                str(tmp_path / "per.csv"),
+            ]
+        )
+        == 0
+    )
     assert pd.read_csv(out).loc[0, "domain"] == "blocks"
     assert len(pd.read_csv(tmp_path / "per.csv")) == 4
     assert main(["overview", str(tmp_path / "nothing"), "--out", str(out)]) == 2
-    assert main(["evaluate", str(logs_dir), "--gold", str(tmp_path / "nowhere"), "--out", str(out)]) == 2
+    assert (
+        main(["evaluate", str(logs_dir), "--gold", str(tmp_path / "nowhere"), "--out", str(out)])
+        == 2
+    )
 
 
 def test_cli_as_a_process_prints_no_traceback(tmp_path: Path) -> None:
@@ -245,7 +326,10 @@ def test_cli_as_a_process_prints_no_traceback(tmp_path: Path) -> None:
     broken.write_text("(define (domain d) (:requirements :fluents))")
     done = subprocess.run(
         [sys.executable, "-m", "planeval.cli", "validate", str(broken), str(broken), str(broken)],
-        capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], check=False,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        check=False,
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr

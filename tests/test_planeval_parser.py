@@ -11,7 +11,9 @@ from planeval.parser import parse_domain, parse_problem
 from planeval.pddl import OBJECT, And, Atom, Equals, Exists, ForAll, Imply, Not, Or
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "planning"
-DOMAINS = sorted(p.name for p in DATA.iterdir() if (p / "domain.pddl").is_file()) if DATA.is_dir() else []
+DOMAINS = (
+    sorted(p.name for p in DATA.iterdir() if (p / "domain.pddl").is_file()) if DATA.is_dir() else []
+)
 needs_data = pytest.mark.skipif(not DOMAINS, reason=f"planning data not found at {DATA}")
 
 BLOCKS = """
@@ -79,8 +81,10 @@ def test_adl_formulas_are_kept_as_trees() -> None:
         (:predicates (p ?x) (q ?x) (r))
         (:action a :parameters (?x ?y)
           :precondition (and (or (p ?x) (q ?x)) (imply (r) (p ?y))
-                             (exists (?z) (q ?z)) (forall (?z) (not (= ?z ?x))) (not (= ?x ?y)))
-          :effect (and (when (p ?x) (q ?y)) (forall (?z) (not (p ?z))) (increase (total-cost) 1))))"""
+                             (exists (?z) (q ?z)) (forall (?z) (not (= ?z ?x)))
+                             (not (= ?x ?y)))
+          :effect (and (when (p ?x) (q ?y)) (forall (?z) (not (p ?z)))
+                       (increase (total-cost) 1))))"""
     )
     action = domain.actions["a"]
     parts = action.precondition.parts
@@ -96,7 +100,8 @@ def test_action_costs_functions_and_metric_are_ignored() -> None:
     domain = parse_domain(
         """(define (domain c) (:requirements :strips :action-costs)
         (:predicates (done)) (:functions (total-cost) - number)
-        (:action finish :parameters () :precondition () :effect (and (done) (increase (total-cost) 2))))"""
+        (:action finish :parameters () :precondition ()
+          :effect (and (done) (increase (total-cost) 2))))"""
     )
     problem = parse_problem(
         "(define (problem c1) (:domain c) (:init (= (total-cost) 0)) (:goal (done))"
@@ -110,18 +115,33 @@ def test_action_costs_functions_and_metric_are_ignored() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("(define (domain d) (:requirements :strips :durative-actions :fluents))",
-         "unsupported requirements :durative-actions :fluents"),
-        ("(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (q ?x)))",
-         "<domain>:1: undeclared predicate 'q'"),
-        ("(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (p ?x ?x)))",
-         "predicate 'p' takes 1 argument(s), got 2"),
-        ("(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (p ?y)))",
-         "action 'a' uses undeclared variable '?y'"),
+        (
+            "(define (domain d) (:requirements :strips :durative-actions :fluents))",
+            "unsupported requirements :durative-actions :fluents",
+        ),
+        (
+            "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (q ?x)))",
+            "<domain>:1: undeclared predicate 'q'",
+        ),
+        (
+            "(define (domain d) (:predicates (p ?x))"
+            " (:action a :parameters (?x) :effect (p ?x ?x)))",
+            "predicate 'p' takes 1 argument(s), got 2",
+        ),
+        (
+            "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (p ?y)))",
+            "action 'a' uses undeclared variable '?y'",
+        ),
         ("(define (domain d) (:predicates (p ?x - thing)))", "unknown type 'thing'"),
-        ("(define (domain d)\n (:predicates (p ?x))\n (:action a :parameters (?x) :effect (p ?x))",
-         "<domain>:3:44: unexpected end of file"),
-        ("(define (domain d)\n  (:predicates (p ?x)\n  (:action", "<domain>:3:4: unexpected ':action'"),
+        (
+            "(define (domain d)\n (:predicates (p ?x))\n"
+            " (:action a :parameters (?x) :effect (p ?x))",
+            "<domain>:3:44: unexpected end of file",
+        ),
+        (
+            "(define (domain d)\n  (:predicates (p ?x)\n  (:action",
+            "<domain>:3:4: unexpected ':action'",
+        ),
     ],
 )
 def test_bad_domains_give_one_line_errors(text: str, message: str) -> None:
@@ -134,19 +154,31 @@ def test_bad_domains_give_one_line_errors(text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("(define (problem p) (:domain other) (:objects a - block) (:init) (:goal (clear a)))",
-         "problem is for domain 'other' but the domain is 'blocks'"),
-        ("(define (problem p) (:domain blocks) (:objects a - block) (:init (clear z)) (:goal (clear a)))",
-         "names unknown object 'z'"),
-        ("(define (problem p) (:domain blocks) (:objects a - crate) (:init) (:goal (clear a)))",
-         "unknown type 'crate'"),
-        ("(define (problem p) (:domain blocks) (:objects a - block) (:init) (:goal (clear q)))",
-         "goal names unknown object 'q'"),
-        ("(define (problem p) (:domain blocks) (:objects a - block) (:init))", "problem has no :goal"),
+        (
+            "(define (problem p) (:domain other) (:objects a - block) (:init) (:goal (clear a)))",
+            "problem is for domain 'other' but the domain is 'blocks'",
+        ),
+        (
+            "(define (problem p) (:domain blocks) (:objects a - block) (:init (clear z))"
+            " (:goal (clear a)))",
+            "names unknown object 'z'",
+        ),
+        (
+            "(define (problem p) (:domain blocks) (:objects a - crate) (:init) (:goal (clear a)))",
+            "unknown type 'crate'",
+        ),
+        (
+            "(define (problem p) (:domain blocks) (:objects a - block) (:init) (:goal (clear q)))",
+            "goal names unknown object 'q'",
+        ),
+        (
+            "(define (problem p) (:domain blocks) (:objects a - block) (:init))",
+            "problem has no :goal",
+        ),
     ],
 )
 def test_bad_problems_give_one_line_errors(text: str, message: str) -> None:
-    with pytest.raises(PlanevalError, match="^<problem>") as error:
+    with pytest.raises(PlanevalError, match=r"^<problem>") as error:
         parse_problem(text, parse_domain(BLOCKS))
     assert message in str(error.value)
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from planeval.metrics import planning_lcs
 from planeval.plan_text import LineError, PlanStep, parse_action, parse_plan
 
 PICK_STACK = ["(pick-up a)", "(stack a b)"]
@@ -21,6 +24,8 @@ PICK_STACK = ["(pick-up a)", "(stack a b)"]
         "0: (pick-up a) [1]\n1: (stack a b) [1]",
         "0.000: (pick-up a) [1.000]\n1.000: (stack a b) [1.000]",
         "Step 1: (pick-up a)\nStep 2: (stack a b)",
+        "Action 1: pick-up a\nAction 2 - stack a b",
+        "First: (pick-up a)\nThen: (stack a b)",
         "- (pick-up a)\n* (stack a b)",
         "\n\n(pick-up a)   ; take it\n\n; a comment line\n(stack a b)\n; cost = 2 (unit cost)\n",
         "(pick-up a) (stack a b)",
@@ -43,8 +48,10 @@ def test_formats_llms_write_give_the_same_steps(text: str) -> None:
 
 
 def test_seed_003_json_plan() -> None:
-    plan = parse_plan('[{"action": "LEFT_GRASP", "object": "candle_0"}, '
-                      '{"action": "RIGHT_PLACE_INSIDE", "object": "basket_0"}]')
+    plan = parse_plan(
+        '[{"action": "LEFT_GRASP", "object": "candle_0"}, '
+        '{"action": "RIGHT_PLACE_INSIDE", "object": "basket_0"}]'
+    )
     assert plan.fmt == "json"
     assert plan.actions() == ["(left_grasp candle_0)", "(right_place_inside basket_0)"]
 
@@ -100,3 +107,14 @@ def test_parse_action_wants_exactly_one_action() -> None:
     assert isinstance(step, PlanStep) and step.pddl == "(pick-up a)"
     assert isinstance(parse_action("(pick-up a) (stack a b)"), LineError)
     assert isinstance(parse_action(""), LineError)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"()[]{},;:.`*-_ \n\"'ab1?!", "pick-up", "```"])).map("".join))
+def test_any_text_is_read_without_crashing(text: str) -> None:
+    plan = parse_plan(text)
+    for item in plan.items:
+        assert item.line >= 1
+        if isinstance(item, PlanStep):
+            assert item.name and " " not in item.name
+    planning_lcs(text, text)  # the metric's reader must not crash either

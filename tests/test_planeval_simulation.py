@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from planeval.describe import describe_state, describe_step_result
+from planeval.describe import describe_failure, describe_state, describe_step_result
 from planeval.diagnosis import validate_plan
 from planeval.failures import FailureKind
 from planeval.parser import parse_domain, parse_problem
@@ -103,7 +105,8 @@ def test_static_facts_can_be_left_out_of_the_look_around() -> None:
           :effect (and (not (at ?a)) (at ?b))))"""
     )
     problem = parse_problem(
-        "(define (problem r) (:domain roads) (:objects x y) (:init (at x) (road x y)) (:goal (at y)))",
+        "(define (problem r) (:domain roads) (:objects x y)"
+        " (:init (at x) (road x y)) (:goal (at y)))",
         domain,
     )
     assert domain.static_predicates == {"road"}
@@ -129,7 +132,8 @@ ADL = """
   (:action swap :parameters (?a - device ?b - device)
     :precondition (not (= ?a ?b)) :effect (and)))
 """
-ADL_PROBLEM = """(define (problem p) (:domain lights) (:objects s1 s2 - switch l1 l2 - lamp kitchen - room)
+ADL_PROBLEM = """(define (problem p) (:domain lights)
+  (:objects s1 s2 - switch l1 l2 - lamp kitchen - room)
   (:init (wired s1 l1) (in l1 hall) (in l2 kitchen) (broken s2))
   (:goal (and (visited hall) (or (on l2) (on s1)))))"""
 
@@ -161,3 +165,34 @@ def test_validate_plan_uses_the_same_semantics() -> None:
     # the disjunctive goal is scored on its best alternative: (visited hall) and (on s1) or (on l2)
     assert report.goal.unmet in (("(on s1)",), ("(on l2)",))
     assert report.goal_fraction == 0.5
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "(pick-up a)",
+                "(stack a b)",
+                "(put-down a)",
+                "(unstack a b)",
+                "pick-up(b)",
+                "(stack a a)",
+                "(pick-up)",
+                "(fly)",
+                "(stack a ?x)",
+                "blah!",
+                "",
+                "{(pick-up a), (stack a b)}",
+            ]
+        ),
+        max_size=8,
+    )
+)
+def test_any_plan_gets_a_verdict_and_a_description(lines: list[str]) -> None:
+    domain = parse_domain(BLOCKS)
+    report = validate_plan(domain, parse_problem(TWO_BLOCKS, domain), "\n".join(lines))
+    assert report.valid == (report.failure is None)
+    assert describe_failure(report)
+    if report.failure is not None and report.failure.kind is not FailureKind.GOAL_NOT_REACHED:
+        assert report.n_executed == report.failure.step - 1

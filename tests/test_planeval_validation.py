@@ -36,7 +36,11 @@ def gold_plan_files() -> list[tuple[str, str]]:
 
 
 def with_problem() -> list[tuple[str, str]]:
-    return [(d, i) for d, i in gold_plan_files() if (DATA / d / "adapted_instances" / f"{i}.pddl").is_file()]
+    return [
+        (d, i)
+        for d, i in gold_plan_files()
+        if (DATA / d / "adapted_instances" / f"{i}.pddl").is_file()
+    ]
 
 
 def load(domain: str, instance: str):  # type: ignore[no-untyped-def]
@@ -70,7 +74,7 @@ def mutate(steps: list[str], k: int, how: str) -> list[str]:
     if how == "drop":
         return steps[:k] + steps[k + 1 :]
     if how == "duplicate":
-        return steps[: k + 1] + [steps[k]] + steps[k + 1 :]
+        return [*steps[: k + 1], steps[k], *steps[k + 1 :]]
     if how == "swap":
         swapped = list(steps)
         swapped[k], swapped[k + 1] = swapped[k + 1], swapped[k]
@@ -88,8 +92,8 @@ def test_mutated_gold_plans_get_the_right_verdict_and_kind(domain: str) -> None:
         steps = parse_plan(gold).actions()
         n = len(steps)
 
-        def check(plan: list[str], gold_plan: str | None = gold):  # type: ignore[no-untyped-def]
-            return validate_plan(dom, problem, "\n".join(plan), gold_plan=gold_plan)
+        def check(plan: list[str], dom=dom, problem=problem, gold=gold):  # type: ignore[no-untyped-def]
+            return validate_plan(dom, problem, "\n".join(plan), gold_plan=gold)
 
         # truncated: executes, goal not reached, the gold plan has the missing steps
         report = check(steps[:-1])
@@ -114,7 +118,10 @@ def test_mutated_gold_plans_get_the_right_verdict_and_kind(domain: str) -> None:
             if args:
                 wrong = [name, "ghost_object_zz", *args[1:]]
                 report = check([*steps[:k], f"({' '.join(wrong)})", *steps[k + 1 :]])
-                assert (report.failure.kind, report.failure.step) == (FailureKind.UNKNOWN_OBJECT, k + 1)
+                assert (report.failure.kind, report.failure.step) == (
+                    FailureKind.UNKNOWN_OBJECT,
+                    k + 1,
+                )
             for failure in (report.failure,):
                 assert failure.gold_class is None  # grammar errors get no gold class
 
@@ -122,22 +129,32 @@ def test_mutated_gold_plans_get_the_right_verdict_and_kind(domain: str) -> None:
             report = check(mutate(steps, k, "drop"))
             if not report.valid:
                 counts["drop"] += 1
-                assert report.failure.kind in (FailureKind.PRECONDITION, FailureKind.GOAL_NOT_REACHED)
+                assert report.failure.kind in (
+                    FailureKind.PRECONDITION,
+                    FailureKind.GOAL_NOT_REACHED,
+                )
                 assert report.failure.gold_class is GoldClass.MISSING_STEP, describe_failure(report)
             # duplicated step: fails right at the copy, as an additional step
             report = check(mutate(steps, k, "duplicate"))
             if not report.valid:
                 counts["duplicate"] += 1
-                assert (report.failure.kind, report.failure.step) == (FailureKind.PRECONDITION, k + 2)
+                assert (report.failure.kind, report.failure.step) == (
+                    FailureKind.PRECONDITION,
+                    k + 2,
+                )
                 assert report.failure.gold_class is GoldClass.ADDITIONAL_STEP
             # swapped neighbours: when the swap itself breaks, it is a wrong order
             if k + 1 < n and steps[k] != steps[k + 1]:
                 report = check(mutate(steps, k, "swap"))
-                if not report.valid and report.failure.kind is FailureKind.PRECONDITION and (
-                    report.failure.step in (k + 1, k + 2)
+                if (
+                    not report.valid
+                    and report.failure.kind is FailureKind.PRECONDITION
+                    and (report.failure.step in (k + 1, k + 2))
                 ):
                     counts["swap"] += 1
-                    assert report.failure.gold_class is GoldClass.WRONG_ORDER, describe_failure(report)
+                    assert report.failure.gold_class is GoldClass.WRONG_ORDER, describe_failure(
+                        report
+                    )
     assert counts["drop"] > 0  # (movie98's actions can be repeated or reordered harmlessly)
 
 
@@ -151,11 +168,12 @@ def test_blocksworld_mutations_in_detail() -> None:
     assert dropped.failure.unmet == ("(holding blue_block)",)
     assert dropped.failure.gold_class is GoldClass.MISSING_STEP
     assert describe_failure(dropped) == (
-        "Step 1 (line 1), (put-down blue_block), is not executable: "
-        "(holding blue_block) is false."
+        "Step 1 (line 1), (put-down blue_block), is not executable: (holding blue_block) is false."
     )
 
-    swapped = validate_plan(dom, problem, "\n".join([steps[1], steps[0], *steps[2:]]), gold_plan=gold)
+    swapped = validate_plan(
+        dom, problem, "\n".join([steps[1], steps[0], *steps[2:]]), gold_plan=gold
+    )
     assert swapped.failure.gold_class is GoldClass.WRONG_ORDER
 
     twice = validate_plan(dom, problem, "\n".join([steps[0], *steps]), gold_plan=gold)
