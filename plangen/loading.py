@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from planeval import PlanningData
+from planeval.pddl import Problem
 from plangen.approaches import PlanningTask
 from plangen.config import PlanningConfig
 
@@ -30,7 +31,9 @@ def load_planning_tasks(config: PlanningConfig) -> list[PlanningTask]:
     return tasks
 
 
-def _example(data: PlanningData, domain: str, names: list[str], current: str):  # noqa: ANN202
+def _example(
+    data: PlanningData, domain: str, names: list[str], current: str
+) -> tuple[Problem, str, str] | None:
     for other in names:
         gold = data.gold_plan(domain, other)
         if other != current and gold:
