@@ -39,6 +39,32 @@ class QAConfig(BaseModel):
     neo4j_password_env: str = "NEO4J_PASSWORD"
 
 
+STAGES = ("generate-cypher", "run-query", "refine", "generate-plan", "planner-plan")
+
+
+class RunOptions(BaseModel):
+    """What every stage task needs to know about the run besides its own inputs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cache_dir: str = ".cache"
+    refresh: tuple[str, ...] = ()
+
+    @property
+    def llm_cache_dir(self) -> Path:
+        return Path(self.cache_dir) / "llm"
+
+    def run_options(self) -> RunOptions:
+        return RunOptions(cache_dir=self.cache_dir, refresh=tuple(self.refresh))
+
+    @property
+    def stage_cache_dir(self) -> Path:
+        return Path(self.cache_dir) / "stages"
+
+    def refreshes(self, stage: str) -> bool:
+        return stage in self.refresh
+
+
 class BenchmarkConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -48,6 +74,15 @@ class BenchmarkConfig(BaseModel):
     models: list[ModelConfig]
     qa: QAConfig | None = None
     planning: PlanningConfig | None = None
+    refresh: list[Literal[STAGES]] = Field(  # type: ignore[valid-type]
+        default_factory=list,
+        description="Stages to recompute even when their per-item results are cached.",
+    )
+    task_runner: Literal["threads", "dask"] = "threads"
+    dask_address: str | None = Field(
+        default=None, description="Scheduler of an existing Dask cluster (task_runner: dask); "
+        "default: a local cluster.",
+    )
     max_error_fraction: float = Field(
         default=0.5, ge=0.0, le=1.0,
         description="The run fails when more than this share of items errored (not mis-answered).",
@@ -65,6 +100,9 @@ class BenchmarkConfig(BaseModel):
     @property
     def llm_cache_dir(self) -> Path:
         return Path(self.cache_dir) / "llm"
+
+    def run_options(self) -> RunOptions:
+        return RunOptions(cache_dir=self.cache_dir, refresh=tuple(self.refresh))
 
 
 def load_config(path: str | Path) -> BenchmarkConfig:

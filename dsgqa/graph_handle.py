@@ -7,12 +7,22 @@ model's queries.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from dsgqa.config import QAConfig
 from dsgqa.graphstore import GraphStore, open_graph_store
 from dsgqa.scene_graph import load_scene_graph
+
+
+@dataclass(frozen=True)
+class GraphInfo:
+    """What prompts and cache keys need to know about a loaded graph (picklable)."""
+
+    backend: str
+    fingerprint: str
+    schema: str
 
 
 @dataclass(frozen=True)
@@ -24,6 +34,9 @@ class GraphHandle:
     @property
     def backend(self) -> str:
         return self.store.backend
+
+    def info(self) -> GraphInfo:
+        return GraphInfo(backend=self.backend, fingerprint=self.fingerprint, schema=self.schema)
 
 
 def open_graph(qa: QAConfig) -> GraphHandle:
@@ -40,3 +53,25 @@ def open_graph(qa: QAConfig) -> GraphHandle:
     )
     schema = store.schema_description()
     return GraphHandle(store=store, fingerprint=graph.fingerprint(), schema=schema)
+
+
+_SHARED: dict[str, GraphHandle] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_graph(qa: QAConfig) -> GraphHandle:
+    """The process's open handle for this config (opened once; the load itself is reused
+    across processes through the on-disk database)."""
+    slot = qa.model_dump_json()
+    with _SHARED_LOCK:
+        if slot not in _SHARED:
+            _SHARED[slot] = open_graph(qa)
+        return _SHARED[slot]
+
+
+def close_shared_graphs() -> None:
+    """Close every store this process opened (their query worker processes included)."""
+    with _SHARED_LOCK:
+        for handle in _SHARED.values():
+            handle.store.close()
+        _SHARED.clear()

@@ -7,11 +7,13 @@ people) under `results/<run-id>/`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from dsgqa.batch import Outcome
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 
@@ -34,6 +36,27 @@ class ItemResult:
     answer: RefinedAnswer | None = None
     verdict: Verdict | None = None
     error: str | None = None
+    fresh_llm_calls: int = 0
+    cached_stages: int = 0
+
+
+def assemble_items(
+    questions: Sequence[Question], model: str, backend: str,
+    attempts: Sequence[Outcome[CypherAttempt]], outcomes: Sequence[Outcome[QueryOutcome]],
+    answers: Sequence[Outcome[RefinedAnswer]], verdicts: Sequence[Outcome[Verdict]],
+) -> list[ItemResult]:
+    """One result per question from the four stages' outcomes (aligned by position)."""
+    items = []
+    for q, a, o, r, v in zip(questions, attempts, outcomes, answers, verdicts, strict=True):
+        stages = (a, o, r, v)
+        error = next((s.error for s in stages if s.error), None)
+        items.append(ItemResult(
+            question=q, model=model, backend=backend, attempt=a.value, outcome=o.value,
+            answer=r.value, verdict=v.value, error=error,
+            fresh_llm_calls=sum(s.fresh_llm_calls for s in stages),
+            cached_stages=sum(s.from_cache for s in stages),
+        ))
+    return items
 
 
 def result_row(item: ItemResult) -> dict[str, object]:
@@ -138,9 +161,7 @@ class QATrackSummary:
     llm_calls: dict[str, int]
 
 
-def summarize_qa_run(
-    items: list[ItemResult], out_dir: Path, llm_calls: dict[str, int]
-) -> QATrackSummary:
+def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> QATrackSummary:
     """Write the tables and return the summary the flow turns into artifacts."""
     table = results_table(items)
     paths = write_results(table, out_dir)
@@ -152,5 +173,8 @@ def summarize_qa_run(
         errors=int((table["error"] != "").sum()),
         overall_records=overall.to_dict(orient="records"),
         markdown=paths["markdown"].read_text(),
-        llm_calls=llm_calls,
+        llm_calls={
+            "fresh": sum(i.fresh_llm_calls for i in items),
+            "cached_stages": sum(i.cached_stages for i in items),
+        },
     )

@@ -28,7 +28,7 @@ class RunSummary:
         return [("qa", self.qa), ("planning", self.planning)]
 
     def llm_calls(self) -> dict[str, int]:
-        counts = {"fresh": 0, "cached": 0}
+        counts = {"fresh": 0, "cached_stages": 0}
         for _name, track in self.tracks():
             if track is not None:
                 for key in counts:

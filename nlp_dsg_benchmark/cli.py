@@ -120,8 +120,9 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.environment import prepare_prefect_environment
 
     config = _run_config(args)
-    prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     _validate_inputs(config)
+    api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
+    print(f"nlp-dsg-benchmark: reporting to {api}", file=sys.stderr)
     from flows.benchmark import nlp_dsg_benchmark
     from nlp_dsg_benchmark.console import print_run
 

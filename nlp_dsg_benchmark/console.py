@@ -53,6 +53,6 @@ def print_run(summary: RunSummary) -> None:
         console.print(f"Planning tables: {summary.planning.paths['markdown']}")
     calls = summary.llm_calls()
     console.print(
-        f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}, "
-        f"served from the response cache: {calls['cached']}"
+        f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}; "
+        f"item stages served from the cache: {calls['cached_stages']}"
     )

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import os
+import socket
+import tomllib
 from pathlib import Path
+from urllib.parse import urlparse
+
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
-def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = True) -> None:
-    """Defaults a user may override in their own environment.
+def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = True) -> str:
+    """Defaults a user may override in their own environment. Returns where runs are reported.
 
     - A fresh ephemeral Prefect API takes 14-24 s to start here; Prefect's default timeout is 20 s.
-    - Task results (the stage cache) live in the project's cache dir, so reruns find them and
-      `rm -r .cache` is the one way to start from scratch.
+    - Task results live in the project's cache dir, so reruns find them and `rm -r .cache` is the
+      one way to start from scratch.
     - Prefect's per-task INFO lines drown the summary; warnings and errors still show.
+    - The repo's prefect.toml points the Prefect CLI at a local server (for deployments). When
+      that server is not running, a run started from our CLI uses a temporary API instead of
+      failing: the demo must work with no server to start.
     """
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     storage = Path(cache_dir).resolve() / "prefect-results"
@@ -25,3 +33,35 @@ def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = 
     if quiet:
         os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
         os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_FLOW_RUNS_LEVEL", "WARNING")
+    return _choose_api()
+
+
+def _configured_api_url() -> str | None:
+    """The API URL from the environment or ./prefect.toml, read without importing Prefect
+    (whose settings, once loaded, would not see a change we make here)."""
+    if "PREFECT_API_URL" in os.environ:
+        return os.environ["PREFECT_API_URL"] or None
+    toml = Path("prefect.toml")
+    if toml.is_file():
+        with toml.open("rb") as handle:
+            return tomllib.load(handle).get("api", {}).get("url")
+    return None
+
+
+def _choose_api() -> str:
+    url = _configured_api_url()
+    if not url:
+        return "temporary Prefect API"
+    parsed = urlparse(url)
+    if parsed.hostname in LOOPBACK and not _listening(parsed.hostname, parsed.port or 80):
+        os.environ["PREFECT_API_URL"] = ""
+        return f"temporary Prefect API (no server at {url})"
+    return url
+
+
+def _listening(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False

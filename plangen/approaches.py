@@ -59,16 +59,19 @@ class _Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
+    fresh_calls: int = 0
     started: float = field(default_factory=time.perf_counter)
 
     def add(self, reply: LLMReply) -> None:
         self.prompt_tokens += reply.prompt_tokens
         self.completion_tokens += reply.completion_tokens
         self.calls += 1
+        self.fresh_calls += 0 if reply.cached else 1
 
     def meta(self) -> dict[str, Any]:
         return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "llm_calls": self.calls, "seconds": round(time.perf_counter() - self.started, 4)}
+                "llm_calls": self.calls, "fresh_llm_calls": self.fresh_calls,
+                "seconds": round(time.perf_counter() - self.started, 4)}
 
 
 def _record(task: PlanningTask, model: str, approach: str, experiment: str,

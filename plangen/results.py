@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from dsgqa.batch import Outcome
 from planeval import evaluate_logs, overview, to_markdown, write_table
+from plangen.logs import write_generation_logs
 
 OVERALL_KEYS = ["experiment", "model", "approach"]
 
@@ -25,9 +28,11 @@ class PlanningTrackSummary:
 
 
 def summarize_planning_run(
-    plans_dir: Path, data_dir: str, out_dir: Path, errors: int, llm_calls: dict[str, int]
+    outcomes: list[Outcome[dict[str, Any]]], plans_dir: Path, data_dir: str, out_dir: Path
 ) -> PlanningTrackSummary:
-    """Re-simulate every logged plan, then write evaluation and overview tables."""
+    """Write the generation logs, re-simulate every logged plan, write the tables."""
+    write_generation_logs([o.value for o in outcomes if o.ok], plans_dir)
+    failed = [o for o in outcomes if not o.ok]
     evaluation = evaluate_logs(plans_dir, data_dir)
     by_domain = overview(evaluation)
     overall = overview(evaluation, by=OVERALL_KEYS)
@@ -36,7 +41,10 @@ def summarize_planning_run(
         "overview_csv": write_table(by_domain, out_dir / "plan_overview.csv"),
         "overall_csv": write_table(overall, out_dir / "plan_overview_overall.csv"),
         "markdown": out_dir / "plan_overview.md",
+        "failures_csv": out_dir / "plan_failures.csv",
     }
+    pd.DataFrame([{"item": o.uid, "error": o.error} for o in failed],
+                 columns=["item", "error"]).to_csv(paths["failures_csv"], index=False)
     markdown = (
         "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"
@@ -45,11 +53,12 @@ def summarize_planning_run(
     return PlanningTrackSummary(
         paths={k: str(v) for k, v in paths.items()},
         instances=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),
-        items=len(evaluation) + errors,
-        errors=errors,
+        items=len(outcomes),
+        errors=len(failed),
         overall_records=_records(overall),
         markdown=markdown,
-        llm_calls=llm_calls,
+        llm_calls={"fresh": sum(o.fresh_llm_calls for o in outcomes),
+                   "cached_stages": sum(o.from_cache for o in outcomes)},
     )
 
 

@@ -1,21 +1,16 @@
-"""Cache and retry policies shared by the tasks.
+"""Retry policy shared by the stage tasks.
 
-Clients and stores hold locks and sockets that Prefect cannot hash; an unhashable input silently
-disables a task's cache, so they are excluded by name and replaced in the key by what identifies
-them (the model fingerprint, the graph fingerprint and backend).
+Stage tasks work on batches and keep per-item results in the item cache (dsgqa/item_cache.py),
+so a retried task redoes only unfinished items. Items never raise (their failures are data);
+what reaches Prefect is a batch-level fault, such as a database that went away.
 """
 
 from __future__ import annotations
 
-from prefect.cache_policies import INPUTS, TASK_SOURCE
-
-from dsgqa.graphstore import GraphStoreError
 from dsgqa.llm.base import LLMError
 
-STAGE_CACHE = (INPUTS - "client" - "store") + TASK_SOURCE
-
-# Non-transient failures: retrying a bad key, an unknown model or a broken file cannot help.
-_PERMANENT = (LLMError, GraphStoreError, ValueError)
+# Retrying a bad key, an unknown model or a broken input file cannot help.
+_PERMANENT = (LLMError, ValueError)
 
 
 def retry_transient(task, task_run, state) -> bool:
@@ -27,3 +22,6 @@ def retry_transient(task, task_run, state) -> bool:
     except Exception:
         return True
     return False
+
+
+RETRIES = {"retries": 2, "retry_delay_seconds": [2, 10], "retry_condition_fn": retry_transient}

@@ -1,20 +1,31 @@
-"""The QA track's stages as Prefect tasks. Named as the stages are: generate-cypher, run-query,
-refine, compare; plus load-questions and load-graph, which feed them."""
+"""The QA track's stages as Prefect tasks, one per (stage, model) over the question batch:
+load-questions, load-graph, generate-cypher, run-query, refine, compare, results-table.
+
+Inputs are plain configs and records (they hash and pickle, also to Dask workers); clients and
+database handles are looked up per process from those configs.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from prefect import task
 
-from dsgqa import stages
-from dsgqa.config import QAConfig
-from dsgqa.graph_handle import GraphHandle, open_graph
-from dsgqa.graphstore import GraphStore
-from dsgqa.llm.base import LLMClient
-from dsgqa.questions import Question, QuestionSet, load_question_set
+from dsgqa.batch import Outcome
+from dsgqa.config import QAConfig, RunOptions
+from dsgqa.graph_handle import GraphInfo, shared_graph
+from dsgqa.item_cache import ItemCache
+from dsgqa.llm.base import ModelConfig
+from dsgqa.llm.registry import shared_client
+from dsgqa.questions import QuestionSet, load_question_set
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
-from tasks.policies import STAGE_CACHE, retry_transient
+from dsgqa.results import ItemResult, QATrackSummary, summarize_qa_run
+from dsgqa.stage_batches import compare_batch, generate_cypher_batch, refine_batch, run_query_batch
+from tasks.policies import RETRIES
 
-_RETRIES = {"retries": 2, "retry_delay_seconds": [1, 5], "retry_condition_fn": retry_transient}
+
+def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions):
+    return shared_client(model, run.llm_cache_dir, questions.by_uid(), questions.fingerprint())
 
 
 @task(name="load-questions", persist_result=False)
@@ -22,42 +33,54 @@ def load_questions(path: str) -> QuestionSet:
     return load_question_set(path)
 
 
-@task(name="load-graph", persist_result=False, **_RETRIES)
-def load_graph(qa: QAConfig) -> GraphHandle:
-    """Not cached by Prefect: it returns a live store. The database on disk is the cache (keyed
-    by the graph's fingerprint), so a rerun reopens it instead of reloading."""
-    return open_graph(qa)
+@task(name="load-graph", persist_result=False, **RETRIES)
+def load_graph(qa: QAConfig) -> GraphInfo:
+    """Loads the graph once (reused across runs by fingerprint) and reports what the prompts
+    and cache keys need: fingerprint, generated schema, backend."""
+    return shared_graph(qa).info()
 
 
-@task(name="generate-cypher", cache_policy=STAGE_CACHE, persist_result=True, **_RETRIES)
+@task(name="generate-cypher", task_run_name="generate-cypher[{model.name}]",
+      persist_result=False, **RETRIES)
 def generate_cypher(
-    question: Question, model_id: str, schema: str, prompt_hash: str, client: LLMClient
-) -> CypherAttempt:
-    """Cache key: question, model fingerprint, schema text (generated from the graph, so it
-    covers the graph's content and dialect notes) and the prompt templates' hash."""
-    return stages.generate_cypher(question, client, schema)
+    questions: QuestionSet, model: ModelConfig, graph: GraphInfo, run: RunOptions
+) -> list[Outcome[CypherAttempt]]:
+    return generate_cypher_batch(
+        questions.questions, _client(model, questions, run), graph.schema,
+        ItemCache(run.stage_cache_dir, "generate-cypher"), run.refreshes("generate-cypher"),
+    )
 
 
-@task(name="run-query", cache_policy=STAGE_CACHE, persist_result=True, **_RETRIES)
+@task(name="run-query", task_run_name="run-query[{model.name}]", persist_result=False,
+      **RETRIES)
 def run_query(
-    attempt: CypherAttempt,
-    graph_fingerprint: str,
-    backend: str,
-    timeout_s: float,
-    max_rows: int,
-    store: GraphStore,
-) -> QueryOutcome:
-    return stages.run_query(store, attempt, timeout_s=timeout_s, max_rows=max_rows)
+    attempts: list[Outcome[CypherAttempt]], model: ModelConfig, qa: QAConfig, graph: GraphInfo,
+    run: RunOptions,
+) -> list[Outcome[QueryOutcome]]:
+    return run_query_batch(
+        attempts, shared_graph(qa).store, graph.fingerprint, qa.query_timeout_s, qa.max_rows,
+        ItemCache(run.stage_cache_dir, "run-query"), run.refreshes("run-query"),
+    )
 
 
-@task(name="refine", cache_policy=STAGE_CACHE, persist_result=True, **_RETRIES)
+@task(name="refine", task_run_name="refine[{model.name}]", persist_result=False, **RETRIES)
 def refine(
-    question: Question, outcome: QueryOutcome, model_id: str, prompt_hash: str, client: LLMClient
-) -> RefinedAnswer:
-    return stages.refine(question, outcome, client)
+    questions: QuestionSet, outcomes: list[Outcome[QueryOutcome]], model: ModelConfig,
+    run: RunOptions,
+) -> list[Outcome[RefinedAnswer]]:
+    return refine_batch(
+        questions.questions, outcomes, _client(model, questions, run),
+        ItemCache(run.stage_cache_dir, "refine"), run.refreshes("refine"),
+    )
 
 
-@task(name="compare", persist_result=False)
-def compare(question: Question, answer: RefinedAnswer) -> Verdict:
-    """Not cached: it is cheap and pure, and a fixed comparator must rescore old answers."""
-    return stages.compare(question, answer)
+@task(name="compare", task_run_name="compare[{model.name}]", persist_result=False)
+def compare(
+    questions: QuestionSet, answers: list[Outcome[RefinedAnswer]], model: ModelConfig
+) -> list[Outcome[Verdict]]:
+    return compare_batch(questions.questions, answers)
+
+
+@task(name="results-table", persist_result=False)
+def write_qa_results(items: list[ItemResult], out_dir: Path) -> QATrackSummary:
+    return summarize_qa_run(items, out_dir)

@@ -9,8 +9,12 @@ Every Kuzu note below is checked against the engine by tests/test_graphstore_kuz
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from dsgqa.graphstore.base import SchemaFacts
-from dsgqa.scene_graph import CONTAINS, EDGE_TYPES
+from dsgqa.scene_graph import CONTAINS, EDGE_TYPES, LABELS
+
+T = TypeVar("T")
 
 KUZU_NOTES: tuple[str, ...] = (
     "The dialect is Kuzu's Cypher. The schema is declared up front (node tables, and rel tables "
@@ -68,10 +72,18 @@ COMMON_NOTES: tuple[str, ...] = (
 )
 
 
+def _by_label(mapping: dict[str, T]) -> list[tuple[str, T]]:
+    """Layer order (Object ... Building), then any other label by name. Database catalogues
+    return labels in no fixed order, and the schema text is part of stage cache keys: it must
+    be byte-identical for the same graph."""
+    rank = {label: i for i, label in enumerate(LABELS)}
+    return sorted(mapping.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
+
+
 def describe_schema(facts: SchemaFacts, backend: str) -> str:
     """Plain text: labels with properties and classes, edge types with endpoints, notes."""
     lines = ["Node labels (properties):"]
-    for label, props in facts.properties.items():
+    for label, props in _by_label(facts.properties):
         fields = ", ".join(f"{name}: {kind}" for name, kind in props)
         empty = "  -- no nodes in this graph" if facts.node_counts.get(label, 0) == 0 else ""
         lines.append(f"- {label}({fields}){empty}")
@@ -84,7 +96,7 @@ def describe_schema(facts: SchemaFacts, backend: str) -> str:
     if facts.classes:
         lines.append("")
         lines.append("Class names present (values of the class property):")
-        for label, names in facts.classes.items():
+        for label, names in _by_label(facts.classes):
             lines.append(f"- {label}: {', '.join(names)}")
     notes = (KUZU_NOTES if backend in ("kuzu", "ladybug") else NEO4J_NOTES) + COMMON_NOTES
     lines.append("")

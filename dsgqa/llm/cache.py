@@ -79,11 +79,3 @@ class CachedClient:
             else:
                 self.fresh_calls += 1
 
-
-def call_counts(clients: list[object]) -> dict[str, int]:
-    """Fresh vs response-cache calls made in this process by the given (cached) clients."""
-    cached = [c for c in clients if isinstance(c, CachedClient)]
-    return {
-        "fresh": sum(c.fresh_calls for c in cached),
-        "cached": sum(c.cached_calls for c in cached),
-    }

@@ -1,0 +1,78 @@
+"""Running one stage over a batch of items: concurrently, item-cached, failures as data.
+
+`run_items` is the one place that decides, per item, "take it from the item cache, or compute
+it, and record an error instead of raising". The LLM client layer already retries transient
+faults and caps concurrent requests; whatever still escapes is a failed *item*, never a failed
+run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from dsgqa.item_cache import ItemCache
+
+T = TypeVar("T")
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[V]):
+    """One item's result at one stage: a value, or the error of the stage that failed."""
+
+    uid: str
+    value: V | None = None
+    error: str | None = None
+    from_cache: bool = False
+    fresh_llm_calls: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def one_line_error(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
+
+
+def run_items(
+    stage: str,
+    items: Sequence[T],
+    uid_of: Callable[[T], str],
+    key_of: Callable[[T], str],
+    compute: Callable[[T], V],
+    cache: ItemCache | None,
+    workers: int = 8,
+    refresh: bool = False,
+    fresh_calls_of: Callable[[V], int] = lambda value: 0,
+) -> list[Outcome[V]]:
+    """Outcomes in item order. `refresh` ignores (and overwrites) cached entries."""
+
+    def one(item: T) -> Outcome[V]:
+        uid = uid_of(item)
+        key = key_of(item)
+        if cache is not None and not refresh:
+            hit = cache.get(key)
+            if hit is not None:
+                return Outcome(uid=uid, value=hit, from_cache=True)
+        try:
+            value = compute(item)
+        except Exception as error:
+            return Outcome(uid=uid, error=f"{stage}: {one_line_error(error)}")
+        if cache is not None:
+            cache.put(key, value)
+        return Outcome(uid=uid, value=value, fresh_llm_calls=fresh_calls_of(value))
+
+    if not items:
+        return []
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(items)))) as pool:
+        return list(pool.map(one, items))
+
+
+def carried(previous: Outcome[object], stage: str) -> Outcome[V]:
+    """The outcome of an item whose earlier stage failed: it skips this stage."""
+    return Outcome(uid=previous.uid, error=previous.error or f"{stage}: skipped")

@@ -1,0 +1,33 @@
+"""One client per model per process, built from its (picklable) config.
+
+Tasks receive a `ModelConfig`, never a client object: a config hashes, pickles to Dask workers
+and logs safely, while a client holds sockets and locks. The per-model concurrency limit is
+shared by every client of the process anyway (see openai_chat).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from dsgqa.llm.base import LLMClient, ModelConfig
+from dsgqa.llm.factory import build_client
+
+_CLIENTS: dict[tuple[str, str, str], LLMClient] = {}
+_LOCK = threading.Lock()
+
+
+def shared_client(
+    config: ModelConfig, cache_dir: str | Path | None, questions: Mapping[str, Any] | None = None,
+    questions_id: str = "",
+) -> LLMClient:
+    """The process's client for this model (and question set, for the oracle)."""
+    slot = (config.model_dump_json(), str(cache_dir), questions_id)
+    with _LOCK:
+        if slot not in _CLIENTS:
+            _CLIENTS[slot] = build_client(
+                config, Path(cache_dir) if cache_dir else None, questions
+            )
+        return _CLIENTS[slot]

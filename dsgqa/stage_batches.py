@@ -1,0 +1,102 @@
+"""The QA stages over batches of questions, with per-item cache keys over their real inputs.
+
+Each function is what one Prefect task runs (tasks/qa.py). Keys:
+- generate-cypher: question, model fingerprint, schema text, prompt templates, stage code
+- run-query: the Cypher text, graph fingerprint, backend, time limit, row cap, stage code
+- refine: question, the query outcome's columns/rows/error, model, prompt templates, stage code
+- compare: not cached (cheap and pure; a fixed comparator must rescore old answers)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from dsgqa import stages
+from dsgqa.batch import Outcome, carried, run_items
+from dsgqa.graphstore import GraphStore
+from dsgqa.item_cache import ItemCache, item_key, source_version
+from dsgqa.llm.base import LLMClient
+from dsgqa.prompts import CYPHER_TEMPLATES, REFINE_TEMPLATES, prompt_hash
+from dsgqa.questions import Question
+from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.stages import generate_cypher as generate_module
+from dsgqa.stages import refine as refine_module
+from dsgqa.stages import run_query as run_query_module
+
+QUERY_WORKERS = 4
+
+
+def _fresh(usage_holder: CypherAttempt | RefinedAnswer) -> int:
+    return 0 if usage_holder.usage.cached else 1
+
+
+def generate_cypher_batch(
+    questions: Sequence[Question], client: LLMClient, schema: str, cache: ItemCache | None,
+    refresh: bool = False,
+) -> list[Outcome[CypherAttempt]]:
+    version = (source_version(generate_module), prompt_hash(*CYPHER_TEMPLATES),
+               hashlib.sha256(schema.encode()).hexdigest()[:16], client.config.fingerprint())
+    return run_items(
+        "generate-cypher", questions, uid_of=lambda q: q.uid,
+        key_of=lambda q: item_key("generate-cypher", q.fingerprint(), *version),
+        compute=lambda q: stages.generate_cypher(q, client, schema),
+        cache=cache, workers=client.config.max_connections, refresh=refresh,
+        fresh_calls_of=_fresh,
+    )
+
+
+def run_query_batch(
+    attempts: Sequence[Outcome[CypherAttempt]], store: GraphStore, graph_fingerprint: str,
+    timeout_s: float, max_rows: int, cache: ItemCache | None, refresh: bool = False,
+) -> list[Outcome[QueryOutcome]]:
+    version = (source_version(run_query_module), graph_fingerprint, store.backend, timeout_s,
+               max_rows)
+    ready = [a for a in attempts if a.ok]
+    done = run_items(
+        "run-query", ready, uid_of=lambda a: a.uid,
+        key_of=lambda a: item_key("run-query", a.value.cypher, *version),
+        compute=lambda a: stages.run_query(store, a.value, timeout_s=timeout_s,
+                                           max_rows=max_rows),
+        cache=cache, workers=QUERY_WORKERS, refresh=refresh,
+    )
+    return _merge(attempts, done, "run-query")
+
+
+def refine_batch(
+    questions: Sequence[Question], outcomes: Sequence[Outcome[QueryOutcome]],
+    client: LLMClient, cache: ItemCache | None, refresh: bool = False,
+) -> list[Outcome[RefinedAnswer]]:
+    version = (source_version(refine_module), prompt_hash(*REFINE_TEMPLATES),
+               client.config.fingerprint())
+    pairs = [(q, o) for q, o in zip(questions, outcomes, strict=True) if o.ok]
+
+    def key(pair: tuple[Question, Outcome[QueryOutcome]]) -> str:
+        q, o = pair
+        seen = o.value.model_dump(include={"cypher", "valid", "error", "columns", "rows",
+                                           "truncated"})
+        return item_key("refine", q.fingerprint(), seen, *version)
+
+    done = run_items(
+        "refine", pairs, uid_of=lambda p: p[0].uid, key_of=key,
+        compute=lambda p: stages.refine(p[0], p[1].value, client),
+        cache=cache, workers=client.config.max_connections, refresh=refresh,
+        fresh_calls_of=_fresh,
+    )
+    return _merge(outcomes, done, "refine")
+
+
+def compare_batch(
+    questions: Sequence[Question], answers: Sequence[Outcome[RefinedAnswer]]
+) -> list[Outcome[Verdict]]:
+    pairs = [(q, a) for q, a in zip(questions, answers, strict=True) if a.ok]
+    done = run_items("compare", pairs, uid_of=lambda p: p[0].uid, key_of=lambda p: "",
+                     compute=lambda p: stages.compare(p[0], p[1].value), cache=None,
+                     workers=1)
+    return _merge(answers, done, "compare")
+
+
+def _merge(previous: Sequence[Outcome], done: list[Outcome], stage: str) -> list[Outcome]:
+    """This stage's outcomes in the original order; items that failed earlier carry over."""
+    by_uid = iter(done)
+    return [next(by_uid) if p.ok else carried(p, stage) for p in previous]

@@ -1,0 +1,66 @@
+"""Plan generation over batches of instances, with per-item cache keys over the real inputs
+(instance texts, model fingerprint, generation settings, prompt/approach code)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from dsgqa.batch import Outcome, run_items
+from dsgqa.item_cache import ItemCache, item_key, source_version
+from dsgqa.llm.base import LLMClient
+from plangen import approaches, describe_nl, prompts
+from plangen.approaches import PlanningTask
+from plangen.config import GenerationSettings, PlanningConfig
+from plangen.loading import load_planning_tasks, task_fingerprint
+
+_CODE = source_version(approaches, prompts, describe_nl)
+_TASKS: dict[str, list[PlanningTask]] = {}
+_TASKS_LOCK = threading.Lock()
+
+
+def shared_planning_tasks(config: PlanningConfig) -> list[PlanningTask]:
+    """Parsed once per process: several batch tasks (one per model) use the same instances."""
+    slot = config.model_dump_json()
+    with _TASKS_LOCK:
+        if slot not in _TASKS:
+            _TASKS[slot] = load_planning_tasks(config)
+        return _TASKS[slot]
+
+
+def _fresh(record: dict[str, Any]) -> int:
+    return int(record.get("meta", {}).get("fresh_llm_calls", 0))
+
+
+def generate_plans_batch(
+    tasks: Sequence[PlanningTask], client: LLMClient, settings: GenerationSettings,
+    experiment: str, cache: ItemCache | None, refresh: bool = False,
+) -> list[Outcome[dict[str, Any]]]:
+    version = (client.config.fingerprint(), settings.model_dump(), experiment, _CODE)
+
+    def generate(task: PlanningTask) -> dict[str, Any]:
+        if settings.approach == "incremental":
+            return approaches.incremental(task, client, experiment, settings.domain_format,
+                                          settings.max_steps)
+        return approaches.non_incremental(task, client, experiment, settings.domain_format,
+                                          settings.max_attempts)
+
+    return run_items(
+        "generate-plan", tasks, uid_of=lambda t: t.key,
+        key_of=lambda t: item_key("generate-plan", task_fingerprint(t), *version),
+        compute=generate, cache=cache, workers=client.config.max_connections, refresh=refresh,
+        fresh_calls_of=_fresh,
+    )
+
+
+def planner_batch(
+    tasks: Sequence[PlanningTask], node_limit: int, cache: ItemCache | None,
+    refresh: bool = False,
+) -> list[Outcome[dict[str, Any]]]:
+    return run_items(
+        "planner-plan", tasks, uid_of=lambda t: t.key,
+        key_of=lambda t: item_key("planner-plan", task_fingerprint(t), node_limit, _CODE),
+        compute=lambda t: approaches.planner_baseline(t, "planner-baseline", node_limit),
+        cache=cache, workers=2, refresh=refresh,
+    )
