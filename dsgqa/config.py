@@ -118,3 +118,27 @@ def load_config(path: str | Path) -> BenchmarkConfig:
         first = error.errors()[0]
         field = ".".join(str(p) for p in first["loc"])
         raise ConfigError(f"{path}: field {field}: {first['msg']}") from None
+
+
+RUN_CONFIG_FILE = "config.json"
+
+
+def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path:
+    """The run's configuration beside its tables, so `rerun RUN_ID` can repeat it exactly."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path = run_dir / RUN_CONFIG_FILE
+    pinned = config.model_copy(update={"run_id": run_id, "refresh": []})
+    path.write_text(pinned.model_dump_json(indent=2))
+    return path
+
+
+def load_run_config(run_dir: Path) -> BenchmarkConfig:
+    path = run_dir / RUN_CONFIG_FILE
+    if not path.is_file():
+        raise ConfigError(f"{path}: no recorded run configuration (is {run_dir.name} a run id?)")
+    try:
+        return BenchmarkConfig.model_validate_json(path.read_text())
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"{path}: field {field}: {first['msg']}") from None

@@ -14,13 +14,15 @@ from pathlib import Path
 import pandas as pd
 
 from dsgqa.batch import Outcome
+from dsgqa.llm.base import ModelConfig
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 
 ROW_COLUMNS = [
     "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
     "query_error", "answer", "valid_answer", "correct", "score_precision", "score_recall",
-    "score_f1", "mismatch", "tokens", "seconds", "error",
+    "score_f1", "mismatch", "prompt_tokens", "completion_tokens", "tokens", "cost_usd",
+    "seconds", "error",
 ]
 
 
@@ -38,10 +40,11 @@ class ItemResult:
     error: str | None = None
     fresh_llm_calls: int = 0
     cached_stages: int = 0
+    cost_usd: float = 0.0
 
 
 def assemble_items(
-    questions: Sequence[Question], model: str, backend: str,
+    questions: Sequence[Question], model: ModelConfig, backend: str,
     attempts: Sequence[Outcome[CypherAttempt]], outcomes: Sequence[Outcome[QueryOutcome]],
     answers: Sequence[Outcome[RefinedAnswer]], verdicts: Sequence[Outcome[Verdict]],
 ) -> list[ItemResult]:
@@ -50,8 +53,12 @@ def assemble_items(
     for q, a, o, r, v in zip(questions, attempts, outcomes, answers, verdicts, strict=True):
         stages = (a, o, r, v)
         error = next((s.error for s in stages if s.error), None)
+        usages = [s.value.usage for s in (a, r) if s.value is not None]
+        cost = model.cost(sum(u.prompt_tokens for u in usages),
+                          sum(u.completion_tokens for u in usages))
         items.append(ItemResult(
-            question=q, model=model, backend=backend, attempt=a.value, outcome=o.value,
+            question=q, model=model.label, backend=backend, cost_usd=cost,
+            attempt=a.value, outcome=o.value,
             answer=r.value, verdict=v.value, error=error,
             fresh_llm_calls=sum(s.fresh_llm_calls for s in stages),
             cached_stages=sum(s.from_cache for s in stages),
@@ -63,7 +70,7 @@ def result_row(item: ItemResult) -> dict[str, object]:
     q, attempt, outcome, answer, verdict = (
         item.question, item.attempt, item.outcome, item.answer, item.verdict,
     )
-    tokens = sum(r.usage.tokens for r in (attempt, answer) if r is not None)
+    usages = [r.usage for r in (attempt, answer) if r is not None]
     seconds = sum(r.usage.seconds for r in (attempt, answer) if r is not None)
     seconds += outcome.seconds if outcome else 0.0
     return {
@@ -84,7 +91,10 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "score_recall": verdict.recall if verdict else 0.0,
         "score_f1": verdict.f1 if verdict else 0.0,
         "mismatch": verdict.mismatch if verdict else "",
-        "tokens": tokens,
+        "prompt_tokens": sum(u.prompt_tokens for u in usages),
+        "completion_tokens": sum(u.completion_tokens for u in usages),
+        "tokens": sum(u.tokens for u in usages),
+        "cost_usd": round(item.cost_usd, 6),
         "seconds": round(seconds, 4),
         "error": item.error or "",
     }
@@ -104,6 +114,7 @@ def _summarize(group: pd.DataFrame) -> pd.Series:
         "valid_cypher": int(group["valid_cypher"].sum()),
         "failed": int((group["error"] != "").sum()),
         "tokens": int(group["tokens"].sum()),
+        "cost_usd": round(float(group["cost_usd"].sum()), 4),
     })
 
 

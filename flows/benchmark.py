@@ -14,12 +14,14 @@ from dsgqa.config import BenchmarkConfig
 from dsgqa.run_summary import RunSummary, check_error_budget
 from flows.planning_track import finish_planning, submit_planning
 from flows.qa_track import finish_qa, submit_qa
+from tasks.run import record_run_config
 
 
 @flow(name="nlp-dsg-benchmark")
 def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
     run_id = config.resolved_run_id()
     run_dir = Path(config.results_dir) / run_id
+    record_run_config(config, run_id, run_dir)
     planning_pending = submit_planning(config) if config.planning else None
     qa_pending = submit_qa(config) if config.qa else None
     planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None

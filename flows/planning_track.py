@@ -37,7 +37,8 @@ def finish_planning(pending: PendingPlanning, config: BenchmarkConfig,
                     run_dir: Path) -> PlanningTrackSummary:
     assert config.planning is not None
     outcomes = [o for f in pending.futures for o in outcomes_or_failures(f, pending.uids)]
-    summary = evaluate_plans(outcomes, config.planning.data_dir, run_dir)
+    summary = evaluate_plans(outcomes, config.planning.data_dir, run_dir,
+                             config.planning_models())
     create_table_artifact(table=summary.overall_records, key="planning-overview",
                           description="Planning overview per experiment")
     create_markdown_artifact(markdown=summary.markdown, key="planning-results",

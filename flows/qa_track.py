@@ -69,7 +69,7 @@ def finish_qa(pending: PendingQA, run_dir: Path) -> QATrackSummary:
             outcomes_or_failures(f, uids)
             for f in (stages.attempts, stages.outcomes, stages.answers, stages.verdicts)
         )
-        items += assemble_items(pending.questions.questions, stages.model.label, pending.backend,
+        items += assemble_items(pending.questions.questions, stages.model, pending.backend,
                                 attempts, outcomes, answers, verdicts)
     close_shared_graphs()
     summary = write_qa_results(items, run_dir)

@@ -8,11 +8,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dsgqa.config import BenchmarkConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
 DEMO_SCENE_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
 DEMO_PLANNING = PROJECT_ROOT / "questions/planning"
+QA_STAGES = ("generate-cypher", "run-query", "refine", "compare", "results-table")
+PLANNING_STAGES = ("generate-plan", "planner-plan", "evaluate-plans")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,6 +45,21 @@ def _parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="Run the demo: own scene graph, oracle model, no key.")
     _add_run_options(demo)
 
+    rerun = sub.add_parser(
+        "rerun", help="Rerun a recorded run: finished items come from the caches (0 fresh LLM "
+        "calls for them); failed or missing items are redone; tables are rewritten in place.")
+    rerun.add_argument("run_id", metavar="RUN_ID")
+    rerun.add_argument("--stage", choices=[*QA_STAGES, *PLANNING_STAGES],
+                       help="Rerun only the track this stage belongs to (keep the other's tables).")
+    rerun.add_argument("--only-failed", action="store_true",
+                       help="Do nothing unless the recorded run has failed items.")
+    rerun.add_argument("--refresh", action="append", default=[], metavar="STAGE",
+                       choices=["generate-cypher", "run-query", "refine", "generate-plan",
+                                "planner-plan"],
+                       help="Recompute this stage even where its results are cached (repeatable).")
+    rerun.add_argument("--results-dir", default="results")
+    rerun.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
+
     check = sub.add_parser("check-engine", help="Run the Cypher engine conformance check.")
     check.add_argument("--backend", default="kuzu", choices=["kuzu", "ladybug"])
 
@@ -61,11 +82,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
 
 
-def _run_config(args: argparse.Namespace):
+def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
     from dsgqa.config import BenchmarkConfig, ConfigError, QAConfig, load_config
     from dsgqa.llm.base import ModelConfig
     from plangen.config import PlanningConfig
 
+    if args.command == "rerun":
+        return _rerun_config(args)
     if args.command == "demo":
         # QA: the oracle answers with the reference Cypher (every answer right).
         # Planning: a scripted model whose replies include known mistakes, beside the planner.
@@ -102,7 +125,34 @@ def _run_config(args: argparse.Namespace):
     )
 
 
-def _validate_inputs(config) -> None:
+def _rerun_config(args: argparse.Namespace) -> BenchmarkConfig:
+    from dsgqa.config import load_run_config
+
+    run_dir = Path(args.results_dir) / args.run_id
+    config = load_run_config(run_dir)
+    updates: dict[str, object] = {"run_id": args.run_id, "refresh": args.refresh}
+    if args.stage in QA_STAGES:
+        updates["planning"] = None
+    elif args.stage in PLANNING_STAGES:
+        updates["qa"] = None
+    return config.model_copy(update=updates)
+
+
+def failed_items(run_dir: Path) -> int:
+    """Items recorded as failed (errored, not merely wrong) in a run's tables."""
+    import pandas as pd
+
+    count = 0
+    rows = run_dir / "qa_results.csv"
+    if rows.is_file():
+        count += int((pd.read_csv(rows, keep_default_na=False)["error"] != "").sum())
+    failures = run_dir / "plan_failures.csv"
+    if failures.is_file():
+        count += len(pd.read_csv(failures))
+    return count
+
+
+def _validate_inputs(config: BenchmarkConfig) -> None:
     """Fail before starting Prefect (20 s) when an input file is unusable."""
     from dsgqa.questions import load_question_set
     from dsgqa.scene_graph import load_scene_graph
@@ -120,19 +170,37 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.environment import prepare_prefect_environment
 
     config = _run_config(args)
+    if args.command == "rerun" and args.only_failed:
+        failed = failed_items(Path(args.results_dir) / args.run_id)
+        if not failed:
+            print(f"run {args.run_id}: no failed items, nothing to rerun")
+            return 0
+        print(f"run {args.run_id}: rerunning; {failed} failed item(s) will be redone")
     _validate_inputs(config)
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
+    flow = _with_task_runner(config)
     print(f"nlp-dsg-benchmark: reporting to {api}", file=sys.stderr)
-    from flows.benchmark import nlp_dsg_benchmark
     from nlp_dsg_benchmark.console import print_run
 
-    summary = nlp_dsg_benchmark(config)
+    summary = flow(config)
     print_run(summary)
     return 0
 
 
+def _with_task_runner(config: BenchmarkConfig):
+    """The flow, on threads (default) or on a Dask cluster (`task_runner: dask`)."""
+    from flows.benchmark import nlp_dsg_benchmark
+
+    if config.task_runner != "dask":
+        return nlp_dsg_benchmark
+    from prefect_dask import DaskTaskRunner
+
+    address = {"address": config.dask_address} if config.dask_address else {}
+    return nlp_dsg_benchmark.with_options(task_runner=DaskTaskRunner(**address))
+
+
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command in ("run", "demo"):
+    if args.command in ("run", "demo", "rerun"):
         return _run(args)
     if args.command == "check-engine":
         from dsgqa.conformance import check_engine_command

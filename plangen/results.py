@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from dsgqa.batch import Outcome
+from dsgqa.llm.base import ModelConfig
 from planeval import evaluate_logs, overview, to_markdown, write_table
 from plangen.logs import write_generation_logs
 
@@ -27,11 +28,33 @@ class PlanningTrackSummary:
     llm_calls: dict[str, int]
 
 
+def usage_table(
+    records: list[dict[str, Any]], models: dict[str, ModelConfig]
+) -> pd.DataFrame:
+    """LLM calls, tokens and cost per experiment and model (the planner costs nothing)."""
+    rows = []
+    for record in records:
+        meta, model = record.get("meta", {}), models.get(record["model"])
+        prompt, completion = meta.get("prompt_tokens", 0), meta.get("completion_tokens", 0)
+        rows.append({
+            "experiment": record["experiment"], "model": record["model"],
+            "llm_calls": meta.get("llm_calls", 0), "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "cost_usd": model.cost(prompt, completion) if model else 0.0,
+        })
+    columns = ["experiment", "model", "llm_calls", "prompt_tokens", "completion_tokens",
+               "cost_usd"]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.groupby(["experiment", "model"], as_index=False).sum(numeric_only=True)
+
+
 def summarize_planning_run(
-    outcomes: list[Outcome[dict[str, Any]]], plans_dir: Path, data_dir: str, out_dir: Path
+    outcomes: list[Outcome[dict[str, Any]]], plans_dir: Path, data_dir: str, out_dir: Path,
+    models: dict[str, ModelConfig] | None = None,
 ) -> PlanningTrackSummary:
     """Write the generation logs, re-simulate every logged plan, write the tables."""
-    write_generation_logs([o.value for o in outcomes if o.ok], plans_dir)
+    records = [o.value for o in outcomes if o.ok]
+    write_generation_logs(records, plans_dir)
     failed = [o for o in outcomes if not o.ok]
     evaluation = evaluate_logs(plans_dir, data_dir)
     by_domain = overview(evaluation)
@@ -42,6 +65,7 @@ def summarize_planning_run(
         "overall_csv": write_table(overall, out_dir / "plan_overview_overall.csv"),
         "markdown": out_dir / "plan_overview.md",
         "failures_csv": out_dir / "plan_failures.csv",
+        "usage_csv": write_table(usage_table(records, models or {}), out_dir / "plan_usage.csv"),
     }
     pd.DataFrame([{"item": o.uid, "error": o.error} for o in failed],
                  columns=["item", "error"]).to_csv(paths["failures_csv"], index=False)

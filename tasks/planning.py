@@ -42,7 +42,9 @@ def planner_plans(planning: PlanningConfig, run: RunOptions) -> list[Outcome[dic
 
 @task(name="evaluate-plans", persist_result=False)
 def evaluate_plans(
-    outcomes: list[Outcome[dict[str, Any]]], data_dir: str, run_dir: Path
+    outcomes: list[Outcome[dict[str, Any]]], data_dir: str, run_dir: Path,
+    models: list[ModelConfig],
 ) -> PlanningTrackSummary:
     """Not cached: re-simulating every plan is cheap and must use the current planeval."""
-    return summarize_planning_run(outcomes, run_dir / "plans", data_dir, run_dir)
+    prices = {m.label: m for m in models}
+    return summarize_planning_run(outcomes, run_dir / "plans", data_dir, run_dir, prices)

@@ -70,6 +70,12 @@ class ModelConfig(BaseModel):
     max_retries: int = 5
     max_connections: int = 8
     script: str | None = Field(default=None, description="Reply file for the scripted provider.")
+    usd_per_1m_input: float = Field(default=0.0, description="Price, for the cost column.")
+    usd_per_1m_output: float = Field(default=0.0, description="Price, for the cost column.")
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.usd_per_1m_input
+                + completion_tokens * self.usd_per_1m_output) / 1e6
 
     @property
     def label(self) -> str:
