@@ -7,48 +7,21 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from nlp_dsg_benchmark.cli import main
 from tests.conftest import PROJECT_ROOT
-from tests.fake_openai import FakeOpenAIServer, chat_reply, error_reply
+from tests.fake_model import ReferenceModel, demo_subset, serve
 
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
 DEMO_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
-
-
-def _subset(tmp_path: Path, uids: set[str]) -> tuple[Path, dict[str, dict]]:
-    questions = yaml.safe_load(DEMO_QUESTIONS.read_text())["questions"]
-    keep = [q for q in questions if q["uid"] in uids]
-    path = tmp_path / "questions.yaml"
-    path.write_text(yaml.safe_dump({"questions": keep}))
-    return path, {q["uid"]: q for q in keep}
-
-
-def _model_server(questions: dict[str, dict], refuse: str | None = None) -> FakeOpenAIServer:
-    """A 'model' that knows the reference Cypher and solutions, found by the question text;
-    it answers 400 for the question `refuse` (a request no retry can fix)."""
-
-    def responder(request: dict, n: int):
-        prompt = request["messages"][-1]["content"]
-        for uid, q in questions.items():
-            if q["question"] in prompt:
-                if uid == refuse:
-                    return error_reply(400, "context length exceeded")
-                if request["messages"][0]["content"].startswith("You translate"):
-                    return chat_reply(f"Here you go:\n```cypher\n{q['cypher']}\n```")
-                return chat_reply(f"Answer: {q['solution']}")
-        return chat_reply("no idea")
-
-    return FakeOpenAIServer(responder)
 
 
 @pytest.mark.usefixtures("prefect_harness", "prefect_storage")
 def test_run_against_openai_compatible_endpoint(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("FAKE_KEY", "sk-never-logged")
-    path, questions = _subset(tmp_path, {"apt01", "apt04", "apt07"})
-    with _model_server(questions, refuse="apt07") as server:
+    path, questions = demo_subset(tmp_path, {"apt01", "apt04", "apt07"})
+    with serve(ReferenceModel(questions, refuse={"apt07"})) as server:
         code = main(["run", "--questions", str(path), "--scene-graph", str(DEMO_GRAPH),
                      "--model", "fake-gpt", "--base-url", server.base_url,
                      "--api-key-env", "FAKE_KEY", "--run-id", "http"])

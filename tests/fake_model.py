@@ -1,0 +1,72 @@
+"""A 'model' behind the loopback OpenAI-compatible server that knows the demo questions'
+reference Cypher and solutions (found by the question text in the prompt), with optional
+faults: refusals (400), 429 every k-th request, 500 every m-th, added latency."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import PROJECT_ROOT
+from tests.fake_openai import FakeOpenAIServer, Reply, chat_reply, error_reply
+
+DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
+DEMO_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
+
+
+def demo_subset(tmp_path: Path, uids: set[str] | None = None) -> tuple[Path, dict[str, dict]]:
+    """A question file with some of the demo questions; returns its path and uid -> question."""
+    questions = yaml.safe_load(DEMO_QUESTIONS.read_text())["questions"]
+    keep = [q for q in questions if uids is None or q["uid"] in uids]
+    path = tmp_path / "questions.yaml"
+    path.write_text(yaml.safe_dump({"questions": keep}))
+    return path, {q["uid"]: q for q in keep}
+
+
+class ReferenceModel:
+    """Callable responder for FakeOpenAIServer; counts answered (200) requests per prompt."""
+
+    def __init__(self, questions: dict[str, dict], refuse: set[str] = frozenset(),
+                 latency_s: float = 0.0, every_429: int = 0, every_500: int = 0) -> None:
+        self.questions = questions
+        self.refuse = set(refuse)
+        self.latency_s = latency_s
+        self.every_429, self.every_500 = every_429, every_500
+        self.answered: dict[str, int] = {}
+        self.faults = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, request: dict, n: int) -> Reply:
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        if self.every_429 and n % self.every_429 == 0:
+            return self._fault(429, "rate limited")
+        if self.every_500 and n % self.every_500 == 0:
+            return self._fault(500, "overloaded")
+        prompt = request["messages"][-1]["content"]
+        stage = "cypher" if request["messages"][0]["content"].startswith("You translate") \
+            else "refine"
+        for uid, q in self.questions.items():
+            if q["question"] in prompt:
+                if uid in self.refuse:
+                    return error_reply(400, "context length exceeded")
+                with self._lock:
+                    key = f"{uid}/{stage}"
+                    self.answered[key] = self.answered.get(key, 0) + 1
+                if stage == "cypher":
+                    return chat_reply(f"Here you go:\n```cypher\n{q['cypher']}\n```")
+                return chat_reply(f"Answer: {q['solution']}")
+        return chat_reply("no idea")
+
+
+    def _fault(self, status: int, message: str) -> Reply:
+        with self._lock:
+            self.faults += 1
+        return error_reply(status, message, {"Retry-After": "0"})
+
+
+def serve(model: ReferenceModel) -> FakeOpenAIServer:
+    return FakeOpenAIServer(model)

@@ -1,0 +1,61 @@
+"""Scale-out: the benchmark flow on a Dask cluster (a LocalCluster of worker processes).
+
+Stage tasks get only configs and records (they pickle); each Dask worker opens its own
+read-only graph handle and LLM client.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dsgqa.config import BenchmarkConfig, QAConfig
+from dsgqa.llm.base import ModelConfig
+from plangen.config import PlanningConfig
+from tests.conftest import PROJECT_ROOT
+from tests.fake_model import DEMO_GRAPH, demo_subset
+
+pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+
+
+def test_benchmark_runs_on_a_dask_local_cluster(tmp_path: Path, monkeypatch) -> None:
+    from distributed import LocalCluster
+    from prefect.settings import PREFECT_API_URL
+    from prefect_dask import DaskTaskRunner
+
+    from flows.benchmark import nlp_dsg_benchmark
+
+    # Worker processes must report to the same (test) API as this process.
+    monkeypatch.setenv("PREFECT_API_URL", PREFECT_API_URL.value())
+    questions, _ = demo_subset(tmp_path, {"apt01", "apt04", "apt05", "apt12"})
+    planning_data = PROJECT_ROOT / "questions/planning"
+    config = BenchmarkConfig(
+        run_id="dask", results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / "cache"),
+        models=[ModelConfig(name="reference-cypher", provider="oracle")],
+        qa=QAConfig(questions=str(questions), scene_graph=str(DEMO_GRAPH),
+                    db_root=str(tmp_path / "graphs")),
+        planning=PlanningConfig(data_dir=str(planning_data), domains=["gripper"],
+                                planner_baseline=True, models=[ModelConfig(
+                                    name="replies", provider="scripted",
+                                    script=str(planning_data / "scripted_replies.yaml"))]),
+        task_runner="dask",
+    )
+    with LocalCluster(n_workers=2, threads_per_worker=2, processes=True,
+                      dashboard_address=None) as cluster:
+        flow = nlp_dsg_benchmark.with_options(
+            task_runner=DaskTaskRunner(address=cluster.scheduler_address)
+        )
+        summary = flow(config)
+        with cluster.get_client() as client:
+            worker_pids = set(client.run(lambda: __import__("os").getpid()).values())
+        ran_on_cluster = set(cluster.scheduler.task_prefixes)
+    assert {"generate_cypher", "run_query", "refine", "compare", "generate_plans",
+            "planner_plans"} <= ran_on_cluster
+    rows = pd.read_csv(summary.qa.paths["rows_csv"])
+    assert len(rows) == 4 and rows["correct"].all()
+    overall = pd.read_csv(summary.planning.paths["overall_csv"]).set_index("model")
+    assert overall.loc["planner:greedy", "n_solved_successfully"] == 3
+    assert overall.loc["scripted:replies", "n_instances"] == 3
+    assert len(worker_pids) == 2 and __import__("os").getpid() not in worker_pids

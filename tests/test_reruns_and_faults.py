@@ -1,0 +1,123 @@
+"""Nightly-run robustness: reruns redo only failed work, a kill -9 loses only in-flight items,
+and a flaky endpoint (429s, 500s, latency) still gets every item scored exactly once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dsgqa.config import BenchmarkConfig, QAConfig
+from dsgqa.llm.base import ModelConfig
+from nlp_dsg_benchmark.cli import main
+from tests.fake_model import DEMO_GRAPH, ReferenceModel, demo_subset, serve
+
+pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+
+UIDS = {"apt01", "apt02", "apt04", "apt05", "apt06", "apt07", "apt08", "apt09", "apt10",
+        "apt11", "apt12", "apt13"}
+
+
+def _config(tmp_path: Path, questions: Path, base_url: str, run_id: str, cache: str = "cache",
+            max_connections: int = 4) -> BenchmarkConfig:
+    model = ModelConfig(name="fake-gpt", base_url=base_url, api_key_env="NO_KEY_NEEDED",
+                        max_retries=5, timeout_s=10, max_connections=max_connections)
+    return BenchmarkConfig(
+        run_id=run_id, results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / cache),
+        models=[model],
+        qa=QAConfig(questions=str(questions), scene_graph=str(DEMO_GRAPH),
+                    db_root=str(tmp_path / "graphs")),
+    )
+
+
+def _rows(tmp_path: Path, run_id: str) -> pd.DataFrame:
+    rows = pd.read_csv(tmp_path / "results" / run_id / "qa_results.csv", keep_default_na=False)
+    return rows.drop(columns=["seconds"]).sort_values("uid").reset_index(drop=True)
+
+
+def test_rerun_redoes_only_the_failed_items(tmp_path: Path, monkeypatch, capsys) -> None:
+    from flows.benchmark import nlp_dsg_benchmark
+
+    monkeypatch.chdir(tmp_path)
+    questions, known = demo_subset(tmp_path, {"apt01", "apt04", "apt06", "apt07"})
+    flaky = ReferenceModel(known, refuse={"apt06"})
+    with serve(flaky) as server:
+        first = nlp_dsg_benchmark(_config(tmp_path, questions, server.base_url, "night"))
+        assert first.qa.errors == 1
+        flaky.refuse.clear()           # the endpoint has recovered
+        before = len(server.requests)
+        assert main(["rerun", "night", "--only-failed"]) == 0
+        rerun_requests = len(server.requests) - before
+    assert rerun_requests == 2          # apt06's two calls; every finished item came from cache
+    rows = _rows(tmp_path, "night").set_index("uid")
+    assert rows["correct"].all() and (rows["error"] == "").all()
+    assert "1 failed item(s) will be redone" in capsys.readouterr().out
+    assert main(["rerun", "night", "--only-failed"]) == 0   # nothing failed any more
+    assert "nothing to rerun" in capsys.readouterr().out
+
+
+def test_kill_9_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) -> None:
+    from prefect.settings import PREFECT_API_URL
+
+    from flows.benchmark import nlp_dsg_benchmark
+
+    questions, known = demo_subset(tmp_path, UIDS)
+    model = ReferenceModel(known, latency_s=0.1)
+    with serve(model) as server:
+        config = _config(tmp_path, questions, server.base_url, "killed", max_connections=2)
+        config_file = tmp_path / "run.json"
+        config_file.write_text(config.model_dump_json())
+        env = {**os.environ, "PREFECT_API_URL": PREFECT_API_URL.value(),
+               "PREFECT_LOGGING_LEVEL": "ERROR"}
+        process = subprocess.Popen(
+            [sys.executable, "-c", "import sys, json; from dsgqa.config import "
+             "BenchmarkConfig; from flows.benchmark import nlp_dsg_benchmark; "
+             "nlp_dsg_benchmark(BenchmarkConfig.model_validate_json(open(sys.argv[1]).read()))",
+             str(config_file)],
+            env=env, cwd=tmp_path, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while len(server.requests) < 10 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            os.killpg(process.pid, signal.SIGKILL)
+        finally:
+            process.wait(timeout=30)
+        served_before_kill = len(server.requests)
+        assert 10 <= served_before_kill < 2 * len(UIDS), "the kill did not land mid-run"
+        cached = sum(1 for _ in (tmp_path / "cache/llm").rglob("*.json"))
+
+        nlp_dsg_benchmark(config)        # the rerun, same run id and caches
+        rerun_requests = len(server.requests) - served_before_kill
+        nlp_dsg_benchmark(_config(tmp_path, questions, server.base_url, "clean", cache="clean"))
+
+    # Every reply that reached the cache before the kill is not asked for again.
+    assert rerun_requests == 2 * len(UIDS) - cached
+    killed, clean = _rows(tmp_path, "killed"), _rows(tmp_path, "clean")
+    pd.testing.assert_frame_equal(killed, clean)
+    assert killed["correct"].all()
+
+
+def test_flaky_endpoint_scores_every_item_once(tmp_path: Path) -> None:
+    from flows.benchmark import nlp_dsg_benchmark
+
+    questions, known = demo_subset(tmp_path, UIDS)
+    model = ReferenceModel(known, latency_s=0.02, every_429=5, every_500=11)
+    with serve(model) as server:
+        summary = nlp_dsg_benchmark(_config(tmp_path, questions, server.base_url, "flaky",
+                                            max_connections=6))
+    rows = _rows(tmp_path, "flaky")
+    item_stages = 2 * len(UIDS)
+    assert len(rows) == len(UIDS) and rows["uid"].is_unique
+    assert (rows["error"] == "").all() and rows["correct"].all()
+    assert sorted(model.answered.values()) == [1] * item_stages   # no prompt answered twice
+    assert len(server.requests) == item_stages + model.faults      # each fault retried once
+    assert len(server.requests) <= 1.5 * item_stages
+    assert summary.qa.llm_calls["fresh"] == item_stages
