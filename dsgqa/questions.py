@@ -23,6 +23,9 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+# libyaml's loader when PyYAML was built with it (10x faster on large question sets).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class QuestionFileError(ValueError):
     """A question file that cannot be used; the message is one line with file:line."""
@@ -79,8 +82,7 @@ def load_question_set(path: str | Path) -> QuestionSet:
     except OSError as error:
         raise QuestionFileError(f"{path}: cannot read: {error.strerror}") from None
     try:
-        root = yaml.compose(text)
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
@@ -88,12 +90,12 @@ def load_question_set(path: str | Path) -> QuestionSet:
         raise QuestionFileError(f"{path}{line}: malformed YAML: {problem}") from None
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise QuestionFileError(f"{path}:1: expected a top-level `questions:` list")
-    lines = _question_lines(root)
-    questions = [
-        _validate_question(path, lines.get(i, 1), i, raw)
-        for i, raw in enumerate(data["questions"])
-    ]
-    _reject_duplicates(path, questions, lines)
+    try:
+        questions = [_validate_question(path, i, raw) for i, raw in enumerate(data["questions"])]
+        _reject_duplicates(questions)
+    except _Invalid as problem:
+        lines = _question_lines(yaml.compose(text, Loader=_LOADER))
+        raise problem.error(path, lines) from None
     return QuestionSet(source=str(path), questions=tuple(questions))
 
 
@@ -107,10 +109,26 @@ def _question_lines(root: yaml.Node | None) -> dict[int, int]:
     return {}
 
 
-def _validate_question(path: Path, line: int, index: int, raw: object) -> Question:
+class _Invalid(Exception):
+    """A problem found before line numbers are known (they cost a second, slower YAML pass,
+    so they are computed only when there is something to report)."""
+
+    def __init__(self, index: int, uid: str, message: str, first_index: int | None = None):
+        super().__init__(message)
+        self.index, self.uid, self.message, self.first_index = index, uid, message, first_index
+
+    def error(self, path: Path, lines: dict[int, int]) -> QuestionFileError:
+        message = self.message
+        if self.first_index is not None:
+            message += f" (first used at line {lines.get(self.first_index, 1)})"
+        where = f"{path}:{lines.get(self.index, 1)}: question {self.uid}"
+        return QuestionFileError(f"{where}: {message}")
+
+
+def _validate_question(path: Path, index: int, raw: object) -> Question:
     uid = raw.get("uid", f"#{index + 1}") if isinstance(raw, dict) else f"#{index + 1}"
     if not isinstance(raw, dict):
-        raise QuestionFileError(f"{path}:{line}: question {uid}: expected a mapping")
+        raise _Invalid(index, uid, "expected a mapping")
     try:
         return Question.model_validate(raw)
     except ValidationError as error:
@@ -121,17 +139,26 @@ def _validate_question(path: Path, line: int, index: int, raw: object) -> Questi
             message = "unknown field"
         elif first["type"] == "literal_error":
             message = f"unknown value {first.get('input')!r} ({first['msg'].lower()})"
-        where = f"{path}:{line}: question {uid}"
-        raise QuestionFileError(f"{where}: field {field}: {message}") from None
+        raise _Invalid(index, uid, f"field {field}: {message}") from None
 
 
-def _reject_duplicates(path: Path, questions: list[Question], lines: dict[int, int]) -> None:
+def _reject_duplicates(questions: list[Question]) -> None:
     seen: dict[str, int] = {}
     for i, question in enumerate(questions):
         if question.uid in seen:
-            first = lines.get(seen[question.uid], 1)
-            raise QuestionFileError(
-                f"{path}:{lines.get(i, 1)}: question {question.uid}: field uid: "
-                f"duplicate uid (first used at line {first})"
-            )
+            raise _Invalid(i, question.uid, "field uid: duplicate uid", seen[question.uid])
         seen[question.uid] = i
+
+
+_SHARED: dict[tuple[str, int, int], QuestionSet] = {}
+
+
+def shared_question_set(path: str | Path) -> QuestionSet:
+    """The question set of a file, parsed once per process (and again if the file changes).
+    Stage tasks take the file name, not the parsed set: a path pickles to a Dask worker and
+    hashes in no time, where a few hundred questions would be walked by Prefect on every call."""
+    stat = Path(path).stat()
+    slot = (str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+    if slot not in _SHARED:
+        _SHARED[slot] = load_question_set(path)
+    return _SHARED[slot]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
+from prefect.utilities.annotations import quote
 
 from dsgqa.config import BenchmarkConfig
 from flows._collect import outcomes_or_failures
@@ -37,7 +38,7 @@ def finish_planning(pending: PendingPlanning, config: BenchmarkConfig,
                     run_dir: Path) -> PlanningTrackSummary:
     assert config.planning is not None
     outcomes = [o for f in pending.futures for o in outcomes_or_failures(f, pending.uids)]
-    summary = evaluate_plans(outcomes, config.planning.data_dir, run_dir,
+    summary = evaluate_plans(quote(outcomes), config.planning.data_dir, run_dir,
                              config.planning_models())
     create_table_artifact(table=summary.overall_records, key="planning-overview",
                           description="Planning overview per experiment")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
+from prefect.utilities.annotations import quote
 
 from dsgqa.config import BenchmarkConfig
 from dsgqa.graph_handle import close_shared_graphs
@@ -53,10 +54,10 @@ def submit_qa(config: BenchmarkConfig) -> PendingQA:
     graph = load_graph(qa)
     stages = []
     for model in config.models:
-        attempts = generate_cypher.submit(questions, model, graph, run)
+        attempts = generate_cypher.submit(qa.questions, model, graph, run)
         outcomes = run_query.submit(attempts, model, qa, graph, run)
-        answers = refine.submit(questions, outcomes, model, run)
-        verdicts = compare.submit(questions, answers, model)
+        answers = refine.submit(qa.questions, outcomes, model, run)
+        verdicts = compare.submit(qa.questions, answers, model)
         stages.append(ModelStages(model, attempts, outcomes, answers, verdicts))
     return PendingQA(questions=questions, backend=graph.backend, models=stages)
 
@@ -72,7 +73,8 @@ def finish_qa(pending: PendingQA, run_dir: Path) -> QATrackSummary:
         items += assemble_items(pending.questions.questions, stages.model, pending.backend,
                                 attempts, outcomes, answers, verdicts)
     close_shared_graphs()
-    summary = write_qa_results(items, run_dir)
+    # quote(): Prefect would otherwise walk every record of every item looking for futures.
+    summary = write_qa_results(quote(items), run_dir)
     create_table_artifact(
         table=summary.overall_records, key="qa-summary",
         description=f"QA accuracy per model ({summary.questions} questions)",

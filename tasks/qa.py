@@ -1,8 +1,8 @@
 """The QA track's stages as Prefect tasks, one per (stage, model) over the question batch:
 load-questions, load-graph, generate-cypher, run-query, refine, compare, results-table.
 
-Inputs are plain configs and records (they hash and pickle, also to Dask workers); clients and
-database handles are looked up per process from those configs.
+Inputs are plain configs, file names and records (they hash and pickle, also to Dask workers);
+question sets, clients and database handles are looked up per process from those.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from dsgqa.batch import Outcome
 from dsgqa.config import QAConfig, RunOptions
 from dsgqa.graph_handle import GraphInfo, shared_graph
 from dsgqa.item_cache import ItemCache
-from dsgqa.llm.base import ModelConfig
+from dsgqa.llm.base import LLMClient, ModelConfig
 from dsgqa.llm.registry import shared_client
-from dsgqa.questions import QuestionSet, load_question_set
+from dsgqa.questions import QuestionSet, load_question_set, shared_question_set
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 from dsgqa.results import ItemResult, QATrackSummary, summarize_qa_run
 from dsgqa.stage_batches import compare_batch, generate_cypher_batch, refine_batch, run_query_batch
 from tasks.policies import RETRIES
 
 
-def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions):
+def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions) -> LLMClient:
     return shared_client(model, run.llm_cache_dir, questions.by_uid(), questions.fingerprint())
 
 
@@ -43,8 +43,9 @@ def load_graph(qa: QAConfig) -> GraphInfo:
 @task(name="generate-cypher", task_run_name="generate-cypher[{model.name}]",
       persist_result=False, **RETRIES)
 def generate_cypher(
-    questions: QuestionSet, model: ModelConfig, graph: GraphInfo, run: RunOptions
+    questions_file: str, model: ModelConfig, graph: GraphInfo, run: RunOptions
 ) -> list[Outcome[CypherAttempt]]:
+    questions = shared_question_set(questions_file)
     return generate_cypher_batch(
         questions.questions, _client(model, questions, run), graph.schema,
         ItemCache(run.stage_cache_dir, "generate-cypher"), run.refreshes("generate-cypher"),
@@ -65,9 +66,10 @@ def run_query(
 
 @task(name="refine", task_run_name="refine[{model.name}]", persist_result=False, **RETRIES)
 def refine(
-    questions: QuestionSet, outcomes: list[Outcome[QueryOutcome]], model: ModelConfig,
+    questions_file: str, outcomes: list[Outcome[QueryOutcome]], model: ModelConfig,
     run: RunOptions,
 ) -> list[Outcome[RefinedAnswer]]:
+    questions = shared_question_set(questions_file)
     return refine_batch(
         questions.questions, outcomes, _client(model, questions, run),
         ItemCache(run.stage_cache_dir, "refine"), run.refreshes("refine"),
@@ -76,9 +78,9 @@ def refine(
 
 @task(name="compare", task_run_name="compare[{model.name}]", persist_result=False)
 def compare(
-    questions: QuestionSet, answers: list[Outcome[RefinedAnswer]], model: ModelConfig
+    questions_file: str, answers: list[Outcome[RefinedAnswer]], model: ModelConfig
 ) -> list[Outcome[Verdict]]:
-    return compare_batch(questions.questions, answers)
+    return compare_batch(shared_question_set(questions_file).questions, answers)
 
 
 @task(name="results-table", persist_result=False)
