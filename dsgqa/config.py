@@ -88,11 +88,15 @@ class BenchmarkConfig(BaseModel):
         description="The run fails when more than this share of items errored (not mis-answered).",
     )
 
-    def resolved_run_id(self) -> str:
+    def resolved_run_id(
+        self, started: dt.datetime | None = None, flow_run_id: str | None = None
+    ) -> str:
+        """The configured id, else one derived from the orchestrator's run (start time + flow
+        run id): a retried flow run (`prefect flow-run retry`) keeps writing the same folder."""
         if self.run_id:
             return self.run_id
-        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
-        return f"{stamp}-{uuid.uuid4().hex[:6]}"
+        stamp = (started or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%S")
+        return f"{stamp}-{(flow_run_id or uuid.uuid4().hex)[:6]}"
 
     def planning_models(self) -> list[ModelConfig]:
         return (self.planning.models if self.planning and self.planning.models else self.models)

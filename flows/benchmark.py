@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from prefect import flow
+from prefect.runtime import flow_run
 
 from dsgqa.config import BenchmarkConfig
 from dsgqa.run_summary import RunSummary, check_error_budget
@@ -19,7 +20,7 @@ from tasks.run import record_run_config
 
 @flow(name="nlp-dsg-benchmark")
 def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
-    run_id = config.resolved_run_id()
+    run_id = config.resolved_run_id(flow_run.scheduled_start_time, flow_run.id)
     run_dir = Path(config.results_dir) / run_id
     record_run_config(config, run_id, run_dir)
     planning_pending = submit_planning(config) if config.planning else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import datetime as dt
 import json
 import os
 import signal
@@ -20,6 +21,7 @@ import time
 import tomllib
 import uuid
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
@@ -106,8 +108,8 @@ def _marked_pids(marker: str) -> list[int]:
 
 
 def _stop(process: subprocess.Popen, grace: float = 10.0) -> None:
-    """SIGTERM the process group, then SIGKILL it if anything in it is still alive after `grace`
-    (a Prefect worker ignores SIGTERM when its server is gone)."""
+    """SIGTERM the process group, then SIGKILL it if anything in it is still alive after
+    `grace` seconds."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
     deadline = time.monotonic() + grace
@@ -161,6 +163,29 @@ def test_server_deploy_worker_run_smoke(tmp_path: Path) -> None:
         assert done.returncode == 0, "\n".join(_log_tail(p) for p in logs.values())
         return done.stdout
 
+    def wait_for_completion(flow_run_id: str, run_count: int) -> dict:
+        deadline = time.monotonic() + 120
+        while True:
+            flow_run = json.loads(prefect("flow-run", "inspect", flow_run_id, "-o", "json"))
+            state = flow_run["state"]["type"]
+            if state == "COMPLETED" and flow_run["run_count"] >= run_count:
+                return flow_run
+            assert state not in ("FAILED", "CRASHED", "CANCELLED"), (
+                f"flow run {state}\n" + _log_tail(logs["worker"], 80))
+            assert time.monotonic() < deadline, (
+                f"flow run still {state} after 120 s\n" + _log_tail(logs["worker"], 80))
+            time.sleep(1)
+
+    def scheduled_starts(deployment_id: str) -> list[dt.datetime]:
+        deadline = time.monotonic() + 60
+        while True:
+            runs = json.loads(prefect("flow-run", "ls", "--state-type", "SCHEDULED", "-o", "json"))
+            starts = [dt.datetime.fromisoformat(run["expected_start_time"]) for run in runs
+                      if run["deployment_id"] == deployment_id]
+            if starts or time.monotonic() > deadline:
+                return starts
+            time.sleep(2)
+
     def prefect(*args: str) -> str:
         done = subprocess.run([PREFECT, *args], cwd=ROOT, env=env, capture_output=True,
                               text=True, timeout=60)
@@ -191,18 +216,7 @@ def test_server_deploy_worker_run_smoke(tmp_path: Path) -> None:
         flow_run_id = next(line.split("UUID:")[1].strip()
                            for line in stdout.splitlines() if "UUID:" in line)
 
-        deadline = time.monotonic() + 120
-        while True:
-            state = json.loads(prefect("flow-run", "inspect", flow_run_id, "-o", "json"))
-            state_type = state["state"]["type"]
-            if state_type == "COMPLETED":
-                break
-            assert state_type not in ("FAILED", "CRASHED", "CANCELLED"), (
-                f"flow run {state_type}\n" + _log_tail(logs["worker"], 80))
-            assert time.monotonic() < deadline, (
-                f"flow run still {state_type} after 120 s\n" + _log_tail(logs["worker"], 80))
-            time.sleep(1)
-
+        wait_for_completion(flow_run_id, run_count=1)
         run_dir = out / "results" / "deploy-test"
         with (run_dir / "qa_results.csv").open() as handle:
             rows = list(csv.DictReader(handle))
@@ -210,11 +224,23 @@ def test_server_deploy_worker_run_smoke(tmp_path: Path) -> None:
         assert {row["uid"] for row in rows} == {q["uid"] for q in questions}
         assert (run_dir / "plan_overview.csv").is_file()
         assert not (ROOT / "results" / "deploy-test").exists()
+
+        # The documented way to re-run a flow run: the worker picks it up again.
+        (run_dir / "qa_results.csv").unlink()
+        prefect("flow-run", "retry", flow_run_id)
+        wait_for_completion(flow_run_id, run_count=2)
+        assert (run_dir / "qa_results.csv").is_file()
+
+        # The server's scheduler has created the next nightly runs (its loop for new deployments
+        # runs every few seconds): 02:00 in Berlin, whatever the season.
+        assert {start.astimezone(ZoneInfo("Europe/Berlin")).time()
+                for start in scheduled_starts(nightly["id"])} == {dt.time(2)}
     finally:
-        # Worker first: it exits on SIGTERM only while its server still answers.
-        for name in ("worker", "server"):
+        # Worker first, so it takes no new run while the server goes down. Prefect's worker turns
+        # the first SIGTERM into "finish the current runs" and may linger: SIGKILL after 5 s.
+        for name, grace in (("worker", 5.0), ("server", 15.0)):
             if name in started:
-                _stop(started[name])
+                _stop(started[name], grace)
         for pid in _marked_pids(marker):  # e.g. a flow-run process in a session of its own
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
