@@ -1,0 +1,136 @@
+"""Plan generation: backprompting, incremental episodes, prompts, and the evaluation of what
+they log, with scripted models (real implementations of the client interface)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dsgqa.llm.base import CallContext, LLMReply, Message, ModelConfig
+from planeval import PlanningData, evaluate_logs, overview
+from plangen.approaches import PlanningTask, incremental, non_incremental, planner_baseline
+from plangen.config import PlanningConfig
+from plangen.describe_nl import describe_domain, describe_problem
+from plangen.loading import load_planning_tasks
+from plangen.logs import write_generation_logs
+from tests.conftest import PROJECT_ROOT, SHARED
+
+DEMO = PROJECT_ROOT / "questions/planning"
+SHARED_PLANNING = SHARED / "data/planning"
+
+
+class ReplyList:
+    """Answers successive calls with successive replies (the last one repeats)."""
+
+    def __init__(self, replies: list[str]) -> None:
+        self.config = ModelConfig(name="list", provider="scripted")
+        self.replies = replies
+        self.seen: list[list[Message]] = []
+
+    def complete(self, messages: list[Message], context: CallContext) -> LLMReply:
+        self.seen.append(messages)
+        reply = self.replies[min(len(self.seen) - 1, len(self.replies) - 1)]
+        return LLMReply(text=reply, prompt_tokens=3, completion_tokens=2)
+
+
+@pytest.fixture(scope="module")
+def blocksworld() -> dict:
+    tasks = load_planning_tasks(PlanningConfig(data_dir=str(DEMO), domains=["blocksworld"]))
+    return {t.instance: t for t in tasks}
+
+
+def test_backprompting_stops_at_the_first_valid_plan(blocksworld: dict) -> None:
+    task = blocksworld["instance-1"]
+    client = ReplyList(["(pick-up a)", task.gold_plan, "(never asked)"])
+    record = non_incremental(task, client, "x", "pddl", max_attempts=3)
+    assert [a["valid"] for a in record["attempts"]] == [False, True]
+    # The second prompt carries the simulator's first error back, never the gold plan.
+    feedback = client.seen[1][-1]["content"]
+    assert "does not work" in feedback and task.gold_plan.strip() not in feedback
+
+
+def test_backprompting_stops_after_k_attempts(blocksworld: dict) -> None:
+    client = ReplyList(["(pick-up a)"])
+    record = non_incremental(blocksworld["instance-2"], client, "x", "pddl", max_attempts=3)
+    assert len(record["attempts"]) == 3 and len(client.seen) == 3
+    assert not any(a["valid"] for a in record["attempts"])
+
+
+def _gold_steps(task: PlanningTask) -> list[str]:
+    return [line.strip() for line in task.gold_plan.splitlines() if line.strip()]
+
+
+def test_incremental_finished_too_early_then_recovers(blocksworld: dict) -> None:
+    task = blocksworld["instance-1"]
+    steps = _gold_steps(task)
+    replies = [steps[0], "finished", "(stack a a)", "look around", *steps[1:], "finished"]
+    record = incremental(task, ReplyList(replies), "x", "pddl", max_steps=30)
+    kinds = [e["type"] for e in record["events"]]
+    assert kinds[:4] == ["action", "finished", "action", "look_around"]
+    assert record["events"][1]["feedback"] == "The goal is not reached yet."
+    assert "not" in record["events"][2]["feedback"]              # unexecutable: no change
+    assert "(clear" in record["events"][3]["feedback"] or "(on" in record["events"][3]["feedback"]
+    assert kinds[-1] == "finished" and record["events"][-1]["feedback"].startswith("Correct")
+    assert len(record["events"]) == len(replies)                 # stopped at the real finish
+
+
+def test_incremental_stops_at_the_step_limit(blocksworld: dict) -> None:
+    record = incremental(blocksworld["instance-1"], ReplyList(["look around"]), "x", "pddl",
+                         max_steps=5)
+    assert len(record["events"]) == 5
+
+
+def test_logged_runs_evaluate_to_the_expected_overview(blocksworld: dict, tmp_path: Path) -> None:
+    one, two, three = (blocksworld[f"instance-{i}"] for i in (1, 2, 3))
+    gold_steps = _gold_steps(three)
+    records = [
+        non_incremental(one, ReplyList([one.gold_plan]), "mix", "pddl", 1),       # valid
+        non_incremental(two, ReplyList(["(pick-up zzz)"]), "mix", "pddl", 1),     # not executable
+        non_incremental(three, ReplyList(["\n".join(gold_steps[:-1])]), "mix", "pddl", 1),
+    ]
+    garbage = non_incremental(one, ReplyList(["I cannot help with that."]), "junk", "pddl", 1)
+    write_generation_logs([*records, garbage], tmp_path / "plans")
+    evaluation = evaluate_logs(tmp_path / "plans", DEMO)
+    table = overview(evaluation, by=["experiment"]).set_index("experiment")
+    assert table.loc["mix", "n_instances"] == 3
+    assert table.loc["mix", "n_solved_successfully"] == 1
+    assert table.loc["mix", "unsuccessful_bec_not_executable"] == 1
+    assert table.loc["mix", "unsuccessful_bec_not_reached_goal"] == 1
+    assert table.loc["junk", "n_solved_successfully"] == 0
+
+
+def test_planner_baseline_solves_demo_instances(blocksworld: dict) -> None:
+    record = planner_baseline(blocksworld["instance-3"], "planner", node_limit=20_000)
+    assert record["planner"]["status"] == "solved"
+    assert record["attempts"][0]["raw_reply"].count("(") >= 10
+
+
+@pytest.mark.parametrize("domain", sorted(p.name for p in SHARED_PLANNING.iterdir()
+                                          if (p / "domain.pddl").is_file()))
+def test_prompts_for_every_shared_domain(domain: str) -> None:
+    """The natural-language rendering covers every action of real IPC domains."""
+    data = PlanningData(SHARED_PLANNING)
+    parsed = data.domain(domain)
+    text = describe_domain(parsed)
+    assert all(f"- {name}" in text for name in parsed.actions)
+    problem = data.problem(domain, data.instance_names(domain)[0])
+    assert "initial state" in describe_problem(problem)
+
+
+def test_gold_plans_replayed_as_replies_solve_shared_instances(tmp_path: Path) -> None:
+    """Generation + evaluation on independently written data: a model that answers with the
+    gold plan (in a chatty fenced reply) solves every instance, first try."""
+    config = PlanningConfig(data_dir=str(SHARED_PLANNING), domains=["gripper", "depot", "ferry"],
+                            max_instances_per_domain=2)
+    tasks = [t for t in load_planning_tasks(config) if t.gold_plan]
+    records = [
+        non_incremental(t, ReplyList([f"Sure:\n```pddl\n{t.gold_plan}\n```"]), "gold", "nl", 2)
+        for t in tasks
+    ]
+    write_generation_logs(records, tmp_path / "plans")
+    evaluation = evaluate_logs(tmp_path / "plans", SHARED_PLANNING)
+    assert len(evaluation) == len(tasks) >= 5
+    assert evaluation["success"].astype(bool).all()
+    assert pd.Series([len(r["attempts"]) for r in records]).eq(1).all()
