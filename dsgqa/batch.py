@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from dsgqa import progress
 from dsgqa.item_cache import ItemCache
 
 T = TypeVar("T")
@@ -53,6 +54,12 @@ def run_items(
     """Outcomes in item order. `refresh` ignores (and overwrites) cached entries."""
 
     def one(item: T) -> Outcome[V]:
+        try:
+            return attempt(item)
+        finally:
+            progress.advanced(stage)
+
+    def attempt(item: T) -> Outcome[V]:
         uid = uid_of(item)
         key = key_of(item)
         if cache is not None and not refresh:
@@ -69,6 +76,7 @@ def run_items(
 
     if not items:
         return []
+    progress.started(stage, len(items))
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(items)))) as pool:
         return list(pool.map(one, items))
 

@@ -180,9 +180,11 @@ def _run(args: argparse.Namespace) -> int:
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     flow = _with_task_runner(config)
     print(f"nlp-dsg-benchmark: reporting to {api}", file=sys.stderr)
-    from nlp_dsg_benchmark.console import print_run
+    from nlp_dsg_benchmark.console import console, print_run
+    from nlp_dsg_benchmark.progress_bars import stage_progress
 
-    summary = flow(config)
+    with stage_progress(console, enabled=not args.verbose):
+        summary = flow(config)
     print_run(summary)
     return 0
 
