@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from dsgqa.llm.base import LLMReply
+
 
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -21,6 +23,11 @@ class LLMUsage(_Record):
     @property
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    @classmethod
+    def of(cls, reply: LLMReply) -> LLMUsage:
+        return cls(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
+                   seconds=reply.seconds, cached=reply.cached)
 
 
 class CypherAttempt(_Record):

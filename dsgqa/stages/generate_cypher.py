@@ -19,10 +19,5 @@ def generate_cypher(question: Question, client: LLMClient, schema: str) -> Cyphe
         model=client.config.label,
         cypher=extract_cypher(reply.text),
         raw_reply=reply.text,
-        usage=LLMUsage(
-            prompt_tokens=reply.prompt_tokens,
-            completion_tokens=reply.completion_tokens,
-            seconds=reply.seconds,
-            cached=reply.cached,
-        ),
+        usage=LLMUsage.of(reply),
     )

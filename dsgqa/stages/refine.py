@@ -30,10 +30,5 @@ def refine(question: Question, outcome: QueryOutcome, client: LLMClient) -> Refi
         uid=question.uid,
         answer=extract_answer(reply.text),
         raw_reply=reply.text,
-        usage=LLMUsage(
-            prompt_tokens=reply.prompt_tokens,
-            completion_tokens=reply.completion_tokens,
-            seconds=reply.seconds,
-            cached=reply.cached,
-        ),
+        usage=LLMUsage.of(reply),
     )
