@@ -218,6 +218,12 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["plan"]:
+        # Everything after `plan` belongs to planeval's own parser (its --help included).
+        from planeval.cli import main as planeval_main
+
+        return planeval_main(argv[1:])
     args = _parser().parse_args(argv)
     try:
         return _dispatch(args)
