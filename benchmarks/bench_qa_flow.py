@@ -72,7 +72,8 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=200)
     args = parser.parse_args()
     fresh, cached = demo_times(args.runs)
-    print(f"demo (28 QA questions + 9 planning instances x 2 models), {args.runs} runs:")
+    print(f"demo (28 QA questions; 9 planning instances: scripted model + planner), "
+          f"{args.runs} runs, whole process incl. the temporary Prefect API:")
     print(f"  fresh  median {statistics.median(fresh):6.2f} s  (min {min(fresh):.2f})")
     print(f"  cached median {statistics.median(cached):6.2f} s  (min {min(cached):.2f})")
     per_task, plain = task_overhead(args.tasks)
