@@ -35,7 +35,12 @@ WRITES = {
     "two_statements": "MATCH (n) RETURN count(n); MATCH (o:Object) DELETE o",
     "lower_case": "match (o:Object) detach delete o",
     "in_subquery": "MATCH (r:Room) WHERE EXISTS { MATCH (r) SET r.name = 'x' } RETURN r",
+    "update_extension": "UPDATE httpfs",
+    "comment": "COMMENT ON TABLE Object IS 'vandalised'",
 }
+# What the read-only database itself refuses, with the guard out of the way (the second wall).
+ENGINE_REFUSES = ("create", "merge", "set", "delete", "detach_delete", "remove", "drop",
+                  "alter", "copy_from", "comment")
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +102,15 @@ def test_writes_change_nothing_and_are_invalid(demo_store, kind):
     assert result.rows == []
     assert demo_store.checksum() == before
     assert not Path("/tmp/dsg-leak.csv").exists()
+
+
+@pytest.mark.parametrize("kind", ENGINE_REFUSES)
+def test_read_only_database_refuses_writes_without_the_guard(demo_store, kind):
+    """Bypass the write guard: the database is opened read-only, so writes still fail."""
+    before = demo_store.checksum()
+    response = demo_store._ask(WRITES[kind], timeout_s=5, max_rows=10)
+    assert not response["ok"]
+    assert demo_store.checksum() == before
 
 
 def test_checksum_sees_every_kind_of_change(tmp_path):

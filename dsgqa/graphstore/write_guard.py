@@ -17,7 +17,13 @@ import re
 WRITE_KEYWORDS = frozenset({
     "CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "COPY", "LOAD", "ALTER",
     "INSTALL", "UNINSTALL", "ATTACH", "USE", "EXPORT", "IMPORT", "CHECKPOINT", "BEGIN", "COMMIT",
-    "ROLLBACK", "FOREACH", "GRANT", "DENY", "REVOKE",
+    "ROLLBACK", "FOREACH", "GRANT", "DENY", "REVOKE", "UPDATE", "COMMENT",
+})
+
+# A statement must begin with one of these (an allowlist: engines add statements over time, as
+# Kuzu's `UPDATE <extension>`, which downloads code even on a read-only database).
+READ_STATEMENT_STARTS = frozenset({
+    "MATCH", "OPTIONAL", "UNWIND", "WITH", "RETURN", "CALL", "EXPLAIN", "PROFILE",
 })
 
 # Procedures that only read the catalog; anything else after CALL is refused.
@@ -59,6 +65,10 @@ def _tokens(cypher: str) -> list[tuple[str, str]]:
 def write_violation(cypher: str) -> str | None:
     """Why `cypher` must not run (one line), or None when it only reads."""
     tokens = _tokens(cypher)
+    first = next((text.upper() for kind, text in tokens if kind == "word"), "")
+    if first not in READ_STATEMENT_STARTS:
+        return f"only read queries are allowed (a query starts with MATCH, OPTIONAL MATCH, " \
+            f"UNWIND, WITH, RETURN or CALL), not {first or 'this'}"
     for i, (kind, text) in enumerate(tokens):
         if kind == "other" and text == ";" and any(k != "other" or t != ";"
                                                    for k, t in tokens[i + 1:]):

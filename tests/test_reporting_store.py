@@ -1,0 +1,123 @@
+"""The results store: one Parquet folder per run, keyed rows, idempotent re-recording."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from reporting.errors import ReportError
+from reporting.store import KEY_COLUMNS, list_runs, load_store, load_usage, record_run
+from tests.reporting_runs import QUESTIONS, write_inputs, write_run
+
+RUN1 = "20260101T020000-aaaaaa"
+RUN2 = "20260102T020000-bbbbbb"
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> dict[str, str]:
+    return write_inputs(tmp_path / "inputs")
+
+
+def test_a_run_is_stored_as_one_folder_of_keyed_parquet_rows(tmp_path, inputs):
+    run_dir = write_run(tmp_path / "results", RUN1, inputs, wrong={("gpt-a", "q03")})
+    store = tmp_path / "store"
+
+    stored = record_run(run_dir, store)
+
+    folder = store / f"run_id={RUN1}"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "planning.parquet", "planning_usage.parquet", "qa.parquet", "run.json"]
+    qa, planning = load_store(store)
+    assert stored == len(qa) + len(planning) == 2 * len(QUESTIONS) + 6
+    for table in (qa, planning):
+        assert list(table.columns[: len(KEY_COLUMNS)]) == KEY_COLUMNS
+        assert set(table["run_id"]) == {RUN1}
+        assert table["run_date"].iloc[0] == pd.Timestamp("2026-01-01T02:00:00Z")
+        assert table["question_set_version"].iloc[0] not in ("", "unknown")
+        assert table["planning_data_version"].iloc[0] not in ("", "unknown")
+        assert table["prompt_hash"].str.len().min() == 12
+        assert table["git_commit"].iloc[0]
+    assert set(qa["backend"]) == {"kuzu"}
+    assert qa.dtypes["correct"] == "boolean" and qa.dtypes["tokens"] == "Int64"
+    assert not qa.set_index(["model", "uid"]).loc[("gpt-a", "q03"), "correct"]
+    # per-instance usage comes from the generation logs' meta
+    assert planning["tokens"].tolist() == [340] * 6 and planning["seconds"].sum() == 9.0
+    info = json.loads((folder / "run.json").read_text())
+    assert info["qa_models"] == ["gpt-a", "gpt-b"] and info["planning_models"] == ["gpt-a"]
+    assert info["rows"] == {"qa": 20, "planning": 6}
+
+
+def test_recording_a_run_again_replaces_its_folder(tmp_path, inputs):
+    results, store = tmp_path / "results", tmp_path / "store"
+    run_dir = write_run(results, RUN1, inputs)
+    first = record_run(run_dir, store)
+    before = load_store(store)
+
+    assert record_run(run_dir, store) == first
+    after = load_store(store)
+    for old, new in zip(before, after, strict=True):
+        pd.testing.assert_frame_equal(old, new)
+    assert [p.name for p in store.iterdir()] == [f"run_id={RUN1}"]  # no staging leftovers
+
+    # the run was redone without its planning track: the old planning rows must go
+    (run_dir / "plan_evaluation.csv").unlink()
+    (run_dir / "plan_usage.csv").unlink()
+    assert record_run(run_dir, store) == 2 * len(QUESTIONS)
+    qa, planning = load_store(store)
+    assert len(qa) == 20 and planning.empty
+    assert load_usage(store).empty
+
+
+def test_load_store_filters_runs_and_models(tmp_path, inputs):
+    results, store = tmp_path / "results", tmp_path / "store"
+    for run_id in (RUN1, RUN2):
+        record_run(write_run(results, run_id, inputs), store)
+
+    qa, planning = load_store(store, runs=[RUN2], models=["gpt-b"])
+
+    assert set(qa["run_id"]) == {RUN2} and set(qa["model"]) == {"gpt-b"}
+    assert planning.empty  # gpt-b has no planning rows
+    assert list(list_runs(store)["run_id"]) == [RUN1, RUN2]
+
+
+def test_runs_of_another_question_set_are_another_kind(tmp_path, inputs):
+    results, store = tmp_path / "results", tmp_path / "store"
+    record_run(write_run(results, RUN1, inputs), store)
+    changed = write_inputs(tmp_path / "inputs2", question_text="questions: v2\n")
+    record_run(write_run(results, RUN2, changed), store)
+
+    runs = list_runs(store)
+
+    assert runs["question_set_version"].nunique() == 2
+    assert runs["planning_data_version"].nunique() == 1
+    assert runs["kind"].nunique() == 2
+
+
+def test_a_run_with_one_track_is_stored(tmp_path, inputs):
+    run_dir = write_run(tmp_path / "results", RUN1, inputs, planning=False)
+
+    assert record_run(run_dir, tmp_path / "store") == 20
+    assert not (tmp_path / "store" / f"run_id={RUN1}" / "planning.parquet").exists()
+    assert list_runs(tmp_path / "store")["planning_data_version"].tolist() == [""]
+
+
+def test_bad_inputs_are_one_line_errors(tmp_path, inputs):
+    store = tmp_path / "store"
+    with pytest.raises(ReportError, match="no such run folder"):
+        record_run(tmp_path / "nowhere", store)
+    empty = tmp_path / "results" / "empty"
+    empty.mkdir(parents=True)
+    with pytest.raises(ReportError, match="no results tables"):
+        record_run(empty, store)
+    broken = write_run(tmp_path / "results", RUN1, inputs)
+    pd.DataFrame({"uid": ["q01"]}).to_csv(broken / "qa_results.csv", index=False)
+    with pytest.raises(ReportError, match=r"qa_results.csv: missing column 'model'"):
+        record_run(broken, store)
+    with pytest.raises(ReportError, match="no results store"):
+        load_store(store)
+    record_run(write_run(tmp_path / "results", RUN2, inputs), store)
+    with pytest.raises(ReportError, match=f"unknown run 'nope'.*recorded: {RUN2}"):
+        load_store(store, runs=["nope"])
