@@ -50,8 +50,11 @@ def run_items(
     workers: int = 8,
     refresh: bool = False,
     fresh_calls_of: Callable[[V], int] = lambda value: 0,
+    keep: Callable[[V], bool] = lambda value: True,
 ) -> list[Outcome[V]]:
-    """Outcomes in item order. `refresh` ignores (and overwrites) cached entries."""
+    """Outcomes in item order. `refresh` ignores (and overwrites) cached entries; `keep` says
+    whether a value may be cached (a result that a retry might change, such as a timeout under
+    load, is used for this run but recomputed by the next)."""
 
     def one(item: T) -> Outcome[V]:
         try:
@@ -63,14 +66,14 @@ def run_items(
         uid = uid_of(item)
         key = key_of(item)
         if cache is not None and not refresh:
-            hit = cache.get(key)
+            hit = cache.get_or_none(key)
             if hit is not None:
                 return Outcome(uid=uid, value=hit, from_cache=True)
         try:
             value = compute(item)
         except Exception as error:
             return Outcome(uid=uid, error=f"{stage}: {one_line_error(error)}")
-        if cache is not None:
+        if cache is not None and keep(value):
             cache.put(key, value)
         return Outcome(uid=uid, value=value, fresh_llm_calls=fresh_calls_of(value))
 

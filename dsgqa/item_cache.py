@@ -54,6 +54,14 @@ class ItemCache:
         except (FileNotFoundError, EOFError, pickle.UnpicklingError):
             return None
 
+    def get_or_none(self, key: str) -> Any | None:
+        """`get`, but an entry that cannot be read back (truncated, or pickled from a class
+        that no longer exists) is a miss to recompute, not an error that blocks every rerun."""
+        try:
+            return self.get(key)
+        except Exception:
+            return None
+
     def put(self, key: str, value: Any) -> None:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)

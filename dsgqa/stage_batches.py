@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from dsgqa import stages
+from dsgqa import extract, prompts, records, stages
 from dsgqa.batch import Outcome, carried, run_items
-from dsgqa.graphstore import GraphStore
+from dsgqa.graphstore import GraphStore, kuzu_store, neo4j_store, query_worker, write_guard
 from dsgqa.item_cache import ItemCache, item_key, source_version
 from dsgqa.llm.base import LLMClient
 from dsgqa.prompts import CYPHER_TEMPLATES, REFINE_TEMPLATES, prompt_hash
@@ -25,6 +25,27 @@ from dsgqa.stages import refine as refine_module
 from dsgqa.stages import run_query as run_query_module
 
 QUERY_WORKERS = 4
+# Answers a retry may change: not kept in the item cache, so the next run asks again.
+TRANSIENT_QUERY_ERRORS = ("query timed out", "query worker died")
+# Everything that shapes a stage's output besides its inputs: editing it invalidates results.
+_RECORDS = source_version(records, extract, prompts)
+_QUERY_CODE = source_version(run_query_module, write_guard, kuzu_store, neo4j_store,
+                             query_worker, records)
+
+
+def _engine_version(backend: str) -> str:
+    """The database engine's package version, read without importing the engine (Kuzu and
+    Ladybug must never share a process)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(backend)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _keep_query(outcome: QueryOutcome) -> bool:
+    return outcome.valid or not (outcome.error or "").startswith(TRANSIENT_QUERY_ERRORS)
 
 
 def _fresh(usage_holder: CypherAttempt | RefinedAnswer) -> int:
@@ -35,7 +56,7 @@ def generate_cypher_batch(
     questions: Sequence[Question], client: LLMClient, schema: str, cache: ItemCache | None,
     refresh: bool = False,
 ) -> list[Outcome[CypherAttempt]]:
-    version = (source_version(generate_module), prompt_hash(*CYPHER_TEMPLATES),
+    version = (source_version(generate_module), _RECORDS, prompt_hash(*CYPHER_TEMPLATES),
                hashlib.sha256(schema.encode()).hexdigest()[:16], client.config.fingerprint())
     return run_items(
         "generate-cypher", questions, uid_of=lambda q: q.uid,
@@ -50,15 +71,15 @@ def run_query_batch(
     attempts: Sequence[Outcome[CypherAttempt]], store: GraphStore, graph_fingerprint: str,
     timeout_s: float, max_rows: int, cache: ItemCache | None, refresh: bool = False,
 ) -> list[Outcome[QueryOutcome]]:
-    version = (source_version(run_query_module), graph_fingerprint, store.backend, timeout_s,
-               max_rows)
+    version = (_QUERY_CODE, graph_fingerprint, store.backend, _engine_version(store.backend),
+               getattr(store, "memory_limit_mb", None), timeout_s, max_rows)
     ready = [a for a in attempts if a.ok]
     done = run_items(
         "run-query", ready, uid_of=lambda a: a.uid,
         key_of=lambda a: item_key("run-query", a.value.cypher, *version),
         compute=lambda a: stages.run_query(store, a.value, timeout_s=timeout_s,
                                            max_rows=max_rows),
-        cache=cache, workers=QUERY_WORKERS, refresh=refresh,
+        cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=_keep_query,
     )
     return _merge(attempts, done, "run-query")
 
@@ -67,7 +88,7 @@ def refine_batch(
     questions: Sequence[Question], outcomes: Sequence[Outcome[QueryOutcome]],
     client: LLMClient, cache: ItemCache | None, refresh: bool = False,
 ) -> list[Outcome[RefinedAnswer]]:
-    version = (source_version(refine_module), prompt_hash(*REFINE_TEMPLATES),
+    version = (source_version(refine_module), _RECORDS, prompt_hash(*REFINE_TEMPLATES),
                client.config.fingerprint())
     pairs = [(q, o) for q, o in zip(questions, outcomes, strict=True) if o.ok]
 

@@ -157,7 +157,13 @@ class Neo4jStore(GraphStore):
 
     def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200) -> QueryResult:
         import neo4j
-        from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+        from neo4j.exceptions import (
+            DriverError,
+            Neo4jError,
+            ServiceUnavailable,
+            SessionExpired,
+            TransientError,
+        )
 
         started = time.monotonic()
         problem = "empty query" if not cypher.strip() else write_violation(cypher)
@@ -175,6 +181,10 @@ class Neo4jStore(GraphStore):
                 result.consume()
         except (ServiceUnavailable, SessionExpired) as exc:
             raise GraphStoreError(f"database unreachable: {one_line(exc)}") from None
+        except TransientError as exc:
+            # Raised, not returned: the item is recorded as failed (not cached) and a rerun or
+            # the task's retry asks again, where a wrong answer would be stored for good.
+            raise GraphStoreError(f"transient database error: {one_line(exc)}") from None
         except (Neo4jError, DriverError, ValueError, TypeError) as exc:
             return QueryResult.failure(one_line(exc), time.monotonic() - started)
         return QueryResult(columns=columns, rows=rows[:max_rows], truncated=len(rows) > max_rows,

@@ -67,8 +67,8 @@ def write_violation(cypher: str) -> str | None:
     tokens = _tokens(cypher)
     first = next((text.upper() for kind, text in tokens if kind == "word"), "")
     if first not in READ_STATEMENT_STARTS:
-        return f"only read queries are allowed (a query starts with MATCH, OPTIONAL MATCH, " \
-            f"UNWIND, WITH, RETURN or CALL), not {first or 'this'}"
+        return f"{first or 'this statement'} is not allowed: only read queries may run (they " \
+            "start with MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN or CALL)"
     for i, (kind, text) in enumerate(tokens):
         if kind == "other" and text == ";" and any(k != "other" or t != ";"
                                                    for k, t in tokens[i + 1:]):

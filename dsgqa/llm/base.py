@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -97,5 +98,13 @@ class ModelConfig(BaseModel):
         }
 
     def fingerprint(self) -> str:
-        blob = json.dumps(self.identity(), sort_keys=True).encode()
+        """Identity plus, for a scripted model, its replies' content: editing the script must
+        invalidate the cached results made from it."""
+        identity = self.identity()
+        if self.provider == "scripted" and self.script:
+            try:
+                identity["script_sha"] = hashlib.sha256(Path(self.script).read_bytes()).hexdigest()
+            except OSError:
+                identity["script_sha"] = "unreadable"
+        blob = json.dumps(identity, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]

@@ -29,6 +29,8 @@ def build_client(
         from dsgqa.llm.oracle import OracleClient
 
         client = OracleClient(config, questions or {})
-    if cache_dir is None:
+    # Only real models are response-cached: scripted and oracle replies depend on more than the
+    # messages (the uid, the attempt, the reference answers) and cost nothing to recompute.
+    if cache_dir is None or config.provider != "openai":
         return client
     return CachedClient(client, ResponseCache(cache_dir))
