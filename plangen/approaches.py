@@ -112,7 +112,7 @@ def _turn_action(reply: str) -> str:
 def incremental(task: PlanningTask, client: LLMClient, experiment: str,
                 domain_format: str, max_steps: int) -> dict[str, Any]:
     messages = plan_messages(task.domain, task.domain_pddl, task.problem, task.problem_pddl,
-                             domain_format, incremental=True, example=None)
+                             domain_format, incremental=True, example=task.example)
     sim, usage, events = Simulator(task.domain, task.problem), _Usage(), []
     for turn in range(1, max_steps + 1):
         reply = client.complete(messages, CallContext(uid=task.key, stage="step",
@@ -138,6 +138,15 @@ def incremental(task: PlanningTask, client: LLMClient, experiment: str,
             break
     return _record(task, client.config.label, INCREMENTAL, experiment, messages, usage,
                    events=events)
+
+
+def failed_record(task: PlanningTask, model: str, approach: str, experiment: str,
+                  error: str) -> dict[str, Any]:
+    """An interaction that broke off (e.g. the model endpoint refused): no plan, so the
+    evaluation scores the instance as unsolved; the error is kept in `meta`."""
+    record = _record(task, model, approach, experiment, [], _Usage(), attempts=[], events=[])
+    record["meta"]["error"] = error
+    return record
 
 
 def planner_baseline(task: PlanningTask, experiment: str, node_limit: int) -> dict[str, Any]:

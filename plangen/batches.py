@@ -7,15 +7,19 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from dsgqa.batch import Outcome, run_items
+from dsgqa import extract
+from dsgqa.batch import Outcome, one_line_error, run_items
 from dsgqa.item_cache import ItemCache, item_key, source_version
 from dsgqa.llm.base import LLMClient
+from planeval import describe, diagnosis, grounding, parser, plan_text, simulation
 from plangen import approaches, describe_nl, prompts
 from plangen.approaches import PlanningTask
 from plangen.config import GenerationSettings, PlanningConfig
 from plangen.loading import load_planning_tasks, task_fingerprint
 
-_CODE = source_version(approaches, prompts, describe_nl)
+# Generation depends on planeval too: its verdicts end backprompting, its texts are the feedback.
+_CODE = source_version(approaches, prompts, describe_nl, extract, plan_text, diagnosis, describe,
+                       simulation, grounding, parser)
 _TASKS: dict[str, list[PlanningTask]] = {}
 _TASKS_LOCK = threading.Lock()
 
@@ -40,17 +44,21 @@ def generate_plans_batch(
     version = (client.config.fingerprint(), settings.model_dump(), experiment, _CODE)
 
     def generate(task: PlanningTask) -> dict[str, Any]:
-        if settings.approach == "incremental":
-            return approaches.incremental(task, client, experiment, settings.domain_format,
-                                          settings.max_steps)
-        return approaches.non_incremental(task, client, experiment, settings.domain_format,
-                                          settings.max_attempts)
+        try:
+            if settings.approach == "incremental":
+                return approaches.incremental(task, client, experiment, settings.domain_format,
+                                              settings.max_steps)
+            return approaches.non_incremental(task, client, experiment, settings.domain_format,
+                                              settings.max_attempts)
+        except Exception as error:  # the instance is scored as unsolved, with its error
+            return approaches.failed_record(task, client.config.label, settings.approach,
+                                            experiment, one_line_error(error))
 
     return run_items(
         "generate-plan", tasks, uid_of=lambda t: t.key,
         key_of=lambda t: item_key("generate-plan", task_fingerprint(t), *version),
         compute=generate, cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=_fresh,
+        fresh_calls_of=_fresh, keep=lambda record: "error" not in record["meta"],
     )
 
 

@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 
 def write_generation_logs(records: list[dict[str, Any]], plans_dir: Path) -> list[Path]:
+    """Replaces the folder's logs: a rerun's evaluation must not see stale ones."""
+    if plans_dir.exists():
+        shutil.rmtree(plans_dir)
     written = []
     for record in records:
         folder = plans_dir / record["experiment"]

@@ -55,7 +55,10 @@ def summarize_planning_run(
     """Write the generation logs, re-simulate every logged plan, write the tables."""
     records = [o.value for o in outcomes if o.ok]
     write_generation_logs(records, plans_dir)
-    failed = [o for o in outcomes if not o.ok]
+    failed = [(o.uid, o.error) for o in outcomes if not o.ok] + [
+        (f"{r['domain']}/{r['instance']}", r["meta"]["error"])
+        for r in records if "error" in r["meta"]
+    ]
     evaluation = evaluate_logs(plans_dir, data_dir)
     by_domain = overview(evaluation)
     overall = overview(evaluation, by=OVERALL_KEYS)
@@ -67,8 +70,7 @@ def summarize_planning_run(
         "failures_csv": out_dir / "plan_failures.csv",
         "usage_csv": write_table(usage_table(records, models or {}), out_dir / "plan_usage.csv"),
     }
-    pd.DataFrame([{"item": o.uid, "error": o.error} for o in failed],
-                 columns=["item", "error"]).to_csv(paths["failures_csv"], index=False)
+    pd.DataFrame(failed, columns=["item", "error"]).to_csv(paths["failures_csv"], index=False)
     markdown = (
         "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from reporting.errors import ReportError
+from reporting.report import build_report
 from reporting.store import KEY_COLUMNS, list_runs, load_store, load_usage, record_run
 from tests.reporting_runs import QUESTIONS, write_inputs, write_run
 
@@ -102,6 +104,22 @@ def test_a_run_with_one_track_is_stored(tmp_path, inputs):
     assert record_run(run_dir, tmp_path / "store") == 20
     assert not (tmp_path / "store" / f"run_id={RUN1}" / "planning.parquet").exists()
     assert list_runs(tmp_path / "store")["planning_data_version"].tolist() == [""]
+
+
+def test_a_run_without_optional_columns_or_logs_is_stored_and_reported(tmp_path, inputs):
+    run_dir = write_run(tmp_path / "results", RUN1, inputs)
+    qa_csv = run_dir / "qa_results.csv"
+    pd.read_csv(qa_csv).drop(columns=["name", "tags", "mismatch"]).to_csv(qa_csv, index=False)
+    shutil.rmtree(run_dir / "plans")
+    store = tmp_path / "store"
+
+    record_run(run_dir, store)
+
+    qa, planning = load_store(store)
+    assert set(qa["tags"]) == {""} and set(qa["mismatch"]) == {""}
+    assert planning["tokens"].isna().all()  # unknown, not zero
+    result = build_report(store, tmp_path / "report")
+    assert result.headline["gpt-a"]["plan_success_rate"] == 1.0
 
 
 def test_bad_inputs_are_one_line_errors(tmp_path, inputs):

@@ -1,0 +1,48 @@
+"""The report in Markdown, for a pull request, a Prefect artifact or a terminal: the same
+document as the HTML version, with the plots as PNG files beside it (Markdown cannot inline them
+portably)."""
+
+from __future__ import annotations
+
+from reporting.document import Document, Section, Table, rows
+
+
+def render_markdown(document: Document) -> str:
+    lines = [f"# {document.title}", ""]
+    lines += [f"- **{key}**: `{value}`" for key, value in document.facts]
+    for section in document.sections:
+        lines += ["", *_section(section)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _section(section: Section) -> list[str]:
+    lines = [f"## {section.title}", ""]
+    for paragraph in section.paragraphs:
+        lines += [paragraph, ""]
+    for alert in section.alerts:
+        lines += [f"> **{alert}**", ""]
+    for figure in section.figures:
+        lines += [f"![{figure.caption}]({figure.filename})", ""]
+    for table in section.tables:
+        lines += [*_table(table), ""]
+    return lines
+
+
+def _table(table: Table) -> list[str]:
+    if table.frame.empty:
+        return [f"*{table.caption}: none.*"]
+    header = [_escape(str(c)) for c in table.frame.columns]
+    lines = [f"**{table.caption}**", "", "| " + " | ".join(header) + " |",
+             "|" + "|".join("---:" if _numeric(table, c) else "---" for c in table.frame.columns)
+             + "|"]
+    lines += ["| " + " | ".join(_escape(text) for text, _ in row) + " |" for row in rows(table)]
+    return lines
+
+
+def _numeric(table: Table, column: object) -> bool:
+    return table.frame[column].dtype.kind in "iuf"
+
+
+def _escape(text: str) -> str:
+    """Cell text that cannot break the table: pipes escaped, newlines flattened."""
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")

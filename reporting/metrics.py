@@ -1,0 +1,173 @@
+"""The numbers a report shows, computed from stored rows: plain groupings, nothing model-specific.
+
+Each function takes the rows of one run (or of several, for the trend) and returns a small table.
+A missing boolean (a stage that never ran) counts as False: an item that did not succeed is a
+failure for every rate here.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+QA_METRICS = ("accuracy", "mean_f1")
+PLANNING_METRICS = ("plan_success_rate", "execution_success_rate")
+HEADLINE_METRICS = (*QA_METRICS, *PLANNING_METRICS)
+NO_FAILURE = "none"
+COUNT_COLUMNS = ("items", "llm_calls", "prompt_tokens", "completion_tokens", "tokens",
+                 "qa_items", "plan_instances")
+
+
+def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
+    """Per model: items, correct, accuracy, mean F1, valid Cypher share, errored items."""
+    columns = ["model", "items", "correct", "accuracy", "mean_f1", "valid_cypher", "errors"]
+    if qa.empty:
+        return pd.DataFrame(columns=columns)
+    return _qa_groups(qa, ["model"])[columns]
+
+
+def qa_by_tag(qa: pd.DataFrame) -> pd.DataFrame:
+    """Per model and tag; a question counts once under each of its tags (`;`-joined)."""
+    columns = ["model", "tag", "items", "correct", "accuracy", "mean_f1"]
+    exploded = qa.assign(tag=qa["tags"].fillna("").str.split(";")).explode("tag") \
+        if not qa.empty else qa.assign(tag=[])
+    exploded = exploded[exploded["tag"].fillna("").str.strip() != ""]
+    if exploded.empty:
+        return pd.DataFrame(columns=columns)
+    return _qa_groups(exploded, ["model", "tag"])[columns]
+
+
+def _qa_groups(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    rows = rows.assign(
+        _correct=truthy(rows["correct"]), _valid=truthy(_column(rows, "valid_cypher", False)),
+        _error=_column(rows, "error", "").fillna("").astype(str) != "",
+        _f1=pd.to_numeric(rows["score_f1"], errors="coerce").fillna(0.0),
+    )
+    grouped = rows.groupby(keys, sort=True)
+    return pd.DataFrame({
+        "items": grouped.size(),
+        "correct": grouped["_correct"].sum().astype(int),
+        "accuracy": grouped["_correct"].mean(),
+        "mean_f1": grouped["_f1"].mean(),
+        "valid_cypher": grouped["_valid"].mean(),
+        "errors": grouped["_error"].sum().astype(int),
+    }).reset_index()
+
+
+def planning_overall(planning: pd.DataFrame) -> pd.DataFrame:
+    """Per model: instances, plan success rate, execution success rate, mean goal fraction."""
+    return _planning_groups(planning, ["model"])
+
+
+def planning_by_domain(planning: pd.DataFrame) -> pd.DataFrame:
+    """Per model and domain: the rates plus how many plans failed with each failure kind."""
+    table = _planning_groups(planning, ["model", "domain"])
+    if planning.empty:
+        return table
+    kinds = planning.assign(kind=planning["failure_kind"].fillna("").replace("", NO_FAILURE))
+    kinds = kinds[~truthy(kinds["success"]) & (kinds["kind"] != NO_FAILURE)]
+    if kinds.empty:
+        return table
+    counts = kinds.pivot_table(index=["model", "domain"], columns="kind", values="instance",
+                               aggfunc="count", fill_value=0)
+    counts.columns = [f"fail_{c}" for c in counts.columns]
+    merged = table.merge(counts.reset_index(), on=["model", "domain"], how="left")
+    fail_columns = list(counts.columns)
+    merged[fail_columns] = merged[fail_columns].fillna(0).astype(int)
+    return merged
+
+
+def _planning_groups(planning: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    columns = [*keys, "instances", "solved", "plan_success_rate", "execution_success_rate",
+               "mean_goal_fraction"]
+    if planning.empty:
+        return pd.DataFrame(columns=columns)
+    rows = planning.assign(
+        _success=truthy(planning["success"]),
+        _executed=truthy(_column(planning, "execution_success", False)),
+        _goal=pd.to_numeric(_column(planning, "goal_fraction", float("nan")), errors="coerce"),
+    )
+    grouped = rows.groupby(keys, sort=True)
+    return pd.DataFrame({
+        "instances": grouped.size(),
+        "solved": grouped["_success"].sum().astype(int),
+        "plan_success_rate": grouped["_success"].mean(),
+        "execution_success_rate": grouped["_executed"].mean(),
+        "mean_goal_fraction": grouped["_goal"].mean(),
+    }).reset_index()[columns]
+
+
+def usage(qa: pd.DataFrame, planning: pd.DataFrame,
+          planning_usage: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Tokens, cost and time per track and model. Planning tokens and cost come from the run's
+    usage table (what the flow billed) when stored, else from the per-instance log meta."""
+    columns = ["track", "model", "items", "llm_calls", "prompt_tokens", "completion_tokens",
+               "tokens", "cost_usd", "seconds"]
+    frames = []
+    if not qa.empty:
+        frames.append(_sums(qa, "qa"))
+    if not planning.empty:
+        plan = _sums(planning, "planning")
+        if planning_usage is not None and not planning_usage.empty:
+            billed = planning_usage.groupby("model")[
+                ["llm_calls", "prompt_tokens", "completion_tokens", "cost_usd"]].sum()
+            plan = plan.set_index("model")
+            plan.update(billed)
+            plan = plan.reset_index()
+            plan["tokens"] = plan["prompt_tokens"] + plan["completion_tokens"]
+        frames.append(plan)
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    table = pd.concat(frames, ignore_index=True).reindex(columns=columns)
+    return table.astype({c: "Int64" for c in COUNT_COLUMNS if c in table.columns})
+
+
+def _sums(rows: pd.DataFrame, track: str) -> pd.DataFrame:
+    numeric = ["llm_calls", "prompt_tokens", "completion_tokens", "tokens", "cost_usd", "seconds"]
+    values = pd.DataFrame({c: pd.to_numeric(_column(rows, c, 0.0), errors="coerce")
+                           for c in numeric}, index=rows.index).fillna(0.0)
+    if "llm_calls" not in rows.columns and track == "qa":
+        values["llm_calls"] = float("nan")  # QA rows do not count calls
+    values["model"] = rows["model"]
+    grouped = values.groupby("model", sort=True)
+    table = grouped[numeric].sum(min_count=1)
+    table.insert(0, "items", grouped.size())
+    return table.reset_index().assign(track=track)
+
+
+def headline(qa: pd.DataFrame, planning: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """Per model: the metrics a regression is judged on (only those of the model's tracks)."""
+    result: dict[str, dict[str, float]] = {}
+    for row in qa_overall(qa).to_dict(orient="records"):
+        result.setdefault(row["model"], {}).update(
+            {m: float(row[m]) for m in QA_METRICS} | {"qa_items": int(row["items"])})
+    for row in planning_overall(planning).to_dict(orient="records"):
+        result.setdefault(row["model"], {}).update(
+            {m: float(row[m]) for m in PLANNING_METRICS}
+            | {"plan_instances": int(row["instances"])})
+    return dict(sorted(result.items()))
+
+
+def trend(qa: pd.DataFrame, planning: pd.DataFrame) -> pd.DataFrame:
+    """Long table of every headline metric per run and model, in run order (for the trend)."""
+    columns = ["run_id", "run_date", "model", "metric", "value"]
+    rows = []
+    for frame, summarize, metrics in ((qa, qa_overall, QA_METRICS),
+                                      (planning, planning_overall, PLANNING_METRICS)):
+        if frame.empty:
+            continue
+        for (run_id, date), part in frame.groupby(["run_id", "run_date"], sort=False):
+            for record in summarize(part).to_dict(orient="records"):
+                rows.extend({"run_id": run_id, "run_date": date, "model": record["model"],
+                             "metric": m, "value": float(record[m])} for m in metrics)
+    table = pd.DataFrame(rows, columns=columns)
+    return table.sort_values(["run_date", "run_id", "model", "metric"], ignore_index=True)
+
+
+def _column(rows: pd.DataFrame, name: str, default: object) -> pd.Series:
+    """A column, or `default` on every row when an older run did not write it."""
+    return rows[name] if name in rows.columns else pd.Series(default, index=rows.index)
+
+
+def truthy(values: pd.Series) -> pd.Series:
+    """Booleans with missing as False (nullable booleans and objects alike)."""
+    return values.astype("boolean").fillna(False).astype(bool)

@@ -1,0 +1,100 @@
+"""The report's plots, as PNG bytes: accuracy by tag per model, planning success by domain and
+model, and the trend of the headline metrics over runs.
+
+Figures are built with matplotlib's object API on the Agg canvas, never through `pyplot`: no
+global figure state, no display needed, safe inside a flow's worker thread. Static PNGs (rather
+than an interactive plotting library) keep the HTML report self-contained and small, and the same
+images serve the Markdown report. Each function returns None when there is nothing to plot.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+DPI = 110
+METRIC_LABELS = {
+    "accuracy": "QA accuracy",
+    "mean_f1": "QA mean F1",
+    "plan_success_rate": "plan success",
+    "execution_success_rate": "plan executable",
+}
+
+
+def tag_bars(by_tag: pd.DataFrame) -> bytes | None:
+    """Grouped bars: accuracy per tag, one bar per model; black ticks mark the mean F1."""
+    if by_tag.empty:
+        return None
+    tags = sorted(by_tag["tag"].unique())
+    models = sorted(by_tag["model"].unique())
+    width = 0.8 / len(models)
+    figure = Figure(figsize=(max(6.0, 0.7 * len(tags) * max(1, len(models) / 2) + 2), 3.8))
+    axes = figure.add_subplot()
+    for index, model in enumerate(models):
+        part = by_tag[by_tag["model"] == model].set_index("tag").reindex(tags)
+        positions = [t + (index - (len(models) - 1) / 2) * width for t in range(len(tags))]
+        axes.bar(positions, part["accuracy"].fillna(0), width=width * 0.95, label=model)
+        axes.scatter(positions, part["mean_f1"], marker="_", s=160, color="black", zorder=3,
+                     label="mean F1" if index == 0 else None)
+    axes.set_xticks(range(len(tags)), tags, rotation=30, ha="right")
+    axes.set_ylim(0, 1.05)
+    axes.set_ylabel("accuracy")
+    axes.set_title("QA accuracy by tag")
+    axes.grid(axis="y", alpha=0.3)
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return _png(figure)
+
+
+def success_heatmap(by_domain: pd.DataFrame) -> bytes | None:
+    """Domain x model grid of plan success rates, each cell labelled with its value."""
+    if by_domain.empty:
+        return None
+    grid = by_domain.pivot_table(index="domain", columns="model", values="plan_success_rate")
+    rows, columns = grid.shape
+    figure = Figure(figsize=(max(5.0, 1.6 * columns + 3), max(2.5, 0.5 * rows + 1.8)))
+    axes = figure.add_subplot()
+    image = axes.imshow(grid.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+    axes.set_xticks(range(grid.shape[1]), grid.columns, rotation=20, ha="right")
+    axes.set_yticks(range(grid.shape[0]), grid.index)
+    for (row, column), value in pd.DataFrame(grid.to_numpy()).stack().items():
+        axes.text(column, row, f"{value:.0%}", ha="center", va="center", fontsize="small")
+    axes.set_title("Planning success by domain")
+    figure.colorbar(image, ax=axes, label="success rate")
+    return _png(figure)
+
+
+def trend_lines(trend: pd.DataFrame) -> bytes | None:
+    """One line per model and metric over the runs (in run order); QA above planning."""
+    if trend.empty:
+        return None
+    runs = list(dict.fromkeys(trend["run_id"]))
+    models = sorted(trend["model"].unique())
+    groups = [m for m in (("accuracy", "mean_f1"), ("plan_success_rate", "execution_success_rate"))
+              if trend["metric"].isin(m).any()]
+    figure = Figure(figsize=(8.0, 3.4 * len(groups)))
+    for number, metrics in enumerate(groups, 1):
+        axes = figure.add_subplot(len(groups), 1, number)
+        part = trend[trend["metric"].isin(metrics)]
+        for (model, metric), line in part.groupby(["model", "metric"], sort=True):
+            solid = metric == metrics[0]  # colour says the model, the line style the metric
+            axes.plot([runs.index(r) for r in line["run_id"]], line["value"],
+                      "-" if solid else "--", marker="o" if solid else "s",
+                      color=f"C{models.index(model) % 10}",
+                      label=f"{model}: {METRIC_LABELS[metric]}")
+        axes.set_xticks(range(len(runs)), runs, rotation=30, ha="right", fontsize="small")
+        axes.set_ylim(-0.02, 1.05)
+        axes.set_title("QA over runs" if metrics[0] == "accuracy" else "Planning over runs")
+        axes.grid(alpha=0.3)
+        axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return _png(figure)
+
+
+def _png(figure: Figure) -> bytes:
+    FigureCanvasAgg(figure)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")  # keeps outside legends
+    return buffer.getvalue()

@@ -1,0 +1,166 @@
+"""What the report says, section by section, as a `Document` (rendered by `html` and `markdown`).
+
+Order follows what a reader of a nightly run asks: did anything regress (summary), how does each
+track look (QA by tag, planning by domain), what did it cost, what changed since the last run,
+and where is it heading (trend).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from reporting import metrics, plots
+from reporting.compare import Comparison
+from reporting.document import Document, Figure, Section, Table
+
+RATE_COLUMNS = ("accuracy", "valid_cypher", "plan_success_rate", "execution_success_rate",
+                "mean_goal_fraction", "before", "after", "change")
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """Everything computed for one report: the current run's rows and their comparisons."""
+
+    run: dict[str, Any]
+    qa: pd.DataFrame
+    planning: pd.DataFrame
+    usage: pd.DataFrame
+    headline: dict[str, dict[str, float]]
+    comparison: Comparison | None
+    trend: pd.DataFrame
+    threshold: float
+    note: str | None = None
+
+
+def build_document(inputs: ReportInputs) -> Document:
+    run = inputs.run
+    facts = [
+        ("run", str(run["run_id"])),
+        ("run date", pd.Timestamp(run["run_date"]).strftime("%Y-%m-%d %H:%M UTC")),
+        ("compared with", inputs.comparison.baseline_run if inputs.comparison else "(none)"),
+        ("git commit", str(run.get("git_commit", ""))),
+        ("backend", str(run.get("backend", "")) or "(no QA track)"),
+        ("question set version", str(run.get("question_set_version", "")) or "(no QA track)"),
+        ("planning data version", str(run.get("planning_data_version", "")) or "(no planning)"),
+        ("prompt hashes", f"qa {run.get('qa_prompt_hash') or '-'}, "
+                          f"planning {run.get('planning_prompt_hash') or '-'}"),
+    ]
+    sections = [
+        summary_section(inputs), qa_section(inputs.qa), planning_section(inputs),
+        usage_section(inputs.usage), comparison_section(inputs.comparison),
+        trend_section(inputs.trend),
+    ]
+    return Document(title=f"nlp-dsg-benchmark report: run {run['run_id']}", facts=facts,
+                    sections=sections)
+
+
+def summary_section(inputs: ReportInputs) -> Section:
+    comparison, paragraphs = inputs.comparison, []
+    if inputs.note:
+        paragraphs.append(inputs.note)
+    if comparison is None:
+        paragraphs.append("No earlier run of the same kind in the store: nothing to compare with.")
+    else:
+        broke = _count_changes(comparison, "broke")
+        paragraphs.append(
+            f"Compared with run {comparison.baseline_run}: {comparison.flipped} items flipped "
+            f"({broke} broke, {comparison.flipped - broke} fixed).")
+        if not comparison.regressions:
+            paragraphs.append(f"No headline metric dropped by more than "
+                              f"{inputs.threshold * 100:g} points.")
+    alerts = [f"REGRESSION: {r.describe()}" for r in comparison.regressions] if comparison else []
+    table = Table("Headline per model", headline_table(inputs.headline, inputs.usage),
+                  percent=("accuracy", "plan_success_rate", "execution_success_rate"))
+    return Section("Summary", paragraphs=paragraphs, alerts=alerts, tables=[table])
+
+
+def headline_table(headline: dict[str, dict[str, float]], usage: pd.DataFrame) -> pd.DataFrame:
+    columns = ["model", "qa_items", "accuracy", "mean_f1", "plan_instances",
+               "plan_success_rate", "execution_success_rate", "tokens", "cost_usd", "seconds"]
+    frame = pd.DataFrame([{"model": m, **values} for m, values in headline.items()])
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    spent = usage.groupby("model")[["tokens", "cost_usd", "seconds"]].sum(min_count=1) \
+        if not usage.empty else pd.DataFrame(columns=["tokens", "cost_usd", "seconds"])
+    frame = frame.merge(spent, left_on="model", right_index=True, how="left")
+    frame = frame.reindex(columns=columns)
+    return frame.astype({c: "Int64" for c in metrics.COUNT_COLUMNS if c in frame.columns})
+
+
+def qa_section(qa: pd.DataFrame) -> Section:
+    if qa.empty:
+        return Section("Scene-graph QA", paragraphs=["This run has no QA rows."])
+    by_tag = metrics.qa_by_tag(qa)
+    png = plots.tag_bars(by_tag)
+    figures = [Figure("Accuracy by tag per model (bars) with mean F1 (black ticks)", png,
+                      "qa_accuracy_by_tag.png")] if png else []
+    return Section("Scene-graph QA", figures=figures, tables=[
+        Table("Per model", metrics.qa_overall(qa), percent=RATE_COLUMNS),
+        Table("Accuracy and mean F1 by tag per model", by_tag, percent=RATE_COLUMNS),
+    ])
+
+
+def planning_section(inputs: ReportInputs) -> Section:
+    planning = inputs.planning
+    if planning.empty:
+        return Section("Planning", paragraphs=["This run has no planning rows."])
+    by_domain = metrics.planning_by_domain(planning)
+    png = plots.success_heatmap(by_domain)
+    figures = [Figure("Plan success rate by domain and model", png,
+                      "planning_success_heatmap.png")] if png else []
+    paragraphs = ["fail_<kind> columns count unsuccessful plans by the kind of their first "
+                  "failure (parse, unknown_action, arity, unknown_object, type, precondition, "
+                  "goal_not_reached)."]
+    failed = inputs.run.get("planning_failures") or []
+    if failed:
+        items = ", ".join(f"{f.get('item')} ({f.get('error')})" for f in failed)
+        paragraphs.append(f"{len(failed)} planning items errored and were not evaluated: {items}")
+    return Section("Planning", paragraphs=paragraphs, figures=figures, tables=[
+        Table("Per model", metrics.planning_overall(planning), percent=RATE_COLUMNS),
+        Table("Success, executability and failure kinds by domain per model", by_domain,
+              percent=RATE_COLUMNS),
+    ])
+
+
+def usage_section(usage: pd.DataFrame) -> Section:
+    return Section("Tokens, cost and time", tables=[
+        Table("Per track and model (seconds: summed per item, not wall time)", usage)])
+
+
+def comparison_section(comparison: Comparison | None) -> Section:
+    title = "Run-vs-run comparison"
+    if comparison is None:
+        return Section(title, paragraphs=["No baseline run: nothing to compare."])
+    return Section(
+        title,
+        paragraphs=[f"Run {comparison.current_run} against run {comparison.baseline_run}; a "
+                    f"regression is a drop of more than {comparison.threshold * 100:g} points."],
+        alerts=[f"REGRESSION: {r.describe()}" for r in comparison.regressions],
+        tables=[
+            Table("Headline metrics, before and after", comparison.metrics,
+                  percent=RATE_COLUMNS),
+            Table("QA items that flipped", comparison.flipped_qa),
+            Table("Planning items that flipped", comparison.flipped_planning),
+        ],
+    )
+
+
+def trend_section(trend: pd.DataFrame) -> Section:
+    if trend.empty:
+        return Section("Trend over runs", paragraphs=["No runs to show."])
+    png = plots.trend_lines(trend)
+    figures = [Figure("Headline metrics per model over runs", png, "trend.png")] if png else []
+    wide = trend.assign(series=trend["model"] + " · " + trend["metric"]).pivot_table(
+        index=["run_id", "run_date"], columns="series", values="value", sort=False)
+    wide = wide.reset_index().sort_values(["run_date", "run_id"])
+    return Section("Trend over runs", figures=figures, tables=[
+        Table("Headline metrics per run (columns: model · metric)", wide,
+              percent=tuple(c for c in wide.columns if c not in ("run_id", "run_date")))])
+
+
+def _count_changes(comparison: Comparison, change: str) -> int:
+    return sum(int((t["change"] == change).sum())
+               for t in (comparison.flipped_qa, comparison.flipped_planning) if not t.empty)
