@@ -7,7 +7,7 @@ The tables are written before this check, so a failed run never loses finished r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dsgqa.results import QATrackSummary
 from plangen.results import PlanningTrackSummary
@@ -23,6 +23,8 @@ class RunSummary:
     run_dir: str
     qa: QATrackSummary | None = None
     planning: PlanningTrackSummary | None = None
+    report_html: str | None = None
+    regressions: list[str] = field(default_factory=list)
 
     def tracks(self) -> list[tuple[str, QATrackSummary | PlanningTrackSummary | None]]:
         return [("qa", self.qa), ("planning", self.planning)]

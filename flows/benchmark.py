@@ -9,12 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from prefect import flow
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 
 from dsgqa.config import BenchmarkConfig
 from dsgqa.run_summary import RunSummary, check_error_budget
 from flows.planning_track import finish_planning, submit_planning
 from flows.qa_track import finish_qa, submit_qa
+from reporting.report import headline_markdown, headline_records
+from tasks.report import report, store_results
 from tasks.run import record_run_config
 
 
@@ -27,6 +30,16 @@ def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
     qa_pending = submit_qa(config) if config.qa else None
     planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
     qa = finish_qa(qa_pending, run_dir) if qa_pending else None
-    summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
+    store_root = Path(config.results_dir) / "store"
+    store_results(run_dir, store_root)
+    result = report(store_root, run_id, run_dir / "report")
+    create_markdown_artifact(markdown=headline_markdown(result), key="run-summary",
+                             description=f"Headline numbers of run {run_id}")
+    create_table_artifact(table=headline_records(result), key="run-headline",
+                          description=f"Per-model headline of run {run_id}")
+    summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning,
+                         report_html=str(result.html_path),
+                         regressions=[f"{r.model} {r.metric}: {r.before:.3f} -> {r.after:.3f}"
+                                      for r in result.regressions])
     check_error_budget(summary, config.max_error_fraction)
     return summary

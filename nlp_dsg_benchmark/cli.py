@@ -69,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--pddl", action="store_true", help="Compare as PDDL goal formulas.")
     compare.add_argument("--tol", type=float, default=0.01, help="Numeric tolerance (SLDP).")
 
+    sub.add_parser("report", help="HTML/Markdown report from the results store "
+                   "(nlp-dsg-benchmark report --help).", add_help=False)
     plan = sub.add_parser("plan", help="planeval commands (validate, evaluate, overview, ...).",
                           add_help=False)
     plan.add_argument("args", nargs=argparse.REMAINDER)
@@ -219,6 +221,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["report"]:
+        from reporting.cli import report_command
+
+        return report_command(argv[1:])
     if argv[:1] == ["plan"]:
         # Everything after `plan` belongs to planeval's own parser (its --help included).
         from planeval.cli import main as planeval_main

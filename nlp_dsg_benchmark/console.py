@@ -51,6 +51,10 @@ def print_run(summary: RunSummary) -> None:
         columns = [c for c in PLANNING_COLUMNS if c in overall.columns]
         console.print(_table(overall[columns], "Planning: overview per experiment"))
         console.print(f"Planning tables: {summary.planning.paths['markdown']}")
+    if summary.report_html:
+        console.print(f"Report: {summary.report_html}")
+    for regression in summary.regressions:
+        console.print(f"[bold red]REGRESSION[/] {regression}")
     calls = summary.llm_calls()
     console.print(
         f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}; "

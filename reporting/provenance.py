@@ -82,8 +82,13 @@ def planning_prompt_hash() -> str:
     return content_hash(files)
 
 
+CODE_ROOT = Path(__file__).resolve().parent.parent
+
+
 def git_commit(cwd: Path | None = None) -> str:
-    """`git rev-parse HEAD` of the working directory, or "unknown" outside a repository."""
+    """`git rev-parse HEAD` of the benchmark's own checkout (the code that ran, wherever the
+    run was started from), or "unknown" outside a repository."""
+    cwd = cwd or CODE_ROOT
     try:
         done = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10,

@@ -110,3 +110,24 @@ def _of_runs(rows: pd.DataFrame, run_ids: list[str]) -> pd.DataFrame:
     if rows.empty or "run_id" not in rows.columns:
         return rows.iloc[0:0]
     return rows[rows["run_id"].isin(run_ids)].reset_index(drop=True)
+
+
+def headline_records(result: ReportResult) -> list[dict[str, object]]:
+    """One row per model with its headline metrics (for a Prefect table artifact)."""
+    return [{"model": model, **{k: round(v, 4) for k, v in metrics.items()}}
+            for model, metrics in sorted(result.headline.items())]
+
+
+def headline_markdown(result: ReportResult) -> str:
+    """The end-of-run summary: headline numbers, regressions, flips, where the report is."""
+    lines = [f"# Run {result.run_id}", ""]
+    for row in headline_records(result):
+        numbers = ", ".join(f"{k} {v:.3f}" for k, v in row.items() if k != "model")
+        lines.append(f"- **{row['model']}**: {numbers}")
+    baseline = result.baseline_run or "none (first run of its kind)"
+    lines += ["", f"Compared with: {baseline}; flipped items: {result.flipped}."]
+    for regression in result.regressions:
+        lines.append(f"- REGRESSION {regression.model} {regression.metric}: "
+                     f"{regression.before:.3f} -> {regression.after:.3f}")
+    lines += ["", f"Report: `{result.html_path}` (Markdown: `{result.markdown_path}`)"]
+    return "\n".join(lines) + "\n"
