@@ -78,6 +78,9 @@ class BenchmarkConfig(BaseModel):
         default_factory=list,
         description="Stages to recompute even when their per-item results are cached.",
     )
+    tracks: list[Literal["qa", "planning"]] | None = Field(
+        default=None, description="Run only these of the configured tracks (default: all).",
+    )
     task_runner: Literal["threads", "dask"] = "threads"
     dask_address: str | None = Field(
         default=None, description="Scheduler of an existing Dask cluster (task_runner: dask); "
@@ -97,6 +100,10 @@ class BenchmarkConfig(BaseModel):
             return self.run_id
         stamp = (started or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%S")
         return f"{stamp}-{(flow_run_id or uuid.uuid4().hex)[:6]}"
+
+    def runs_track(self, track: str) -> bool:
+        configured = self.qa if track == "qa" else self.planning
+        return configured is not None and (self.tracks is None or track in self.tracks)
 
     def planning_models(self) -> list[ModelConfig]:
         return (self.planning.models if self.planning and self.planning.models else self.models)
@@ -131,7 +138,8 @@ def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path
     """The run's configuration beside its tables, so `rerun RUN_ID` can repeat it exactly."""
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / RUN_CONFIG_FILE
-    pinned = config.model_copy(update={"run_id": run_id, "refresh": []})
+    # A rerun of one track or stage must not narrow what `rerun RUN_ID` later repeats.
+    pinned = config.model_copy(update={"run_id": run_id, "refresh": [], "tracks": None})
     path.write_text(pinned.model_dump_json(indent=2))
     return path
 

@@ -15,6 +15,9 @@ from typing import Any
 from dsgqa.llm.base import Message
 
 MAX_ROWS_IN_PROMPT = 200
+# One row can be huge (`RETURN collect(x)` over 400k values is a 3 MB cell); the prompt shows at
+# most this many characters of rows and says when it cut them.
+MAX_ROWS_CHARS = 20_000
 
 
 @cache
@@ -51,14 +54,17 @@ def refine_messages(
     comparison_type: str,
 ) -> list[Message]:
     answer_format = template("format_pddl" if comparison_type == "PDDL" else "format_sldp")
+    shown = json.dumps(rows[:MAX_ROWS_IN_PROMPT], default=str)
+    if len(shown) > MAX_ROWS_CHARS:
+        shown, truncated = shown[:MAX_ROWS_CHARS] + " ...", True
     user = template("refine_user").format(
         question=question,
         cypher=cypher or "(none)",
         status=status,
         columns=json.dumps(columns),
         max_rows=MAX_ROWS_IN_PROMPT,
-        truncated=", cut" if truncated else "",
-        rows=json.dumps(rows[:MAX_ROWS_IN_PROMPT], default=str),
+        truncated=f", cut (at most {MAX_ROWS_CHARS} characters shown)" if truncated else "",
+        rows=shown,
     )
     return [
         {"role": "system",

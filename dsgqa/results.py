@@ -43,6 +43,18 @@ class ItemResult:
     cost_usd: float = 0.0
 
 
+class QATrackError(RuntimeError):
+    """The QA track could not run at all (its question file is unusable)."""
+
+
+def failed_items(
+    questions: Sequence[Question], models: Sequence[ModelConfig], backend: str, error: str
+) -> list[ItemResult]:
+    """Every item of the track failed before any stage ran (e.g. the database is unreachable)."""
+    return [ItemResult(question=q, model=m.label, backend=backend, error=error)
+            for m in models for q in questions]
+
+
 def assemble_items(
     questions: Sequence[Question], model: ModelConfig, backend: str,
     attempts: Sequence[Outcome[CypherAttempt]], outcomes: Sequence[Outcome[QueryOutcome]],

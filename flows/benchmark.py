@@ -26,8 +26,8 @@ def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
     run_id = config.resolved_run_id(flow_run.scheduled_start_time, flow_run.id)
     run_dir = Path(config.results_dir) / run_id
     record_run_config(config, run_id, run_dir)
-    planning_pending = submit_planning(config) if config.planning else None
-    qa_pending = submit_qa(config) if config.qa else None
+    planning_pending = submit_planning(config) if config.runs_track("planning") else None
+    qa_pending = submit_qa(config) if config.runs_track("qa") else None
     planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
     qa = finish_qa(qa_pending, run_dir) if qa_pending else None
     store_root = Path(config.results_dir) / "store"

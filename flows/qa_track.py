@@ -14,11 +14,12 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
+from dsgqa.batch import one_line_error
 from dsgqa.config import BenchmarkConfig
 from dsgqa.graph_handle import close_shared_graphs
 from dsgqa.llm.base import ModelConfig
 from dsgqa.questions import QuestionSet
-from dsgqa.results import QATrackSummary, assemble_items
+from dsgqa.results import ItemResult, QATrackError, QATrackSummary, assemble_items, failed_items
 from flows._collect import outcomes_or_failures
 from tasks.qa import (
     compare,
@@ -42,16 +43,27 @@ class ModelStages:
 
 @dataclass
 class PendingQA:
-    questions: QuestionSet
+    questions: QuestionSet | None
     backend: str
     models: list[ModelStages]
+    config: BenchmarkConfig
+    error: str | None = None
 
 
 def submit_qa(config: BenchmarkConfig) -> PendingQA:
+    """Never raises: a question file or database that cannot be loaded becomes the error of
+    every QA item, so the planning track (already running) still gets its tables written."""
     assert config.qa is not None
     qa, run = config.qa, config.run_options()
-    questions = load_questions(qa.questions)
-    graph = load_graph(qa)
+    try:
+        questions = load_questions(qa.questions)
+    except Exception as error:
+        return PendingQA(None, qa.backend, [], config, f"load-questions: {one_line_error(error)}")
+    try:
+        graph = load_graph(qa)
+    except Exception as error:
+        return PendingQA(questions, qa.backend, [], config,
+                         f"load-graph: {one_line_error(error)}")
     stages = []
     for model in config.models:
         attempts = generate_cypher.submit(qa.questions, model, graph, run)
@@ -59,19 +71,17 @@ def submit_qa(config: BenchmarkConfig) -> PendingQA:
         answers = refine.submit(qa.questions, outcomes, model, run)
         verdicts = compare.submit(qa.questions, answers, model)
         stages.append(ModelStages(model, attempts, outcomes, answers, verdicts))
-    return PendingQA(questions=questions, backend=graph.backend, models=stages)
+    return PendingQA(questions=questions, backend=graph.backend, models=stages, config=config)
 
 
 def finish_qa(pending: PendingQA, run_dir: Path) -> QATrackSummary:
-    uids = [q.uid for q in pending.questions.questions]
-    items = []
-    for stages in pending.models:
-        attempts, outcomes, answers, verdicts = (
-            outcomes_or_failures(f, uids)
-            for f in (stages.attempts, stages.outcomes, stages.answers, stages.verdicts)
-        )
-        items += assemble_items(pending.questions.questions, stages.model, pending.backend,
-                                attempts, outcomes, answers, verdicts)
+    if pending.questions is None:
+        raise QATrackError(f"QA track: {pending.error}")
+    if pending.error:
+        items = failed_items(pending.questions.questions, pending.config.models,
+                             pending.backend, pending.error)
+    else:
+        items = _collect(pending)
     close_shared_graphs()
     # quote(): Prefect would otherwise walk every record of every item looking for futures.
     summary = write_qa_results(quote(items), run_dir)
@@ -82,3 +92,17 @@ def finish_qa(pending: PendingQA, run_dir: Path) -> QATrackSummary:
     create_markdown_artifact(markdown=summary.markdown, key="qa-results",
                              description=f"QA results table: {summary.paths['markdown']}")
     return summary
+
+
+def _collect(pending: PendingQA) -> list[ItemResult]:
+    assert pending.questions is not None
+    uids = [q.uid for q in pending.questions.questions]
+    items = []
+    for stages in pending.models:
+        attempts, outcomes, answers, verdicts = (
+            outcomes_or_failures(f, uids)
+            for f in (stages.attempts, stages.outcomes, stages.answers, stages.verdicts)
+        )
+        items += assemble_items(pending.questions.questions, stages.model, pending.backend,
+                                attempts, outcomes, answers, verdicts)
+    return items

@@ -134,23 +134,26 @@ def _rerun_config(args: argparse.Namespace) -> BenchmarkConfig:
     config = load_run_config(run_dir)
     updates: dict[str, object] = {"run_id": args.run_id, "refresh": args.refresh}
     if args.stage in QA_STAGES:
-        updates["planning"] = None
+        updates["tracks"] = ["qa"]
     elif args.stage in PLANNING_STAGES:
-        updates["qa"] = None
+        updates["tracks"] = ["planning"]
     return config.model_copy(update=updates)
 
 
-def failed_items(run_dir: Path) -> int:
-    """Items recorded as failed (errored, not merely wrong) in a run's tables."""
+def failed_items(run_dir: Path, config: BenchmarkConfig) -> int:
+    """Items recorded as failed (errored, not merely wrong) in a run's tables; a track whose
+    table is missing (the run was killed before writing it) counts as one failure at least."""
     import pandas as pd
 
     count = 0
-    rows = run_dir / "qa_results.csv"
-    if rows.is_file():
-        count += int((pd.read_csv(rows, keep_default_na=False)["error"] != "").sum())
-    failures = run_dir / "plan_failures.csv"
-    if failures.is_file():
-        count += len(pd.read_csv(failures))
+    rows, failures = run_dir / "qa_results.csv", run_dir / "plan_failures.csv"
+    if config.qa is not None:
+        if not rows.is_file():
+            count += 1
+        else:
+            count += int((pd.read_csv(rows, keep_default_na=False)["error"] != "").sum())
+    if config.planning is not None:
+        count += len(pd.read_csv(failures)) if failures.is_file() else 1
     return count
 
 
@@ -173,7 +176,7 @@ def _run(args: argparse.Namespace) -> int:
 
     config = _run_config(args)
     if args.command == "rerun" and args.only_failed:
-        failed = failed_items(Path(args.results_dir) / args.run_id)
+        failed = failed_items(Path(args.results_dir) / args.run_id, config)
         if not failed:
             print(f"run {args.run_id}: no failed items, nothing to rerun")
             return 0

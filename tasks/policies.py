@@ -24,4 +24,4 @@ def retry_transient(task, task_run, state) -> bool:
     return False
 
 
-RETRIES = {"retries": 2, "retry_delay_seconds": [2, 10], "retry_condition_fn": retry_transient}
+RETRIES = {"retries": 2, "retry_delay_seconds": [1, 4], "retry_condition_fn": retry_transient}

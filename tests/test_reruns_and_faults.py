@@ -121,3 +121,34 @@ def test_flaky_endpoint_scores_every_item_once(tmp_path: Path) -> None:
     assert len(server.requests) == item_stages + model.faults      # each fault retried once
     assert len(server.requests) <= 1.5 * item_stages
     assert summary.qa.llm_calls["fresh"] == item_stages
+
+
+def test_unreachable_database_fails_qa_items_but_planning_tables_are_written(
+    tmp_path: Path,
+) -> None:
+    from dsgqa.run_summary import ErrorBudgetExceeded
+    from flows.benchmark import nlp_dsg_benchmark
+    from plangen.config import PlanningConfig
+    from tests.conftest import PROJECT_ROOT
+
+    questions, _ = demo_subset(tmp_path, {"apt01", "apt02"})
+    planning = PROJECT_ROOT / "questions/planning"
+    config = BenchmarkConfig(
+        run_id="outage", results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / "c"),
+        models=[ModelConfig(name="reference-cypher", provider="oracle")],
+        qa=QAConfig(questions=str(questions), scene_graph=str(DEMO_GRAPH), backend="neo4j",
+                    neo4j_uri="bolt://127.0.0.1:9", neo4j_user="neo4j"),
+        planning=PlanningConfig(data_dir=str(planning), domains=["gripper"],
+                                planner_baseline=False, models=[ModelConfig(
+                                    name="replies", provider="scripted",
+                                    script=str(planning / "scripted_replies.yaml"))]),
+    )
+    state = nlp_dsg_benchmark(config, return_state=True)
+    assert state.is_failed()
+    with pytest.raises(ErrorBudgetExceeded, match="qa track: 2/2 items errored"):
+        state.result()
+    run_dir = tmp_path / "results/outage"
+    rows = pd.read_csv(run_dir / "qa_results.csv", keep_default_na=False)
+    assert rows["error"].str.contains("database unreachable").all()
+    overview = pd.read_csv(run_dir / "plan_overview.csv")
+    assert overview["n_instances"].sum() == 3

@@ -126,7 +126,10 @@ class WorkerPool:
                 if self._closed:
                     raise GraphStoreError("graph store is closed")
                 worker = self._idle.pop() if self._idle else None
-            if worker is None or not worker.alive():
+            if worker is not None and not worker.alive():
+                worker.kill()  # reap the dead idle worker and close its pipes
+                worker = None
+            if worker is None:
                 worker = _Worker(self.spec)
             try:
                 yield worker
