@@ -11,6 +11,7 @@ The layout is AutoPlanBench's (and that of ../shared/data/planning):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from planeval.errors import PlanevalError
@@ -25,8 +26,13 @@ GOLD_SUFFIX = "_gold_plan.txt"
 class PlanningData:
     """Domains, problems and gold plans under one root, parsed lazily and cached."""
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(
+        self, root: str | Path, fallback_gold: Mapping[tuple[str, str], str] | None = None
+    ) -> None:
+        """`fallback_gold` supplies gold plans, by (domain, instance), for instances the data
+        has none for (e.g. found by a classical planner during the run)."""
         self.root = Path(root)
+        self.fallback_gold = dict(fallback_gold or {})
         if not self.root.is_dir():
             raise PlanevalError(f"{self.root}: not a directory")
         self._domains: dict[str, Domain] = {}
@@ -67,7 +73,9 @@ class PlanningData:
 
     def gold_plan(self, domain: str, instance: str) -> str | None:
         path = self.domain_dir(domain) / GOLD_PLANS / f"{instance}{GOLD_SUFFIX}"
-        return path.read_text(encoding="utf-8") if path.is_file() else None
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+        return self.fallback_gold.get((domain, instance))
 
 
 def _natural(name: str) -> tuple[str, int]:

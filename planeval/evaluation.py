@@ -56,7 +56,7 @@ plans are looked up in a data directory laid out as `planeval.dataset` describes
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -135,15 +135,19 @@ def read_generation_log(path: str | Path) -> Iterator[tuple[int, GenerationRecor
         yield number, record
 
 
-def evaluate_logs(logs_dir: str | Path, data_dir: str | Path) -> pd.DataFrame:
-    """Evaluate every `*.jsonl` under `logs_dir` (or one file) against the data directory."""
+def evaluate_logs(
+    logs_dir: str | Path, data_dir: str | Path,
+    fallback_gold: Mapping[tuple[str, str], str] | None = None,
+) -> pd.DataFrame:
+    """Evaluate every `*.jsonl` under `logs_dir` (or one file) against the data directory;
+    `fallback_gold` fills in gold plans the data lacks (see `PlanningData`)."""
     logs = Path(logs_dir)
     files = [logs] if logs.is_file() else sorted(logs.rglob("*.jsonl"))
     if not logs.exists():
         raise PlanevalError(f"{logs}: no such file or directory")
     if not files:
         raise PlanevalError(f"{logs}: no *.jsonl generation logs found")
-    data = PlanningData(data_dir)
+    data = PlanningData(data_dir, fallback_gold)
     rows = [row for path in files for row in evaluate_log(path, data)]
     return pd.DataFrame(rows, columns=EVALUATION_COLUMNS)
 

@@ -32,6 +32,7 @@ from planeval.evaluation import INCREMENTAL, NON_INCREMENTAL, SCHEMA
 from planeval.pddl import Domain, Problem
 from plangen.prompts import backprompt, plan_messages
 
+PLANNER_MODEL = "planner:greedy"
 _FINISHED = re.compile(r"^\W*(finished|done|goal reached)\W*$", re.IGNORECASE)
 _LOOK = re.compile(r"^\W*look[ _-]?around\W*$", re.IGNORECASE)
 
@@ -154,6 +155,6 @@ def planner_baseline(task: PlanningTask, experiment: str, node_limit: int) -> di
     usage = _Usage()
     result = plan_search(task.domain, task.problem, "greedy", node_limit)
     plan = "\n".join(result.plan) if result.plan is not None else ""
-    return _record(task, "planner:greedy", NON_INCREMENTAL, experiment, [], usage,
+    return _record(task, PLANNER_MODEL, NON_INCREMENTAL, experiment, [], usage,
                    attempts=[{"raw_reply": plan, "feedback": result.status}],
                    planner={"status": result.status, "expanded": result.expanded})

@@ -11,7 +11,8 @@ import pandas as pd
 
 from dsgqa.batch import Outcome
 from dsgqa.llm.base import ModelConfig
-from planeval import evaluate_logs, overview, to_markdown, write_table
+from planeval import PlanningData, evaluate_logs, overview, to_markdown, validate_plan, write_table
+from plangen.approaches import PLANNER_MODEL
 from plangen.logs import write_generation_logs
 
 OVERALL_KEYS = ["experiment", "model", "approach"]
@@ -48,6 +49,30 @@ def usage_table(
     return frame.groupby(["experiment", "model"], as_index=False).sum(numeric_only=True)
 
 
+def derived_gold_plans(records: list[dict[str, Any]], data_dir: str) -> dict[tuple[str, str], str]:
+    """The planner baseline's valid plans for instances whose data has no gold plan: the
+    reference that LCS, Jaccard and the plan-length factor are computed against."""
+    data, derived = PlanningData(data_dir), {}
+    for record in records:
+        if record["model"] != PLANNER_MODEL or not record.get("attempts"):
+            continue
+        key = (record["domain"], record["instance"])
+        plan = record["attempts"][0]["raw_reply"]
+        if data.gold_plan(*key) is not None or not plan:
+            continue
+        if validate_plan(data.domain(key[0]), data.problem(*key), plan).valid:
+            derived[key] = plan
+    return derived
+
+
+def write_derived_gold(derived: dict[tuple[str, str], str], folder: Path) -> None:
+    """Kept beside the tables, in the data layout, so they can be reviewed and adopted."""
+    for (domain, instance), plan in derived.items():
+        path = folder / domain / "adapted_gold_plans" / f"{instance}_gold_plan.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(plan + "\n")
+
+
 def summarize_planning_run(
     outcomes: list[Outcome[dict[str, Any]]], plans_dir: Path, data_dir: str, out_dir: Path,
     models: dict[str, ModelConfig] | None = None,
@@ -59,7 +84,9 @@ def summarize_planning_run(
         (f"{r['domain']}/{r['instance']}", r["meta"]["error"])
         for r in records if "error" in r["meta"]
     ]
-    evaluation = evaluate_logs(plans_dir, data_dir)
+    derived = derived_gold_plans(records, data_dir)
+    write_derived_gold(derived, out_dir / "derived_gold")
+    evaluation = evaluate_logs(plans_dir, data_dir, fallback_gold=derived)
     by_domain = overview(evaluation)
     overall = overview(evaluation, by=OVERALL_KEYS)
     paths = {

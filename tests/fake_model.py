@@ -37,11 +37,19 @@ class ReferenceModel:
         self.every_429, self.every_500 = every_429, every_500
         self.answered: dict[str, int] = {}
         self.faults = 0
+        self.in_flight = self.max_in_flight = 0
         self._lock = threading.Lock()
 
     def __call__(self, request: dict, n: int) -> Reply:
-        if self.latency_s:
-            time.sleep(self.latency_s)
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.latency_s:
+                time.sleep(self.latency_s)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
         if self.every_429 and n % self.every_429 == 0:
             return self._fault(429, "rate limited")
         if self.every_500 and n % self.every_500 == 0:

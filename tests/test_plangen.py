@@ -134,3 +134,28 @@ def test_gold_plans_replayed_as_replies_solve_shared_instances(tmp_path: Path) -
     assert len(evaluation) == len(tasks) >= 5
     assert evaluation["success"].astype(bool).all()
     assert pd.Series([len(r["attempts"]) for r in records]).eq(1).all()
+
+
+def test_planner_supplies_gold_plans_the_data_lacks(tmp_path: Path) -> None:
+    import shutil
+
+    from dsgqa.batch import Outcome
+    from plangen.results import summarize_planning_run
+
+    data = tmp_path / "data"
+    shutil.copytree(DEMO / "gripper", data / "gripper")
+    (data / "gripper/adapted_gold_plans/instance-1_gold_plan.txt").unlink()
+    task = next(t for t in load_planning_tasks(PlanningConfig(data_dir=str(data)))
+                if t.instance == "instance-1")
+    assert task.gold_plan is None
+    model_plan = planner_baseline(task, "planner", 20_000)["attempts"][0]["raw_reply"]
+    records = [planner_baseline(task, "planner", 20_000),
+               non_incremental(task, ReplyList([model_plan]), "model", "pddl", 1)]
+    outcomes = [Outcome(uid=task.key, value=r) for r in records]
+    summary = summarize_planning_run(outcomes, tmp_path / "run/plans", str(data),
+                                     tmp_path / "run")
+    evaluation = pd.read_csv(summary.paths["evaluation_csv"]).set_index("experiment")
+    assert evaluation.loc["model", "planning_lcs"] == 1.0
+    assert evaluation.loc["model", "factor_plan_length"] == 1.0
+    derived = tmp_path / "run/derived_gold/gripper/adapted_gold_plans/instance-1_gold_plan.txt"
+    assert derived.read_text().strip() == model_plan.strip()

@@ -105,6 +105,17 @@ def test_kill_9_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) 
     assert killed["correct"].all()
 
 
+def test_max_connections_is_saturated_never_exceeded(tmp_path: Path) -> None:
+    from flows.benchmark import nlp_dsg_benchmark
+
+    questions, known = demo_subset(tmp_path, UIDS)
+    model = ReferenceModel(known, latency_s=0.1)
+    with serve(model) as server:
+        nlp_dsg_benchmark(_config(tmp_path, questions, server.base_url, "limit",
+                                  max_connections=3))
+    assert model.max_in_flight == 3
+
+
 def test_flaky_endpoint_scores_every_item_once(tmp_path: Path) -> None:
     from flows.benchmark import nlp_dsg_benchmark
 
