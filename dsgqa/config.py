@@ -81,6 +81,9 @@ class BenchmarkConfig(BaseModel):
     tracks: list[Literal["qa", "planning"]] | None = Field(
         default=None, description="Run only these of the configured tracks (default: all).",
     )
+    report: bool = Field(
+        default=True, description="Record the run in results/store and build its HTML report.",
+    )
     task_runner: Literal["threads", "dask"] = "threads"
     dask_address: str | None = Field(
         default=None, description="Scheduler of an existing Dask cluster (task_runner: dask); "
@@ -140,7 +143,10 @@ def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path
     path = run_dir / RUN_CONFIG_FILE
     # A rerun of one track or stage must not narrow what `rerun RUN_ID` later repeats.
     pinned = config.model_copy(update={"run_id": run_id, "refresh": [], "tracks": None})
-    path.write_text(pinned.model_dump_json(indent=2))
+    text = pinned.model_dump_json(indent=2)
+    # Unchanged on a rerun: the file's time is the run's start when its id carries none.
+    if not path.is_file() or path.read_text() != text:
+        path.write_text(text)
     return path
 
 

@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dsgqa.config import QAConfig
-from dsgqa.graphstore import GraphStore, open_graph_store
+from dsgqa.graphstore import GraphStore, open_graph_store, schema_description
+from dsgqa.item_cache import source_version
 from dsgqa.scene_graph import load_scene_graph
+
+_SCHEMA_CODE = source_version(schema_description)
 
 
 @dataclass(frozen=True)
@@ -51,8 +54,21 @@ def open_graph(qa: QAConfig) -> GraphHandle:
         neo4j_password=os.environ.get(qa.neo4j_password_env),
         memory_limit_mb=qa.memory_limit_mb,
     )
-    schema = store.schema_description()
+    schema = _schema_text(store, Path(qa.db_root), graph.fingerprint())
     return GraphHandle(store=store, fingerprint=graph.fingerprint(), schema=schema)
+
+
+def _schema_text(store: GraphStore, db_root: Path, fingerprint: str) -> str:
+    """The generated schema, kept beside an embedded database (which never changes after its
+    load): a rerun whose queries are all cached then needs no query worker at all."""
+    if store.backend == "neo4j":
+        return store.schema_description()
+    path = db_root / f"{fingerprint[:16]}-{store.backend}-{_SCHEMA_CODE}.schema.txt"
+    if path.is_file():
+        return path.read_text()
+    text = store.schema_description()
+    path.write_text(text)
+    return text
 
 
 _SHARED: dict[str, GraphHandle] = {}

@@ -7,7 +7,8 @@ The tables are written before this check, so a failed run never loses finished r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from dsgqa.results import QATrackSummary
 from plangen.results import PlanningTrackSummary
@@ -25,6 +26,12 @@ class RunSummary:
     planning: PlanningTrackSummary | None = None
     report_html: str | None = None
     regressions: list[str] = field(default_factory=list)
+
+    def with_report(self, result: Any) -> RunSummary:
+        """This summary plus the report's location and regression flags."""
+        flags = [f"{r.model} {r.metric}: {r.before:.3f} -> {r.after:.3f}"
+                 for r in result.regressions]
+        return replace(self, report_html=str(result.html_path), regressions=flags)
 
     def tracks(self) -> list[tuple[str, QATrackSummary | PlanningTrackSummary | None]]:
         return [("qa", self.qa), ("planning", self.planning)]

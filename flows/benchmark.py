@@ -30,16 +30,15 @@ def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
     qa_pending = submit_qa(config) if config.runs_track("qa") else None
     planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
     qa = finish_qa(qa_pending, run_dir) if qa_pending else None
-    store_root = Path(config.results_dir) / "store"
-    store_results(run_dir, store_root)
-    result = report(store_root, run_id, run_dir / "report")
-    create_markdown_artifact(markdown=headline_markdown(result), key="run-summary",
-                             description=f"Headline numbers of run {run_id}")
-    create_table_artifact(table=headline_records(result), key="run-headline",
-                          description=f"Per-model headline of run {run_id}")
-    summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning,
-                         report_html=str(result.html_path),
-                         regressions=[f"{r.model} {r.metric}: {r.before:.3f} -> {r.after:.3f}"
-                                      for r in result.regressions])
+    summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
+    if config.report:
+        store_root = Path(config.results_dir) / "store"
+        store_results(run_dir, store_root)
+        result = report(store_root, run_id, run_dir / "report")
+        create_markdown_artifact(markdown=headline_markdown(result), key="run-summary",
+                                 description=f"Headline numbers of run {run_id}")
+        create_table_artifact(table=headline_records(result), key="run-headline",
+                              description=f"Per-model headline of run {run_id}")
+        summary = summary.with_report(result)
     check_error_budget(summary, config.max_error_fraction)
     return summary

@@ -172,7 +172,10 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from nlp_dsg_benchmark.environment import prepare_prefect_environment
+    from nlp_dsg_benchmark.environment import (
+        heartbeats_off_for_temporary_api,
+        prepare_prefect_environment,
+    )
 
     config = _run_config(args)
     if args.command == "rerun" and args.only_failed:
@@ -188,7 +191,7 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.console import console, print_run
     from nlp_dsg_benchmark.progress_bars import stage_progress
 
-    with stage_progress(console, enabled=not args.verbose):
+    with stage_progress(console, enabled=not args.verbose), heartbeats_off_for_temporary_api(api):
         summary = flow(config)
     print_run(summary)
     return 0

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -65,3 +67,20 @@ def _listening(host: str, port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+@contextlib.contextmanager
+def heartbeats_off_for_temporary_api(api: str) -> Iterator[None]:
+    """No flow-run heartbeats when the API lives only as long as this process.
+
+    Heartbeats let a long-lived server notice a crashed run; a temporary API dies with the run,
+    so they buy nothing there, and Prefect joins the heartbeat thread at the end of every flow
+    run, which costs up to 1 s (0.085 s vs 1.07 s for an empty flow, measured here).
+    """
+    if not api.startswith("temporary"):
+        yield
+        return
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+        yield

@@ -7,13 +7,15 @@ report can be rebuilt at any time, for any recorded run, without the run folders
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pandas as pd
 
-from reporting import metrics
+from dsgqa.item_cache import source_version
+from reporting import compare, document, html, markdown, metrics, plots, sections
 from reporting.compare import Comparison, Regression, compare_runs
 from reporting.errors import ReportError
 from reporting.html import render_html
@@ -22,6 +24,7 @@ from reporting.sections import ReportInputs, build_document
 from reporting.selection import select_runs
 from reporting.store import list_runs, load_store, load_usage
 
+_CODE = source_version(compare, document, html, markdown, metrics, plots, sections)
 HTML_NAME = "report.html"
 MARKDOWN_NAME = "report.md"
 
@@ -72,14 +75,35 @@ def build_report(
     return _write(inputs, Path(out_dir), comparison)
 
 
+def _digest(inputs: ReportInputs) -> str:
+    """What the report shows, hashed (tables by content), plus the reporting code's version:
+    a rerun whose results did not change keeps its report instead of re-plotting it."""
+    digest = hashlib.sha256(_CODE.encode())
+    for field in fields(inputs):
+        value = getattr(inputs, field.name)
+        if field.name == "run":  # when the run was (re-)recorded is not what the report shows
+            value = {k: v for k, v in value.items() if k != "recorded_at"}
+        if isinstance(value, pd.DataFrame):
+            digest.update(",".join(map(str, value.columns)).encode())
+            digest.update(pd.util.hash_pandas_object(value.astype(str), index=True).values)
+        else:
+            digest.update(repr(value).encode())
+    return digest.hexdigest()
+
+
 def _write(inputs: ReportInputs, out_dir: Path, comparison: Comparison | None) -> ReportResult:
-    document = build_document(inputs)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for figure in document.figures():
-        (out_dir / figure.filename).write_bytes(figure.png)
     html_path, markdown_path = out_dir / HTML_NAME, out_dir / MARKDOWN_NAME
-    html_path.write_text(render_html(document), encoding="utf-8")
-    markdown_path.write_text(render_markdown(document), encoding="utf-8")
+    stamp, digest = out_dir / ".inputs.sha256", _digest(inputs)
+    unchanged = (html_path.is_file() and markdown_path.is_file() and stamp.is_file()
+                 and stamp.read_text() == digest)
+    if not unchanged:
+        document = build_document(inputs)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for figure in document.figures():
+            (out_dir / figure.filename).write_bytes(figure.png)
+        html_path.write_text(render_html(document), encoding="utf-8")
+        markdown_path.write_text(render_markdown(document), encoding="utf-8")
+        stamp.write_text(digest)
     return ReportResult(
         html_path=html_path, markdown_path=markdown_path, run_id=str(inputs.run["run_id"]),
         baseline_run=comparison.baseline_run if comparison else None,

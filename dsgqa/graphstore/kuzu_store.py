@@ -99,7 +99,7 @@ class KuzuStore(GraphStore):
             database.close()
 
     def open_read_only(self) -> None:
-        """Start the read-only query workers (one now, more on demand)."""
+        """Prepare the read-only query workers (started on demand)."""
         if self._pool is not None:
             return
         if not self.db_path.is_file():
@@ -113,9 +113,8 @@ class KuzuStore(GraphStore):
             heap_bytes=memory // 2,
             max_db_size=_max_db_size(self.db_path.stat().st_size),
         )
-        pool = WorkerPool(spec, self.pool_size)
-        pool.warm_up()
-        self._pool = pool
+        # Workers start on the first query: a rerun served from the caches starts none.
+        self._pool = WorkerPool(spec, self.pool_size)
 
     # ------------------------------------------------------------------ queries
 
