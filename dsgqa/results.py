@@ -17,6 +17,7 @@ from dsgqa.batch import Outcome
 from dsgqa.llm.base import ModelConfig
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.track_summary import TrackSummary
 
 ROW_COLUMNS = [
     "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
@@ -171,27 +172,14 @@ def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     return paths
 
 
-@dataclass(frozen=True)
-class QATrackSummary:
-    """What a QA track run reports back: where the tables are and the headline numbers."""
-
-    paths: dict[str, str]
-    questions: int
-    items: int
-    errors: int
-    overall_records: list[dict[str, object]]
-    markdown: str
-    llm_calls: dict[str, int]
-
-
-def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> QATrackSummary:
+def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
     """Write the tables and return the summary the flow turns into artifacts."""
     table = results_table(items)
     paths = write_results(table, out_dir)
     overall = summary_overall(table)
-    return QATrackSummary(
+    return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
-        questions=table["uid"].nunique(),
+        units=table["uid"].nunique(),
         items=len(table),
         errors=int((table["error"] != "").sum()),
         overall_records=overall.to_dict(orient="records"),

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dsgqa.results import QATrackSummary
-from plangen.results import PlanningTrackSummary
+from dsgqa.track_summary import TrackSummary
 
 
 class ErrorBudgetExceeded(RuntimeError):
@@ -22,8 +21,8 @@ class ErrorBudgetExceeded(RuntimeError):
 class RunSummary:
     run_id: str
     run_dir: str
-    qa: QATrackSummary | None = None
-    planning: PlanningTrackSummary | None = None
+    qa: TrackSummary | None = None
+    planning: TrackSummary | None = None
     report_html: str | None = None
     regressions: list[str] = field(default_factory=list)
 
@@ -33,7 +32,7 @@ class RunSummary:
                  for r in result.regressions]
         return replace(self, report_html=str(result.html_path), regressions=flags)
 
-    def tracks(self) -> list[tuple[str, QATrackSummary | PlanningTrackSummary | None]]:
+    def tracks(self) -> list[tuple[str, TrackSummary | None]]:
         return [("qa", self.qa), ("planning", self.planning)]
 
     def llm_calls(self) -> dict[str, int]:

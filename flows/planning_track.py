@@ -13,7 +13,7 @@ from prefect.utilities.annotations import quote
 from dsgqa.config import BenchmarkConfig
 from flows._collect import outcomes_or_failures
 from plangen.batches import shared_planning_tasks
-from plangen.results import PlanningTrackSummary
+from plangen.results import TrackSummary
 from tasks.planning import evaluate_plans, generate_plans, planner_plans
 
 
@@ -35,7 +35,7 @@ def submit_planning(config: BenchmarkConfig) -> PendingPlanning:
 
 
 def finish_planning(pending: PendingPlanning, config: BenchmarkConfig,
-                    run_dir: Path) -> PlanningTrackSummary:
+                    run_dir: Path) -> TrackSummary:
     assert config.planning is not None
     outcomes = [o for f in pending.futures for o in outcomes_or_failures(f, pending.uids)]
     summary = evaluate_plans(quote(outcomes), config.planning.data_dir, run_dir,

@@ -19,7 +19,8 @@ from dsgqa.config import BenchmarkConfig
 from dsgqa.graph_handle import close_shared_graphs
 from dsgqa.llm.base import ModelConfig
 from dsgqa.questions import QuestionSet
-from dsgqa.results import ItemResult, QATrackError, QATrackSummary, assemble_items, failed_items
+from dsgqa.results import ItemResult, QATrackError, assemble_items, failed_items
+from dsgqa.track_summary import TrackSummary
 from flows._collect import outcomes_or_failures
 from tasks.qa import (
     compare,
@@ -74,7 +75,7 @@ def submit_qa(config: BenchmarkConfig) -> PendingQA:
     return PendingQA(questions=questions, backend=graph.backend, models=stages, config=config)
 
 
-def finish_qa(pending: PendingQA, run_dir: Path) -> QATrackSummary:
+def finish_qa(pending: PendingQA, run_dir: Path) -> TrackSummary:
     if pending.questions is None:
         raise QATrackError(f"QA track: {pending.error}")
     if pending.error:
@@ -87,7 +88,7 @@ def finish_qa(pending: PendingQA, run_dir: Path) -> QATrackSummary:
     summary = write_qa_results(quote(items), run_dir)
     create_table_artifact(
         table=summary.overall_records, key="qa-summary",
-        description=f"QA accuracy per model ({summary.questions} questions)",
+        description=f"QA accuracy per model ({summary.units} questions)",
     )
     create_markdown_artifact(markdown=summary.markdown, key="qa-results",
                              description=f"QA results table: {summary.paths['markdown']}")

@@ -3,7 +3,6 @@ per model x domain and overall (seed 002 + seed 003 metrics, computed by planeva
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,22 +10,12 @@ import pandas as pd
 
 from dsgqa.batch import Outcome
 from dsgqa.llm.base import ModelConfig
+from dsgqa.track_summary import TrackSummary
 from planeval import PlanningData, evaluate_logs, overview, to_markdown, validate_plan, write_table
 from plangen.approaches import PLANNER_MODEL
 from plangen.logs import write_generation_logs
 
 OVERALL_KEYS = ["experiment", "model", "approach"]
-
-
-@dataclass(frozen=True)
-class PlanningTrackSummary:
-    paths: dict[str, str]
-    instances: int
-    items: int
-    errors: int
-    overall_records: list[dict[str, object]]
-    markdown: str
-    llm_calls: dict[str, int]
 
 
 def usage_table(
@@ -76,7 +65,7 @@ def write_derived_gold(derived: dict[tuple[str, str], str], folder: Path) -> Non
 def summarize_planning_run(
     outcomes: list[Outcome[dict[str, Any]]], plans_dir: Path, data_dir: str, out_dir: Path,
     models: dict[str, ModelConfig] | None = None,
-) -> PlanningTrackSummary:
+) -> TrackSummary:
     """Write the generation logs, re-simulate every logged plan, write the tables."""
     records = [o.value for o in outcomes if o.ok]
     write_generation_logs(records, plans_dir)
@@ -103,9 +92,9 @@ def summarize_planning_run(
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"
     )
     paths["markdown"].write_text(markdown)
-    return PlanningTrackSummary(
+    return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
-        instances=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),
+        units=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),
         items=len(outcomes),
         errors=len(failed),
         overall_records=_records(overall),

@@ -16,7 +16,7 @@ from dsgqa.llm.base import ModelConfig
 from dsgqa.llm.registry import shared_client
 from plangen.batches import generate_plans_batch, planner_batch, shared_planning_tasks
 from plangen.config import PlanningConfig
-from plangen.results import PlanningTrackSummary, summarize_planning_run
+from plangen.results import TrackSummary, summarize_planning_run
 from tasks.policies import RETRIES
 
 
@@ -44,7 +44,7 @@ def planner_plans(planning: PlanningConfig, run: RunOptions) -> list[Outcome[dic
 def evaluate_plans(
     outcomes: list[Outcome[dict[str, Any]]], data_dir: str, run_dir: Path,
     models: list[ModelConfig],
-) -> PlanningTrackSummary:
+) -> TrackSummary:
     """Not cached: re-simulating every plan is cheap and must use the current planeval."""
     prices = {m.label: m for m in models}
     return summarize_planning_run(outcomes, run_dir / "plans", data_dir, run_dir, prices)

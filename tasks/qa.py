@@ -19,8 +19,9 @@ from dsgqa.llm.base import LLMClient, ModelConfig
 from dsgqa.llm.registry import shared_client
 from dsgqa.questions import QuestionSet, load_question_set, shared_question_set
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
-from dsgqa.results import ItemResult, QATrackSummary, summarize_qa_run
+from dsgqa.results import ItemResult, summarize_qa_run
 from dsgqa.stage_batches import compare_batch, generate_cypher_batch, refine_batch, run_query_batch
+from dsgqa.track_summary import TrackSummary
 from tasks.policies import RETRIES
 
 
@@ -84,5 +85,5 @@ def compare(
 
 
 @task(name="results-table", persist_result=False)
-def write_qa_results(items: list[ItemResult], out_dir: Path) -> QATrackSummary:
+def write_qa_results(items: list[ItemResult], out_dir: Path) -> TrackSummary:
     return summarize_qa_run(items, out_dir)

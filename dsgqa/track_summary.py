@@ -1,0 +1,17 @@
+"""What a track (QA or planning) reports back to the flow: where its tables are and the
+headline numbers the run summary, the artifacts and the console need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TrackSummary:
+    paths: dict[str, str]
+    units: int          # distinct questions (QA) or instances (planning)
+    items: int          # units x models (the error budget's denominator)
+    errors: int
+    overall_records: list[dict[str, object]]
+    markdown: str
+    llm_calls: dict[str, int]
