@@ -34,6 +34,7 @@ from typing import Any, TypeAlias
 
 from lark import Lark, LarkError, Token, Transformer, UnexpectedInput
 
+from dsgqa.nesting import deeper_than
 from dsgqa.sldp import Score, describe_parse_error
 
 #: Distinct atoms allowed in one goal or comparison.
@@ -194,13 +195,8 @@ def _children(formula: Formula) -> tuple[Formula, ...]:
 
 
 def _check_depth(formula: Formula) -> None:
-    """Iterative, so the check itself survives any nesting the parser accepted."""
-    stack = [(formula, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise PDDLGoalError(f"goal nested deeper than {MAX_DEPTH} levels")
-        stack.extend((child, depth + 1) for child in _children(node))
+    if deeper_than(formula, _children, MAX_DEPTH):
+        raise PDDLGoalError(f"goal nested deeper than {MAX_DEPTH} levels")
 
 
 def _as_goal(goal: Any) -> Formula:

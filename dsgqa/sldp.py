@@ -67,6 +67,8 @@ from typing import Any, TypeAlias
 
 from lark import Lark, LarkError, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
+from dsgqa.nesting import deeper_than
+
 Number: TypeAlias = int | float
 
 #: Deepest nesting accepted; keeps the recursive comparison far from Python's recursion limit.
@@ -341,13 +343,8 @@ def _children(value: Value) -> tuple[Value, ...]:
 
 
 def _check_depth(value: Value) -> None:
-    """Iterative, so that checking a pathological nesting cannot itself overflow the stack."""
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise SLDPError(f"value nested deeper than {MAX_DEPTH} levels")
-        stack.extend((child, depth + 1) for child in _children(node))
+    if deeper_than(value, _children, MAX_DEPTH):
+        raise SLDPError(f"value nested deeper than {MAX_DEPTH} levels")
 
 
 # ----------------------------------------------------------------------------- printing
