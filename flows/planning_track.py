@@ -11,9 +11,9 @@ from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
 from dsgqa.config import BenchmarkConfig
+from dsgqa.track_summary import TrackSummary
 from flows._collect import outcomes_or_failures
 from plangen.batches import shared_planning_tasks
-from plangen.results import TrackSummary
 from tasks.planning import evaluate_plans, generate_plans, planner_plans
 
 
