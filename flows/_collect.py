@@ -9,9 +9,10 @@ from prefect.futures import PrefectFuture
 from dsgqa.batch import Outcome, one_line_error
 
 
-def outcomes_or_failures(future: PrefectFuture, uids: list[str]) -> list[Outcome]:
+def outcomes_or_failures(future: PrefectFuture, uids: list[str], label: str = "") -> list[Outcome]:
+    """`label` (e.g. the model) goes into the error text, which is all a failed batch leaves."""
     try:
         return future.result()
     except Exception as error:
-        message = one_line_error(error)
-        return [Outcome(uid=uid, error=f"batch failed: {message}") for uid in uids]
+        where = f"{label} batch failed" if label else "batch failed"
+        return [Outcome(uid=uid, error=f"{where}: {one_line_error(error)}") for uid in uids]

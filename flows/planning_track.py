@@ -13,6 +13,7 @@ from prefect.utilities.annotations import quote
 from dsgqa.config import BenchmarkConfig
 from dsgqa.track_summary import TrackSummary
 from flows._collect import outcomes_or_failures
+from plangen.approaches import PLANNER_MODEL
 from plangen.batches import shared_planning_tasks
 from tasks.planning import evaluate_plans, generate_plans, planner_plans
 
@@ -21,23 +22,27 @@ from tasks.planning import evaluate_plans, generate_plans, planner_plans
 class PendingPlanning:
     uids: list[str]
     futures: list[PrefectFuture]
+    labels: list[str]      # the model (or the planner) each future generates for
 
 
 def submit_planning(config: BenchmarkConfig) -> PendingPlanning:
     assert config.planning is not None
     run = config.run_options()
-    futures = [generate_plans.submit(config.planning, model, run)
-               for model in config.planning_models()]
+    models = config.planning_models()
+    futures = [generate_plans.submit(config.planning, model, run) for model in models]
+    labels = [model.label for model in models]
     if config.planning.planner_baseline:
         futures.append(planner_plans.submit(config.planning, run))
+        labels.append(PLANNER_MODEL)
     uids = [t.key for t in shared_planning_tasks(config.planning)]
-    return PendingPlanning(uids=uids, futures=futures)
+    return PendingPlanning(uids=uids, futures=futures, labels=labels)
 
 
 def finish_planning(pending: PendingPlanning, config: BenchmarkConfig,
                     run_dir: Path) -> TrackSummary:
     assert config.planning is not None
-    outcomes = [o for f in pending.futures for o in outcomes_or_failures(f, pending.uids)]
+    outcomes = [o for future, label in zip(pending.futures, pending.labels, strict=True)
+                for o in outcomes_or_failures(future, pending.uids, label)]
     summary = evaluate_plans(quote(outcomes), config.planning.data_dir, run_dir,
                              config.planning_models())
     create_table_artifact(table=summary.overall_records, key="planning-overview",
