@@ -59,3 +59,30 @@ def test_benchmark_runs_on_a_dask_local_cluster(tmp_path: Path, monkeypatch) -> 
     assert overall.loc["planner:greedy", "n_solved_successfully"] == 3
     assert overall.loc["scripted:replies", "n_instances"] == 3
     assert len(worker_pids) == 2 and __import__("os").getpid() not in worker_pids
+
+
+def _limit_kind_on_worker(max_connections: int) -> tuple[str, int]:
+    """Runs on a Dask worker: which limit guards the model, and can it be held and released."""
+    from dsgqa.llm.base import ModelConfig
+    from dsgqa.llm.openai_chat import _connection_limit
+
+    limit = _connection_limit(ModelConfig(name="m", base_url="http://x/v1",
+                                          max_connections=max_connections))
+    with limit:
+        pass
+    return type(limit).__name__, getattr(limit, "max_leases", 0)
+
+
+def test_max_connections_is_one_limit_for_the_whole_dask_cluster() -> None:
+    from distributed import LocalCluster
+
+    from dsgqa.llm.base import ModelConfig
+    from dsgqa.llm.openai_chat import _connection_limit
+
+    local = _connection_limit(ModelConfig(name="m2", base_url="http://x/v1", max_connections=3))
+    assert type(local).__name__ == "BoundedSemaphore"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, cluster.get_client() as client:
+        kinds = client.gather([client.submit(_limit_kind_on_worker, 3, pure=False)
+                               for _ in range(4)])
+    assert set(kinds) == {("Semaphore", 3)}

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import AbstractContextManager
 
 import openai
 
 from dsgqa.llm.base import CallContext, LLMError, LLMReply, Message, ModelConfig
 
-_LIMITS: dict[tuple[str, str | None], threading.BoundedSemaphore] = {}
+_LIMITS: dict[tuple[str, str | None], AbstractContextManager[object]] = {}
 _LIMITS_LOCK = threading.Lock()
 
 # A placeholder key lets keyless local servers (vLLM, Ollama, llama.cpp) work; OpenAI itself
@@ -24,13 +25,32 @@ _LIMITS_LOCK = threading.Lock()
 _NO_KEY = "no-key-set"
 
 
-def _connection_limit(config: ModelConfig) -> threading.BoundedSemaphore:
-    """One semaphore per (model, endpoint), shared by every client object in the process."""
+def _connection_limit(config: ModelConfig) -> AbstractContextManager[object]:
+    """One limit per (model, endpoint), shared by every client object in the process, or, on a
+    Dask worker, by every worker of the cluster (a scheduler-held semaphore), so stage tasks of
+    the same model on different workers together stay within `max_connections`."""
     slot = (config.name, config.base_url)
     with _LIMITS_LOCK:
         if slot not in _LIMITS:
-            _LIMITS[slot] = threading.BoundedSemaphore(config.max_connections)
+            _LIMITS[slot] = _cluster_semaphore(config) or threading.BoundedSemaphore(
+                config.max_connections
+            )
         return _LIMITS[slot]
+
+
+def _cluster_semaphore(config: ModelConfig) -> AbstractContextManager[object] | None:
+    """A distributed.Semaphore when this process is a Dask worker, else None."""
+    try:
+        from distributed import Semaphore, get_worker
+    except ImportError:
+        return None
+    try:
+        get_worker()
+    except ValueError:  # not running inside a Dask worker
+        return None
+    name = (f"llm-connections:{config.name}:{config.base_url or 'api.openai.com'}:"
+            f"{config.max_connections}")
+    return Semaphore(max_leases=config.max_connections, name=name)
 
 
 class OpenAIChatClient:
