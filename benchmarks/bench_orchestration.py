@@ -204,7 +204,7 @@ def main() -> None:
 
     # As the CLI runs against a temporary API (heartbeats cost up to 1 s per flow run there).
     with tempfile.TemporaryDirectory() as tmp, prefect_test_harness(server_startup_timeout=120), \
-            heartbeats_off_for_temporary_api("temporary"):
+            heartbeats_off_for_temporary_api(temporary=True):
         folder = Path(tmp)
         questions, known = synthetic_questions(args.questions, folder)
         model = SlowModel(known, args.latency)

@@ -39,7 +39,7 @@ def planning_track_times(folder: Path) -> tuple[float, float]:
 
     # As the CLI runs against a temporary API (heartbeats cost up to 1 s per flow run there).
     with prefect_test_harness(server_startup_timeout=120), \
-            heartbeats_off_for_temporary_api("temporary"):
+            heartbeats_off_for_temporary_api(temporary=True):
         started = time.perf_counter()
         nlp_dsg_benchmark(config)
         fresh = time.perf_counter() - started

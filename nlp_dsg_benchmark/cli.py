@@ -6,6 +6,8 @@ Every user error ends as one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -176,6 +178,7 @@ def _run(args: argparse.Namespace) -> int:
         heartbeats_off_for_temporary_api,
         prepare_prefect_environment,
     )
+    from nlp_dsg_benchmark.temporary_api import temporary_api
 
     config = _run_config(args)
     if args.command == "rerun" and args.only_failed:
@@ -186,13 +189,20 @@ def _run(args: argparse.Namespace) -> int:
         print(f"run {args.run_id}: rerunning; {failed} failed item(s) will be redone")
     _validate_inputs(config)
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
-    flow = _with_task_runner(config)
-    print(f"nlp-dsg-benchmark: reporting to {api}", file=sys.stderr)
-    from nlp_dsg_benchmark.console import console, print_run
-    from nlp_dsg_benchmark.progress_bars import stage_progress
+    with contextlib.ExitStack() as stack:
+        if api:
+            print(f"nlp-dsg-benchmark: reporting to {api}", file=sys.stderr)
+        else:
+            print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
+                  file=sys.stderr)
+            os.environ["PREFECT_API_URL"] = stack.enter_context(temporary_api())
+        flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
+        from nlp_dsg_benchmark.console import console, print_run
+        from nlp_dsg_benchmark.progress_bars import stage_progress
 
-    with stage_progress(console, enabled=not args.verbose), heartbeats_off_for_temporary_api(api):
-        summary = flow(config)
+        with stage_progress(console, enabled=not args.verbose), \
+                heartbeats_off_for_temporary_api(temporary=not api):
+            summary = flow(config)
     print_run(summary)
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,8 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
 def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = True) -> str:
-    """Defaults a user may override in their own environment. Returns where runs are reported.
+    """Defaults a user may override in their own environment. Returns the configured API URL,
+    or "" when no reachable server is configured (the caller then starts a temporary API).
 
     - A fresh ephemeral Prefect API takes 14-24 s to start here; Prefect's default timeout is 20 s.
     - Task results live in the project's cache dir, so reruns find them and `rm -r .cache` is the
@@ -22,7 +24,7 @@ def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = 
     - Prefect's per-task INFO lines drown the summary; warnings and errors still show.
     - The repo's prefect.toml points the Prefect CLI at a local server (for deployments). When
       that server is not running, a run started from our CLI uses a temporary API instead of
-      failing: the demo must work with no server to start.
+      failing (temporary_api.py): the demo must work with no server to start.
     """
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     storage = Path(cache_dir).resolve() / "prefect-results"
@@ -40,7 +42,12 @@ def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = 
 
 def _configured_api_url() -> str | None:
     """The API URL from the environment or ./prefect.toml, read without importing Prefect
-    (whose settings, once loaded, would not see a change we make here)."""
+    (whose settings, once loaded, would not see a change we make here); if Prefect is loaded
+    already (the CLI called in-process, e.g. by tests), the URL its settings hold."""
+    if "prefect" in sys.modules:
+        from prefect.settings import PREFECT_API_URL
+
+        return PREFECT_API_URL.value() or None
     if "PREFECT_API_URL" in os.environ:
         return os.environ["PREFECT_API_URL"] or None
     toml = Path("prefect.toml")
@@ -53,11 +60,10 @@ def _configured_api_url() -> str | None:
 def _choose_api() -> str:
     url = _configured_api_url()
     if not url:
-        return "temporary Prefect API"
+        return ""
     parsed = urlparse(url)
     if parsed.hostname in LOOPBACK and not _listening(parsed.hostname, parsed.port or 80):
-        os.environ["PREFECT_API_URL"] = ""
-        return f"temporary Prefect API (no server at {url})"
+        return ""
     return url
 
 
@@ -70,14 +76,14 @@ def _listening(host: str, port: int) -> bool:
 
 
 @contextlib.contextmanager
-def heartbeats_off_for_temporary_api(api: str) -> Iterator[None]:
+def heartbeats_off_for_temporary_api(temporary: bool) -> Iterator[None]:
     """No flow-run heartbeats when the API lives only as long as this process.
 
     Heartbeats let a long-lived server notice a crashed run; a temporary API dies with the run,
     so they buy nothing there, and Prefect joins the heartbeat thread at the end of every flow
     run, which costs up to 1 s (0.085 s vs 1.07 s for an empty flow, measured here).
     """
-    if not api.startswith("temporary"):
+    if not temporary:
         yield
         return
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings

@@ -1,0 +1,89 @@
+"""A Prefect API that lives as long as one CLI run, for when no server is running.
+
+Prefect's own "ephemeral mode" starts one only when no API URL is configured at all. The
+repo's prefect.toml does configure one (the lab's server at 127.0.0.1:4200, for deployments),
+and a Prefect API URL cannot be unset from the environment (an empty one breaks Prefect's
+event client). So when nothing listens at the configured URL, the CLI starts the same
+subprocess Prefect would (uvicorn serving `prefect.server.api.server:create_app`, UI off) and
+points PREFECT_API_URL at it, before Prefect is imported in this process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+START_TIMEOUT_S = 120.0   # a fresh API takes 14-24 s to start on this project's machines
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """Linux: the server gets SIGTERM when this process dies, even by kill -9, so a killed run
+    never leaves its temporary API behind. Elsewhere a no-op."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def temporary_api() -> Iterator[str]:
+    """Start the API subprocess, yield its URL, stop it (and all it started) afterwards."""
+    spec = importlib.util.find_spec("prefect")
+    assert spec is not None and spec.origin is not None
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/api"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(spec.origin).parent.parent),
+         "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "error", "--lifespan", "on"],
+        env={**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
+             "PREFECT__SERVER_FINAL": "1", "PREFECT_API_URL": url},
+        start_new_session=True,
+        preexec_fn=_die_with_parent,
+    )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not _healthy(url):
+            if process.poll() is not None:
+                raise RuntimeError(f"temporary Prefect API exited with code {process.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"temporary Prefect API not up after {START_TIMEOUT_S:.0f} s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
