@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from dsgqa.scene_graph import SceneGraph
+from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph
 
 BACKENDS: tuple[str, ...] = ("kuzu", "ladybug", "neo4j")
 
@@ -60,6 +60,9 @@ class GraphStore(ABC):
     """One scene graph in one database; see the module docstring for the contract."""
 
     backend: str
+    # The dialect's way to count nodes per label and edges per type (rows of [name, count]).
+    NODE_COUNTS_QUERY: str
+    EDGE_COUNTS_QUERY: str
 
     @abstractmethod
     def load(self, graph: SceneGraph) -> None:
@@ -74,8 +77,16 @@ class GraphStore(ABC):
         """Hash of all nodes, properties and edges, to prove a query changed nothing."""
 
     @abstractmethod
+    def _trusted(self, cypher: str) -> list[list[Any]]:
+        """Our own read queries (no guard, no row cap); failures are database errors."""
+
     def counts(self) -> dict[str, int]:
         """Nodes per label and edges per type (every schema label and type, zero if empty)."""
+        counts = dict.fromkeys((*LABELS, *EDGE_TYPES), 0)
+        for name, n in [*self._trusted(self.NODE_COUNTS_QUERY),
+                        *self._trusted(self.EDGE_COUNTS_QUERY)]:
+            counts[name] = n
+        return counts
 
     @abstractmethod
     def schema_facts(self) -> SchemaFacts:

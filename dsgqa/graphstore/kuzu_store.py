@@ -29,7 +29,7 @@ from dsgqa.graphstore.engine import import_engine
 from dsgqa.graphstore.kuzu_load import load_into
 from dsgqa.graphstore.worker_pool import WorkerDied, WorkerPool, WorkerSpec, WorkerTimeout
 from dsgqa.graphstore.write_guard import write_violation
-from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph
+from dsgqa.scene_graph import SceneGraph
 
 # Bump when the database layout changes, so directories built by older code are rebuilt.
 LAYOUT_VERSION = 1
@@ -40,6 +40,9 @@ _TRUSTED_ROWS = 10**9
 
 class KuzuStore(GraphStore):
     """A scene graph in an embedded Kuzu-API database at `directory`."""
+
+    NODE_COUNTS_QUERY = "MATCH (n) RETURN label(n), count(*)"
+    EDGE_COUNTS_QUERY = "MATCH ()-[r]->() RETURN label(r), count(*)"
 
     def __init__(
         self,
@@ -167,14 +170,6 @@ class KuzuStore(GraphStore):
         )
         tables = self._trusted("CALL show_tables() RETURN name, type")
         return content_hash(nodes, edges, sorted(map(tuple, tables)))
-
-    def counts(self) -> dict[str, int]:
-        counts = dict.fromkeys((*LABELS, *EDGE_TYPES), 0)
-        for label, n in self._trusted("MATCH (n) RETURN label(n), count(*)"):
-            counts[label] = n
-        for edge_type, n in self._trusted("MATCH ()-[r]->() RETURN label(r), count(*)"):
-            counts[edge_type] = n
-        return counts
 
     def schema_facts(self) -> SchemaFacts:
         counts = self.counts()

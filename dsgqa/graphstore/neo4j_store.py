@@ -27,7 +27,7 @@ from dsgqa.graphstore.base import (
     plain_value,
 )
 from dsgqa.graphstore.write_guard import write_violation
-from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph, SceneNode
+from dsgqa.scene_graph import LABELS, SceneGraph, SceneNode
 
 BATCH_SIZE = 5000
 # Properties as the loader writes them, for labels the server cannot describe (no nodes yet).
@@ -94,6 +94,9 @@ def neo4j_value(value: Any) -> Any:
 class Neo4jStore(GraphStore):
     """A scene graph in a Neo4j database reached through `driver` (any object with the
     driver's `session()` interface)."""
+
+    NODE_COUNTS_QUERY = "MATCH (n) UNWIND labels(n) AS l RETURN l, count(*)"
+    EDGE_COUNTS_QUERY = "MATCH ()-[r]->() RETURN type(r), count(*)"
 
     backend = "neo4j"
 
@@ -211,14 +214,6 @@ class Neo4jStore(GraphStore):
             "MATCH (a)-[r]->(b) RETURN type(r), a.nodeSymbol, b.nodeSymbol, properties(r)"
         )
         return content_hash(nodes, edges)
-
-    def counts(self) -> dict[str, int]:
-        counts = dict.fromkeys((*LABELS, *EDGE_TYPES), 0)
-        for label, n in self._trusted("MATCH (n) UNWIND labels(n) AS l RETURN l, count(*)"):
-            counts[label] = n
-        for edge_type, n in self._trusted("MATCH ()-[r]->() RETURN type(r), count(*)"):
-            counts[edge_type] = n
-        return counts
 
     def schema_facts(self) -> SchemaFacts:
         counts = self.counts()
