@@ -114,11 +114,6 @@ class WorkerPool:
         self._slots = threading.BoundedSemaphore(size)
         self._closed = False
 
-    def warm_up(self) -> None:
-        """Start one worker now, so a database that cannot be opened fails at open time."""
-        with self._worker():
-            pass
-
     @contextmanager
     def _worker(self) -> Iterator[_Worker]:
         with self._slots:
