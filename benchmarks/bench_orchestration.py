@@ -29,6 +29,8 @@ from pathlib import Path
 
 import yaml
 
+from benchcore.names import Stage
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -149,8 +151,8 @@ def synthetic_questions(n: int, folder: Path) -> tuple[Path, dict[str, dict]]:
 
 
 def config_for(folder: Path, questions: Path, base_url: str, cache: str, connections: int):
-    from dsgqa.config import BenchmarkConfig, QAConfig
-    from dsgqa.llm.base import ModelConfig
+    from benchcore.llm.base import ModelConfig
+    from benchcore.run_config import BenchmarkConfig, QAConfig
 
     return BenchmarkConfig(
         run_id=cache, results_dir=str(folder / "results"), cache_dir=str(folder / cache),
@@ -162,9 +164,9 @@ def config_for(folder: Path, questions: Path, base_url: str, cache: str, connect
 
 
 def plain_pipeline(config) -> float:
+    from benchcore.item_cache import ItemCache
+    from benchcore.llm.process_clients import shared_client
     from dsgqa.graph_handle import close_shared_graphs, shared_graph
-    from dsgqa.item_cache import ItemCache
-    from dsgqa.llm.registry import shared_client
     from dsgqa.questions import load_question_set
     from dsgqa.stage_batches import (
         compare_batch,
@@ -179,11 +181,11 @@ def plain_pipeline(config) -> float:
     graph = shared_graph(qa)
     client = shared_client(model, run.llm_cache_dir)
     attempts = generate_cypher_batch(questions.questions, client, graph.schema,
-                                     ItemCache(run.stage_cache_dir, "generate-cypher"))
+                                     ItemCache(run.stage_cache_dir, Stage.GENERATE_CYPHER))
     outcomes = run_query_batch(attempts, graph.store, graph.fingerprint, qa.query_timeout_s,
-                               qa.max_rows, ItemCache(run.stage_cache_dir, "run-query"))
+                               qa.max_rows, ItemCache(run.stage_cache_dir, Stage.RUN_QUERY))
     answers = refine_batch(questions.questions, outcomes, client,
-                           ItemCache(run.stage_cache_dir, "refine"))
+                           ItemCache(run.stage_cache_dir, Stage.REFINE))
     verdicts = compare_batch(questions.questions, answers)
     assert all(v.ok and v.value.correct for v in verdicts), "plain pipeline mis-scored"
     close_shared_graphs()

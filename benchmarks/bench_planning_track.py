@@ -25,10 +25,9 @@ SHARED_PLANNING = ROOT.parent / "shared/data/planning"
 def planning_track_times(folder: Path) -> tuple[float, float]:
     from prefect.testing.utilities import prefect_test_harness
 
-    from dsgqa.config import BenchmarkConfig
-    from dsgqa.llm.base import ModelConfig
+    from benchcore.llm.base import ModelConfig
+    from benchcore.run_config import BenchmarkConfig, PlanningConfig
     from flows.benchmark import nlp_dsg_benchmark
-    from plangen.config import PlanningConfig
 
     demo = ROOT / "questions/planning"
     scripted = ModelConfig(name="replies", provider="scripted",

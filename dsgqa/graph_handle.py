@@ -11,9 +11,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from dsgqa.config import QAConfig
+from benchcore.item_cache import source_version
+from benchcore.run_config import QAConfig
 from dsgqa.graphstore import GraphStore, open_graph_store, schema_description
-from dsgqa.item_cache import source_version
 from dsgqa.scene_graph import load_scene_graph
 
 _SCHEMA_CODE = source_version(schema_description)

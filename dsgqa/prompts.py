@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from dsgqa.llm.base import Message
+from benchcore.llm.base import Message
 
 MAX_ROWS_IN_PROMPT = 200
 # One row can be huge (`RETURN collect(x)` over 400k values is a 3 MB cell); the prompt shows at

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from dsgqa.llm.base import LLMReply
+from benchcore.llm.base import LLMReply
 
 
 class _Record(BaseModel):

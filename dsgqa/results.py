@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from dsgqa.batch import Outcome
-from dsgqa.llm.base import ModelConfig
+from benchcore.batch import Outcome
+from benchcore.llm.base import ModelConfig
+from benchcore.track_summary import TrackSummary
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
-from dsgqa.track_summary import TrackSummary
 
 ROW_COLUMNS = [
     "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",

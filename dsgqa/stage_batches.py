@@ -12,11 +12,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from dsgqa import extract, prompts, records, stages
-from dsgqa.batch import Outcome, carried, run_items
+from benchcore import extract
+from benchcore.batch import Outcome, carried, run_items
+from benchcore.item_cache import ItemCache, item_key, source_version
+from benchcore.llm.base import LLMClient
+from benchcore.names import Stage
+from dsgqa import prompts, records, stages
 from dsgqa.graphstore import GraphStore, kuzu_store, neo4j_store, query_worker, write_guard
-from dsgqa.item_cache import ItemCache, item_key, source_version
-from dsgqa.llm.base import LLMClient
 from dsgqa.prompts import CYPHER_TEMPLATES, REFINE_TEMPLATES, prompt_hash
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
@@ -59,8 +61,8 @@ def generate_cypher_batch(
     version = (source_version(generate_module), _RECORDS, prompt_hash(*CYPHER_TEMPLATES),
                hashlib.sha256(schema.encode()).hexdigest()[:16], client.config.fingerprint())
     return run_items(
-        "generate-cypher", questions, uid_of=lambda q: q.uid,
-        key_of=lambda q: item_key("generate-cypher", q.fingerprint(), *version),
+        Stage.GENERATE_CYPHER, questions, uid_of=lambda q: q.uid,
+        key_of=lambda q: item_key(Stage.GENERATE_CYPHER, q.fingerprint(), *version),
         compute=lambda q: stages.generate_cypher(q, client, schema),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
         fresh_calls_of=_fresh,
@@ -75,13 +77,13 @@ def run_query_batch(
                getattr(store, "memory_limit_mb", None), timeout_s, max_rows)
     ready = [a for a in attempts if a.ok]
     done = run_items(
-        "run-query", ready, uid_of=lambda a: a.uid,
-        key_of=lambda a: item_key("run-query", a.value.cypher, *version),
+        Stage.RUN_QUERY, ready, uid_of=lambda a: a.uid,
+        key_of=lambda a: item_key(Stage.RUN_QUERY, a.value.cypher, *version),
         compute=lambda a: stages.run_query(store, a.value, timeout_s=timeout_s,
                                            max_rows=max_rows),
         cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=_keep_query,
     )
-    return _merge(attempts, done, "run-query")
+    return _merge(attempts, done, Stage.RUN_QUERY)
 
 
 def refine_batch(
@@ -96,25 +98,25 @@ def refine_batch(
         q, o = pair
         seen = o.value.model_dump(include={"cypher", "valid", "error", "columns", "rows",
                                            "truncated"})
-        return item_key("refine", q.fingerprint(), seen, *version)
+        return item_key(Stage.REFINE, q.fingerprint(), seen, *version)
 
     done = run_items(
-        "refine", pairs, uid_of=lambda p: p[0].uid, key_of=key,
+        Stage.REFINE, pairs, uid_of=lambda p: p[0].uid, key_of=key,
         compute=lambda p: stages.refine(p[0], p[1].value, client),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
         fresh_calls_of=_fresh,
     )
-    return _merge(outcomes, done, "refine")
+    return _merge(outcomes, done, Stage.REFINE)
 
 
 def compare_batch(
     questions: Sequence[Question], answers: Sequence[Outcome[RefinedAnswer]]
 ) -> list[Outcome[Verdict]]:
     pairs = [(q, a) for q, a in zip(questions, answers, strict=True) if a.ok]
-    done = run_items("compare", pairs, uid_of=lambda p: p[0].uid, key_of=lambda p: "",
+    done = run_items(Stage.COMPARE, pairs, uid_of=lambda p: p[0].uid, key_of=lambda p: "",
                      compute=lambda p: stages.compare(p[0], p[1].value), cache=None,
                      workers=1)
-    return _merge(answers, done, "compare")
+    return _merge(answers, done, Stage.COMPARE)
 
 
 def _merge(previous: Sequence[Outcome], done: list[Outcome], stage: str) -> list[Outcome]:

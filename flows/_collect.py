@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from prefect.futures import PrefectFuture
 
-from dsgqa.batch import Outcome, one_line_error
+from benchcore.batch import Outcome, one_line_error
 
 
 def outcomes_or_failures(future: PrefectFuture, uids: list[str], label: str = "") -> list[Outcome]:

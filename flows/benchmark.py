@@ -12,8 +12,8 @@ from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 
-from dsgqa.config import BenchmarkConfig
-from dsgqa.run_summary import RunSummary, check_error_budget
+from benchcore.run_config import BenchmarkConfig
+from benchcore.run_summary import RunSummary, check_error_budget
 from flows.planning_track import finish_planning, submit_planning
 from flows.qa_track import finish_qa, submit_qa
 from reporting.report import headline_markdown, headline_records

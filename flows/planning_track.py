@@ -10,8 +10,8 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
-from dsgqa.config import BenchmarkConfig
-from dsgqa.track_summary import TrackSummary
+from benchcore.run_config import BenchmarkConfig
+from benchcore.track_summary import TrackSummary
 from flows._collect import outcomes_or_failures
 from plangen.approaches import PLANNER_MODEL
 from plangen.batches import shared_planning_tasks

@@ -14,13 +14,13 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
-from dsgqa.batch import one_line_error
-from dsgqa.config import BenchmarkConfig
+from benchcore.batch import one_line_error
+from benchcore.llm.base import ModelConfig
+from benchcore.run_config import BenchmarkConfig
+from benchcore.track_summary import TrackSummary
 from dsgqa.graph_handle import close_shared_graphs
-from dsgqa.llm.base import ModelConfig
 from dsgqa.questions import QuestionSet
 from dsgqa.results import ItemResult, QATrackError, assemble_items, failed_items
-from dsgqa.track_summary import TrackSummary
 from flows._collect import outcomes_or_failures
 from tasks.qa import (
     compare,

@@ -12,15 +12,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from benchcore.llm.base import PROVIDERS
+from benchcore.names import BACKENDS, CACHED_STAGES, EMBEDDED_BACKENDS, PLANNING_STAGES, QA_STAGES
+
 if TYPE_CHECKING:
-    from dsgqa.config import BenchmarkConfig
+    from benchcore.run_config import BenchmarkConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
 DEMO_SCENE_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
 DEMO_PLANNING = PROJECT_ROOT / "questions/planning"
-QA_STAGES = ("generate-cypher", "run-query", "refine", "compare", "results-table")
-PLANNING_STAGES = ("generate-plan", "planner-plan", "evaluate-plans")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,12 +33,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--questions", help="Question set YAML.")
     run.add_argument("--scene-graph", help="spark_dsg JSON scene graph.")
     run.add_argument("--model", action="append", help="Model name (repeatable).")
-    run.add_argument("--provider", default="openai", choices=["openai", "scripted", "oracle"])
+    run.add_argument("--provider", default="openai", choices=list(PROVIDERS))
     run.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
     run.add_argument("--api-key-env", default="OPENAI_API_KEY",
                      help="Environment variable holding the API key (never the key itself).")
     run.add_argument("--script", help="Reply file for --provider scripted.")
-    run.add_argument("--backend", default="kuzu", choices=["kuzu", "ladybug", "neo4j"])
+    run.add_argument("--backend", default="kuzu", choices=BACKENDS)
     run.add_argument("--planning-data", help="Planning data dir (<domain>/domain.pddl, ...); "
                      "adds the planning track.")
     run.add_argument("--approach", default="non-incremental",
@@ -56,14 +57,13 @@ def _parser() -> argparse.ArgumentParser:
     rerun.add_argument("--only-failed", action="store_true",
                        help="Do nothing unless the recorded run has failed items.")
     rerun.add_argument("--refresh", action="append", default=[], metavar="STAGE",
-                       choices=["generate-cypher", "run-query", "refine", "generate-plan",
-                                "planner-plan"],
+                       choices=list(CACHED_STAGES),
                        help="Recompute this stage even where its results are cached (repeatable).")
     rerun.add_argument("--results-dir", default="results")
     rerun.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
 
     check = sub.add_parser("check-engine", help="Run the Cypher engine conformance check.")
-    check.add_argument("--backend", default="kuzu", choices=["kuzu", "ladybug"])
+    check.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
 
     compare = sub.add_parser("compare", help="Compare two answers (SLDP, or PDDL goals).")
     compare.add_argument("a")
@@ -87,9 +87,14 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
-    from dsgqa.config import BenchmarkConfig, ConfigError, QAConfig, load_config
-    from dsgqa.llm.base import ModelConfig
-    from plangen.config import PlanningConfig
+    from benchcore.llm.base import ModelConfig
+    from benchcore.run_config import (
+        BenchmarkConfig,
+        ConfigError,
+        PlanningConfig,
+        QAConfig,
+        load_config,
+    )
 
     if args.command == "rerun":
         return _rerun_config(args)
@@ -130,7 +135,7 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
 
 
 def _rerun_config(args: argparse.Namespace) -> BenchmarkConfig:
-    from dsgqa.config import load_run_config
+    from benchcore.run_config import load_run_config
 
     run_dir = Path(args.results_dir) / args.run_id
     config = load_run_config(run_dir)

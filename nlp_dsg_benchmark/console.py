@@ -6,7 +6,7 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from dsgqa.run_summary import RunSummary
+from benchcore.run_summary import RunSummary
 
 PLANNING_COLUMNS = [
     "experiment", "n_instances", "n_solved_successfully", "execution_success_rate",

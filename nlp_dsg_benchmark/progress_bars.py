@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dsgqa import progress
+from benchcore import progress
 
 
 @contextmanager

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from dsgqa.extract import fenced_block
-from dsgqa.llm.base import CallContext, LLMClient, LLMReply, Message
+from benchcore.extract import fenced_block
+from benchcore.llm.base import CallContext, LLMClient, LLMReply, Message
 from planeval import (
     Simulator,
     describe_failure,

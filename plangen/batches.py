@@ -7,14 +7,15 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from dsgqa import extract
-from dsgqa.batch import Outcome, one_line_error, run_items
-from dsgqa.item_cache import ItemCache, item_key, source_version
-from dsgqa.llm.base import LLMClient
+from benchcore import extract
+from benchcore.batch import Outcome, one_line_error, run_items
+from benchcore.item_cache import ItemCache, item_key, source_version
+from benchcore.llm.base import LLMClient
+from benchcore.names import Stage
+from benchcore.run_config import GenerationSettings, PlanningConfig
 from planeval import describe, diagnosis, grounding, parser, plan_text, simulation
 from plangen import approaches, describe_nl, prompts
 from plangen.approaches import PlanningTask
-from plangen.config import GenerationSettings, PlanningConfig
 from plangen.loading import load_planning_tasks, task_fingerprint
 
 # Generation depends on planeval too: its verdicts end backprompting, its texts are the feedback.
@@ -55,8 +56,8 @@ def generate_plans_batch(
                                             experiment, one_line_error(error))
 
     return run_items(
-        "generate-plan", tasks, uid_of=lambda t: t.key,
-        key_of=lambda t: item_key("generate-plan", task_fingerprint(t), *version),
+        Stage.GENERATE_PLAN, tasks, uid_of=lambda t: t.key,
+        key_of=lambda t: item_key(Stage.GENERATE_PLAN, task_fingerprint(t), *version),
         compute=generate, cache=cache, workers=client.config.max_connections, refresh=refresh,
         fresh_calls_of=_fresh, keep=lambda record: "error" not in record["meta"],
     )
@@ -67,8 +68,8 @@ def planner_batch(
     refresh: bool = False,
 ) -> list[Outcome[dict[str, Any]]]:
     return run_items(
-        "planner-plan", tasks, uid_of=lambda t: t.key,
-        key_of=lambda t: item_key("planner-plan", task_fingerprint(t), node_limit, _CODE),
+        Stage.PLANNER_PLAN, tasks, uid_of=lambda t: t.key,
+        key_of=lambda t: item_key(Stage.PLANNER_PLAN, task_fingerprint(t), node_limit, _CODE),
         compute=lambda t: approaches.planner_baseline(t, "planner-baseline", node_limit),
         cache=cache, workers=2, refresh=refresh,
     )

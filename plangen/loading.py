@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
+from benchcore.run_config import PlanningConfig
 from planeval import PlanningData
 from planeval.pddl import Problem
 from plangen.approaches import PlanningTask
-from plangen.config import PlanningConfig
 
 
 def load_planning_tasks(config: PlanningConfig) -> list[PlanningTask]:

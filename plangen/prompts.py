@@ -4,7 +4,7 @@ its gold plan. Feedback texts come from `planeval.describe`, never from the gold
 
 from __future__ import annotations
 
-from dsgqa.llm.base import Message
+from benchcore.llm.base import Message
 from planeval.pddl import Domain, Problem
 from plangen.describe_nl import describe_domain, describe_problem
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pandas as pd
 
-from dsgqa.batch import Outcome
-from dsgqa.llm.base import ModelConfig
-from dsgqa.track_summary import TrackSummary
+from benchcore.batch import Outcome
+from benchcore.llm.base import ModelConfig
+from benchcore.track_summary import TrackSummary
 from planeval import PlanningData, evaluate_logs, overview, to_markdown, validate_plan, write_table
 from plangen.approaches import PLANNER_MODEL
 from plangen.logs import write_generation_logs

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dsgqa.item_cache import source_version
+from benchcore.item_cache import source_version
 from reporting import compare, document, html, markdown, metrics, plots, sections
 from reporting.compare import Comparison, Regression, compare_runs
 from reporting.errors import ReportError

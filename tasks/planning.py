@@ -9,40 +9,51 @@ from typing import Any
 
 from prefect import task
 
-from dsgqa.batch import Outcome
-from dsgqa.config import RunOptions
-from dsgqa.item_cache import ItemCache
-from dsgqa.llm.base import ModelConfig
-from dsgqa.llm.registry import shared_client
+from benchcore.batch import Outcome
+from benchcore.item_cache import ItemCache
+from benchcore.llm.base import ModelConfig
+from benchcore.llm.process_clients import shared_client
+from benchcore.names import Stage
+from benchcore.run_config import PlanningConfig, RunOptions
 from plangen.batches import generate_plans_batch, planner_batch, shared_planning_tasks
-from plangen.config import PlanningConfig
 from plangen.results import TrackSummary, summarize_planning_run
 from tasks.policies import RETRIES
 
 
-@task(name="generate-plan", task_run_name="generate-plan[{model.name}]", persist_result=False,
-      **RETRIES)
+@task(
+    name=Stage.GENERATE_PLAN,
+    task_run_name=f"{Stage.GENERATE_PLAN}[{{model.name}}]",
+    persist_result=False,
+    **RETRIES,
+)
 def generate_plans(
     planning: PlanningConfig, model: ModelConfig, run: RunOptions
 ) -> list[Outcome[dict[str, Any]]]:
     return generate_plans_batch(
-        shared_planning_tasks(planning), shared_client(model, run.llm_cache_dir),
-        planning.generation_settings(), planning.experiment_name(model.label),
-        ItemCache(run.stage_cache_dir, "generate-plan"), run.refreshes("generate-plan"),
+        shared_planning_tasks(planning),
+        shared_client(model, run.llm_cache_dir),
+        planning.generation_settings(),
+        planning.experiment_name(model.label),
+        ItemCache(run.stage_cache_dir, Stage.GENERATE_PLAN),
+        run.refreshes(Stage.GENERATE_PLAN),
     )
 
 
-@task(name="planner-plan", persist_result=False, **RETRIES)
+@task(name=Stage.PLANNER_PLAN, persist_result=False, **RETRIES)
 def planner_plans(planning: PlanningConfig, run: RunOptions) -> list[Outcome[dict[str, Any]]]:
     return planner_batch(
-        shared_planning_tasks(planning), planning.planner_node_limit,
-        ItemCache(run.stage_cache_dir, "planner-plan"), run.refreshes("planner-plan"),
+        shared_planning_tasks(planning),
+        planning.planner_node_limit,
+        ItemCache(run.stage_cache_dir, Stage.PLANNER_PLAN),
+        run.refreshes(Stage.PLANNER_PLAN),
     )
 
 
 @task(name="evaluate-plans", persist_result=False)
 def evaluate_plans(
-    outcomes: list[Outcome[dict[str, Any]]], data_dir: str, run_dir: Path,
+    outcomes: list[Outcome[dict[str, Any]]],
+    data_dir: str,
+    run_dir: Path,
     models: list[ModelConfig],
 ) -> TrackSummary:
     """Not cached: re-simulating every plan is cheap and must use the current planeval."""

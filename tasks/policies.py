@@ -7,7 +7,7 @@ what reaches Prefect is a batch-level fault, such as a database that went away.
 
 from __future__ import annotations
 
-from dsgqa.llm.base import LLMError
+from benchcore.llm.base import LLMError
 
 # Retrying a bad key, an unknown model or a broken input file cannot help.
 _PERMANENT = (LLMError, ValueError)

@@ -11,18 +11,23 @@ from pathlib import Path
 
 from prefect import task
 
-from dsgqa.batch import Outcome
-from dsgqa.config import QAConfig, RunOptions
+from benchcore.batch import Outcome
+from benchcore.item_cache import ItemCache
+from benchcore.llm.base import LLMClient, ModelConfig
+from benchcore.llm.process_clients import shared_client
+from benchcore.names import Stage
+from benchcore.run_config import QAConfig, RunOptions
+from benchcore.track_summary import TrackSummary
 from dsgqa.graph_handle import GraphInfo, shared_graph
-from dsgqa.item_cache import ItemCache
-from dsgqa.llm.base import LLMClient, ModelConfig
-from dsgqa.llm.registry import shared_client
+from dsgqa.oracle import register_oracle_provider
 from dsgqa.questions import QuestionSet, load_question_set, shared_question_set
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 from dsgqa.results import ItemResult, summarize_qa_run
 from dsgqa.stage_batches import compare_batch, generate_cypher_batch, refine_batch, run_query_batch
-from dsgqa.track_summary import TrackSummary
 from tasks.policies import RETRIES
+
+# Model configs of this track may name the oracle, which answers from the question set.
+register_oracle_provider()
 
 
 def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions) -> LLMClient:
@@ -41,43 +46,72 @@ def load_graph(qa: QAConfig) -> GraphInfo:
     return shared_graph(qa).info()
 
 
-@task(name="generate-cypher", task_run_name="generate-cypher[{model.name}]",
-      persist_result=False, **RETRIES)
+@task(
+    name=Stage.GENERATE_CYPHER,
+    task_run_name=f"{Stage.GENERATE_CYPHER}[{{model.name}}]",
+    persist_result=False,
+    **RETRIES,
+)
 def generate_cypher(
     questions_file: str, model: ModelConfig, graph: GraphInfo, run: RunOptions
 ) -> list[Outcome[CypherAttempt]]:
     questions = shared_question_set(questions_file)
     return generate_cypher_batch(
-        questions.questions, _client(model, questions, run), graph.schema,
-        ItemCache(run.stage_cache_dir, "generate-cypher"), run.refreshes("generate-cypher"),
+        questions.questions,
+        _client(model, questions, run),
+        graph.schema,
+        ItemCache(run.stage_cache_dir, Stage.GENERATE_CYPHER),
+        run.refreshes(Stage.GENERATE_CYPHER),
     )
 
 
-@task(name="run-query", task_run_name="run-query[{model.name}]", persist_result=False,
-      **RETRIES)
+@task(
+    name=Stage.RUN_QUERY,
+    task_run_name=f"{Stage.RUN_QUERY}[{{model.name}}]",
+    persist_result=False,
+    **RETRIES,
+)
 def run_query(
-    attempts: list[Outcome[CypherAttempt]], model: ModelConfig, qa: QAConfig, graph: GraphInfo,
+    attempts: list[Outcome[CypherAttempt]],
+    model: ModelConfig,
+    qa: QAConfig,
+    graph: GraphInfo,
     run: RunOptions,
 ) -> list[Outcome[QueryOutcome]]:
     return run_query_batch(
-        attempts, shared_graph(qa).store, graph.fingerprint, qa.query_timeout_s, qa.max_rows,
-        ItemCache(run.stage_cache_dir, "run-query"), run.refreshes("run-query"),
+        attempts,
+        shared_graph(qa).store,
+        graph.fingerprint,
+        qa.query_timeout_s,
+        qa.max_rows,
+        ItemCache(run.stage_cache_dir, Stage.RUN_QUERY),
+        run.refreshes(Stage.RUN_QUERY),
     )
 
 
-@task(name="refine", task_run_name="refine[{model.name}]", persist_result=False, **RETRIES)
+@task(
+    name=Stage.REFINE,
+    task_run_name=f"{Stage.REFINE}[{{model.name}}]",
+    persist_result=False,
+    **RETRIES,
+)
 def refine(
-    questions_file: str, outcomes: list[Outcome[QueryOutcome]], model: ModelConfig,
+    questions_file: str,
+    outcomes: list[Outcome[QueryOutcome]],
+    model: ModelConfig,
     run: RunOptions,
 ) -> list[Outcome[RefinedAnswer]]:
     questions = shared_question_set(questions_file)
     return refine_batch(
-        questions.questions, outcomes, _client(model, questions, run),
-        ItemCache(run.stage_cache_dir, "refine"), run.refreshes("refine"),
+        questions.questions,
+        outcomes,
+        _client(model, questions, run),
+        ItemCache(run.stage_cache_dir, Stage.REFINE),
+        run.refreshes(Stage.REFINE),
     )
 
 
-@task(name="compare", task_run_name="compare[{model.name}]", persist_result=False)
+@task(name=Stage.COMPARE, task_run_name=f"{Stage.COMPARE}[{{model.name}}]", persist_result=False)
 def compare(
     questions_file: str, answers: list[Outcome[RefinedAnswer]], model: ModelConfig
 ) -> list[Outcome[Verdict]]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from prefect import task
 
-from dsgqa.config import BenchmarkConfig, save_run_config
+from benchcore.run_config import BenchmarkConfig, save_run_config
 
 
 @task(name="record-run-config", persist_result=False)

@@ -14,11 +14,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from dsgqa.config import BenchmarkConfig, QAConfig
+from benchcore.llm.base import ModelConfig
+from benchcore.run_config import BenchmarkConfig, PlanningConfig, QAConfig
 from dsgqa.graphstore import open_graph_store
-from dsgqa.llm.base import ModelConfig
 from dsgqa.scene_graph import load_scene_graph
-from plangen.config import PlanningConfig
 from tests.conftest import PROJECT_ROOT
 
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"

@@ -11,9 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dsgqa.config import BenchmarkConfig, QAConfig
-from dsgqa.llm.base import ModelConfig
-from plangen.config import PlanningConfig
+from benchcore.llm.base import ModelConfig
+from benchcore.run_config import BenchmarkConfig, PlanningConfig, QAConfig
 from tests.conftest import PROJECT_ROOT
 from tests.fake_model import DEMO_GRAPH, demo_subset
 
@@ -63,8 +62,8 @@ def test_benchmark_runs_on_a_dask_local_cluster(tmp_path: Path, monkeypatch) -> 
 
 def _limit_kind_on_worker(max_connections: int) -> tuple[str, int]:
     """Runs on a Dask worker: which limit guards the model, and can it be held and released."""
-    from dsgqa.llm.base import ModelConfig
-    from dsgqa.llm.openai_chat import _connection_limit
+    from benchcore.llm.base import ModelConfig
+    from benchcore.llm.openai_chat import _connection_limit
 
     limit = _connection_limit(ModelConfig(name="m", base_url="http://x/v1",
                                           max_connections=max_connections))
@@ -76,8 +75,8 @@ def _limit_kind_on_worker(max_connections: int) -> tuple[str, int]:
 def test_max_connections_is_one_limit_for_the_whole_dask_cluster() -> None:
     from distributed import LocalCluster
 
-    from dsgqa.llm.base import ModelConfig
-    from dsgqa.llm.openai_chat import _connection_limit
+    from benchcore.llm.base import ModelConfig
+    from benchcore.llm.openai_chat import _connection_limit
 
     local = _connection_limit(ModelConfig(name="m2", base_url="http://x/v1", max_connections=3))
     assert type(local).__name__ == "BoundedSemaphore"

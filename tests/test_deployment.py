@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import yaml
 
-from dsgqa.config import BenchmarkConfig
+from benchcore.run_config import BenchmarkConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "orchestrate.sh"

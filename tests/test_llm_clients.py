@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsgqa.llm import CachedClient, CallContext, LLMError, ModelConfig, ResponseCache
-from dsgqa.llm.openai_chat import OpenAIChatClient
-from dsgqa.llm.scripted import ScriptedClient
+from benchcore.llm import CachedClient, CallContext, LLMError, ModelConfig, ResponseCache
+from benchcore.llm.openai_chat import OpenAIChatClient
+from benchcore.llm.scripted import ScriptedClient
 from tests.fake_openai import FakeOpenAIServer, chat_reply, error_reply
 
 CTX = CallContext(uid="q1", stage="cypher")

@@ -8,10 +8,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dsgqa.llm.base import CallContext, LLMReply, Message, ModelConfig
+from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig
+from benchcore.run_config import PlanningConfig
 from planeval import PlanningData, evaluate_logs, overview
 from plangen.approaches import PlanningTask, incremental, non_incremental, planner_baseline
-from plangen.config import PlanningConfig
 from plangen.describe_nl import describe_domain, describe_problem
 from plangen.loading import load_planning_tasks
 from plangen.logs import write_generation_logs
@@ -139,7 +139,7 @@ def test_gold_plans_replayed_as_replies_solve_shared_instances(tmp_path: Path) -
 def test_planner_supplies_gold_plans_the_data_lacks(tmp_path: Path) -> None:
     import shutil
 
-    from dsgqa.batch import Outcome
+    from benchcore.batch import Outcome
     from plangen.results import summarize_planning_run
 
     data = tmp_path / "data"

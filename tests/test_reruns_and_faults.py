@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dsgqa.config import BenchmarkConfig, QAConfig
-from dsgqa.llm.base import ModelConfig
+from benchcore.llm.base import ModelConfig
+from benchcore.run_config import BenchmarkConfig, QAConfig
 from nlp_dsg_benchmark.cli import main
 from tests.fake_model import DEMO_GRAPH, ReferenceModel, demo_subset, serve
 
@@ -76,7 +76,7 @@ def test_kill_9_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) 
         env = {**os.environ, "PREFECT_API_URL": PREFECT_API_URL.value(),
                "PREFECT_LOGGING_LEVEL": "ERROR"}
         process = subprocess.Popen(
-            [sys.executable, "-c", "import sys, json; from dsgqa.config import "
+            [sys.executable, "-c", "import sys, json; from benchcore.run_config import "
              "BenchmarkConfig; from flows.benchmark import nlp_dsg_benchmark; "
              "nlp_dsg_benchmark(BenchmarkConfig.model_validate_json(open(sys.argv[1]).read()))",
              str(config_file)],
@@ -137,9 +137,9 @@ def test_flaky_endpoint_scores_every_item_once(tmp_path: Path) -> None:
 def test_unreachable_database_fails_qa_items_but_planning_tables_are_written(
     tmp_path: Path,
 ) -> None:
-    from dsgqa.run_summary import ErrorBudgetExceeded
+    from benchcore.run_config import PlanningConfig
+    from benchcore.run_summary import ErrorBudgetExceeded
     from flows.benchmark import nlp_dsg_benchmark
-    from plangen.config import PlanningConfig
     from tests.conftest import PROJECT_ROOT
 
     questions, _ = demo_subset(tmp_path, {"apt01", "apt02"})

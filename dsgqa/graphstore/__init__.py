@@ -9,8 +9,8 @@ from __future__ import annotations
 import fcntl
 from pathlib import Path
 
+from benchcore.names import BACKENDS
 from dsgqa.graphstore.base import (
-    BACKENDS,
     GraphStore,
     GraphStoreError,
     QueryResult,

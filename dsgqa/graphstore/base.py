@@ -18,8 +18,6 @@ from typing import Any
 
 from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph
 
-BACKENDS: tuple[str, ...] = ("kuzu", "ladybug", "neo4j")
-
 # Engine-internal keys of Kuzu node/rel values; offsets mean nothing to a reader of the rows.
 _INTERNAL_KEYS = frozenset({"_id", "_src", "_dst"})
 

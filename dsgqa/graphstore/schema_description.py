@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from benchcore.names import EMBEDDED_BACKENDS
 from dsgqa.graphstore.base import SchemaFacts
 from dsgqa.scene_graph import CONTAINS, EDGE_TYPES, LABELS
 
@@ -98,7 +99,7 @@ def describe_schema(facts: SchemaFacts, backend: str) -> str:
         lines.append("Class names present (values of the class property):")
         for label, names in _by_label(facts.classes):
             lines.append(f"- {label}: {', '.join(names)}")
-    notes = (KUZU_NOTES if backend in ("kuzu", "ladybug") else NEO4J_NOTES) + COMMON_NOTES
+    notes = (KUZU_NOTES if backend in EMBEDDED_BACKENDS else NEO4J_NOTES) + COMMON_NOTES
     lines.append("")
     lines.append("Notes:")
     lines.extend(f"- {note}" for note in notes)

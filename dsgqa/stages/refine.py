@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dsgqa.extract import extract_answer
-from dsgqa.llm.base import CallContext, LLMClient
+from benchcore.extract import extract_answer
+from benchcore.llm.base import CallContext, LLMClient
 from dsgqa.prompts import refine_messages
 from dsgqa.questions import Question
 from dsgqa.records import LLMUsage, QueryOutcome, RefinedAnswer

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from dsgqa.llm.base import LLMClient, ModelConfig
-from dsgqa.llm.factory import build_client
+from benchcore.llm.base import LLMClient, ModelConfig
+from benchcore.llm.providers import build_client
 
 _CLIENTS: dict[tuple[str, str, str], LLMClient] = {}
 _LOCK = threading.Lock()

@@ -4,9 +4,9 @@ Caching, retries and concurrency limits live in this layer (as in inspect_ai's m
 stages and Prefect tasks never deal with them.
 """
 
-from dsgqa.llm.base import CallContext, LLMClient, LLMError, LLMReply, ModelConfig
-from dsgqa.llm.cache import CachedClient, ResponseCache
-from dsgqa.llm.factory import build_client
+from benchcore.llm.base import CallContext, LLMClient, LLMError, LLMReply, ModelConfig
+from benchcore.llm.cache import CachedClient, ResponseCache
+from benchcore.llm.providers import build_client
 
 __all__ = [
     "CachedClient",

@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from dsgqa import progress
-from dsgqa.item_cache import ItemCache
+from benchcore import progress
+from benchcore.item_cache import ItemCache
 
 T = TypeVar("T")
 V = TypeVar("V")

@@ -17,7 +17,7 @@ import threading
 from dataclasses import asdict
 from pathlib import Path
 
-from dsgqa.llm.base import CallContext, LLMClient, LLMReply, Message, ModelConfig
+from benchcore.llm.base import CallContext, LLMClient, LLMReply, Message, ModelConfig
 
 
 class ResponseCache:

@@ -1,4 +1,5 @@
-"""Run configuration: what to evaluate, with which models, against which database.
+"""Run configuration: what to evaluate, with which models, against which database, and how
+each track runs (`QAConfig`, `PlanningConfig`).
 
 A `BenchmarkConfig` is the flow's one parameter, so a deployment, the CLI and a YAML file all
 describe a run the same way. Paths are relative to the working directory of the run.
@@ -14,10 +15,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from dsgqa.llm.base import ModelConfig
-from plangen.config import PlanningConfig
-
-Backend = Literal["kuzu", "ladybug", "neo4j"]
+from benchcore.llm.base import ModelConfig
+from benchcore.names import CACHED_STAGES, Backend
 
 
 class ConfigError(ValueError):
@@ -39,7 +38,46 @@ class QAConfig(BaseModel):
     neo4j_password_env: str = "NEO4J_PASSWORD"
 
 
-STAGES = ("generate-cypher", "run-query", "refine", "generate-plan", "planner-plan")
+class GenerationSettings(BaseModel):
+    """What changes a model's plans (and so is part of the generate-plan cache key)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    approach: Literal["non-incremental", "incremental"] = "non-incremental"
+    domain_format: Literal["pddl", "nl"] = Field(
+        default="pddl", description="Show the domain as PDDL or as generated natural language."
+    )
+    few_shot: bool = Field(default=False, description="Show a solved instance of the same domain.")
+    max_attempts: int = Field(default=3, ge=1, description="Backprompting: tries per instance.")
+    max_steps: int = Field(default=40, ge=1, description="Incremental: model turns per instance.")
+
+
+class PlanningConfig(GenerationSettings):
+    """The planning track: which instances, plus how plans are generated (`GenerationSettings`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    data_dir: str = Field(description="Dir laid out as <domain>/domain.pddl, adapted_instances/.")
+    domains: list[str] | None = Field(default=None, description="Default: every domain.")
+    max_instances_per_domain: int | None = None
+    planner_baseline: bool = Field(default=True, description="Add the classical planner row.")
+    planner_node_limit: int = 20_000
+    models: list[ModelConfig] | None = Field(
+        default=None, description="Models for this track; default: the run's models."
+    )
+
+    def generation_settings(self) -> GenerationSettings:
+        """Only the fields that change a model's plans (the generate-plan cache key)."""
+        return GenerationSettings(
+            **self.model_dump(include=set(GenerationSettings.model_fields))
+        )
+
+    def experiment_name(self, model_label: str) -> str:
+        """Experiments are (model, approach, prompt format) combinations."""
+        parts = [model_label, self.approach, self.domain_format]
+        if self.few_shot:
+            parts.append("fewshot")
+        return "_".join(p.replace("/", "-").replace(":", "-") for p in parts)
 
 
 class RunOptions(BaseModel):
@@ -53,9 +91,6 @@ class RunOptions(BaseModel):
     @property
     def llm_cache_dir(self) -> Path:
         return Path(self.cache_dir) / "llm"
-
-    def run_options(self) -> RunOptions:
-        return RunOptions(cache_dir=self.cache_dir, refresh=tuple(self.refresh))
 
     @property
     def stage_cache_dir(self) -> Path:
@@ -74,7 +109,7 @@ class BenchmarkConfig(BaseModel):
     models: list[ModelConfig]
     qa: QAConfig | None = None
     planning: PlanningConfig | None = None
-    refresh: list[Literal[STAGES]] = Field(  # type: ignore[valid-type]
+    refresh: list[Literal[tuple(CACHED_STAGES)]] = Field(  # type: ignore[valid-type]
         default_factory=list,
         description="Stages to recompute even when their per-item results are cached.",
     )
@@ -110,10 +145,6 @@ class BenchmarkConfig(BaseModel):
 
     def planning_models(self) -> list[ModelConfig]:
         return (self.planning.models if self.planning and self.planning.models else self.models)
-
-    @property
-    def llm_cache_dir(self) -> Path:
-        return Path(self.cache_dir) / "llm"
 
     def run_options(self) -> RunOptions:
         return RunOptions(cache_dir=self.cache_dir, refresh=tuple(self.refresh))

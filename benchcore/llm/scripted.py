@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from dsgqa.llm.base import CallContext, LLMError, LLMReply, Message, ModelConfig
+from benchcore.llm.base import CallContext, LLMError, LLMReply, Message, ModelConfig
 
 
 def _rough_tokens(text: str) -> int:

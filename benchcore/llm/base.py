@@ -17,6 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Message = dict[str, str]
 
+# Every provider a model config may name; each is registered with a client factory in
+# `benchcore.llm.providers` (the QA track adds "oracle").
+Provider = Literal["openai", "scripted", "oracle"]
+PROVIDERS: tuple[str, ...] = Provider.__args__
+
 
 class LLMError(RuntimeError):
     """A call that cannot succeed by retrying (bad key, unknown model, malformed request)."""
@@ -61,7 +66,7 @@ class ModelConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = Field(description="Model name as the provider knows it, e.g. gpt-4o-mini.")
-    provider: Literal["openai", "scripted", "oracle"] = "openai"
+    provider: Provider = "openai"
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float = 0.0

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 
 import openai
 
-from dsgqa.llm.base import CallContext, LLMError, LLMReply, Message, ModelConfig
+from benchcore.llm.base import CallContext, LLMError, LLMReply, Message, ModelConfig
 
 _LIMITS: dict[tuple[str, str | None], AbstractContextManager[object]] = {}
 _LIMITS_LOCK = threading.Lock()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dsgqa.track_summary import TrackSummary
+from benchcore.track_summary import TrackSummary
 
 
 class ErrorBudgetExceeded(RuntimeError):
