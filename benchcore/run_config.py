@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, Backend
+from benchcore.run_folder import CONFIG_FILE
 
 
 class ConfigError(ValueError):
@@ -165,13 +166,10 @@ def load_config(path: str | Path) -> BenchmarkConfig:
         raise ConfigError(f"{path}: field {field}: {first['msg']}") from None
 
 
-RUN_CONFIG_FILE = "config.json"
-
-
 def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path:
     """The run's configuration beside its tables, so `rerun RUN_ID` can repeat it exactly."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    path = run_dir / RUN_CONFIG_FILE
+    path = run_dir / CONFIG_FILE
     # A rerun of one track or stage must not narrow what `rerun RUN_ID` later repeats.
     pinned = config.model_copy(update={"run_id": run_id, "refresh": [], "tracks": None})
     text = pinned.model_dump_json(indent=2)
@@ -182,7 +180,7 @@ def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path
 
 
 def load_run_config(run_dir: Path) -> BenchmarkConfig:
-    path = run_dir / RUN_CONFIG_FILE
+    path = run_dir / CONFIG_FILE
     if not path.is_file():
         raise ConfigError(f"{path}: no recorded run configuration (is {run_dir.name} a run id?)")
     try:

@@ -1,7 +1,8 @@
 """The QA track's results table and its summaries (the metrics, in inspect_ai's terms).
 
-One row per (model, question). Summaries are plain groupings of those rows: overall and by tag,
-per model, as k/n, accuracy and mean F1. Writers produce CSV (for machines) and Markdown (for
+One row per (model, question), with the columns the results contract (`benchcore.run_folder`)
+names. Summaries are plain groupings of those rows: overall and by tag, per model; the report
+reuses them. Writers produce CSV (for machines) and Markdown (for
 people) under `results/<run-id>/`.
 """
 
@@ -15,16 +16,16 @@ import pandas as pd
 
 from benchcore.batch import Outcome
 from benchcore.llm.base import ModelConfig
+from benchcore.run_folder import (
+    QA_COLUMNS,
+    QA_MARKDOWN,
+    QA_RESULTS,
+    QA_SUMMARY,
+    QA_SUMMARY_BY_TAG,
+)
 from benchcore.track_summary import TrackSummary
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
-
-ROW_COLUMNS = [
-    "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
-    "query_error", "answer", "valid_answer", "correct", "score_precision", "score_recall",
-    "score_f1", "mismatch", "prompt_tokens", "completion_tokens", "tokens", "cost_usd",
-    "seconds", "error",
-]
 
 
 @dataclass(frozen=True)
@@ -114,47 +115,70 @@ def result_row(item: ItemResult) -> dict[str, object]:
 
 
 def results_table(items: list[ItemResult]) -> pd.DataFrame:
-    return pd.DataFrame([result_row(i) for i in items], columns=ROW_COLUMNS)
+    return pd.DataFrame([result_row(i) for i in items], columns=list(QA_COLUMNS))
 
 
-def _summarize(group: pd.DataFrame) -> pd.Series:
-    n = len(group)
-    k = int(group["correct"].sum())
-    return pd.Series({
-        "correct": f"{k}/{n}",
-        "accuracy": round(k / n, 3) if n else 0.0,
-        "mean_f1": round(float(group["score_f1"].mean()), 3) if n else 0.0,
-        "valid_cypher": int(group["valid_cypher"].sum()),
-        "failed": int((group["error"] != "").sum()),
-        "tokens": int(group["tokens"].sum()),
-        "cost_usd": round(float(group["cost_usd"].sum()), 4),
-    })
+SUMMARY_COLUMNS = [
+    "items", "correct", "accuracy", "mean_f1", "valid_cypher", "errors", "tokens", "cost_usd",
+]
+
+
+def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per group: items, correct, accuracy, mean F1, share of queries that ran, errored items,
+    tokens and cost. Reads fresh tables and stored ones alike (a missing boolean, from a stage
+    that never ran, counts as False), so the report shows exactly these numbers."""
+    if rows.empty:
+        return pd.DataFrame(columns=[*keys, *SUMMARY_COLUMNS])
+    rows = rows.assign(
+        _correct=_truthy(rows["correct"]), _valid=_truthy(rows["valid_cypher"]),
+        _error=rows["error"].fillna("").astype(str) != "",
+        _f1=pd.to_numeric(rows["score_f1"], errors="coerce").fillna(0.0),
+        _tokens=pd.to_numeric(rows["tokens"], errors="coerce").fillna(0),
+        _cost=pd.to_numeric(rows["cost_usd"], errors="coerce").fillna(0.0),
+    )
+    grouped = rows.groupby(keys, sort=True)
+    return pd.DataFrame({
+        "items": grouped.size(),
+        "correct": grouped["_correct"].sum().astype(int),
+        "accuracy": grouped["_correct"].mean(),
+        "mean_f1": grouped["_f1"].mean(),
+        "valid_cypher": grouped["_valid"].mean(),
+        "errors": grouped["_error"].sum().astype(int),
+        "tokens": grouped["_tokens"].sum().astype(int),
+        "cost_usd": grouped["_cost"].sum(),
+    }).reset_index()[[*keys, *SUMMARY_COLUMNS]]
+
+
+def _truthy(values: pd.Series) -> pd.Series:
+    return values.astype("boolean").fillna(False).astype(bool)
 
 
 def summary_overall(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model: k/n correct, accuracy, mean F1."""
-    return table.groupby("model", sort=True)[list(table.columns)].apply(_summarize).reset_index()
+    """Per model."""
+    return summarize(table, ["model"])
 
 
 def summary_by_tag(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model and tag (a question counts once under each of its tags)."""
-    exploded = table.assign(tag=table["tags"].str.split(";")).explode("tag")
-    exploded = exploded[exploded["tag"].fillna("") != ""]
-    if exploded.empty:
-        return pd.DataFrame(columns=["model", "tag", "correct", "accuracy", "mean_f1"])
-    grouped = exploded.groupby(["model", "tag"], sort=True)[list(table.columns)]
-    return grouped.apply(_summarize).reset_index()
+    """Per model and tag (a question counts once under each of its `;`-joined tags)."""
+    exploded = table.assign(tag=table["tags"].fillna("").astype(str).str.split(";"))
+    exploded = exploded.explode("tag")
+    exploded = exploded[exploded["tag"].fillna("").str.strip() != ""]
+    return summarize(exploded, ["model", "tag"])
+
+
+def _rounded(summary: pd.DataFrame) -> pd.DataFrame:
+    return summary.round({"accuracy": 3, "mean_f1": 3, "valid_cypher": 3, "cost_usd": 4})
 
 
 def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     """Write rows and summaries as CSV and one Markdown report; return the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    overall, by_tag = summary_overall(table), summary_by_tag(table)
+    overall, by_tag = _rounded(summary_overall(table)), _rounded(summary_by_tag(table))
     paths = {
-        "rows_csv": out_dir / "qa_results.csv",
-        "summary_csv": out_dir / "qa_summary.csv",
-        "by_tag_csv": out_dir / "qa_summary_by_tag.csv",
-        "markdown": out_dir / "qa_results.md",
+        "rows_csv": out_dir / QA_RESULTS,
+        "summary_csv": out_dir / QA_SUMMARY,
+        "by_tag_csv": out_dir / QA_SUMMARY_BY_TAG,
+        "markdown": out_dir / QA_MARKDOWN,
     }
     table.to_csv(paths["rows_csv"], index=False)
     overall.to_csv(paths["summary_csv"], index=False)
@@ -176,7 +200,7 @@ def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
     """Write the tables and return the summary the flow turns into artifacts."""
     table = results_table(items)
     paths = write_results(table, out_dir)
-    overall = summary_overall(table)
+    overall = _rounded(summary_overall(table))
     return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
         units=table["uid"].nunique(),

@@ -13,6 +13,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 
 from benchcore.run_config import BenchmarkConfig
+from benchcore.run_folder import REPORT_DIR
 from benchcore.run_summary import RunSummary, check_error_budget
 from flows.planning_track import finish_planning, submit_planning
 from flows.qa_track import finish_qa, submit_qa
@@ -34,7 +35,7 @@ def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
     if config.report:
         store_root = Path(config.results_dir) / "store"
         store_results(run_dir, store_root)
-        result = report(store_root, run_id, run_dir / "report")
+        result = report(store_root, run_id, run_dir / REPORT_DIR)
         create_markdown_artifact(markdown=headline_markdown(result), key="run-summary",
                                  description=f"Headline numbers of run {run_id}")
         create_table_artifact(table=headline_records(result), key="run-headline",

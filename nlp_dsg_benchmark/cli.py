@@ -148,20 +148,11 @@ def _rerun_config(args: argparse.Namespace) -> BenchmarkConfig:
 
 
 def failed_items(run_dir: Path, config: BenchmarkConfig) -> int:
-    """Items recorded as failed (errored, not merely wrong) in a run's tables; a track whose
-    table is missing (the run was killed before writing it) counts as one failure at least."""
-    import pandas as pd
+    """Items recorded as failed (errored, not merely wrong) in a run's tables."""
+    from benchcore.run_folder import count_failed_items
 
-    count = 0
-    rows, failures = run_dir / "qa_results.csv", run_dir / "plan_failures.csv"
-    if config.qa is not None:
-        if not rows.is_file():
-            count += 1
-        else:
-            count += int((pd.read_csv(rows, keep_default_na=False)["error"] != "").sum())
-    if config.planning is not None:
-        count += len(pd.read_csv(failures)) if failures.is_file() else 1
-    return count
+    return count_failed_items(run_dir, qa=config.qa is not None,
+                              planning=config.planning is not None)
 
 
 def _validate_inputs(config: BenchmarkConfig) -> None:

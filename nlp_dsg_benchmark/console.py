@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
+from benchcore.run_folder import QA_TABLE, read_table
 from benchcore.run_summary import RunSummary
 
 PLANNING_COLUMNS = [
@@ -40,7 +43,7 @@ def _shorten(text: str, limit: int = 60) -> str:
 
 def print_run(summary: RunSummary) -> None:
     if summary.qa is not None:
-        rows = pd.read_csv(summary.qa.paths["rows_csv"], keep_default_na=False)
+        rows = read_table(Path(summary.qa.paths["rows_csv"]).parent, QA_TABLE)
         columns = ["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]
         shown = rows[columns].assign(answer=rows["answer"].map(_shorten))
         console.print(_table(shown, "Scene-graph QA: per question"))

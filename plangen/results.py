@@ -1,5 +1,6 @@
 """The planning track's tables: per-instance evaluation and the overview across experiments,
-per model x domain and overall (seed 002 + seed 003 metrics, computed by planeval)."""
+per model x domain and overall (AutoPlanBench's overview with the EAI taxonomy's rates, computed
+by planeval), under the file names of the results contract (`benchcore.run_folder`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,17 @@ import pandas as pd
 
 from benchcore.batch import Outcome
 from benchcore.llm.base import ModelConfig
+from benchcore.run_folder import (
+    DERIVED_GOLD_DIR,
+    PLAN_EVALUATION,
+    PLAN_FAILURE_COLUMNS,
+    PLAN_FAILURES,
+    PLAN_MARKDOWN,
+    PLAN_OVERVIEW,
+    PLAN_OVERVIEW_OVERALL,
+    PLAN_USAGE,
+    PLAN_USAGE_COLUMNS,
+)
 from benchcore.track_summary import TrackSummary
 from planeval import PlanningData, evaluate_logs, overview, to_markdown, validate_plan, write_table
 from plangen.approaches import PLANNER_MODEL
@@ -32,9 +44,7 @@ def usage_table(
             "completion_tokens": completion,
             "cost_usd": model.cost(prompt, completion) if model else 0.0,
         })
-    columns = ["experiment", "model", "llm_calls", "prompt_tokens", "completion_tokens",
-               "cost_usd"]
-    frame = pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=list(PLAN_USAGE_COLUMNS))
     return frame.groupby(["experiment", "model"], as_index=False).sum(numeric_only=True)
 
 
@@ -74,19 +84,20 @@ def summarize_planning_run(
         for r in records if "error" in r["meta"]
     ]
     derived = derived_gold_plans(records, data_dir)
-    write_derived_gold(derived, out_dir / "derived_gold")
+    write_derived_gold(derived, out_dir / DERIVED_GOLD_DIR)
     evaluation = evaluate_logs(plans_dir, data_dir, fallback_gold=derived)
     by_domain = overview(evaluation)
     overall = overview(evaluation, by=OVERALL_KEYS)
     paths = {
-        "evaluation_csv": write_table(evaluation, out_dir / "plan_evaluation.csv"),
-        "overview_csv": write_table(by_domain, out_dir / "plan_overview.csv"),
-        "overall_csv": write_table(overall, out_dir / "plan_overview_overall.csv"),
-        "markdown": out_dir / "plan_overview.md",
-        "failures_csv": out_dir / "plan_failures.csv",
-        "usage_csv": write_table(usage_table(records, models or {}), out_dir / "plan_usage.csv"),
+        "evaluation_csv": write_table(evaluation, out_dir / PLAN_EVALUATION),
+        "overview_csv": write_table(by_domain, out_dir / PLAN_OVERVIEW),
+        "overall_csv": write_table(overall, out_dir / PLAN_OVERVIEW_OVERALL),
+        "markdown": out_dir / PLAN_MARKDOWN,
+        "failures_csv": out_dir / PLAN_FAILURES,
+        "usage_csv": write_table(usage_table(records, models or {}), out_dir / PLAN_USAGE),
     }
-    pd.DataFrame(failed, columns=["item", "error"]).to_csv(paths["failures_csv"], index=False)
+    failures = pd.DataFrame(failed, columns=list(PLAN_FAILURE_COLUMNS))
+    failures.to_csv(paths["failures_csv"], index=False)
     markdown = (
         "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"

@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import pandas as pd
 
+from dsgqa.results import summary_by_tag, summary_overall
+from planeval.evaluation import EVALUATION_COLUMNS
+from planeval.overview import overview
+
 QA_METRICS = ("accuracy", "mean_f1")
-PLANNING_METRICS = ("plan_success_rate", "execution_success_rate")
+PLANNING_METRICS = ("task_success_rate", "execution_success_rate")
+PLANNING_SUMMARY_COLUMNS = (
+    "n_instances", "n_solved_successfully", *PLANNING_METRICS, "total_goal",
+)
 HEADLINE_METRICS = (*QA_METRICS, *PLANNING_METRICS)
 NO_FAILURE = "none"
 COUNT_COLUMNS = ("items", "llm_calls", "prompt_tokens", "completion_tokens", "tokens",
@@ -18,39 +25,16 @@ COUNT_COLUMNS = ("items", "llm_calls", "prompt_tokens", "completion_tokens", "to
 
 
 def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
-    """Per model: items, correct, accuracy, mean F1, valid Cypher share, errored items."""
+    """Per model: the QA track's own summary (items, correct, accuracy, mean F1, valid Cypher
+    share, errored items)."""
     columns = ["model", "items", "correct", "accuracy", "mean_f1", "valid_cypher", "errors"]
-    if qa.empty:
-        return pd.DataFrame(columns=columns)
-    return _qa_groups(qa, ["model"])[columns]
+    return summary_overall(qa)[columns]
 
 
 def qa_by_tag(qa: pd.DataFrame) -> pd.DataFrame:
-    """Per model and tag; a question counts once under each of its tags (`;`-joined)."""
+    """Per model and tag, as the QA track summarizes them."""
     columns = ["model", "tag", "items", "correct", "accuracy", "mean_f1"]
-    exploded = qa.assign(tag=qa["tags"].fillna("").str.split(";")).explode("tag") \
-        if not qa.empty else qa.assign(tag=[])
-    exploded = exploded[exploded["tag"].fillna("").str.strip() != ""]
-    if exploded.empty:
-        return pd.DataFrame(columns=columns)
-    return _qa_groups(exploded, ["model", "tag"])[columns]
-
-
-def _qa_groups(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    rows = rows.assign(
-        _correct=truthy(rows["correct"]), _valid=truthy(_column(rows, "valid_cypher", False)),
-        _error=_column(rows, "error", "").fillna("").astype(str) != "",
-        _f1=pd.to_numeric(rows["score_f1"], errors="coerce").fillna(0.0),
-    )
-    grouped = rows.groupby(keys, sort=True)
-    return pd.DataFrame({
-        "items": grouped.size(),
-        "correct": grouped["_correct"].sum().astype(int),
-        "accuracy": grouped["_correct"].mean(),
-        "mean_f1": grouped["_f1"].mean(),
-        "valid_cypher": grouped["_valid"].mean(),
-        "errors": grouped["_error"].sum().astype(int),
-    }).reset_index()
+    return summary_by_tag(qa)[columns]
 
 
 def planning_overall(planning: pd.DataFrame) -> pd.DataFrame:
@@ -77,23 +61,13 @@ def planning_by_domain(planning: pd.DataFrame) -> pd.DataFrame:
 
 
 def _planning_groups(planning: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    columns = [*keys, "instances", "solved", "plan_success_rate", "execution_success_rate",
-               "mean_goal_fraction"]
+    """The planning track's own overview (AutoPlanBench's table with the EAI rates), reduced to
+    the columns the report shows."""
+    columns = [*keys, *PLANNING_SUMMARY_COLUMNS]
     if planning.empty:
         return pd.DataFrame(columns=columns)
-    rows = planning.assign(
-        _success=truthy(planning["success"]),
-        _executed=truthy(_column(planning, "execution_success", False)),
-        _goal=pd.to_numeric(_column(planning, "goal_fraction", float("nan")), errors="coerce"),
-    )
-    grouped = rows.groupby(keys, sort=True)
-    return pd.DataFrame({
-        "instances": grouped.size(),
-        "solved": grouped["_success"].sum().astype(int),
-        "plan_success_rate": grouped["_success"].mean(),
-        "execution_success_rate": grouped["_executed"].mean(),
-        "mean_goal_fraction": grouped["_goal"].mean(),
-    }).reset_index()[columns]
+    table = overview(planning.reindex(columns=EVALUATION_COLUMNS), by=keys)
+    return table[columns].astype({"n_instances": int, "n_solved_successfully": int})
 
 
 def usage(qa: pd.DataFrame, planning: pd.DataFrame,
@@ -143,7 +117,7 @@ def headline(qa: pd.DataFrame, planning: pd.DataFrame) -> dict[str, dict[str, fl
     for row in planning_overall(planning).to_dict(orient="records"):
         result.setdefault(row["model"], {}).update(
             {m: float(row[m]) for m in PLANNING_METRICS}
-            | {"plan_instances": int(row["instances"])})
+            | {"plan_instances": int(row["n_instances"])})
     return dict(sorted(result.items()))
 
 

@@ -19,7 +19,7 @@ DPI = 110
 METRIC_LABELS = {
     "accuracy": "QA accuracy",
     "mean_f1": "QA mean F1",
-    "plan_success_rate": "plan success",
+    "task_success_rate": "task success",
     "execution_success_rate": "plan executable",
 }
 
@@ -52,7 +52,7 @@ def success_heatmap(by_domain: pd.DataFrame) -> bytes | None:
     """Domain x model grid of plan success rates, each cell labelled with its value."""
     if by_domain.empty:
         return None
-    grid = by_domain.pivot_table(index="domain", columns="model", values="plan_success_rate")
+    grid = by_domain.pivot_table(index="domain", columns="model", values="task_success_rate")
     rows, columns = grid.shape
     figure = Figure(figsize=(max(5.0, 1.6 * columns + 3), max(2.5, 0.5 * rows + 1.8)))
     axes = figure.add_subplot()
@@ -72,7 +72,7 @@ def trend_lines(trend: pd.DataFrame) -> bytes | None:
         return None
     runs = list(dict.fromkeys(trend["run_id"]))
     models = sorted(trend["model"].unique())
-    groups = [m for m in (("accuracy", "mean_f1"), ("plan_success_rate", "execution_success_rate"))
+    groups = [m for m in (("accuracy", "mean_f1"), ("task_success_rate", "execution_success_rate"))
               if trend["metric"].isin(m).any()]
     figure = Figure(figsize=(8.0, 3.4 * len(groups)))
     for number, metrics in enumerate(groups, 1):

@@ -18,6 +18,8 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
+from benchcore.run_folder import CONFIG_FILE
+
 UNKNOWN = "unknown"
 _HASH_LENGTH = 12
 _TIMESTAMP_ID = re.compile(r"^(\d{8}T\d{6})")
@@ -106,6 +108,6 @@ def run_date(run_id: str, run_dir: Path) -> dt.datetime:
     match = _TIMESTAMP_ID.match(run_id)
     if match:
         return dt.datetime.strptime(match.group(1), "%Y%m%dT%H%M%S").replace(tzinfo=dt.UTC)
-    marker = run_dir / "config.json"
+    marker = run_dir / CONFIG_FILE
     stamp = (marker if marker.exists() else run_dir).stat().st_mtime
     return dt.datetime.fromtimestamp(stamp, tz=dt.UTC)

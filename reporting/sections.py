@@ -16,8 +16,8 @@ from reporting import metrics, plots
 from reporting.compare import Comparison
 from reporting.document import Document, Figure, Section, Table
 
-RATE_COLUMNS = ("accuracy", "valid_cypher", "plan_success_rate", "execution_success_rate",
-                "mean_goal_fraction", "before", "after", "change")
+RATE_COLUMNS = ("accuracy", "valid_cypher", "task_success_rate", "execution_success_rate",
+                "total_goal", "before", "after", "change")
 
 
 @dataclass(frozen=True)
@@ -73,13 +73,13 @@ def summary_section(inputs: ReportInputs) -> Section:
                               f"{inputs.threshold * 100:g} points.")
     alerts = [f"REGRESSION: {r.describe()}" for r in comparison.regressions] if comparison else []
     table = Table("Headline per model", headline_table(inputs.headline, inputs.usage),
-                  percent=("accuracy", "plan_success_rate", "execution_success_rate"))
+                  percent=("accuracy", "task_success_rate", "execution_success_rate"))
     return Section("Summary", paragraphs=paragraphs, alerts=alerts, tables=[table])
 
 
 def headline_table(headline: dict[str, dict[str, float]], usage: pd.DataFrame) -> pd.DataFrame:
     columns = ["model", "qa_items", "accuracy", "mean_f1", "plan_instances",
-               "plan_success_rate", "execution_success_rate", "tokens", "cost_usd", "seconds"]
+               "task_success_rate", "execution_success_rate", "tokens", "cost_usd", "seconds"]
     frame = pd.DataFrame([{"model": m, **values} for m, values in headline.items()])
     if frame.empty:
         return pd.DataFrame(columns=columns)

@@ -15,6 +15,7 @@ from benchcore.llm.base import ModelConfig
 from benchcore.llm.process_clients import shared_client
 from benchcore.names import Stage
 from benchcore.run_config import PlanningConfig, RunOptions
+from benchcore.run_folder import PLANS_DIR
 from plangen.batches import generate_plans_batch, planner_batch, shared_planning_tasks
 from plangen.results import TrackSummary, summarize_planning_run
 from tasks.policies import RETRIES
@@ -58,4 +59,4 @@ def evaluate_plans(
 ) -> TrackSummary:
     """Not cached: re-simulating every plan is cheap and must use the current planeval."""
     prices = {m.label: m for m in models}
-    return summarize_planning_run(outcomes, run_dir / "plans", data_dir, run_dir, prices)
+    return summarize_planning_run(outcomes, run_dir / PLANS_DIR, data_dir, run_dir, prices)

@@ -36,7 +36,7 @@ def test_report_lists_flipped_items_and_flags_the_regression(two_nights, tmp_pat
         ("gpt-a", "accuracy"), ("gpt-a", "mean_f1")]
     assert result.regressions[0].before == 1.0 and result.regressions[0].after == 0.9
     assert result.headline["gpt-a"]["accuracy"] == 0.9
-    assert result.headline["gpt-a"]["plan_success_rate"] == 1.0
+    assert result.headline["gpt-a"]["task_success_rate"] == 1.0
     assert result.headline["gpt-b"] == {"accuracy": 1.0, "mean_f1": 1.0, "qa_items": 10}
 
     markdown = result.markdown_path.read_text()

@@ -119,7 +119,7 @@ def test_a_run_without_optional_columns_or_logs_is_stored_and_reported(tmp_path,
     assert set(qa["tags"]) == {""} and set(qa["mismatch"]) == {""}
     assert planning["tokens"].isna().all()  # unknown, not zero
     result = build_report(store, tmp_path / "report")
-    assert result.headline["gpt-a"]["plan_success_rate"] == 1.0
+    assert result.headline["gpt-a"]["task_success_rate"] == 1.0
 
 
 def test_bad_inputs_are_one_line_errors(tmp_path, inputs):

@@ -1,0 +1,159 @@
+"""The results contract: what a run writes under `results/<run-id>/`, with which columns and types.
+
+Every writer (the QA track's tables, the planning track's tables, the run config) takes its file
+names and column lists from here, and every reader (the report, the console, `rerun
+--only-failed`) reads through `read_table`, so a column's type is decided once: booleans as
+nullable booleans, text as strings (an all-numeric `answer` column stays text), counts as nullable
+integers. A run folder holds:
+
+- `config.json`: the run's configuration, so `rerun RUN_ID` repeats it;
+- QA: `qa_results.csv` (one row per question and model), `qa_summary.csv`,
+  `qa_summary_by_tag.csv`, `qa_results.md`;
+- planning: `plan_evaluation.csv` (one row per instance and experiment), `plan_overview.csv`,
+  `plan_overview_overall.csv`, `plan_overview.md`, `plan_failures.csv` (items with no result),
+  `plan_usage.csv`, the generation logs under `plans/` and planner-derived gold plans under
+  `derived_gold/`;
+- `report/`: the run's HTML and Markdown report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+CONFIG_FILE = "config.json"
+REPORT_DIR = "report"
+
+QA_RESULTS = "qa_results.csv"
+QA_SUMMARY = "qa_summary.csv"
+QA_SUMMARY_BY_TAG = "qa_summary_by_tag.csv"
+QA_MARKDOWN = "qa_results.md"
+
+PLAN_EVALUATION = "plan_evaluation.csv"
+PLAN_OVERVIEW = "plan_overview.csv"
+PLAN_OVERVIEW_OVERALL = "plan_overview_overall.csv"
+PLAN_MARKDOWN = "plan_overview.md"
+PLAN_FAILURES = "plan_failures.csv"
+PLAN_USAGE = "plan_usage.csv"
+PLANS_DIR = "plans"
+DERIVED_GOLD_DIR = "derived_gold"
+
+QA_COLUMNS: tuple[str, ...] = (
+    "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
+    "query_error", "answer", "valid_answer", "correct", "score_precision", "score_recall",
+    "score_f1", "mismatch", "prompt_tokens", "completion_tokens", "tokens", "cost_usd",
+    "seconds", "error",
+)
+PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
+PLAN_USAGE_COLUMNS: tuple[str, ...] = (
+    "experiment", "model", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd",
+)
+
+# Columns that hold counts wherever they appear: read as nullable integers when whole.
+INT_COLUMNS = frozenset({
+    "n_rows", "prompt_tokens", "completion_tokens", "tokens", "llm_calls", "n_mistakes",
+    "failure_step", "interaction_length", "plan_length", "gold_length", "n_steps", "n_executed",
+    "n_look_arounds", "n_look_arounds_after_mistakes", "items",
+})
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How one CSV of a run folder is read: the columns it must have and their types. Columns
+    not named here keep their values, numeric where every value is a number."""
+
+    file: str
+    required: tuple[str, ...]
+    bools: tuple[str, ...] = ()
+    texts: tuple[str, ...] = ()
+
+
+QA_TABLE = TableSpec(
+    QA_RESULTS, required=("uid", "model", "correct", "score_f1"),
+    bools=("valid_cypher", "truncated", "valid_answer", "correct"),
+    texts=("uid", "name", "tags", "model", "backend", "cypher", "query_error", "answer",
+           "mismatch", "error"),
+)
+PLAN_EVALUATION_TABLE = TableSpec(
+    PLAN_EVALUATION, required=("experiment", "domain", "instance", "model", "success"),
+    bools=("success", "solved_without_mistake", "reached_goal", "reached_goal_without_stopping",
+           "predicted_goal_erroneously", "execution_success"),
+    texts=("experiment", "domain", "instance", "model", "approach", "unsuccessful_reason",
+           "failure_kind", "gold_class"),
+)
+PLAN_USAGE_TABLE = TableSpec(PLAN_USAGE, required=("experiment", "model"),
+                             texts=("experiment", "model"))
+PLAN_FAILURES_TABLE = TableSpec(PLAN_FAILURES, required=PLAN_FAILURE_COLUMNS,
+                                texts=PLAN_FAILURE_COLUMNS)
+
+_TRUE = {"true", "1", "yes"}
+_FALSE = {"false", "0", "no"}
+
+
+class RunFolderError(ValueError):
+    """A results file that cannot be read as the contract says; one line naming the file."""
+
+
+def read_table(run_dir: Path, spec: TableSpec) -> pd.DataFrame | None:
+    """The table in its contract types, or None when the run did not write it."""
+    path = Path(run_dir) / spec.file
+    if not path.is_file():
+        return None
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    except (OSError, ValueError) as error:
+        raise RunFolderError(f"{path}: unreadable CSV ({error})".splitlines()[0]) from None
+    missing = [c for c in spec.required if c not in frame.columns]
+    if missing:
+        raise RunFolderError(f"{path}: missing column {missing[0]!r}")
+    return typed(frame, spec.bools, spec.texts)
+
+
+def typed(frame: pd.DataFrame, bools: tuple[str, ...], texts: tuple[str, ...]) -> pd.DataFrame:
+    """Booleans as nullable booleans ("NA" stays missing), text as strings, the rest numeric
+    (counts as nullable integers, so they stay counts). Known columns an older run did not
+    write are added empty, so every stored run has them."""
+    frame = frame.copy()
+    for column in (*bools, *texts):
+        if column not in frame.columns:
+            frame[column] = pd.NA if column in bools else ""
+    for column in frame.columns:
+        if column in bools:
+            frame[column] = frame[column].map(_to_bool).astype("boolean")
+        elif column in texts:
+            frame[column] = frame[column].astype(object).fillna("").astype(str)
+        else:
+            converted = pd.to_numeric(frame[column], errors="coerce")
+            if converted.notna().sum() == frame[column].notna().sum():
+                whole = column in INT_COLUMNS and bool((converted.dropna() % 1 == 0).all())
+                frame[column] = converted.astype("Int64" if whole else float)
+            else:  # a column the contract does not know, with text in it: keep it as text
+                frame[column] = frame[column].astype(object).fillna("").astype(str)
+    return frame
+
+
+def _to_bool(value: object) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    return None
+
+
+def count_failed_items(run_dir: Path, qa: bool, planning: bool) -> int:
+    """Items of a run that errored (not mis-answered): QA rows with an error, planning items
+    listed as failures. A track whose table is missing (the run was killed before writing it)
+    counts as one failure at least."""
+    count = 0
+    if qa:
+        rows = read_table(run_dir, QA_TABLE)
+        count += 1 if rows is None else int((rows["error"] != "").sum())
+    if planning:
+        failures = read_table(run_dir, PLAN_FAILURES_TABLE)
+        count += 1 if failures is None else len(failures)
+    return count
