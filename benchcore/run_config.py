@@ -151,6 +151,42 @@ class BenchmarkConfig(BaseModel):
         return RunOptions(cache_dir=self.cache_dir, refresh=tuple(self.refresh))
 
 
+def _rebased(path: str, root: Path) -> str:
+    return path if Path(path).is_absolute() else str(root / path)
+
+
+def with_inputs_under(config: BenchmarkConfig, root: Path) -> BenchmarkConfig:
+    """The config with its relative input paths (question set, scene graph, planning data,
+    model scripts) resolved against `root`, so a config file written for the repo root works
+    from any working directory; results and caches stay relative to where the run starts."""
+    def model(m: ModelConfig) -> ModelConfig:
+        return m.model_copy(update={"script": _rebased(m.script, root)}) if m.script else m
+
+    updates: dict[str, object] = {"models": [model(m) for m in config.models]}
+    if config.qa is not None:
+        updates["qa"] = config.qa.model_copy(update={
+            "questions": _rebased(config.qa.questions, root),
+            "scene_graph": _rebased(config.qa.scene_graph, root),
+        })
+    if config.planning is not None:
+        updates["planning"] = config.planning.model_copy(update={
+            "data_dir": _rebased(config.planning.data_dir, root),
+            "models": None if config.planning.models is None
+            else [model(m) for m in config.planning.models],
+        })
+    return config.model_copy(update=updates)
+
+
+def resolve_config(config: BenchmarkConfig | None, config_file: str | None) -> BenchmarkConfig:
+    """A deployment names its run configuration file (`configs/<name>.yaml`, one source for the
+    CLI and the deployment) or passes the configuration itself, which wins."""
+    if config is not None:
+        return config
+    if config_file is None:
+        raise ConfigError("no run configuration: pass config or config_file")
+    return load_config(config_file)
+
+
 def load_config(path: str | Path) -> BenchmarkConfig:
     path = Path(path)
     try:

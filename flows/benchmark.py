@@ -12,7 +12,7 @@ from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 
-from benchcore.run_config import BenchmarkConfig
+from benchcore.run_config import BenchmarkConfig, resolve_config
 from benchcore.run_folder import REPORT_DIR
 from benchcore.run_summary import RunSummary, check_error_budget
 from flows.planning_track import finish_planning, submit_planning
@@ -23,7 +23,10 @@ from tasks.run import record_run_config
 
 
 @flow(name="nlp-dsg-benchmark")
-def nlp_dsg_benchmark(config: BenchmarkConfig) -> RunSummary:
+def nlp_dsg_benchmark(
+    config: BenchmarkConfig | None = None, config_file: str | None = None
+) -> RunSummary:
+    config = resolve_config(config, config_file)
     run_id = config.resolved_run_id(flow_run.scheduled_start_time, flow_run.id)
     run_dir = Path(config.results_dir) / run_id
     record_run_config(config, run_id, run_dir)

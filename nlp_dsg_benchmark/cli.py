@@ -19,9 +19,7 @@ if TYPE_CHECKING:
     from benchcore.run_config import BenchmarkConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
-DEMO_SCENE_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
-DEMO_PLANNING = PROJECT_ROOT / "questions/planning"
+DEMO_CONFIG = PROJECT_ROOT / "configs/smoke.yaml"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -94,22 +92,19 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         PlanningConfig,
         QAConfig,
         load_config,
+        with_inputs_under,
     )
 
     if args.command == "rerun":
         return _rerun_config(args)
     if args.command == "demo":
-        # QA: the oracle answers with the reference Cypher (every answer right).
-        # Planning: a scripted model whose replies include known mistakes, beside the planner.
-        scripted = ModelConfig(name="demo-planner-replies", provider="scripted",
-                               script=str(DEMO_PLANNING / "scripted_replies.yaml"))
-        return BenchmarkConfig(
-            run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir,
-            models=[ModelConfig(name="reference-cypher", provider="oracle")],
-            qa=QAConfig(questions=str(DEMO_QUESTIONS), scene_graph=str(DEMO_SCENE_GRAPH),
-                        db_root=str(Path(args.cache_dir) / "graphs")),
-            planning=PlanningConfig(data_dir=str(DEMO_PLANNING), models=[scripted]),
-        )
+        # The smoke deployment's configuration: the oracle answers with the reference Cypher
+        # (every answer right); a scripted planning model makes known mistakes.
+        demo = with_inputs_under(load_config(DEMO_CONFIG), PROJECT_ROOT)
+        return demo.model_copy(update={
+            "run_id": args.run_id, "results_dir": args.results_dir, "cache_dir": args.cache_dir,
+            "qa": demo.qa.model_copy(update={"db_root": str(Path(args.cache_dir) / "graphs")}),
+        })
     if args.config:
         config = load_config(args.config)
         overrides = {"run_id": args.run_id} if args.run_id else {}
