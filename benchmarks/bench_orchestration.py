@@ -1,4 +1,4 @@
-"""Figures for issue 7: LLM throughput under max_connections, orchestration overhead per
+"""Orchestration figures: LLM throughput under max_connections, orchestration overhead per
 item-stage, and a fully cached rerun, for a QA run of N questions against a loopback
 OpenAI-compatible server that answers after a fixed latency.
 

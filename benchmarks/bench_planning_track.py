@@ -1,4 +1,4 @@
-"""Figures for issue 6: the demo planning track's wall time fresh vs cached, and evaluation
+"""Planning track figures: the demo planning track's wall time fresh vs cached, and evaluation
 throughput (re-simulating logged plans).
 
     .venv/bin/python benchmarks/bench_planning_track.py

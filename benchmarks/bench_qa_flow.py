@@ -1,4 +1,4 @@
-"""Figures for issue 3: demo wall time fresh vs cached, and Prefect's per-task overhead.
+"""QA flow figures: demo wall time fresh vs cached, and Prefect's per-task overhead.
 
     .venv/bin/python benchmarks/bench_qa_flow.py [--runs 3]
 

@@ -1,4 +1,4 @@
-"""Speed of the SLDP comparator against the targets of issue 4; prints the figures.
+"""Speed of the SLDP comparator against its speed targets; prints the figures.
 
     .venv/bin/python benchmarks/bench_sldp.py [--naive-large]
 

@@ -2,7 +2,7 @@
 
     planeval validate DOMAIN PROBLEM PLAN [--gold GOLD] [--json]   exit 0 valid, 1 invalid, 2 bad
     planeval evaluate LOGS_DIR --gold DATA_DIR --out FILE         per-instance evaluation table
-    planeval overview EVAL_DIR --out FILE                          seed 002/003 overview table
+    planeval overview EVAL_DIR --out FILE                          overview (AutoPlanBench + EAI)
     planeval analyze-instances DATA_DIR --out FILE [--per-instance FILE]
 
 Tables are CSV, Markdown or JSON by the extension of FILE. Bad input prints one line on stderr

@@ -68,7 +68,7 @@ class PlanReport:
         return None if self.failure is None else str(self.failure.kind)
 
     def execution_info(self) -> list[dict[str, Any]]:
-        """Seed 003's per-step record: action, whether it executed, and its failure kind."""
+        """The EAI taxonomy's per-step record: action, whether it executed, and its failure kind."""
         failed = None if self.failure is None else self.failure.step
         rows = []
         for number, action in enumerate(self.steps, 1):

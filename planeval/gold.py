@@ -1,4 +1,4 @@
-"""Classifying a failing plan against a gold plan (seed 003's runtime errors).
+"""Classifying a failing plan against a gold plan (the EAI taxonomy's runtime errors).
 
 Only the facts tell what a step was for, so the rules compare what steps add and delete. Write
 a_i for the failing step, M for its positive precondition facts that were false, and N for
@@ -89,7 +89,7 @@ def classify_against_gold(
     reached_at: int | None,
     gold_plan: str | ParsedPlan,
 ) -> GoldClass | None:
-    """Seed 003's runtime error class for a failing plan; rules in the module docstring."""
+    """The EAI taxonomy's runtime error class for a failing plan; rules in the module docstring."""
     if failure.kind is FailureKind.GOAL_NOT_REACHED:
         return GoldClass.ADDITIONAL_STEP if reached_at is not None else GoldClass.MISSING_STEP
     if failure.kind is not FailureKind.PRECONDITION:

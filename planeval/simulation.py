@@ -7,7 +7,7 @@ leaves the state unchanged (the robot did not do it), and the conversation conti
 
     sim = Simulator(domain, problem)
     result = sim.apply("(pick-up a)")    # StepResult(ok=True, kind=None, new_facts=...)
-    sim.describe_state()                  # the look-around text
+    describe_state(sim.state, domain)     # the look-around text (planeval.describe)
     sim.goal_reached()
 """
 
@@ -76,12 +76,6 @@ class Simulator:
 
     def goal_score(self, action_goals: Sequence[ActionKey] = ()) -> GoalScore:
         return score_goal(self.task, self.state, self.executed, action_goals)
-
-    def describe_state(self, include_static: bool = True) -> str:
-        """The "look around" text: every true fact, one per line (static facts optional)."""
-        from planeval.describe import describe_state
-
-        return describe_state(self.state, self.domain, include_static)
 
     def _try(self, action: str | PlanStep) -> tuple[StepResult, frozenset[Fact], ActionKey | None]:
         """The result, the state after it, and the executed action (None if not executed)."""

@@ -29,7 +29,7 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
-    """A GitHub-style Markdown table; None/NaN shown as NA (seed 002's convention)."""
+    """A GitHub-style Markdown table; None/NaN shown as NA (AutoPlanBench's convention)."""
     shown = frame.astype(object).apply(lambda column: column.map(_cell))
     shown = shown.where(shown.notna(), "NA")
     return shown.to_markdown(index=False, floatfmt=".3f")
