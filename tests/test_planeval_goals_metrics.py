@@ -1,4 +1,4 @@
-"""Partial goal satisfaction (seed 003) and the plan metrics (seeds 000/001)."""
+"""Partial goal satisfaction (EAI) and the plan metrics (PlanningLCS, PlanningJaccard)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """SLDP: the answer language and its comparator, tested against the semantics in the module
-docstring of dsgqa.sldp (issue 4)."""
+docstring of dsgqa.sldp."""
 
 from __future__ import annotations
 
