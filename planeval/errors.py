@@ -1,4 +1,4 @@
-"""The one exception planeval raises for bad input.
+"""The exceptions planeval raises for bad input.
 
 Bad input (an unreadable PDDL file, a malformed log record, a missing directory) must reach the
 user as one line naming the file, line and field, never as a traceback. Everything planeval
@@ -10,4 +10,11 @@ from __future__ import annotations
 
 
 class PlanevalError(ValueError):
-    """Bad input; the message is a complete one-line explanation (file:line: what is wrong)."""
+    """Bad input; the message is a complete one-line explanation
+    (`source: line L, column C: what is wrong`, see `planeval.syntax_errors`)."""
+
+
+class FormulaError(PlanevalError):
+    """A formula that cannot be read, uses a construct the reader does not support, or is too
+    large to normalise (DNFs and prime-implicant sets can grow exponentially, so limits stop
+    the work instead of letting it run away)."""

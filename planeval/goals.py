@@ -1,10 +1,11 @@
-"""Partial goal satisfaction (seed 003): how much of the goal a plan achieved.
+"""Partial goal satisfaction: how much of the goal a plan achieved.
 
 The goal is put in disjunctive normal form; each clause is a conjunction of ground literals.
-Every clause is scored on the final state and the best one counts (seed 003's maximum over goal
-decompositions), so `(or (on a b) (and (on b a) (clear c)))` gives full credit for either way.
+Every clause is scored on the final state and the best one counts (the maximum over the ways
+the goal can be met), so `(or (on a b) (and (on b a) (clear c)))` gives full credit for either
+way. Clauses are kept as written (see `planeval.formula` for why this DNF is not minimised).
 
-Literals are split as seed 003 splits goal predicates:
+Literals are split as the action-sequence evaluation splits goal predicates:
 * state goals: literals about at most one object: `(clear a)`, `(holds-gold)`, `(left)`;
 * relation goals: literals over two or more objects, such as `(on a b)`;
 * action goals: an optional required action sequence "a1 then ... then ak" given with the
@@ -22,22 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
+from planeval.formula import MAX_CLAUSES, negation_normal_form
 from planeval.grounding import Task
-from planeval.pddl import (
-    And,
-    Atom,
-    Equals,
-    Exists,
-    Fact,
-    ForAll,
-    Formula,
-    Imply,
-    Not,
-    Or,
-    fact_to_pddl,
-)
+from planeval.pddl import And, Atom, Equals, Exists, Fact, ForAll, Formula, Not, Or, fact_to_pddl
 
-MAX_CLAUSES = 256
+__all__ = ["MAX_CLAUSES", "GoalScore", "goal_clauses", "goal_literals", "score_goal"]
 
 Literal = tuple[Fact, bool]
 Clause = tuple[Literal, ...]
@@ -86,7 +76,7 @@ def goal_clauses(task: Task) -> list[Clause] | None:
     """The goal in DNF (cached per task); None if it is too large to expand."""
     if task not in _CLAUSES:
         try:
-            _CLAUSES[task] = _dnf(task.goal, task)
+            _CLAUSES[task] = _dnf(negation_normal_form(task.goal), task)
         except _TooLarge:
             _CLAUSES[task] = None
     return _CLAUSES[task]
@@ -144,28 +134,25 @@ class _TooLarge(Exception):
     pass
 
 
-def _dnf(formula: Formula, task: Task, negated: bool = False) -> list[Clause]:
-    """Clauses of the formula (negation pushed inward); [] is false, [()] is true."""
-    match formula:
+def _dnf(nnf: Formula, task: Task) -> list[Clause]:
+    """Clauses of a formula in negation normal form; [] is false, [()] is true."""
+    match nnf:
         case Atom(predicate=predicate, terms=terms):
-            return [(((predicate, *terms), not negated),)]
+            return [(((predicate, *terms), True),)]
+        case Not(formula=Atom(predicate=predicate, terms=terms)):
+            return [(((predicate, *terms), False),)]
         case Equals(left=left, right=right):
-            return [()] if (left == right) != negated else []
-        case Not(formula=inner):
-            return _dnf(inner, task, not negated)
-        case Imply(condition=condition, consequence=consequence):
-            return _dnf(Or((Not(condition), consequence)), task, negated)
-        case And(parts=parts) if not negated:
+            return [()] if left == right else []
+        case Not(formula=Equals(left=left, right=right)):
+            return [] if left == right else [()]
+        case And(parts=parts):
             return _conjunction([_dnf(p, task) for p in parts])
-        case Or(parts=parts) if negated:
-            return _conjunction([_dnf(p, task, True) for p in parts])
-        case And(parts=parts) | Or(parts=parts):
-            return _disjunction([_dnf(p, task, negated) for p in parts])
+        case Or(parts=parts):
+            return _disjunction([_dnf(p, task) for p in parts])
         case Exists() | ForAll():
-            instances = [_dnf(f, task, negated) for f in task.expand(formula)]
-            universal = isinstance(formula, ForAll) != negated
-            return _conjunction(instances) if universal else _disjunction(instances)
-    raise TypeError(f"not a formula: {formula!r}")
+            instances = [_dnf(f, task) for f in task.expand(nnf)]
+            return _conjunction(instances) if isinstance(nnf, ForAll) else _disjunction(instances)
+    raise TypeError(f"not a formula: {nnf!r}")
 
 
 def _conjunction(parts: list[list[Clause]]) -> list[Clause]:

@@ -2,7 +2,7 @@
 
 The text is lower-cased before parsing because PDDL is case-insensitive (`SCRIPT-IO` in a
 domain, `script-io` in its problems). Beyond syntax, the parser checks what the simulator
-relies on and reports it with file and line: declared requirements are ones we simulate,
+relies on and reports it with file, line and column (`planeval.syntax_errors`): declared requirements are ones we simulate,
 predicates exist with the right arity, types and objects are declared, the problem names its
 domain. Anything wrong raises `PlanevalError` with a one-line message.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
+from lark.exceptions import UnexpectedInput, VisitError
 
 from planeval.errors import PlanevalError
 from planeval.pddl import (
@@ -38,6 +38,7 @@ from planeval.pddl import (
     Problem,
     TypedName,
 )
+from planeval.syntax_errors import describe_parse_error, located
 
 SUPPORTED_REQUIREMENTS = frozenset(
     {
@@ -91,29 +92,23 @@ def _read(text_or_path: str | Path, what: str) -> tuple[str, str]:
     return text_or_path, f"<{what}>"
 
 
+#: How parse errors name the grammar's regex terminals.
+_FRIENDLY = {
+    "NAME": "a name",
+    "VARIABLE": "a variable",
+    "REQUIREMENT": "a requirement",
+    "NUMBER": "a number",
+    "F_OP": "an operator",
+    "$END": "end of file",
+}
+
+
 def _parse_tree(text: str, source: str) -> Any:
+    parser = _lark()
     try:
-        return _lark().parse(text.lower())
-    except UnexpectedEOF:
-        raise PlanevalError(f"{source}: unexpected end of file (unbalanced parentheses?)") from None
-    except UnexpectedCharacters as exc:
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        raise PlanevalError(
-            f"{source}:{exc.line}:{exc.column}: unexpected character {char!r}"
-        ) from None
+        return parser.parse(text.lower())
     except UnexpectedInput as exc:
-        token = getattr(exc, "token", None)
-        shown = f"'{token}'" if token is not None and str(token) else "end of file"
-        expected = sorted(getattr(exc, "expected", ()) or ())
-        hint = (
-            f"; expected {', '.join(_pretty_terminal(t) for t in expected[:6])}" if expected else ""
-        )
-        raise PlanevalError(f"{source}:{exc.line}:{exc.column}: unexpected {shown}{hint}") from None
-
-
-def _pretty_terminal(name: str) -> str:
-    """lark names anonymous terminals (LPAR, __ANON_3); show them as users would write them."""
-    return {"LPAR": "'('", "RPAR": "')'", "MINUS": "'-'", "EQUAL": "'='"}.get(name, name.lower())
+        raise PlanevalError(describe_parse_error(exc, parser, _FRIENDLY, source)) from None
 
 
 def _transform(builder: Transformer, tree: Any, source: str) -> Any:
@@ -143,8 +138,9 @@ class _Builder(Transformer):
         self.known_types: set[str] = {OBJECT}
 
     def fail(self, token: Token | None, message: str) -> None:
-        line = f":{token.line}" if isinstance(token, Token) and token.line else ""
-        raise PlanevalError(f"{self.source}{line}: {message}")
+        """Raise the one-line error, located at ``token`` when there is one."""
+        line, column = (token.line, token.column) if isinstance(token, Token) else (None, None)
+        raise PlanevalError(located(message, line, column, self.source))
 
     # ---- typed lists
     def single_type(self, items: list[Token]) -> _TypeMarker:

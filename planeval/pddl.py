@@ -77,7 +77,7 @@ class Or:
     parts: tuple[Formula, ...]
 
     def __str__(self) -> str:
-        return "(or " + " ".join(map(str, self.parts)) + ")"
+        return "(or " + " ".join(map(str, self.parts)) + ")" if self.parts else "(or)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +111,9 @@ Formula = Atom | Equals | Not | And | Or | Imply | Exists | ForAll
 
 TRUE = And(())
 """The empty conjunction: an action without :precondition is always applicable."""
+
+FALSE = Or(())
+"""The empty disjunction: no state satisfies it (a goal comparison's ``(or)``)."""
 
 
 def _typed(names: tuple[TypedName, ...]) -> str:

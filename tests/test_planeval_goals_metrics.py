@@ -92,7 +92,7 @@ def test_too_large_goals_are_scored_as_one_unit(monkeypatch: pytest.MonkeyPatch)
     assert report.valid and (report.goal.relation_total, report.goal.relation_satisfied) == (1, 1)
 
 
-# ---------------------------------------------------------------- seeds 000/001 worked examples
+# ------------------------------------------------------- PlanningLCS/Jaccard worked examples
 def test_planning_lcs_worked_example_is_075() -> None:
     generated = "pickup(A), stack(A,B), {noop1, noop2}, pickup(C)"
     reference = "pickup(A), stack(A,B), pickup(C)"

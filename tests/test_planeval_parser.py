@@ -121,7 +121,7 @@ def test_action_costs_functions_and_metric_are_ignored() -> None:
         ),
         (
             "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (q ?x)))",
-            "<domain>:1: undeclared predicate 'q'",
+            "<domain>: line 1, column 78: undeclared predicate 'q'",
         ),
         (
             "(define (domain d) (:predicates (p ?x))"
@@ -136,11 +136,11 @@ def test_action_costs_functions_and_metric_are_ignored() -> None:
         (
             "(define (domain d)\n (:predicates (p ?x))\n"
             " (:action a :parameters (?x) :effect (p ?x))",
-            "<domain>:3:44: unexpected end of file",
+            "<domain>: line 3, column 44: unexpected end of file",
         ),
         (
             "(define (domain d)\n  (:predicates (p ?x)\n  (:action",
-            "<domain>:3:4: unexpected ':action'",
+            "<domain>: line 3, column 4: unexpected ':action'",
         ),
     ],
 )
