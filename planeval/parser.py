@@ -2,9 +2,10 @@
 
 The text is lower-cased before parsing because PDDL is case-insensitive (`SCRIPT-IO` in a
 domain, `script-io` in its problems). Beyond syntax, the parser checks what the simulator
-relies on and reports it with file, line and column (`planeval.syntax_errors`): declared requirements are ones we simulate,
-predicates exist with the right arity, types and objects are declared, the problem names its
-domain. Anything wrong raises `PlanevalError` with a one-line message.
+relies on and reports it with file, line and column (`planeval.syntax_errors`): declared
+requirements are ones we simulate, predicates exist with the right arity, types and objects
+are declared, the problem names its domain. Anything wrong raises `PlanevalError` with a
+one-line message.
 """
 
 from __future__ import annotations
