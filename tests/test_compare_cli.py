@@ -66,5 +66,5 @@ def test_equivalent_pddl_goals_exit_zero(capsys: pytest.CaptureFixture[str]) -> 
 def test_malformed_pddl_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
     assert compare_command("(and (on a b)", "(on a b)", pddl=True) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: answer (A) is not valid PDDL goal: at line 1, column 13")
+    assert err.startswith("error: answer (A) is not valid PDDL goal: line 1, column 13")
     assert err.count("\n") == 1

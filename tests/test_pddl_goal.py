@@ -10,11 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsgqa.pddl_goal import (
+    FALSE,
     MAX_ATOMS,
     MAX_CLAUSES,
+    TRUE,
     And,
     Atom,
-    Const,
+    Equals,
     Imply,
     Literal,
     Not,
@@ -29,13 +31,15 @@ from dsgqa.pddl_goal import (
     to_dnf,
 )
 from dsgqa.sldp import Score
+from planeval.errors import FormulaError
+from planeval.pddl import ForAll, TypedName
 
 PROPERTY = settings(max_examples=150, deadline=None)
 
 
 def lit(text: str) -> Literal:
     """``"a"`` -> the atom (a); ``"-a"`` -> its negation."""
-    return Literal(Atom(text.lstrip("-")), not text.startswith("-"))
+    return Literal(Atom(text.lstrip("-"), ()), not text.startswith("-"))
 
 
 def dnf(*clauses: str) -> frozenset[frozenset[Literal]]:
@@ -53,19 +57,21 @@ def test_parses_connectives_atoms_and_lowercases_names() -> None:
             Atom("holding", ("o19",)),
             Not(Atom("on", ("a", "b"))),
             Or(()),
-            Imply(Atom("p"), Atom("q")),
+            Imply(Atom("p", ()), Atom("q", ())),
         )
     )
 
 
 def test_goal_wrapper_comments_and_bare_names() -> None:
-    assert parse_goal("(:goal ; what we want\n (and A (b)))") == And((Atom("a"), Atom("b")))
+    assert parse_goal("(:goal ; what we want\n (and A (b)))") == And((Atom("a", ()), Atom("b", ())))
 
 
 def test_ground_equality_follows_unique_names() -> None:
-    assert parse_goal("(= a A)") == Const(True)
-    assert parse_goal("(= a b)") == Const(False)
-    assert parse_goal("(= ?y ?x)") == Atom("=", ("?x", "?y"))
+    assert parse_goal("(= a A)") == Equals("a", "a")
+    assert goals_equivalent("(= a A)", TRUE)
+    assert goals_equivalent("(= a b)", FALSE)
+    assert parse_goal("(= ?y ?x)") == Equals("?x", "?y")
+    assert to_dnf("(= ?y ?x)") == frozenset({frozenset({Literal(Equals("?x", "?y"))})})
 
 
 def test_format_goal_parses_back() -> None:
@@ -92,6 +98,16 @@ def test_malformed_goals_get_a_one_line_error(text: str, message: str) -> None:
     assert "\n" not in str(caught.value)
 
 
+def test_parsed_quantifiers_are_refused_like_quantified_text() -> None:
+    goal = ForAll((TypedName("?x"),), Atom("p", ("?x",)))
+    with pytest.raises(PDDLGoalError, match="unsupported construct 'forall'"):
+        clause_scores(goal, "(p a)")
+
+
+def test_goal_errors_are_planeval_formula_errors() -> None:
+    assert PDDLGoalError is FormulaError and issubclass(PDDLGoalError, ValueError)
+
+
 def test_pathological_nesting_is_an_error() -> None:
     with pytest.raises(PDDLGoalError, match="nested deeper"):
         parse_goal("(not " * 200 + "(a)" + ")" * 200)
@@ -110,7 +126,7 @@ def test_dnf_distributes_and_drops_contradictions_and_absorbed_clauses() -> None
 
 
 def test_blake_form_removes_redundant_splits() -> None:
-    # The seed's example: A and (A and B) or (A and not B) are the same function.
+    # A and (A and B) or (A and not B) are the same function, though their DNFs differ.
     assert blake_canonical_form("(or (and A B) (and A (not B)))") == dnf("a")
 
 
@@ -179,7 +195,7 @@ def test_clause_scores_are_full_for_equivalent_goals() -> None:
 def test_inputs_may_be_parsed_formulas() -> None:
     goal = parse_goal("(or (a) (b))")
     assert goals_equivalent(goal, "(or b a)")
-    assert clause_scores(goal, Or((Atom("b"), Atom("a")))).equal
+    assert clause_scores(goal, Or((Atom("b", ()), Atom("a", ())))).equal
 
 
 # ----------------------------------------------------------------------------- limits
@@ -208,9 +224,9 @@ def test_too_many_atoms_raise() -> None:
 
 # ----------------------------------------------------------------------------- properties
 
-_atoms = st.sampled_from([Atom("a"), Atom("b"), Atom("c"), Atom("d")])
+_atoms = st.sampled_from([Atom(name, ()) for name in "abcd"])
 _formulas = st.recursive(
-    _atoms | st.sampled_from([Const(True), Const(False)]),
+    _atoms | st.sampled_from([TRUE, FALSE, Equals("a", "b"), Equals("?x", "?y")]),
     lambda inner: (
         st.builds(Not, inner)
         | st.lists(inner, max_size=3).map(lambda xs: And(tuple(xs)))
@@ -236,10 +252,10 @@ def test_dnf_and_blake_form_keep_the_meaning(goal: object) -> None:
 @given(_formulas)
 def test_blake_clauses_are_prime_implicants(goal: object) -> None:
     for clause in blake_canonical_form(goal):
-        assert goals_equivalent(Imply(_clause_formula(clause), goal), Const(True))
+        assert goals_equivalent(Imply(_clause_formula(clause), goal), TRUE)
         for dropped in clause:  # no literal can go: the clause is prime
             shorter = _clause_formula(clause - {dropped})
-            assert not goals_equivalent(Imply(shorter, goal), Const(True))
+            assert not goals_equivalent(Imply(shorter, goal), TRUE)
 
 
 @PROPERTY
