@@ -29,31 +29,33 @@ class Point:
     coords: tuple[Number, ...]
 
 
+class _Collection:
+    """What lists and sets share: iterating and measuring their items. Only a mixin: the two
+    stay different types, so a list never equals a set."""
+
+    __slots__ = ()
+    items: tuple[Value, ...]
+
+    def __iter__(self) -> Iterator[Value]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
 @dataclass(frozen=True, slots=True)
-class SLDPList:
+class SLDPList(_Collection):
     """An ordered sequence: ``[a, b]``."""
 
     items: tuple[Value, ...] = ()
 
-    def __iter__(self) -> Iterator[Value]:
-        return iter(self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)
-
 
 @dataclass(frozen=True, slots=True)
-class SLDPSet:
+class SLDPSet(_Collection):
     """An unordered collection: ``<a, b>``. Items are kept as written (duplicates included)
     because element equality has a tolerance, so no hash-based set could hold them."""
 
     items: tuple[Value, ...] = ()
-
-    def __iter__(self) -> Iterator[Value]:
-        return iter(self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)
 
 
 @dataclass(frozen=True, slots=True)
