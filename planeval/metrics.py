@@ -1,4 +1,4 @@
-"""Plan similarity (seeds 000/001: PlanningLCS, PlanningJaccard) and the plan-length factor.
+"""Plan similarity (PlanningLCS, PlanningJaccard) and the plan-length factor.
 
 A plan for these metrics is a sequence of elements; an element is one action (a string) or a
 set of concurrent actions (a frozenset). The string form is the seed's: actions separated by
