@@ -15,7 +15,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Public name -> the module that defines it. Loaded on first use (PEP 562), so importing one
-# part of planeval (say, its formula model) does not import pandas with the tables.
+# part of planeval (say, its formula model) does not import pandas with the tables. The
+# overview is imported from `planeval.overview` itself: a package attribute named like a
+# submodule would be replaced by the submodule once that is imported.
 _EXPORTS: dict[str, str] = {
     "Domain": "planeval.pddl",
     "Fact": "planeval.pddl",
@@ -44,8 +46,6 @@ _EXPORTS: dict[str, str] = {
     "evaluate_logs": "planeval.evaluation",
     "evaluate_record": "planeval.evaluation",
     "lcs_length": "planeval.metrics",
-    "load_evaluations": "planeval.overview",
-    "overview": "planeval.overview",
     "parse_action": "planeval.plan_text",
     "parse_domain": "planeval.parser",
     "parse_plan": "planeval.plan_text",
@@ -80,7 +80,6 @@ if TYPE_CHECKING:
     from planeval.grounding import GroundAction, Task
     from planeval.instances import analyze_instances, summarize_instances
     from planeval.metrics import lcs_length, plan_length_factor, planning_jaccard, planning_lcs
-    from planeval.overview import load_evaluations, overview
     from planeval.parser import parse_domain, parse_problem
     from planeval.pddl import Domain, Fact, Problem
     from planeval.plan_text import LineError, ParsedPlan, PlanStep, parse_action, parse_plan
@@ -126,8 +125,6 @@ __all__ = [
     "evaluate_logs",
     "evaluate_record",
     "lcs_length",
-    "load_evaluations",
-    "overview",
     "parse_action",
     "parse_domain",
     "parse_plan",

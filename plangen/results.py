@@ -23,7 +23,8 @@ from benchcore.run_folder import (
     PLAN_USAGE_COLUMNS,
 )
 from benchcore.track_summary import TrackSummary
-from planeval import PlanningData, evaluate_logs, overview, to_markdown, validate_plan, write_table
+from planeval import PlanningData, evaluate_logs, to_markdown, validate_plan, write_table
+from planeval.overview import overview
 from plangen.approaches import PLANNER_MODEL
 from plangen.logs import write_generation_logs
 

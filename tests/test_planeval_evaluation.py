@@ -334,6 +334,6 @@ def test_cli_as_a_process_prints_no_traceback(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.strip() == (
-        f"planeval: error: {broken}:1: unsupported requirements :fluents "
+        f"planeval: error: {broken}: line 1, column 35: unsupported requirements :fluents "
         "(planeval simulates STRIPS/ADL without numbers or time)"
     )

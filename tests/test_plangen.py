@@ -10,7 +10,8 @@ import pytest
 
 from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig
 from benchcore.run_config import PlanningConfig
-from planeval import PlanningData, evaluate_logs, overview
+from planeval import PlanningData, evaluate_logs
+from planeval.overview import overview
 from plangen.approaches import PlanningTask, incremental, non_incremental, planner_baseline
 from plangen.describe_nl import describe_domain, describe_problem
 from plangen.loading import load_planning_tasks
