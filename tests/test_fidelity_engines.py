@@ -1,0 +1,94 @@
+"""The fidelity set end to end: every Heracles-style (Neo4j) reference query, run the way a
+model's query is run, must give the gold answer on our embedded engines.
+
+Each question goes through the stages a benchmark run uses: the oracle model writes the
+question's reference Cypher, `run_query` runs it on the store (translating the Neo4j dialect
+for Kuzu and Ladybug), and the oracle refines the rows into SLDP in the solution's shape. The
+answer must equal the solution, which tests/fidelity_gold.py computed from the JSON without any
+Cypher engine. On the Neo4j backend (a recording stand-in for the driver) the query must reach
+the server unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from dsgqa.graphstore import open_graph_store
+from dsgqa.graphstore.neo4j_store import Neo4jStore
+from dsgqa.llm.base import ModelConfig
+from dsgqa.llm.oracle import OracleClient
+from dsgqa.questions import Question, load_question_set
+from dsgqa.scene_graph import load_scene_graph
+from dsgqa.sldp import sldp_equals
+from dsgqa.stages.generate_cypher import generate_cypher
+from dsgqa.stages.refine import refine
+from dsgqa.stages.run_query import run_query
+from tests import fidelity_gold
+from tests.test_graphstore_neo4j import FakeDriver
+
+QUESTIONS = load_question_set(fidelity_gold.QUESTIONS).questions
+IDS = [q.uid for q in QUESTIONS]
+ORACLE = OracleClient(ModelConfig(name="oracle", provider="oracle"),
+                      {q.uid: q for q in QUESTIONS})
+HAS_LADYBUG = importlib.util.find_spec("ladybug") is not None
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return load_scene_graph(fidelity_gold.EXAMPLE)
+
+
+@pytest.fixture(scope="module")
+def kuzu(graph, tmp_path_factory):
+    store = open_graph_store("kuzu", graph, db_root=tmp_path_factory.mktemp("graphs"))
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def ladybug(graph, tmp_path_factory):
+    if not HAS_LADYBUG:
+        pytest.skip("ladybug is not installed in this environment")
+    store = open_graph_store("ladybug", graph, db_root=tmp_path_factory.mktemp("graphs"))
+    yield store
+    store.close()
+
+
+def oracle_answer(store, question: Question) -> tuple[str, object]:
+    """The oracle's final answer through the benchmark's own stages, and the query outcome."""
+    attempt = generate_cypher(question, ORACLE, schema="")
+    assert attempt.cypher == question.cypher
+    outcome = run_query(store, attempt)
+    return refine(question, outcome, ORACLE).answer, outcome
+
+
+def check(store, question: Question) -> None:
+    answer, outcome = oracle_answer(store, question)
+    assert outcome.valid, f"{question.uid} failed on {store.backend}: {outcome.error}"
+    assert not outcome.truncated
+    assert sldp_equals(answer, question.solution), (
+        f"{question.uid} on {store.backend}: {answer} != {question.solution}\n"
+        f"query: {outcome.cypher}\nrows: {outcome.rows}")
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=IDS)
+def test_kuzu_answers_every_question(kuzu, question):
+    check(kuzu, question)
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=IDS)
+def test_ladybug_answers_every_question(ladybug, question):
+    check(ladybug, question)
+
+
+def test_neo4j_receives_every_reference_query_unchanged():
+    driver = FakeDriver(lambda query: (["n"], [[1]]))
+    store = Neo4jStore(driver)
+    for question in QUESTIONS:
+        attempt = generate_cypher(question, ORACLE, schema="")
+        outcome = run_query(store, attempt)
+        assert outcome.valid, f"{question.uid}: {outcome.error}"
+        assert driver.calls[-1].query == question.cypher, question.uid
+    assert [c.query for c in driver.calls] == [q.cypher for q in QUESTIONS]
