@@ -30,8 +30,8 @@ from tests.test_graphstore_neo4j import FakeDriver
 
 QUESTIONS = load_question_set(fidelity_gold.QUESTIONS).questions
 IDS = [q.uid for q in QUESTIONS]
-ORACLE = OracleClient(ModelConfig(name="oracle", provider="oracle"),
-                      {q.uid: q for q in QUESTIONS})
+BY_UID = {q.uid: q for q in QUESTIONS}
+ORACLE = OracleClient(ModelConfig(name="oracle", provider="oracle"), BY_UID)
 HAS_LADYBUG = importlib.util.find_spec("ladybug") is not None
 
 
@@ -58,10 +58,11 @@ def ladybug(graph, tmp_path_factory):
 
 def oracle_answer(store, question: Question) -> tuple[str, object]:
     """The oracle's final answer through the benchmark's own stages, and the query outcome."""
-    attempt = generate_cypher(question, ORACLE, schema="")
+    oracle = OracleClient(ModelConfig(name="oracle", provider="oracle"), {question.uid: question})
+    attempt = generate_cypher(question, oracle, schema="")
     assert attempt.cypher == question.cypher
     outcome = run_query(store, attempt)
-    return refine(question, outcome, ORACLE).answer, outcome
+    return refine(question, outcome, oracle).answer, outcome
 
 
 def check(store, question: Question) -> None:
@@ -81,6 +82,32 @@ def test_kuzu_answers_every_question(kuzu, question):
 @pytest.mark.parametrize("question", QUESTIONS, ids=IDS)
 def test_ladybug_answers_every_question(ladybug, question):
     check(ladybug, question)
+
+
+@pytest.mark.parametrize(
+    ("uid", "cypher", "doubled"),
+    [
+        # Undirected and without DISTINCT, every neighbour is met once per stored direction.
+        ("fid07", "MATCH (r:Room)-[:ROOM_CONNECTED]-(n:Room) RETURN r.nodeSymbol, count(n)",
+         lambda gold: {room: 2 * n for room, n in gold.items()}),
+        ("fid04", "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) RETURN count(*)",
+         lambda gold: 2 * gold),
+    ],
+)
+def test_same_layer_edges_are_stored_both_ways_as_in_heracles(kuzu, uid, cypher, doubled):
+    question = BY_UID[uid]
+    gold = fidelity_gold.GOLD[uid](fidelity_gold.load_graph())
+    answer, outcome = oracle_answer(kuzu, question.model_copy(update={"cypher": cypher}))
+    assert outcome.valid, outcome.error
+    assert sldp_equals(answer, fidelity_gold.sldp_text(doubled(gold)))
+
+
+def test_a_subtly_wrong_query_is_scored_wrong(kuzu):
+    """Objects in two mesh places of a room are counted twice without DISTINCT."""
+    question = BY_UID["fid13"]
+    wrong = question.cypher.replace("count(DISTINCT o)", "count(o)")
+    answer, outcome = oracle_answer(kuzu, question.model_copy(update={"cypher": wrong}))
+    assert outcome.valid and not sldp_equals(answer, question.solution)
 
 
 def test_neo4j_receives_every_reference_query_unchanged():
