@@ -690,6 +690,71 @@ def _class_of_nearest_object_per_room(g: Graph) -> Any:
     return answer
 
 
+@gold("fid74")
+def _objects_in_listed_rooms(g: Graph) -> Any:
+    return {r: len(g.objects_in_room(r)) for r in ("R3", "R4")}
+
+
+@gold("fid75")
+def _rooms_with_two_or_more_neighbours(g: Graph) -> Any:
+    return {r.symbol for r in g.of("Room") if _degree(g, r.symbol) >= 2}
+
+
+@gold("fid76")
+def _first_class_in_r2(g: Graph) -> Any:
+    return min(g.nodes[o].cls for o in g.objects_in_room("R2"))
+
+
+@gold("fid77")
+def _sum_of_room_x(g: Graph) -> Any:
+    return sum(r.center[0] for r in g.of("Room"))
+
+
+@gold("fid78")
+def _rooms_with_trash(g: Graph) -> Any:
+    return {r for r, objects in _room_objects(g).items()
+            if any(g.nodes[o].cls == "trash" for o in objects)}
+
+
+@gold("fid79")
+def _mesh_places_without_room(g: Graph) -> Any:
+    return {m.symbol for m in g.of("MeshPlace") if not g.rooms_of(m.symbol)}
+
+
+@gold("fid80")
+def _horizontal_distance_r1_r5(g: Graph) -> Any:
+    return dist(g.nodes["R1"].center[:2], g.nodes["R5"].center[:2])
+
+
+@gold("fid81")
+def _second_nearest_room_to_r1(g: Graph) -> Any:
+    here = g.nodes["R1"].center
+    others = {r.symbol: dist(r.center, here) for r in g.of("Room") if r.symbol != "R1"}
+    return _ranked(others, descending=False)[1]
+
+
+@gold("fid82")
+def _rooms_above_o95(g: Graph) -> Any:
+    return g.rooms_of("O95")
+
+
+@gold("fid83")
+def _closest_seat_to_trash(g: Graph) -> Any:
+    return min(dist(s.center, t.center)
+               for s in g.of("Object", "seating") for t in g.of("Object", "trash"))
+
+
+@gold("fid84")
+def _count_rooms(g: Graph) -> Any:
+    return len(g.of("Room"))
+
+
+@gold("fid85")
+def _start_nodes_of_r1_adjacency(g: Graph) -> Any:
+    # Heracles stores R1 -> n and n -> R1 for every neighbour n: both ends start one of them.
+    return {"R1", *g.neighbours["R1"]}
+
+
 def answers(graph: Graph | None = None) -> dict[str, str]:
     """uid -> canonical SLDP text of every gold answer."""
     graph = graph or load_graph()
