@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import Emitter, plain_name, range_bounds
+from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
