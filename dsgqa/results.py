@@ -21,7 +21,8 @@ from dsgqa.track_summary import TrackSummary
 
 ROW_COLUMNS = [
     "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
-    "query_error", "answer", "valid_answer", "correct", "score_precision", "score_recall",
+    "query_error", "query_error_kind", "cypher_executed", "rewrites",
+    "answer", "valid_answer", "correct", "score_precision", "score_recall",
     "score_f1", "mismatch", "prompt_tokens", "completion_tokens", "tokens", "cost_usd",
     "seconds", "error",
 ]
@@ -97,6 +98,9 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "n_rows": outcome.n_rows if outcome else 0,
         "truncated": bool(outcome and outcome.truncated),
         "query_error": (outcome.error or "") if outcome else "",
+        "query_error_kind": outcome.query_error_kind if outcome else "",
+        "cypher_executed": outcome.cypher_executed if outcome else "",
+        "rewrites": ";".join(outcome.rewrites) if outcome else "",
         "answer": answer.answer if answer else "",
         "valid_answer": bool(verdict and verdict.valid_answer),
         "correct": bool(verdict and verdict.correct),

@@ -8,7 +8,7 @@ Pure library: no Prefect, no database.
 
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.rewrite import NEO4J_FUNCTIONS
-from dsgqa.dialect.translate import KUZU_DIALECT, Translation, translate
+from dsgqa.dialect.translate import KUZU_DIALECT, Translation, translate, translator_version
 
 __all__ = ["KUZU_DIALECT", "NEO4J_FUNCTIONS", "CypherSyntaxError", "DialectError", "Translation",
-           "translate"]
+           "translate", "translator_version"]

@@ -58,3 +58,18 @@ def _keep_return_texts(root: Tree, query: str) -> None:
             for item in items.children:
                 if isinstance(item, Tree) and len(item.children) == 1 and not item.meta.empty:
                     item.original_text = query[item.meta.start_pos:item.meta.end_pos]
+
+
+def translator_version() -> str:
+    """Hash of the grammar and the translator's sources: cached query results that went through
+    the translator are invalid once either changes."""
+    import hashlib
+    import inspect
+
+    from dsgqa.dialect import emit, parser, rewrite
+
+    digest = hashlib.sha256(parser.GRAMMAR.read_bytes())
+    for module in (emit, parser, rewrite):
+        digest.update(inspect.getsource(module).encode())
+    digest.update(inspect.getsource(translate).encode())
+    return digest.hexdigest()[:16]

@@ -57,7 +57,8 @@ KUZU_NOTES: tuple[str, ...] = (
 NEO4J_NOTES: tuple[str, ...] = (
     "The dialect is Neo4j Cypher 5.",
     "Positions are points: n.center.x, n.center.y, n.center.z, and point.distance(a.center, "
-    "b.center) gives the Euclidean distance (Object also has bbox_center and bbox_dim points: the box's centre and its size along x, y, z).",
+    "b.center) gives the Euclidean distance (Object also has bbox_center and bbox_dim points: "
+    "the box's centre and its size along x, y, z).",
     "Shortest paths: shortestPath((a)-[:TYPE*..10]-(b)).",
     "Always bound variable-length patterns, e.g. -[:CONTAINS*1..3]->.",
 )
