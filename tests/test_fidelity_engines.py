@@ -29,10 +29,20 @@ from tests import fidelity_gold
 from tests.test_graphstore_neo4j import FakeDriver
 
 QUESTIONS = load_question_set(fidelity_gold.QUESTIONS).questions
-IDS = [q.uid for q in QUESTIONS]
 BY_UID = {q.uid: q for q in QUESTIONS}
 ORACLE = OracleClient(ModelConfig(name="oracle", provider="oracle"), BY_UID)
 HAS_LADYBUG = importlib.util.find_spec("ladybug") is not None
+# Reference queries the translator cannot run yet; strict, so a fix shows up as XPASS.
+KNOWN_GAPS = {
+    "fid85": "startNode(r) on an undirected match: Kuzu's start_node() follows the traversal, "
+             "not the stored direction, so the translator refuses it",
+}
+
+
+def engine_cases() -> list:
+    return [pytest.param(q, id=q.uid, marks=pytest.mark.xfail(reason=KNOWN_GAPS[q.uid],
+                                                             strict=True))
+            if q.uid in KNOWN_GAPS else pytest.param(q, id=q.uid) for q in QUESTIONS]
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +84,12 @@ def check(store, question: Question) -> None:
         f"query: {outcome.cypher}\nrows: {outcome.rows}")
 
 
-@pytest.mark.parametrize("question", QUESTIONS, ids=IDS)
+@pytest.mark.parametrize("question", engine_cases())
 def test_kuzu_answers_every_question(kuzu, question):
     check(kuzu, question)
 
 
-@pytest.mark.parametrize("question", QUESTIONS, ids=IDS)
+@pytest.mark.parametrize("question", engine_cases())
 def test_ladybug_answers_every_question(ladybug, question):
     check(ladybug, question)
 
