@@ -203,7 +203,7 @@ class Emitter:
 
     def e_node_labels(self, node: Tree) -> str:
         # Kuzu writes label alternatives as (n:A:B); `rewrite` refuses Neo4j's :A:B (both labels).
-        terms = [c for c in node.children if isinstance(c, Tree)]
+        terms = [c for c in node.children if c.data == "label_term"]
         return ":" + ":".join(name_text(t.children[0]) for t in terms)
 
     def _rel(self, node: Tree, left: str, right: str) -> str:
@@ -234,7 +234,7 @@ class Emitter:
         return "".join(parts)
 
     def e_rel_types(self, node: Tree) -> str:
-        names = [name_text(c) for c in node.children if isinstance(c, Tree)]
+        names = [name_text(c) for c in node.children if c.data == "name"]
         return ":" + "|".join(names)
 
     def e_var_length(self, node: Tree) -> str:

@@ -172,7 +172,7 @@ class Rewriter:
         return node
 
     def r_node_labels(self, node: Tree) -> Tree:
-        seps = {str(c) for c in node.children if isinstance(c, Token)}
+        seps = {str(c.children[0]) for c in node.children if c.data == "label_sep"}
         if seps & {":", "&"}:
             raise DialectError("a node pattern requiring two labels (:A:B or :A&B)")
         if seps:
@@ -217,7 +217,7 @@ class Rewriter:
             if labels:
                 label_node = tree("node_labels", labels[0])
                 for label in labels[1:]:
-                    label_node.children += [Token("LABEL_SEP", ":"), label]
+                    label_node.children += [tree("label_sep", Token("COLON", ":")), label]
                 parts.append(label_node)
             if properties is not None:
                 parts.append(properties)
