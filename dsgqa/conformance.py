@@ -7,7 +7,8 @@ case: it drops `ORDER BY ... LIMIT` before an aggregation (`top2_then_sum` gives
 The cases go through the same `GraphStore.query` path the benchmark uses (read-only workers,
 write guard), so the check covers our plumbing as well as the engine.
 
-The tiny graph (13 nodes, 18 edges)::
+The tiny graph (13 nodes, 18 edges in the file; Heracles' layout stores the 6 same-layer edges
+in both directions, so the database holds 24 relationships)::
 
     B0 building --CONTAINS--> R1 kitchen, R2 living_room, R3 bedroom
     R1 -> P1;  R2 -> P2, P3;  R3 -> P4                    (CONTAINS)
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dsgqa.dialect import KUZU_DIALECT, CypherSyntaxError, DialectError, translate
 from dsgqa.graphstore import GraphStoreError, open_graph_store
 from dsgqa.scene_graph import SceneEdge, SceneGraph, SceneNode
 
@@ -61,15 +63,20 @@ def tiny_graph() -> SceneGraph:
 @dataclass(frozen=True)
 class Case:
     """One query and its known rows. `ordered=False` compares rows as a multiset; a `set` in
-    an expected cell accepts a list in any order. `neo4j` overrides the query for that dialect."""
+    an expected cell accepts a list in any order. `neo4j` overrides the query for that dialect.
+    `translated`: the query is Neo4j Cypher as a model writes it, run through
+    `dsgqa.dialect.translate` on the embedded engines (as the run-query stage does)."""
 
     name: str
     cypher: str
     expected: list[list[Any]]
     ordered: bool = False
     neo4j: str | None = None
+    translated: bool = False
 
     def query_for(self, backend: str) -> str:
+        if self.translated and backend in KUZU_DIALECT:
+            return translate(self.cypher, backend).query  # type: ignore[arg-type]
         return self.neo4j if backend == "neo4j" and self.neo4j else self.cypher
 
 
@@ -127,9 +134,11 @@ CASES: tuple[Case, ...] = (
     Case("hop_bound_respected",
          "MATCH (a:Place {nodeSymbol: 'P1'})-[:PLACE_CONNECTED*1..2]-(b:Place) WHERE b <> a "
          "RETURN DISTINCT b.nodeSymbol", [["P2"], ["P3"]]),
+    # Same-layer edges exist both ways (Heracles' layout): R1-R2 is two relationships, so a
+    # trail reaches R2 twice, comes back to R1 twice and reaches R3 four times.
     Case("trail_no_edge_reuse",
          "MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* TRAIL 1..2]-(b:Room) "
-         "RETURN b.nodeSymbol", [["R2"], ["R3"]],
+         "RETURN b.nodeSymbol", [["R2"]] * 2 + [["R1"]] * 2 + [["R3"]] * 4,
          neo4j="MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..2]-(b:Room) "
                "RETURN b.nodeSymbol"),
     # shortest paths
@@ -169,10 +178,13 @@ CASES: tuple[Case, ...] = (
     Case("order_desc_limit",
          "MATCH (o:Object) RETURN o.nodeSymbol ORDER BY o.center.x DESC LIMIT 2",
          [["O4"], ["O5"]], ordered=True),
-    Case("undirected_edge_count", "MATCH ()-[r:ROOM_CONNECTED]-() RETURN count(r)", [[4]]),
-    Case("directed_edge_count", "MATCH ()-[r:ROOM_CONNECTED]->() RETURN count(r)", [[2]]),
+    Case("undirected_edge_count", "MATCH ()-[r:ROOM_CONNECTED]-() RETURN count(r)", [[8]]),
+    Case("directed_edge_count", "MATCH ()-[r:ROOM_CONNECTED]->() RETURN count(r)", [[4]]),
     Case("neighbours_undirected",
          "MATCH (:Room {nodeSymbol: 'R2'})-[:ROOM_CONNECTED]-(n:Room) RETURN n.nodeSymbol",
+         [["R1"], ["R1"], ["R3"], ["R3"]]),
+    Case("neighbours_directed",
+         "MATCH (:Room {nodeSymbol: 'R2'})-[:ROOM_CONNECTED]->(n:Room) RETURN n.nodeSymbol",
          [["R1"], ["R3"]]),
     Case("exists_subquery",
          "MATCH (r:Room) WHERE EXISTS { MATCH (r)-[:CONTAINS]->(:Place)-[:CONTAINS]->"
@@ -195,6 +207,58 @@ CASES: tuple[Case, ...] = (
          "RETURN b.nodeSymbol ORDER BY (a.center.x - b.center.x)^2 + "
          "(a.center.y - b.center.y)^2 LIMIT 1", [["O2"]], ordered=True),
 )
+
+
+def _neo4j(name: str, cypher: str, expected: list[list[Any]], ordered: bool = False) -> Case:
+    return Case(name, cypher, expected, ordered=ordered, translated=True)
+
+
+# Neo4j Cypher a model writes for Heracles, with the rows Neo4j gives on Heracles' layout: the
+# embedded engines must give the same rows after translation.
+DIALECT_CASES: tuple[Case, ...] = (
+    _neo4j("neo4j_toInteger", "RETURN toInteger(3.7), toInteger(-3.7), toInteger('12')",
+           [[3, -3, 12]]),
+    _neo4j("neo4j_toFloat_toString", "RETURN toFloat('2.5'), toString(12)", [[2.5, "12"]]),
+    _neo4j("neo4j_point_equality",
+           "MATCH (o:Object) WHERE o.center = point({x: 2, y: 1, z: 0}) RETURN o.nodeSymbol",
+           [["O2"]]),
+    _neo4j("neo4j_point_distance",
+           "MATCH (a:Object {nodeSymbol: 'O1'}), (b:Object {nodeSymbol: 'O5'}) "
+           "RETURN point.distance(a.center, b.center), distance(a.center, b.center)",
+           [[math.sqrt(29), math.sqrt(29)]]),
+    _neo4j("neo4j_point_returned",
+           "MATCH (o:Object {nodeSymbol: 'O4'}) RETURN o.center, o.center.x",
+           [[{"x": 9.0, "y": 9.0, "z": 1.0}, 9.0]]),
+    _neo4j("neo4j_shortestPath",
+           "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-"
+           "(b:Room {nodeSymbol: 'R3'})) RETURN length(p), [n IN nodes(p) | n.nodeSymbol]",
+           [[2, ["R1", "R2", "R3"]]]),
+    _neo4j("neo4j_allShortestPaths",
+           "MATCH p = allShortestPaths((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-"
+           "(b:Room {nodeSymbol: 'R3'})) RETURN count(p)", [[4]]),
+    _neo4j("neo4j_with_order_by_collect",
+           "MATCH (o:Object) WITH o ORDER BY o.center.x DESC RETURN collect(o.nodeSymbol)",
+           [[["O4", "O5", "O3", "O2", "O1"]]]),
+    _neo4j("neo4j_type_labels",
+           "MATCH (b:Building)-[r]->(n {nodeSymbol: 'R1'}) RETURN type(r), labels(n)",
+           [["CONTAINS", ["Room"]]]),
+    _neo4j("neo4j_empty_collect_sum",
+           "MATCH (o:Object {class: 'piano'}) RETURN collect(o.nodeSymbol), sum(o.center.x)",
+           [[[], 0]]),
+    _neo4j("neo4j_list_index_0_based", "RETURN [10, 20, 30][0], substring('kitchen', 0, 3)",
+           [[10, "kit"]]),
+    _neo4j("neo4j_pattern_predicate",
+           "MATCH (o:Object) WHERE NOT (o)<-[:CONTAINS]-(:Place) RETURN o.nodeSymbol",
+           [["O4"]]),
+    _neo4j("neo4j_var_length_trail",
+           "MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2..2]-(b:Room) WHERE b = a "
+           "RETURN count(*)", [[2]]),
+    _neo4j("neo4j_case_coalesce_size",
+           "MATCH (o:Object {nodeSymbol: 'O4'}) RETURN CASE WHEN o.center.x > 5 THEN 'far' "
+           "ELSE 'near' END, coalesce(o.name, 'none'), size(o.class), size([1, 2])",
+           [["far", "O4", 4, 2]]),
+)
+CASES = CASES + DIALECT_CASES
 
 
 def _equal(expected: Any, actual: Any, tol: float = 1e-6) -> bool:
@@ -240,7 +304,10 @@ def run_conformance(backend: str, *, db_root: Path | None = None) -> list[CaseRe
 
 
 def _run_case(store: Any, case: Case, backend: str) -> CaseResult:
-    cypher = case.query_for(backend)
+    try:
+        cypher = case.query_for(backend)
+    except (CypherSyntaxError, DialectError) as exc:
+        return CaseResult(case.name, False, case.cypher, case.expected, error=str(exc))
     result = store.query(cypher, timeout_s=10.0, max_rows=1000)
     if not result.valid:
         return CaseResult(case.name, False, cypher, case.expected, error=result.error)

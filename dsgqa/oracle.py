@@ -2,9 +2,10 @@
 it gets back into SLDP.
 
 It shows that the harness scores 100% when the answers are right, with no API key and no server.
-It never reads the solution's *value*, only its outer shape (set, list, dict, number...), which
-tells it how to print the rows; if a reference query returns the wrong rows, the oracle scores
-wrong too, which is what makes the demo a real end-to-end check.
+It never reads the solution's *values*, only its shape (a number, a set of points, a dict of
+lists...), which tells it how to print the rows (see `dsgqa.rows_to_sldp`); if a reference query
+returns the wrong rows, the oracle scores wrong too, which is what makes the demo a real
+end-to-end check.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dsgqa.rows_to_sldp import rows_to_sldp
 
 
 class OracleClient:
-    """Knows every question's reference Cypher and the outer shape of its solution."""
+    """Knows every question's reference Cypher and the shape of its solution."""
 
     def __init__(self, config: ModelConfig, questions: Mapping[str, Any]) -> None:
         self.config = config

@@ -41,13 +41,20 @@ class CypherAttempt(_Record):
 
 
 class QueryOutcome(_Record):
-    """The run-query stage's output. Errors are data: an invalid query is a scored failure."""
+    """The run-query stage's output. Errors are data: an invalid query is a scored failure.
+
+    `cypher` is the model's query, `cypher_executed` the one the engine ran (translated to its
+    dialect; empty when nothing ran), `rewrites` the translation passes applied, and
+    `query_error_kind` one of `graphstore.error_kind.ERROR_KINDS` ('' when valid)."""
 
     uid: str
     backend: str
     cypher: str
     valid: bool
     error: str | None = None
+    cypher_executed: str = ""
+    rewrites: list[str] = []
+    query_error_kind: str = ""
     columns: list[str] = []
     rows: list[list[Any]] = []
     truncated: bool = False

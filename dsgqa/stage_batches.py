@@ -3,6 +3,7 @@
 Each function is what one Prefect task runs (tasks/qa.py). Keys:
 - generate-cypher: question, model fingerprint, schema text, prompt templates, stage code
 - run-query: the Cypher text, graph fingerprint, backend, time limit, row cap, stage code
+  (translator grammar and passes included)
 - refine: question, the query outcome's columns/rows/error, model, prompt templates, stage code
 - compare: not cached (cheap and pure; a fixed comparator must rescore old answers)
 """
@@ -18,7 +19,16 @@ from benchcore.item_cache import ItemCache, item_key, source_version
 from benchcore.llm.base import LLMClient
 from benchcore.names import Stage
 from dsgqa import prompts, records, stages
-from dsgqa.graphstore import GraphStore, kuzu_store, neo4j_store, query_worker, write_guard
+from dsgqa.dialect import translator_version
+from dsgqa.graphstore import (
+    GraphStore,
+    error_kind,
+    kuzu_store,
+    layout,
+    neo4j_store,
+    query_worker,
+    write_guard,
+)
 from dsgqa.prompts import CYPHER_TEMPLATES, REFINE_TEMPLATES, prompt_hash
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
@@ -32,7 +42,7 @@ TRANSIENT_QUERY_ERRORS = ("query timed out", "query worker died")
 # Everything that shapes a stage's output besides its inputs: editing it invalidates results.
 _RECORDS = source_version(records, extract, prompts)
 _QUERY_CODE = source_version(run_query_module, write_guard, kuzu_store, neo4j_store,
-                             query_worker, records)
+                             query_worker, records, error_kind, layout) + translator_version()
 
 
 def _engine_version(backend: str) -> str:

@@ -186,16 +186,18 @@ def test_load_replaces_content_in_unwind_batches():
     assert first == {"nodeSymbol": "O0", "class": "chair", "name": "",
                      "center": {"x": 0.0, "y": 0.0, "z": 0.0},
                      "bbox_center": {"x": 0.0, "y": 0.0, "z": 0.0},
-                     "bbox_size": {"x": 0.5, "y": 0.5, "z": 0.9}}
+                     "bbox_dim": {"x": 0.5, "y": 0.5, "z": 0.9}}
     assert "point(r.center)" in object_batches[0].query
     contains = [c for c in writes if ":CONTAINS]" in c.query]
     assert sum(len(c.parameters["rows"]) for c in contains) == 2 * BATCH_SIZE + 7
     assert "MATCH (a:Room {nodeSymbol: r.source})" in contains[0].query
     (linked,) = [c for c in writes if ":OBJECT_CONNECTED]" in c.query]
-    assert linked.parameters["rows"] == [{"source": "O0", "target": "O1"}]
+    # Heracles' layout: the same-layer edge is sent once in each direction.
+    assert linked.parameters["rows"] == [{"source": "O0", "target": "O1"},
+                                         {"source": "O1", "target": "O0"}]
 
 
-def test_load_of_demo_graph_sends_every_node_and_edge_once():
+def test_load_of_demo_graph_sends_every_node_and_edge_in_heracles_layout():
     graph = load_scene_graph(DEMO)
     driver = FakeDriver()
     Neo4jStore(driver).load(graph)
@@ -203,7 +205,9 @@ def test_load_of_demo_graph_sends_every_node_and_edge_once():
             for r in c.parameters["rows"]]
     symbols = [r["nodeSymbol"] for q, r in rows if "CREATE (n:" in q]
     assert sorted(symbols) == sorted(n.symbol for n in graph.nodes)
-    assert sum(1 for q, _ in rows if "CREATE (a)-[" in q) == len(graph.edges)
+    contains = sum(1 for e in graph.edges if e.type == "CONTAINS")
+    same_layer = len(graph.edges) - contains
+    assert sum(1 for q, _ in rows if "CREATE (a)-[" in q) == contains + 2 * same_layer
 
 
 def test_internal_reads_use_read_transactions_with_a_timeout():

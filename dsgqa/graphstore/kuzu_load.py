@@ -1,5 +1,9 @@
 """Write a `SceneGraph` into an empty Kuzu (or Ladybug) database: schema DDL, then bulk COPY.
 
+The layout is Heracles' (`layout.py`): same-layer edges in both directions, objects' boxes as
+`bbox_center` / `bbox_dim`. Points are `STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)`: `n.center.x` works
+as on a Neo4j point and a returned center is an {x, y, z} map, as the Neo4j store returns points.
+
 Kuzu is schema-first: every label is a node table and every edge type a rel table with fixed
 FROM/TO label pairs. All five labels and six edge types are always created (so a query about an
 empty layer returns no rows instead of a binder error), and `CONTAINS` gets every downward pair
@@ -18,13 +22,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from dsgqa.graphstore.layout import POINT_PROPERTIES, box_points, node_properties, stored_edges
 from dsgqa.scene_graph import CONNECTED_EDGE, CONTAINS, LABELS, SceneGraph, SceneNode
 
 _VEC = "STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)"
-# label -> [(property, Kuzu type)]; objects also carry their bounding box.
+# label -> [(property, Kuzu type)] in Heracles' names; objects also carry their bounding box.
 NODE_PROPERTIES: dict[str, list[tuple[str, str]]] = {
-    label: [("nodeSymbol", "STRING"), ("class", "STRING"), ("name", "STRING"), ("center", _VEC)]
-    + ([("bbox_center", _VEC), ("bbox_size", _VEC)] if label == "Object" else [])
+    label: [(prop, _VEC if prop in POINT_PROPERTIES else "STRING")
+            for prop in node_properties(label)]
     for label in LABELS
 }
 # Height in the hierarchy: a parent sits above its children (places and mesh places are peers).
@@ -82,7 +87,7 @@ def _struct(vec: tuple[float, float, float] | None) -> str:
 def _node_row(node: SceneNode) -> list[str]:
     row = [node.symbol, node.class_name, node.name, _struct(node.center)]
     if node.label == "Object":
-        row += [_struct(node.bbox_center), _struct(node.bbox_size)]
+        row += [_struct(point) for point in box_points(node).values()]
     return row
 
 
@@ -115,7 +120,7 @@ def _copy_nodes(conn: Any, graph: SceneGraph, workdir: Path) -> None:
 def _copy_edges(conn: Any, graph: SceneGraph, workdir: Path) -> None:
     label_of = graph.labels_by_symbol()
     groups: dict[tuple[str, str, str], list[list[str]]] = defaultdict(list)
-    for edge in graph.edges:
+    for edge in stored_edges(graph):
         key = (edge.type, label_of[edge.source], label_of[edge.target])
         groups[key].append([edge.source, edge.target])
     for (edge_type, src, dst), rows in groups.items():

@@ -32,7 +32,7 @@ from dsgqa.graphstore.write_guard import write_violation
 from dsgqa.scene_graph import SceneGraph
 
 # Bump when the database layout changes, so directories built by older code are rebuilt.
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2  # 2: Heracles' layout (same-layer edges both ways, bbox_dim)
 DB_FILE = "graph.kz"
 MARKER = "LOADED.json"
 _TRUSTED_ROWS = 10**9

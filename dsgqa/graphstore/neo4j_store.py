@@ -7,6 +7,7 @@
 - Loading replaces the database content: one DETACH DELETE, nodeSymbol indexes per label, then
   `UNWIND $rows` batches for nodes and for edges (per edge type and endpoint labels, so the MATCH
   uses the index).
+- The layout is Heracles' (`layout.py`): same-layer edges both ways, `bbox_center`/`bbox_dim`.
 - Positions are Neo4j points, so `n.center.x` and `point.distance()` work.
 """
 
@@ -26,22 +27,22 @@ from dsgqa.graphstore.base import (
     one_line,
     plain_value,
 )
+from dsgqa.graphstore.layout import POINT_PROPERTIES, box_points, node_properties, stored_edges
 from dsgqa.graphstore.write_guard import write_violation
 from dsgqa.scene_graph import LABELS, SceneGraph, SceneNode
 
 BATCH_SIZE = 5000
 # Properties as the loader writes them, for labels the server cannot describe (no nodes yet).
 NODE_PROPERTIES: dict[str, list[tuple[str, str]]] = {
-    label: [("nodeSymbol", "STRING"), ("class", "STRING"), ("name", "STRING"),
-            ("center", "POINT")]
-    + ([("bbox_center", "POINT"), ("bbox_size", "POINT")] if label == "Object" else [])
+    label: [(prop, "POINT" if prop in POINT_PROPERTIES else "STRING")
+            for prop in node_properties(label)]
     for label in LABELS
 }
 _TRUSTED_TIMEOUT_S = 300.0
 
 
 def _node_query(label: str) -> str:
-    bbox = (", n.bbox_center = point(r.bbox_center), n.bbox_size = point(r.bbox_size)"
+    bbox = (", n.bbox_center = point(r.bbox_center), n.bbox_dim = point(r.bbox_dim)"
             if label == "Object" else "")
     return (f"UNWIND $rows AS r CREATE (n:{label}) SET n.nodeSymbol = r.nodeSymbol, "
             f"n.class = r.class, n.name = r.name, n.center = point(r.center){bbox}")
@@ -58,8 +59,8 @@ def _xyz(vec: tuple[float, float, float] | None) -> dict[str, float] | None:
 
 def _node_row(node: SceneNode) -> dict[str, Any]:
     return {"nodeSymbol": node.symbol, "class": node.class_name, "name": node.name,
-            "center": _xyz(node.center), "bbox_center": _xyz(node.bbox_center),
-            "bbox_size": _xyz(node.bbox_size)}
+            "center": _xyz(node.center),
+            **{key: _xyz(point) for key, point in box_points(node).items()}}
 
 
 def _batches(rows: list[Any]) -> list[list[Any]]:
@@ -149,7 +150,7 @@ class Neo4jStore(GraphStore):
             batches += [(_node_query(label), batch) for batch in _batches(rows)]
         label_of = graph.labels_by_symbol()
         groups: dict[tuple[str, str, str], list[dict[str, str]]] = defaultdict(list)
-        for edge in graph.edges:
+        for edge in stored_edges(graph):
             key = (edge.type, label_of[edge.source], label_of[edge.target])
             groups[key].append({"source": edge.source, "target": edge.target})
         for (edge_type, src, dst), rows in sorted(groups.items()):

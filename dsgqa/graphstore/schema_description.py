@@ -3,15 +3,17 @@
 Built from `SchemaFacts` (read from the database, not from the loader's intentions), so prompt and
 database never disagree. Counts are deliberately left out: they would answer counting questions.
 
-Every Kuzu note below is checked against the engine by tests/test_graphstore_kuzu.py
-(`test_dialect_notes_hold`); change the two together.
+Models write Neo4j Cypher for Heracles' graph on every backend: the embedded engines run it through
+`dsgqa.dialect.translate`, so the prompt describes Heracles' Neo4j schema (points, Neo4j's
+functions) whatever the backend, with Kuzu's column types shown as Neo4j types. `KUZU_NOTES`
+describe Kuzu's own dialect for anyone writing native Kuzu Cypher (the demo's reference queries);
+tests/test_graphstore_kuzu.py (`test_dialect_notes_hold`) checks them against the engine.
 """
 
 from __future__ import annotations
 
 from typing import TypeVar
 
-from benchcore.names import EMBEDDED_BACKENDS
 from dsgqa.graphstore.base import SchemaFacts
 from dsgqa.scene_graph import CONTAINS, EDGE_TYPES, LABELS
 
@@ -22,7 +24,7 @@ KUZU_NOTES: tuple[str, ...] = (
     "with fixed FROM/TO label pairs); a pattern between labels that no rel table connects "
     "simply matches nothing.",
     "Positions are structs: use n.center.x, n.center.y, n.center.z (Object also has "
-    "bbox_center and bbox_size with x/y/z). There is no point() or distance() function: compute "
+    "bbox_center and bbox_dim with x/y/z). There is no point() or distance() function: compute "
     "distances as sqrt((a.center.x-b.center.x)^2 + (a.center.y-b.center.y)^2 + "
     "(a.center.z-b.center.z)^2).",
     "Shortest paths: MATCH p = (a)-[:TYPE* SHORTEST 1..10]-(b) (or ALL SHORTEST); "
@@ -55,14 +57,16 @@ KUZU_NOTES: tuple[str, ...] = (
 NEO4J_NOTES: tuple[str, ...] = (
     "The dialect is Neo4j Cypher 5.",
     "Positions are points: n.center.x, n.center.y, n.center.z, and point.distance(a.center, "
-    "b.center) gives the Euclidean distance (Object also has bbox_center and bbox_size points).",
+    "b.center) gives the Euclidean distance (Object also has bbox_center and bbox_dim points: "
+    "the box's centre and its size along x, y, z).",
     "Shortest paths: shortestPath((a)-[:TYPE*..10]-(b)).",
     "Always bound variable-length patterns, e.g. -[:CONTAINS*1..3]->.",
 )
 
 COMMON_NOTES: tuple[str, ...] = (
-    "*_CONNECTED edges are stored once, in an arbitrary direction; match them undirected: "
-    "(a)-[:ROOM_CONNECTED]-(b).",
+    "*_CONNECTED edges are stored in both directions (one relationship each way), so "
+    "(a)-[:ROOM_CONNECTED]->(b) finds every neighbour once and an undirected match finds it "
+    "twice; use DISTINCT or a direction.",
     "CONTAINS points from parent to child (Building -> Room -> Place/MeshPlace -> Object, "
     "sometimes skipping levels); a node may have several parents, or none, so count with "
     "DISTINCT when a path can reach a node twice.",
@@ -71,6 +75,13 @@ COMMON_NOTES: tuple[str, ...] = (
     "Queries are read-only: CREATE, MERGE, SET, DELETE, REMOVE, DROP, COPY, LOAD and the like "
     "are rejected.",
 )
+
+
+def neo4j_type(kind: str) -> str:
+    """A column type as Neo4j names it: the model is told Heracles' Neo4j schema."""
+    if kind.upper().startswith("STRUCT(X DOUBLE, Y DOUBLE, Z DOUBLE"):
+        return "POINT"
+    return {"DOUBLE": "FLOAT", "INT64": "INTEGER", "BOOL": "BOOLEAN"}.get(kind.upper(), kind)
 
 
 def _by_label(mapping: dict[str, T]) -> list[tuple[str, T]]:
@@ -85,7 +96,7 @@ def describe_schema(facts: SchemaFacts, backend: str) -> str:
     """Plain text: labels with properties and classes, edge types with endpoints, notes."""
     lines = ["Node labels (properties):"]
     for label, props in _by_label(facts.properties):
-        fields = ", ".join(f"{name}: {kind}" for name, kind in props)
+        fields = ", ".join(f"{name}: {neo4j_type(kind)}" for name, kind in props)
         empty = "  -- no nodes in this graph" if facts.node_counts.get(label, 0) == 0 else ""
         lines.append(f"- {label}({fields}){empty}")
     lines.append("")
@@ -99,7 +110,7 @@ def describe_schema(facts: SchemaFacts, backend: str) -> str:
         lines.append("Class names present (values of the class property):")
         for label, names in _by_label(facts.classes):
             lines.append(f"- {label}: {', '.join(names)}")
-    notes = (KUZU_NOTES if backend in EMBEDDED_BACKENDS else NEO4J_NOTES) + COMMON_NOTES
+    notes = NEO4J_NOTES + COMMON_NOTES
     lines.append("")
     lines.append("Notes:")
     lines.extend(f"- {note}" for note in notes)

@@ -1,0 +1,564 @@
+"""Rewrite passes: Neo4j Cypher (as the model writes it for Heracles) -> Kuzu's dialect.
+
+Each pass is named; the names of the passes that changed something become the `rewrites`
+column. A pass keeps Neo4j's meaning where Kuzu differs, not only its syntax:
+
+- var-length patterns get TRAIL (Neo4j never repeats a relationship in a match; Kuzu walks);
+- list indexes, slices and substring() move from 0-based to 1-based;
+- collect() and sum() over nothing give [] and 0, as in Neo4j (Kuzu gives NULL);
+- toInteger() truncates (Kuzu's CAST rounds);
+- points are {x, y, z} structs (see docs/graph_layout.md), so point() builds one and
+  point.distance() is the Euclidean distance.
+
+Anything Neo4j accepts that has no faithful Kuzu form raises `DialectError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+
+# Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
+UNSUPPORTED_FUNCTIONS = frozenset({
+    "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "date",
+    "datetime", "localdatetime", "localtime", "time", "duration", "timestamp", "randomuuid",
+    "replace", "point.withinbbox", "startnode", "endnode", "isempty", "valuetype",
+    "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist", "e", "haversin",
+})
+# Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
+NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
+    "abs", "acos", "all", "any", "asin", "atan", "atan2", "avg", "ceil", "coalesce", "collect",
+    "cos", "cot", "count", "degrees", "distance", "exists", "exp", "floor", "head", "id",
+    "labels", "last", "left", "length", "log", "log10", "lower", "ltrim", "max", "min", "nodes",
+    "none", "pi", "point", "point.distance", "properties", "radians", "rand", "range", "reduce",
+    "relationships", "reverse", "right", "round", "rtrim", "sign", "sin", "single", "size",
+    "split", "sqrt", "substring", "sum", "tail", "tan", "toboolean", "tofloat", "tointeger",
+    "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
+    "tofloatornull", "tostringornull", "tobooleanornull",
+})
+
+
+def tree(data: str, *children: object) -> Tree:
+    return Tree(data, list(children))
+
+
+def name(text: str) -> Tree:
+    return tree("name", Token("NAME", text))
+
+
+def var(text: str) -> Tree:
+    return tree("var", name(text))
+
+
+def call(function: str, *args: object) -> Tree:
+    return tree("call", var(function), *args)
+
+
+def int_lit(value: int) -> Tree:
+    return tree("int_lit", Token("INT", str(value)))
+
+
+def arith(left: object, op: str, right: object) -> Tree:
+    kind = {"*": "STAR", "/": "MUL_OP", "%": "MUL_OP", "^": "POW_OP"}.get(op, "ADD_OP")
+    return tree("arith", left, Token(kind, op), right)
+
+
+def prop(base: object, key: str) -> Tree:
+    return tree("prop", base, name(key))
+
+
+def cast(value: object, kuzu_type: str) -> Tree:
+    return call("CAST", tree("cast_arg", value, name(kuzu_type)))
+
+
+def function_name(callee: Tree) -> str:
+    """`point.distance` for prop(var point, distance); '' when the callee is no name."""
+    if callee.data == "var":
+        return plain_name(callee.children[0])
+    if callee.data == "prop":
+        base = function_name(callee.children[0])
+        return f"{base}.{plain_name(callee.children[1])}" if base else ""
+    return ""
+
+
+def _int_value(node: object) -> int | None:
+    if isinstance(node, Tree) and node.data == "int_lit":
+        return int(str(node.children[0]), 0)
+    if isinstance(node, Tree) and node.data == "unary" and str(node.children[0]) == "-":
+        inner = _int_value(node.children[1])
+        return None if inner is None else -inner
+    return None
+
+
+def _plus_one(index: object) -> Tree:
+    """A 0-based Neo4j index as Kuzu's 1-based one (negative indexes count from the end in
+    both)."""
+    value = _int_value(index)
+    if value is not None:
+        return int_lit(value + 1) if value >= 0 else index  # type: ignore[return-value]
+    return tree("case_expr",
+                tree("case_when", tree("compare", index, Token("COMP_OP", ">="), int_lit(0)),
+                     arith(index, "+", int_lit(1))),
+                index)
+
+
+class Rewriter:
+    """One translation: walks the tree, applies the passes, remembers which ones fired."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.applied: list[str] = []
+        self._pre: dict[str, Callable[[Tree], Tree]] = {
+            "pattern_predicate": self.pre_pattern_predicate,
+            "path_function": self.pre_path_function,
+            "call": self.pre_call,
+            "list_comp_map": self.pre_list_comp_map,
+        }
+
+    def note(self, rewrite: str) -> None:
+        if rewrite not in self.applied:
+            self.applied.append(rewrite)
+
+    def run(self, root: Tree) -> Tree:
+        return self.visit(root)
+
+    def visit(self, node: object) -> object:
+        if not isinstance(node, Tree):
+            return node
+        pre = self._pre.get(str(node.data))
+        if pre is not None:
+            node = pre(node)
+        node.children = [self.visit(child) for child in node.children]
+        post = getattr(self, f"r_{node.data}", None)
+        return post(node) if post is not None else node
+
+    # ---------------------------------------------------------------- patterns
+    def pre_path_function(self, node: Tree) -> Tree:
+        fname = plain_name(node.children[0]).lower()
+        modes = {"shortestpath": "SHORTEST", "allshortestpaths": "ALL SHORTEST"}
+        if fname not in modes:
+            raise CypherSyntaxError(f"{plain_name(node.children[0])}() is not a path function")
+        chain = node.children[1]
+        rels = [c for c in chain.children if c.data.startswith("rel_")]
+        if len(rels) != 1:
+            raise DialectError(f"{fname}() over more than one relationship")
+        rel = rels[0]
+        detail = next((c for c in rel.children if isinstance(c, Tree)), None)
+        if detail is None:
+            detail = tree("rel_detail")
+            rel.children.insert(1, detail)
+        length = next((c for c in detail.children if c.data == "var_length"), None)
+        mode = tree("recursion_mode", Token("RECURSION_MODE", modes[fname]))
+        if length is None:  # shortestPath over a single hop
+            length = tree("var_length", Token("STAR", "*"), mode, tree(
+                "range_span", Token("INT", "1"), Token("DOTDOT", ".."), Token("INT", "1")))
+            position = len([c for c in detail.children if c.data in ("name", "rel_types")])
+            detail.children.insert(position, length)
+        else:
+            length.children.insert(1, mode)
+        self.note("shortestPath->SHORTEST" if fname == "shortestpath"
+                  else "allShortestPaths->ALL SHORTEST")
+        return chain
+
+    def r_var_length(self, node: Tree) -> Tree:
+        if any(isinstance(c, Tree) and c.data == "recursion_mode" for c in node.children):
+            return node
+        node.children.insert(1, tree("recursion_mode", Token("RECURSION_MODE", "TRAIL")))
+        self.note("var-length->TRAIL")
+        return node
+
+    def r_node_labels(self, node: Tree) -> Tree:
+        seps = {str(c.children[0]) for c in node.children if c.data == "label_sep"}
+        if seps & {":", "&"}:
+            raise DialectError("a node pattern requiring two labels (:A:B or :A&B)")
+        if seps:
+            self.note("label alternation->:A:B")
+        return node
+
+    def pre_pattern_predicate(self, node: Tree) -> Tree:
+        first, rel, tail = node.children
+        items = [self._node(first), rel]
+        for i, part in enumerate(tail.children):
+            items.append(part if i % 2 else self._node(part))
+        chain = tree("chain", *items)
+        self.note("pattern predicate->EXISTS")
+        return tree("subquery", var("EXISTS"),
+                    tree("subquery_pattern", tree("pattern_list", tree("pattern", chain))))
+
+    def _node(self, node: Tree) -> Tree:
+        """An expression that stood for a node in a pattern predicate, as a node pattern."""
+        if node.data == "node_pattern":
+            return node
+        if node.data == "empty_node":
+            return tree("node_pattern")
+        if node.data == "anon_node":
+            return tree("node_pattern", *node.children)
+        if node.data == "paren":
+            inner = node.children[0]
+            properties = None
+            if inner.data == "map_projection":
+                entries = inner.children[1:]
+                if not all(e.data == "proj_key" for e in entries):
+                    raise CypherSyntaxError("not a node pattern")
+                properties = tree("map_literal", *[tree("map_entry", *e.children)
+                                                   for e in entries])
+                inner = inner.children[0]
+            labels = []
+            while inner.data == "has_label":
+                labels.insert(0, tree("label_term", inner.children[1]))
+                inner = inner.children[0]
+            if inner.data != "var":
+                raise CypherSyntaxError("not a node pattern")
+            parts: list[Tree] = [inner.children[0]]
+            if labels:
+                label_node = tree("node_labels", labels[0])
+                for label in labels[1:]:
+                    label_node.children += [tree("label_sep", Token("COLON", ":")), label]
+                parts.append(label_node)
+            if properties is not None:
+                parts.append(properties)
+            return tree("node_pattern", *parts)
+        raise CypherSyntaxError("not a node pattern")
+
+    # ---------------------------------------------------------------- clauses
+    def r_with_clause(self, node: Tree) -> Tree:
+        projection = node.children[0]
+        kinds = {c.data for c in projection.children if isinstance(c, Tree)}
+        if "order" in kinds and not kinds & {"skip", "limit"}:
+            position = next(i for i, c in enumerate(projection.children)
+                            if isinstance(c, Tree) and c.data == "order") + 1
+            projection.children.insert(position, tree("skip", int_lit(0)))
+            self.note("WITH ORDER BY->SKIP 0")
+        return node
+
+    def r_return_clause(self, node: Tree) -> Tree:
+        """Unaliased items whose text a rewrite changed keep Neo4j's column name (the text)."""
+        projection = node.children[0]
+        proj_items = next(c for c in projection.children
+                          if isinstance(c, Tree) and c.data == "proj_items")
+        emitter = Emitter()
+        for item in proj_items.children:
+            if not isinstance(item, Tree) or len(item.children) != 1:
+                continue
+            original = getattr(item, "original_text", None)
+            if original is None:
+                continue
+            emitted = emitter.emit(item.children[0])
+            if "".join(emitted.split()) != "".join(original.split()):
+                alias = "`" + " ".join(original.split()).replace("`", "``") + "`"
+                item.children.append(tree("name", Token("QUOTED_NAME", alias)))
+        return node
+
+    def r_call_subquery(self, node: Tree) -> Tree:
+        raise DialectError("CALL { ... } subqueries have no Kuzu equivalent")
+
+    def r_call_procedure(self, node: Tree) -> Tree:
+        raise DialectError("procedure calls (CALL ...) have no Kuzu equivalent")
+
+    def r_subquery(self, node: Tree) -> Tree:
+        keyword = function_name(node.children[0]).lower()
+        if keyword not in ("exists", "count"):
+            raise DialectError(f"{keyword.upper()} {{ ... }} subqueries have no Kuzu equivalent")
+        body = node.children[1]
+        if body.data == "query":
+            clauses = [c for sq in body.children if isinstance(sq, Tree)
+                       and sq.data == "single_query" for c in sq.children]
+            if len(clauses) != 1 or clauses[0].data != "match" or any(
+                    isinstance(c, Token) for c in clauses[0].children):
+                raise DialectError(f"{keyword.upper()} {{ ... }} with more than MATCH ... WHERE")
+        return node
+
+    # ---------------------------------------------------------------- expressions
+    def pre_call(self, node: Tree) -> Tree:
+        fname = function_name(node.children[0]).lower()
+        args = node.children[1:]
+        if fname in ("size", "exists") and len(args) == 1 and isinstance(args[0], Tree) \
+                and args[0].data == "pattern_predicate":
+            subquery = self.pre_pattern_predicate(args[0])
+            if fname == "size":
+                subquery.children[0] = var("COUNT")
+                self.note("size(pattern)->COUNT")
+            return subquery
+        return node
+
+    def pre_list_comp_map(self, node: Tree) -> Tree:
+        if isinstance(node.children[0], Tree) and node.children[0].data == "pattern_predicate":
+            raise DialectError("pattern comprehensions [(a)-->(b) | ...] have no Kuzu equivalent")
+        return node
+
+    def r_has_label(self, node: Tree) -> Tree:
+        subject, label = node.children
+        self.note("label predicate->label()")
+        return tree("compare", call("label", subject), Token("EQ", "="),
+                    tree("str_lit", Token("STRING", "'" + plain_name(label).replace(
+                        "\\", "\\\\").replace("'", "\\'") + "'")))
+
+    def r_index(self, node: Tree) -> Tree:
+        base, index = node.children
+        if isinstance(index, Tree) and index.data == "str_lit":
+            return node
+        self.note("index->1-based")
+        return tree("index", base, _plus_one(index))
+
+    def r_slice(self, node: Tree) -> Tree:
+        base, *rest = node.children
+        split = next(i for i, c in enumerate(rest) if isinstance(c, Token) and c.type == "DOTDOT")
+        low = rest[0] if split == 1 else None
+        high = rest[split + 1] if split + 1 < len(rest) else None
+        for bound in (low, high):
+            value = _int_value(bound) if bound is not None else None
+            if value is not None and value < 0:
+                raise DialectError("list slices with negative bounds")
+        start = int_lit(1) if low is None else _plus_one(low)
+        end = call("size", base) if high is None else high
+        self.note("slice->list_slice")
+        return call("list_slice", base, start, end)
+
+    def r_map_projection(self, node: Tree) -> Tree:
+        subject, *entries = node.children
+        fields = []
+        for entry in entries:
+            if entry.data == "proj_all":
+                raise DialectError("map projection with .* has no Kuzu equivalent")
+            if entry.data == "proj_prop":
+                fields.append(tree("map_entry", entry.children[0],
+                                   prop(subject, plain_name(entry.children[0]))))
+            else:
+                fields.append(tree("map_entry", *entry.children))
+        self.note("map projection->struct")
+        return tree("map_literal", *fields)
+
+    def r_list_comp(self, node: Tree) -> Tree:
+        binding, predicate, *mapping = node.children
+        variable, source = self._binding(binding)
+        result = call("list_filter", source, tree("lambda_", variable, predicate))
+        if mapping:
+            result = call("list_transform", result, tree("lambda_", variable, mapping[0]))
+        self.note("list comprehension->list_filter/list_transform")
+        return result
+
+    def r_list_comp_map(self, node: Tree) -> Tree:
+        binding, mapping = node.children
+        variable, source = self._binding(binding)
+        self.note("list comprehension->list_filter/list_transform")
+        return call("list_transform", source, tree("lambda_", variable, mapping))
+
+    @staticmethod
+    def _binding(node: object) -> tuple[Tree, object]:
+        if not (isinstance(node, Tree) and node.data == "in_" and node.children[0].data == "var"):
+            raise CypherSyntaxError("a list comprehension needs `variable IN list`")
+        return node.children[0].children[0], node.children[1]
+
+    def r_call_distinct(self, node: Tree) -> Tree:
+        return self._empty_aggregate(node, function_name(node.children[0]).lower())
+
+    def r_call(self, node: Tree) -> Tree:
+        fname = function_name(node.children[0]).lower()
+        args = node.children[1:]
+        handler = _FUNCTIONS.get(fname)
+        if handler is not None:
+            return handler(self, node, args)
+        if fname in UNSUPPORTED_FUNCTIONS:
+            raise DialectError(f"{fname}() has no Kuzu equivalent")
+        if fname.startswith(("apoc.", "gds.", "db.", "dbms.")):
+            raise DialectError(f"{fname}() has no Kuzu equivalent")
+        return node
+
+    def _empty_aggregate(self, node: Tree, fname: str) -> Tree:
+        if fname == "collect":
+            self.note("collect->coalesce(collect, [])")
+            return call("coalesce", node, tree("list_literal"))
+        if fname == "sum":
+            self.note("sum->coalesce(sum, 0)")
+            return call("coalesce", node, int_lit(0))
+        return node
+
+
+def _arity(fname: str, args: list[object], *counts: int) -> None:
+    if len(args) not in counts:
+        raise CypherSyntaxError(f"{fname}() takes {' or '.join(map(str, counts))} arguments")
+
+
+def _to_integer(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("toInteger", args, 1)
+    rw.note("toInteger->CAST")
+    (value,) = args
+    if isinstance(value, Tree) and value.data == "int_lit":
+        return value
+    as_double = cast(value, "DOUBLE")
+    # Neo4j truncates toward zero; Kuzu's CAST to INT64 rounds.
+    truncated = arith(call("sign", as_double), "*", call("floor", call("abs", as_double)))
+    return cast(truncated, "INT64")
+
+
+def _simple_cast(kuzu_type: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        _arity(label, args, 1)
+        rw.note(f"{label}->CAST")
+        return cast(args[0], kuzu_type)
+    return rewrite
+
+
+def _rename(kuzu_name: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        rw.note(label)
+        return call(kuzu_name, *args)
+    return rewrite
+
+
+def _labels(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("labels", args, 1)
+    rw.note("labels->[label()]")
+    return tree("list_literal", call("label", args[0]))
+
+
+def _point(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("point", args, 1)
+    (spec,) = args
+    if not (isinstance(spec, Tree) and spec.data == "map_literal"):
+        raise DialectError("point() of anything but a {x, y[, z]} map")
+    fields = {plain_name(e.children[0]).lower(): e.children[1] for e in spec.children}
+    crs = fields.pop("crs", None)
+    fields.pop("srid", None)
+    if crs is not None and not (isinstance(crs, Tree) and crs.data == "str_lit"
+                                and "cartesian" in str(crs.children[0]).lower()):
+        raise DialectError("geographic points (crs other than cartesian)")
+    if set(fields) not in ({"x", "y"}, {"x", "y", "z"}):
+        raise DialectError("point() other than cartesian {x, y[, z]}")
+    rw.note("point->struct")
+    entries = []
+    for axis in ("x", "y", "z"):
+        if axis in fields:
+            value = fields[axis]
+            if isinstance(value, Tree) and value.data == "int_lit":
+                value = tree("float_lit", Token("FLOAT", f"{int(str(value.children[0]), 0)}.0"))
+            elif not (isinstance(value, Tree) and value.data == "float_lit"):
+                value = cast(value, "DOUBLE")
+            entries.append(tree("map_entry", name(axis), value))
+    return tree("map_literal", *entries)
+
+
+def _axes(point: object) -> tuple[str, ...]:
+    if isinstance(point, Tree) and point.data == "map_literal":
+        return tuple(plain_name(e.children[0]) for e in point.children)
+    return ("x", "y", "z")
+
+
+def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        _arity(label, args, 2)
+        a, b = args
+        axes = [axis for axis in _axes(a) if axis in _axes(b)]
+        rw.note(f"{label}->sqrt")
+        total: Tree | None = None
+        for axis in axes:
+            term = arith(tree("paren", arith(prop(a, axis), "-", prop(b, axis))), "^",
+                         int_lit(2))
+            total = term if total is None else arith(total, "+", term)
+        return call("sqrt", total)
+    return rewrite
+
+
+def _head(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("head", args, 1)
+    rw.note("head/last->index")
+    return _safe_index(args[0], int_lit(1))
+
+
+def _last(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("last", args, 1)
+    rw.note("head/last->index")
+    return _safe_index(args[0], tree("unary", Token("ADD_OP", "-"), int_lit(1)))
+
+
+def _safe_index(lst: object, index: Tree) -> Tree:
+    # Neo4j gives NULL for an empty list; Kuzu's list_extract fails.
+    return tree("case_expr", tree("case_when", tree("compare", call("size", lst),
+                                                    Token("EQ", "="), int_lit(0)),
+                                  tree("null_lit")), tree("index", lst, index))
+
+
+def _tail(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("tail", args, 1)
+    rw.note("tail->list_slice")
+    return call("list_slice", args[0], int_lit(2), call("size", args[0]))
+
+
+def _substring(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("substring", args, 2, 3)
+    rw.note("substring->1-based")
+    text, start = args[0], args[1]
+    length = args[2] if len(args) == 3 else call("size", text)
+    return call("substring", text, arith(start, "+", int_lit(1)) if _int_value(start) is None
+                else int_lit(_int_value(start) + 1), length)  # type: ignore[operator]
+
+
+def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("round", args, 1, 2, 3)
+    if len(args) == 1:
+        rw.note("round(x)->round(x, 0)")
+        return call("round", args[0], int_lit(0))
+    if len(args) == 3:
+        raise DialectError("round() with a rounding mode")
+    return node
+
+
+def _exists(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("exists", args, 1)
+    (arg,) = args
+    if isinstance(arg, Tree) and arg.data == "prop":
+        rw.note("exists(property)->IS NOT NULL")
+        return tree("is_not_null", arg)
+    raise DialectError("exists() of anything but a property or a pattern")
+
+
+def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("reduce", args, 2)
+    init, body = args
+    if not (isinstance(init, Tree) and init.data == "compare" and init.children[0].data == "var"
+            and str(init.children[1]) == "="):
+        raise CypherSyntaxError("reduce() needs `accumulator = initial, x IN list | expr`")
+    if not (isinstance(body, Tree) and body.data == "pipe_arg"):
+        raise CypherSyntaxError("reduce() needs `accumulator = initial, x IN list | expr`")
+    variable, source = Rewriter._binding(body.children[0])
+    accumulator = init.children[0].children[0]
+    rw.note("reduce->list_reduce")
+    seeded = call("list_concat", tree("list_literal", init.children[2]), source)
+    return call("list_reduce", seeded, tree("lambda2", accumulator, variable, body.children[1]))
+
+
+def _aggregate(rw: Rewriter, node: Tree, args: list) -> Tree:
+    return rw._empty_aggregate(node, function_name(node.children[0]).lower())
+
+
+_FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
+    "tointeger": _to_integer,
+    "tointegerornull": _to_integer,
+    "toint": _to_integer,
+    "tofloat": _simple_cast("DOUBLE", "toFloat"),
+    "tofloatornull": _simple_cast("DOUBLE", "toFloat"),
+    "tostring": _simple_cast("STRING", "toString"),
+    "tostringornull": _simple_cast("STRING", "toString"),
+    "toboolean": _simple_cast("BOOLEAN", "toBoolean"),
+    "tobooleanornull": _simple_cast("BOOLEAN", "toBoolean"),
+    "type": _rename("label", "type->label"),
+    "labels": _labels,
+    "relationships": _rename("rels", "relationships->rels"),
+    "split": _rename("string_split", "split->string_split"),
+    "point": _point,
+    "point.distance": _distance("point.distance"),
+    "distance": _distance("distance"),
+    "head": _head,
+    "last": _last,
+    "tail": _tail,
+    "substring": _substring,
+    "round": _round,
+    "exists": _exists,
+    "reduce": _reduce,
+    "collect": _aggregate,
+    "sum": _aggregate,
+}

@@ -1,0 +1,75 @@
+"""`translate`: the model's Neo4j Cypher -> the query the embedded engine runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from lark import Tree
+
+from dsgqa.dialect.emit import Emitter
+from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.parser import parse
+from dsgqa.dialect.rewrite import Rewriter
+
+Target = Literal["kuzu", "ladybug", "neo4j"]
+# Engines that speak Kuzu's dialect (Ladybug is a Kuzu fork with the same Cypher).
+KUZU_DIALECT: frozenset[str] = frozenset({"kuzu", "ladybug"})
+
+
+@dataclass(frozen=True)
+class Translation:
+    """The query to run and the names of the rewrites that produced it (empty: unchanged)."""
+
+    query: str
+    rewrites: tuple[str, ...] = ()
+
+
+def translate(query: str, target: Target = "kuzu") -> Translation:
+    """Rewrite `query` for `target`. Neo4j gets the query unchanged.
+
+    Raises `CypherSyntaxError` when the text is not Cypher and `DialectError` when it is valid
+    Neo4j Cypher the engine cannot express. Never raises anything else for any input text."""
+    if target not in KUZU_DIALECT:
+        return Translation(query)
+    root = parse(query)
+    _keep_return_texts(root, query)
+    rewriter = Rewriter(query)
+    try:
+        rewritten = rewriter.run(root)
+        text = Emitter().emit(rewritten)
+    except (CypherSyntaxError, DialectError):
+        raise
+    except RecursionError:
+        raise CypherSyntaxError("the query nests too deeply") from None
+    except Exception as exc:  # a tree shape the passes did not foresee: never crash the run
+        raise DialectError(f"cannot translate ({type(exc).__name__}: {exc})") from None
+    return Translation(text, tuple(rewriter.applied))
+
+
+def _keep_return_texts(root: Tree, query: str) -> None:
+    """Remember the text of each unaliased RETURN item: Neo4j names the column after it."""
+    for clause in root.iter_subtrees():
+        if clause.data != "return_clause":
+            continue
+        for items in clause.children[0].children:
+            if not (isinstance(items, Tree) and items.data == "proj_items"):
+                continue
+            for item in items.children:
+                if isinstance(item, Tree) and len(item.children) == 1 and not item.meta.empty:
+                    item.original_text = query[item.meta.start_pos:item.meta.end_pos]
+
+
+def translator_version() -> str:
+    """Hash of the grammar and the translator's sources: cached query results that went through
+    the translator are invalid once either changes."""
+    import hashlib
+    import inspect
+
+    from dsgqa.dialect import emit, parser, rewrite
+
+    digest = hashlib.sha256(parser.GRAMMAR.read_bytes())
+    for module in (emit, parser, rewrite):
+        digest.update(inspect.getsource(module).encode())
+    digest.update(inspect.getsource(translate).encode())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,789 @@
+"""Gold answers for the fidelity question set, computed from the scene-graph JSON in plain Python.
+
+The fidelity set (questions/fidelity/example_questions.yaml) checks that a Cypher query written
+for Heracles' Neo4j layout gets the same answer on our engines. Its solutions must therefore not
+come from any Cypher engine, ours or another: this module reads the spark_dsg JSON with `json`
+alone, rebuilds the Heracles view (labels, `class`, `center`, bounding boxes, CONTAINS from parent
+to child, same-layer edges in both directions) and answers each question with ordinary Python.
+
+It lives under tests/ (not dsgqa/) so it shares no code with the loader it checks.
+`python -m tests.fidelity_gold` rewrites the YAML's `solution:` lines from these functions;
+tests/test_fidelity_gold.py asserts the committed YAML still matches.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dsgqa.sldp import Point, SLDPDict, SLDPList, SLDPSet, format_sldp
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT.parent / "shared/data/dsg/example_dsg.json"
+QUESTIONS = ROOT / "questions/fidelity/example_questions.yaml"
+
+# spark_dsg layer names -> Heracles labels (heracles constants).
+_LAYER_LABELS = {"OBJECTS": "Object", "PLACES": "Place", "MESH_PLACES": "MeshPlace",
+                 "ROOMS": "Room", "BUILDINGS": "Building"}
+# Height in the hierarchy; of two nodes joined by a cross-layer edge the higher is the parent.
+_RANK = {"Object": 0, "Place": 1, "MeshPlace": 1, "Room": 2, "Building": 3}
+_DIGITS = 4  # solutions are rounded to this many decimals (SLDP's tolerance is 0.01)
+
+Vec = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node as Heracles stores it."""
+
+    symbol: str
+    label: str
+    cls: str
+    center: Vec
+    bbox_center: Vec | None = None
+    bbox_dim: Vec | None = None
+
+
+@dataclass
+class Graph:
+    """Nodes by symbol, CONTAINS as parent -> children, and same-layer neighbours (undirected)."""
+
+    nodes: dict[str, Node]
+    children: dict[str, set[str]] = field(default_factory=dict)
+    parents: dict[str, set[str]] = field(default_factory=dict)
+    neighbours: dict[str, set[str]] = field(default_factory=dict)
+
+    def of(self, label: str, cls: str | None = None) -> list[Node]:
+        """Nodes of one label (and class), sorted by symbol."""
+        return sorted((n for n in self.nodes.values()
+                       if n.label == label and (cls is None or n.cls == cls)),
+                      key=lambda n: n.symbol)
+
+    def objects_in_room(self, room: str) -> set[str]:
+        """Objects under any place or mesh place of the room."""
+        return {o for p in self.children.get(room, ()) for o in self.children.get(p, ())}
+
+    def rooms_of(self, symbol: str) -> set[str]:
+        """Rooms above a place/mesh place, or above the places holding an object."""
+        node = self.nodes[symbol]
+        if node.label in ("Place", "MeshPlace"):
+            places = {symbol}
+        else:
+            places = self.parents.get(symbol, set())
+        return {r for p in places for r in self.parents.get(p, ())
+                if self.nodes[r].label == "Room"}
+
+    def hops(self, start: str) -> dict[str, int]:
+        """Breadth-first hop counts over same-layer edges from `start`."""
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in sorted(self.neighbours.get(here, ())):
+                if there not in seen:
+                    seen[there] = seen[here] + 1
+                    queue.append(there)
+        return seen
+
+    def shortest_paths(self, start: str, goal: str) -> list[list[str]]:
+        """Every shortest node sequence from start to goal over same-layer edges."""
+        dist = self.hops(start)
+        if goal not in dist:
+            return []
+
+        def back(node: str) -> list[list[str]]:
+            if node == start:
+                return [[start]]
+            return [[*path, node] for prev in sorted(self.neighbours[node])
+                    if dist.get(prev) == dist[node] - 1 for path in back(prev)]
+
+        return back(goal)
+
+    def stored_edges(self, edge_type: str) -> int:
+        """How many relationships of a type Heracles stores (same-layer edges twice)."""
+        if edge_type == "CONTAINS":
+            return sum(len(c) for c in self.children.values())
+        label = {"OBJECT_CONNECTED": "Object", "PLACE_CONNECTED": "Place",
+                 "MESH_PLACE_CONNECTED": "MeshPlace", "ROOM_CONNECTED": "Room",
+                 "BUILDING_CONNECTED": "Building"}[edge_type]
+        return sum(len(self.neighbours.get(n.symbol, ())) for n in self.of(label))
+
+
+def symbol(node_id: int) -> str:
+    """spark_dsg's NodeSymbol text: the top byte is a letter, the rest the index (O12, R3)."""
+    return f"{chr(node_id >> 56)}{node_id & ((1 << 56) - 1)}"
+
+
+def load_graph(path: Path = EXAMPLE) -> Graph:
+    """The Heracles view of a spark_dsg 1.1 JSON file."""
+    data = json.loads(Path(path).read_text())
+    key_label = {(k["layer"], k["partition"]): _LAYER_LABELS[name]
+                 for name, k in data["layer_names"].items() if name in _LAYER_LABELS}
+    spaces = {key: dict(pairs) for key, pairs in data["metadata"]["labelspaces"].items()}
+    objects_space = spaces.get("_l2p0", {})
+    nodes: dict[str, Node] = {}
+    label_of: dict[int, str] = {}
+    for raw in data["nodes"]:
+        label = key_label.get((raw["layer"], raw["partition"]))
+        if label is None:
+            continue
+        attrs = raw["attributes"]
+        space = spaces.get(f"_l{raw['layer']}p{raw['partition']}") or objects_space
+        box = attrs.get("bounding_box") if label == "Object" else None
+        nodes[symbol(raw["id"])] = Node(
+            symbol=symbol(raw["id"]),
+            label=label,
+            cls=space.get(attrs.get("semantic_label"), "unknown"),
+            center=_vec(attrs["position"]),
+            bbox_center=_vec(box["world_P_center"]) if box else None,
+            bbox_dim=_vec(box["dimensions"]) if box else None,
+        )
+        label_of[raw["id"]] = label
+    graph = Graph(nodes)
+    for edge in data["edges"]:
+        a, b = edge["source"], edge["target"]
+        if a not in label_of or b not in label_of:
+            continue
+        sa, sb = symbol(a), symbol(b)
+        if label_of[a] == label_of[b]:
+            graph.neighbours.setdefault(sa, set()).add(sb)
+            graph.neighbours.setdefault(sb, set()).add(sa)
+            continue
+        parent, child = (sa, sb) if _RANK[label_of[a]] > _RANK[label_of[b]] else (sb, sa)
+        graph.children.setdefault(parent, set()).add(child)
+        graph.parents.setdefault(child, set()).add(parent)
+    return graph
+
+
+def _vec(values: Iterable[float]) -> Vec:
+    x, y, z = (float(v) for v in values)
+    return (x, y, z)
+
+
+def dist(a: Vec, b: Vec) -> float:
+    return math.dist(a, b)
+
+
+# ----------------------------------------------------------------------------- answer values
+
+
+def point(vec: Vec) -> Point:
+    return Point(tuple(vec))
+
+
+def as_set(items: Iterable[Any]) -> set[Any] | SLDPSet:
+    """A set of values; points and lists are not hashable as Python sets, so SLDPSet them."""
+    return SLDPSet(tuple(items))
+
+
+def sldp_text(value: Any) -> str:
+    """Canonical SLDP text: floats rounded, set items and dict keys sorted by their text."""
+    return format_sldp(_canonical(value))
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        raise TypeError(f"no gold answer is {value!r}")
+    if isinstance(value, float):
+        rounded = round(value, _DIGITS)
+        return 0.0 if rounded == 0 else rounded
+    if isinstance(value, int | str):
+        return value
+    if isinstance(value, Point):
+        return Point(tuple(_canonical(float(c)) for c in value.coords))
+    if isinstance(value, list | tuple | SLDPList):
+        return SLDPList(tuple(_canonical(v) for v in value))
+    if isinstance(value, set | frozenset | SLDPSet):
+        return SLDPSet(tuple(sorted((_canonical(v) for v in value), key=format_sldp)))
+    if isinstance(value, dict):
+        pairs = ((_canonical(k), _canonical(v)) for k, v in value.items())
+        return SLDPDict(tuple(sorted(pairs, key=lambda kv: format_sldp(kv[0]))))
+    if isinstance(value, SLDPDict):
+        return _canonical(dict(value.items))
+    raise TypeError(f"not an answer value: {type(value).__name__}")
+
+
+# ----------------------------------------------------------------------------- the answers
+
+GOLD: dict[str, Callable[[Graph], Any]] = {}
+
+
+def gold(uid: str) -> Callable[[Callable[[Graph], Any]], Callable[[Graph], Any]]:
+    """Register the function answering question `uid`."""
+
+    def register(function: Callable[[Graph], Any]) -> Callable[[Graph], Any]:
+        if uid in GOLD:
+            raise ValueError(f"two gold answers for {uid}")
+        GOLD[uid] = function
+        return function
+
+    return register
+
+
+def _clear(value: float, threshold: float, margin: float = 1e-3) -> float:
+    """`value`, after checking it is not so close to a threshold that rounding could flip it."""
+    if abs(value - threshold) < margin:
+        raise ValueError(f"{value} is too close to the threshold {threshold} for a fair question")
+    return value
+
+
+def _room_objects(g: Graph) -> dict[str, set[str]]:
+    return {r.symbol: g.objects_in_room(r.symbol) for r in g.of("Room")}
+
+
+def _degree(g: Graph, symbol: str) -> int:
+    return len(g.neighbours.get(symbol, ()))
+
+
+def _volume(node: Node) -> float:
+    assert node.bbox_dim is not None
+    x, y, z = node.bbox_dim
+    return x * y * z
+
+
+def _ranked(scores: dict[str, float], *, descending: bool) -> list[str]:
+    """Symbols by score, ties broken by symbol (ascending), as ORDER BY score, symbol does."""
+    sign = -1 if descending else 1
+    return sorted(scores, key=lambda s: (sign * scores[s], s))
+
+
+def _the(g: Graph, label: str, cls: str) -> Node:
+    (node,) = g.of(label, cls)
+    return node
+
+
+@gold("fid01")
+def _count_objects(g: Graph) -> Any:
+    return len(g.of("Object"))
+
+
+@gold("fid02")
+def _nodes_per_label(g: Graph) -> Any:
+    return dict(Counter(n.label for n in g.nodes.values()))
+
+
+@gold("fid03")
+def _stored_relationships_per_type(g: Graph) -> Any:
+    types = ("CONTAINS", "OBJECT_CONNECTED", "PLACE_CONNECTED", "MESH_PLACE_CONNECTED",
+             "ROOM_CONNECTED", "BUILDING_CONNECTED")
+    return {t: g.stored_edges(t) for t in types if g.stored_edges(t)}
+
+
+@gold("fid04")
+def _adjacent_room_pairs(g: Graph) -> Any:
+    rooms = g.of("Room")
+    return len({frozenset((r.symbol, n)) for r in rooms for n in g.neighbours.get(r.symbol, ())})
+
+
+@gold("fid05")
+def _incoming_room_edges_r2(g: Graph) -> Any:
+    return _degree(g, "R2")
+
+
+@gold("fid06")
+def _neighbours_of_r2(g: Graph) -> Any:
+    return set(g.neighbours["R2"])
+
+
+@gold("fid07")
+def _room_degrees(g: Graph) -> Any:
+    return {r.symbol: _degree(g, r.symbol) for r in g.of("Room") if _degree(g, r.symbol)}
+
+
+@gold("fid08")
+def _room_fewest_neighbours(g: Graph) -> Any:
+    return _ranked({r.symbol: _degree(g, r.symbol) for r in g.of("Room")}, descending=False)[0]
+
+
+@gold("fid09")
+def _rooms_by_degree(g: Graph) -> Any:
+    degrees = {r.symbol: _degree(g, r.symbol) for r in g.of("Room") if _degree(g, r.symbol)}
+    return _ranked(degrees, descending=True)
+
+
+@gold("fid10")
+def _objects_in_r3(g: Graph) -> Any:
+    return g.objects_in_room("R3")
+
+
+@gold("fid11")
+def _object_classes_in_lounge(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge").symbol
+    return {g.nodes[o].cls for o in g.objects_in_room(lounge)}
+
+
+@gold("fid12")
+def _signs_in_lounge(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge").symbol
+    return {o for o in g.objects_in_room(lounge) if g.nodes[o].cls == "sign"}
+
+
+@gold("fid13")
+def _objects_per_room(g: Graph) -> Any:
+    return {r: len(objects) for r, objects in _room_objects(g).items() if objects}
+
+
+@gold("fid14")
+def _two_rooms_fewest_objects(g: Graph) -> Any:
+    counts = {r: len(objects) for r, objects in _room_objects(g).items() if objects}
+    return set(_ranked(counts, descending=False)[:2])
+
+
+@gold("fid15")
+def _objects_outside_every_place(g: Graph) -> Any:
+    return {o.symbol for o in g.of("Object") if not g.parents.get(o.symbol)}
+
+
+@gold("fid16")
+def _objects_outside_every_room(g: Graph) -> Any:
+    return {o.symbol for o in g.of("Object") if not g.rooms_of(o.symbol)}
+
+
+@gold("fid17")
+def _room_of_each_storage_object(g: Graph) -> Any:
+    answer = {}
+    for o in g.of("Object", "storage"):
+        rooms = g.rooms_of(o.symbol)
+        if len(rooms) > 1:
+            raise ValueError(f"{o.symbol} lies in several rooms: a dict cannot say so")
+        answer[o.symbol] = rooms.pop() if rooms else "none"
+    return answer
+
+
+@gold("fid18")
+def _rooms_of_o95(g: Graph) -> Any:
+    return g.rooms_of("O95")
+
+
+@gold("fid19")
+def _mesh_places_per_room(g: Graph) -> Any:
+    return {r.symbol: sum(1 for c in g.children.get(r.symbol, ())
+                          if g.nodes[c].label == "MeshPlace")
+            for r in g.of("Room") if g.children.get(r.symbol)}
+
+
+@gold("fid20")
+def _mesh_places_outside_rooms(g: Graph) -> Any:
+    return sum(1 for m in g.of("MeshPlace") if not g.rooms_of(m.symbol))
+
+
+@gold("fid21")
+def _mesh_place_classes(g: Graph) -> Any:
+    return dict(Counter(m.cls for m in g.of("MeshPlace")))
+
+
+@gold("fid22")
+def _objects_in_several_mesh_places(g: Graph) -> Any:
+    return {o.symbol for o in g.of("Object")
+            if sum(g.nodes[p].label == "MeshPlace" for p in g.parents.get(o.symbol, ())) > 1}
+
+
+@gold("fid23")
+def _fullest_mesh_place(g: Graph) -> Any:
+    counts = {m.symbol: len(g.children.get(m.symbol, ())) for m in g.of("MeshPlace")}
+    best = _ranked(counts, descending=True)[0]
+    return [best, counts[best]]
+
+
+@gold("fid24")
+def _distinct_object_classes(g: Graph) -> Any:
+    return len({o.cls for o in g.of("Object")})
+
+
+@gold("fid25")
+def _objects_per_class(g: Graph) -> Any:
+    return dict(Counter(o.cls for o in g.of("Object")))
+
+
+@gold("fid26")
+def _labels_above_o95(g: Graph) -> Any:
+    above = set(g.parents.get("O95", ()))
+    above |= {r for p in above for r in g.parents.get(p, ())}
+    return dict(Counter(g.nodes[n].label for n in above))
+
+
+@gold("fid27")
+def _relationships_touching_r2(g: Graph) -> Any:
+    contains = len(g.children.get("R2", ())) + len(g.parents.get("R2", ()))
+    return {"CONTAINS": contains, "ROOM_CONNECTED": 2 * _degree(g, "R2")}
+
+
+@gold("fid28")
+def _center_of_r1(g: Graph) -> Any:
+    return point(g.nodes["R1"].center)
+
+
+@gold("fid29")
+def _bicycle_position(g: Graph) -> Any:
+    return point(_the(g, "Object", "bicycle").center)
+
+
+@gold("fid30")
+def _trash_positions(g: Graph) -> Any:
+    return as_set(point(o.center) for o in g.of("Object", "trash"))
+
+
+@gold("fid31")
+@gold("fid32")
+def _room_centers(g: Graph) -> Any:
+    return {r.symbol: point(r.center) for r in g.of("Room")}
+
+
+@gold("fid33")
+def _light_positions(g: Graph) -> Any:
+    return as_set(point(o.center) for o in g.of("Object", "light"))
+
+
+@gold("fid34")
+def _room_centers_west_to_east(g: Graph) -> Any:
+    return [point(r.center) for r in sorted(g.of("Room"), key=lambda r: r.center[0])]
+
+
+@gold("fid35")
+def _appliance_positions_by_x(g: Graph) -> Any:
+    return [point(o.center) for o in sorted(g.of("Object", "appliance"), key=lambda o: o.center[0])]
+
+
+@gold("fid36")
+def _distance_r1_r5(g: Graph) -> Any:
+    return dist(g.nodes["R1"].center, g.nodes["R5"].center)
+
+
+@gold("fid37")
+def _object_closest_to_bicycle(g: Graph) -> Any:
+    bike = _the(g, "Object", "bicycle")
+    others = {o.symbol: dist(o.center, bike.center) for o in g.of("Object") if o != bike}
+    return _ranked(others, descending=False)[0]
+
+
+@gold("fid38")
+def _object_closest_to_origin(g: Graph) -> Any:
+    return _ranked({o.symbol: dist(o.center, (0.0, 0.0, 0.0)) for o in g.of("Object")},
+                   descending=False)[0]
+
+
+@gold("fid39")
+def _objects_near_point(g: Graph) -> Any:
+    here = (-21.0, -21.0, 0.0)
+    return {o.symbol for o in g.of("Object") if _clear(dist(o.center, here), 1.5) < 1.5}
+
+
+@gold("fid40")
+def _three_nearest_to_bag(g: Graph) -> Any:
+    bag = _the(g, "Object", "bag")
+    others = {o.symbol: dist(o.center, bag.center) for o in g.of("Object") if o != bag}
+    return _ranked(others, descending=False)[:3]
+
+
+@gold("fid41")
+def _mean_seating_distance_to_lounge_center(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge")
+    seats = [g.nodes[o] for o in g.objects_in_room(lounge.symbol)
+             if g.nodes[o].cls == "seating"]
+    return round(sum(dist(o.center, lounge.center) for o in seats) / len(seats), 2)
+
+
+@gold("fid42")
+def _farthest_room_pair(g: Graph) -> Any:
+    rooms = g.of("Room")
+    pairs = [(a, b) for a in rooms for b in rooms if a.symbol < b.symbol]
+    a, b = max(pairs, key=lambda ab: dist(ab[0].center, ab[1].center))
+    return [a.symbol, b.symbol]
+
+
+@gold("fid43")
+def _distances_from_r2(g: Graph) -> Any:
+    here = g.nodes["R2"].center
+    return {r.symbol: dist(r.center, here) for r in g.of("Room") if r.symbol != "R2"}
+
+
+@gold("fid44")
+def _largest_bounding_box(g: Graph) -> Any:
+    return _ranked({o.symbol: _volume(o) for o in g.of("Object")}, descending=True)[0]
+
+
+@gold("fid45")
+def _tall_objects(g: Graph) -> Any:
+    return {o.symbol for o in g.of("Object") if o.bbox_dim and _clear(o.bbox_dim[2], 1.2) > 1.2}
+
+
+@gold("fid46")
+def _bbox_center_of_o82(g: Graph) -> Any:
+    box = g.nodes["O82"].bbox_center
+    assert box is not None
+    return point(box)
+
+
+@gold("fid47")
+def _objects_per_whole_meter(g: Graph) -> Any:
+    return dict(Counter(math.trunc(_clear(o.center[2], round(o.center[2]), 1e-6))
+                        for o in g.of("Object")))
+
+
+@gold("fid48")
+def _room_summaries(g: Graph) -> Any:
+    return {f"{r.symbol}:{r.cls}:{len(g.children[r.symbol])}"
+            for r in g.of("Room") if g.children.get(r.symbol)}
+
+
+@gold("fid49")
+def _share_of_seating(g: Graph) -> Any:
+    objects = g.of("Object")
+    return sum(o.cls == "seating" for o in objects) / len(objects)
+
+
+@gold("fid50")
+def _objects_per_height_band(g: Graph) -> Any:
+    def band(z: float) -> str:
+        _clear(z, 0.0, 1e-6)
+        _clear(z, 1.0, 1e-6)
+        return "low" if z < 0 else "middle" if z < 1.0 else "high"
+
+    return dict(Counter(band(o.center[2]) for o in g.of("Object")))
+
+
+@gold("fid51")
+def _mesh_places_in_r3(g: Graph) -> Any:
+    return sum(g.nodes[c].label == "MeshPlace" for c in g.children.get("R3", ()))
+
+
+@gold("fid52")
+def _objects_in_r4_by_x(g: Graph) -> Any:
+    return sorted(g.objects_in_room("R4"), key=lambda o: g.nodes[o].center[0])
+
+
+@gold("fid53")
+def _classes_in_r5_starting_with_s(g: Graph) -> Any:
+    return {g.nodes[o].cls for o in g.objects_in_room("R5") if g.nodes[o].cls.startswith("s")}
+
+
+@gold("fid54")
+def _hops_r1_to_r5(g: Graph) -> Any:
+    return g.hops("R1")["R5"]
+
+
+@gold("fid55")
+def _all_shortest_routes_r1_r5(g: Graph) -> Any:
+    return as_set(SLDPList(tuple(path)) for path in g.shortest_paths("R1", "R5"))
+
+
+@gold("fid56")
+def _number_of_shortest_routes_r1_r5(g: Graph) -> Any:
+    return len(g.shortest_paths("R1", "R5"))
+
+
+@gold("fid57")
+def _rooms_within_two_steps_of_r1(g: Graph) -> Any:
+    return {r for r, hops in g.hops("R1").items() if 1 <= hops <= 2}
+
+
+@gold("fid58")
+def _hops_from_r1(g: Graph) -> Any:
+    return {r: hops for r, hops in g.hops("R1").items() if r != "R1"}
+
+
+def _holder(g: Graph, cls: str) -> str:
+    (place,) = g.parents[_the(g, "Object", cls).symbol]
+    return place
+
+
+@gold("fid59")
+def _mesh_hops_bicycle_to_bag(g: Graph) -> Any:
+    return g.hops(_holder(g, "bicycle"))[_holder(g, "bag")]
+
+
+@gold("fid60")
+def _objects_near_bag_in_hops(g: Graph) -> Any:
+    bag = _the(g, "Object", "bag").symbol
+    near = [m for m, hops in g.hops(_holder(g, "bag")).items() if hops <= 3]
+    return len({o for m in near for o in g.children.get(m, ())} - {bag})
+
+
+@gold("fid61")
+def _route_r1_to_r3(g: Graph) -> Any:
+    (route,) = g.shortest_paths("R1", "R3")
+    return route
+
+
+@gold("fid62")
+def _relationship_types_room_to_bicycle(g: Graph) -> Any:
+    bike = _the(g, "Object", "bicycle").symbol
+    (room,) = g.rooms_of(bike)
+    (place,) = g.parents[bike]
+    assert place in g.children[room]
+    return ["CONTAINS", "CONTAINS"]
+
+
+@gold("fid63")
+def _mean_seating_height(g: Graph) -> Any:
+    seats = g.of("Object", "seating")
+    return sum(o.center[2] for o in seats) / len(seats)
+
+
+@gold("fid64")
+def _x_extent_of_objects(g: Graph) -> Any:
+    xs = [o.center[0] for o in g.of("Object")]
+    return [min(xs), max(xs)]
+
+
+@gold("fid65")
+def _storage_volume(g: Graph) -> Any:
+    return round(sum(_volume(o) for o in g.of("Object", "storage")), 2)
+
+
+@gold("fid66")
+def _rooms_with_many_objects(g: Graph) -> Any:
+    return {r for r, objects in _room_objects(g).items() if len(objects) > 10}
+
+
+@gold("fid67")
+def _commonest_class_per_room(g: Graph) -> Any:
+    answer = {}
+    for room, objects in _room_objects(g).items():
+        if objects:
+            counts = Counter(g.nodes[o].cls for o in objects)
+            answer[room] = _ranked(dict(counts), descending=True)[0]
+    return answer
+
+
+@gold("fid68")
+def _best_connected_mesh_places(g: Graph) -> Any:
+    degrees = {m.symbol: _degree(g, m.symbol) for m in g.of("MeshPlace") if _degree(g, m.symbol)}
+    return _ranked(degrees, descending=True)[:5]
+
+
+@gold("fid69")
+def _count_places(g: Graph) -> Any:
+    return len(g.of("Place"))
+
+
+@gold("fid70")
+def _connected_objects(g: Graph) -> Any:
+    return {o.symbol for o in g.of("Object") if g.neighbours.get(o.symbol)}
+
+
+@gold("fid71")
+def _objects_in_r4(g: Graph) -> Any:
+    return g.objects_in_room("R4")
+
+
+@gold("fid72")
+def _small_things_in_lounge(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge").symbol
+    return {o for o in g.objects_in_room(lounge) if g.nodes[o].cls in ("bed", "bag", "box")}
+
+
+@gold("fid73")
+def _class_of_nearest_object_per_room(g: Graph) -> Any:
+    answer = {}
+    for room, objects in _room_objects(g).items():
+        if objects:
+            center = g.nodes[room].center
+            nearest = min(objects, key=lambda o: dist(g.nodes[o].center, center))
+            answer[room] = g.nodes[nearest].cls
+    return answer
+
+
+@gold("fid74")
+def _objects_in_listed_rooms(g: Graph) -> Any:
+    return {r: len(g.objects_in_room(r)) for r in ("R3", "R4")}
+
+
+@gold("fid75")
+def _rooms_with_two_or_more_neighbours(g: Graph) -> Any:
+    return {r.symbol for r in g.of("Room") if _degree(g, r.symbol) >= 2}
+
+
+@gold("fid76")
+def _first_class_in_r2(g: Graph) -> Any:
+    return min(g.nodes[o].cls for o in g.objects_in_room("R2"))
+
+
+@gold("fid77")
+def _sum_of_room_x(g: Graph) -> Any:
+    return sum(r.center[0] for r in g.of("Room"))
+
+
+@gold("fid78")
+def _rooms_with_trash(g: Graph) -> Any:
+    return {r for r, objects in _room_objects(g).items()
+            if any(g.nodes[o].cls == "trash" for o in objects)}
+
+
+@gold("fid79")
+def _mesh_places_without_room(g: Graph) -> Any:
+    return {m.symbol for m in g.of("MeshPlace") if not g.rooms_of(m.symbol)}
+
+
+@gold("fid80")
+def _horizontal_distance_r1_r5(g: Graph) -> Any:
+    return dist(g.nodes["R1"].center[:2], g.nodes["R5"].center[:2])
+
+
+@gold("fid81")
+def _second_nearest_room_to_r1(g: Graph) -> Any:
+    here = g.nodes["R1"].center
+    others = {r.symbol: dist(r.center, here) for r in g.of("Room") if r.symbol != "R1"}
+    return _ranked(others, descending=False)[1]
+
+
+@gold("fid82")
+def _rooms_above_o95(g: Graph) -> Any:
+    return g.rooms_of("O95")
+
+
+@gold("fid83")
+def _closest_seat_to_trash(g: Graph) -> Any:
+    return min(dist(s.center, t.center)
+               for s in g.of("Object", "seating") for t in g.of("Object", "trash"))
+
+
+@gold("fid84")
+def _count_rooms(g: Graph) -> Any:
+    return len(g.of("Room"))
+
+
+@gold("fid85")
+def _start_nodes_of_r1_adjacency(g: Graph) -> Any:
+    # Heracles stores R1 -> n and n -> R1 for every neighbour n: both ends start one of them.
+    return {"R1", *g.neighbours["R1"]}
+
+
+def answers(graph: Graph | None = None) -> dict[str, str]:
+    """uid -> canonical SLDP text of every gold answer."""
+    graph = graph or load_graph()
+    return {uid: sldp_text(function(graph)) for uid, function in GOLD.items()}
+
+
+_SOLUTION = re.compile(r"^(\s*)solution:.*$")
+_UID = re.compile(r"^\s*-\s*uid:\s*['\"]?([^'\"\s]+)")
+
+
+def rewrite_solutions(text: str, solutions: dict[str, str]) -> str:
+    """The YAML text with each question's `solution:` line set to its gold answer."""
+    out, uid = [], None
+    for line in text.splitlines():
+        if match := _UID.match(line):
+            uid = match.group(1)
+        elif (match := _SOLUTION.match(line)) and uid in solutions:
+            quoted = "'" + solutions[uid].replace("'", "''") + "'"
+            line = f"{match.group(1)}solution: {quoted}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    """Rewrite the committed YAML's solutions from the gold functions."""
+    text = QUESTIONS.read_text()
+    QUESTIONS.write_text(rewrite_solutions(text, answers()))
+    print(f"wrote {len(GOLD)} solutions into {QUESTIONS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

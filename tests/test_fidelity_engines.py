@@ -1,0 +1,131 @@
+"""The fidelity set end to end: every Heracles-style (Neo4j) reference query, run the way a
+model's query is run, must give the gold answer on our embedded engines.
+
+Each question goes through the stages a benchmark run uses: the oracle model writes the
+question's reference Cypher, `run_query` runs it on the store (translating the Neo4j dialect
+for Kuzu and Ladybug), and the oracle refines the rows into SLDP in the solution's shape. The
+answer must equal the solution, which tests/fidelity_gold.py computed from the JSON without any
+Cypher engine. On the Neo4j backend (a recording stand-in for the driver) the query must reach
+the server unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from benchcore.llm.base import ModelConfig
+from dsgqa.graphstore import open_graph_store
+from dsgqa.graphstore.neo4j_store import Neo4jStore
+from dsgqa.oracle import OracleClient
+from dsgqa.questions import Question, load_question_set
+from dsgqa.scene_graph import load_scene_graph
+from dsgqa.sldp import sldp_equals
+from dsgqa.stages.generate_cypher import generate_cypher
+from dsgqa.stages.refine import refine
+from dsgqa.stages.run_query import run_query
+from tests import fidelity_gold
+from tests.test_graphstore_neo4j import FakeDriver
+
+QUESTIONS = load_question_set(fidelity_gold.QUESTIONS).questions
+BY_UID = {q.uid: q for q in QUESTIONS}
+ORACLE = OracleClient(ModelConfig(name="oracle", provider="oracle"), BY_UID)
+HAS_LADYBUG = importlib.util.find_spec("ladybug") is not None
+# Reference queries the translator cannot run yet; strict, so a fix shows up as XPASS.
+KNOWN_GAPS = {
+    "fid85": "startNode(r) on an undirected match: Kuzu's start_node() follows the traversal, "
+             "not the stored direction, so the translator refuses it",
+}
+
+
+def engine_cases() -> list:
+    return [pytest.param(q, id=q.uid, marks=pytest.mark.xfail(reason=KNOWN_GAPS[q.uid],
+                                                             strict=True))
+            if q.uid in KNOWN_GAPS else pytest.param(q, id=q.uid) for q in QUESTIONS]
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return load_scene_graph(fidelity_gold.EXAMPLE)
+
+
+@pytest.fixture(scope="module")
+def kuzu(graph, tmp_path_factory):
+    store = open_graph_store("kuzu", graph, db_root=tmp_path_factory.mktemp("graphs"))
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def ladybug(graph, tmp_path_factory):
+    if not HAS_LADYBUG:
+        pytest.skip("ladybug is not installed in this environment")
+    store = open_graph_store("ladybug", graph, db_root=tmp_path_factory.mktemp("graphs"))
+    yield store
+    store.close()
+
+
+def oracle_answer(store, question: Question) -> tuple[str, object]:
+    """The oracle's final answer through the benchmark's own stages, and the query outcome."""
+    oracle = OracleClient(ModelConfig(name="oracle", provider="oracle"), {question.uid: question})
+    attempt = generate_cypher(question, oracle, schema="")
+    assert attempt.cypher == question.cypher
+    outcome = run_query(store, attempt)
+    return refine(question, outcome, oracle).answer, outcome
+
+
+def check(store, question: Question) -> None:
+    answer, outcome = oracle_answer(store, question)
+    assert outcome.valid, f"{question.uid} failed on {store.backend}: {outcome.error}"
+    assert not outcome.truncated
+    assert sldp_equals(answer, question.solution), (
+        f"{question.uid} on {store.backend}: {answer} != {question.solution}\n"
+        f"query: {outcome.cypher}\nrows: {outcome.rows}")
+
+
+@pytest.mark.parametrize("question", engine_cases())
+def test_kuzu_answers_every_question(kuzu, question):
+    check(kuzu, question)
+
+
+@pytest.mark.parametrize("question", engine_cases())
+def test_ladybug_answers_every_question(ladybug, question):
+    check(ladybug, question)
+
+
+@pytest.mark.parametrize(
+    ("uid", "cypher", "doubled"),
+    [
+        # Undirected and without DISTINCT, every neighbour is met once per stored direction.
+        ("fid07", "MATCH (r:Room)-[:ROOM_CONNECTED]-(n:Room) RETURN r.nodeSymbol, count(n)",
+         lambda gold: {room: 2 * n for room, n in gold.items()}),
+        ("fid04", "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) RETURN count(*)",
+         lambda gold: 2 * gold),
+    ],
+)
+def test_same_layer_edges_are_stored_both_ways_as_in_heracles(kuzu, uid, cypher, doubled):
+    question = BY_UID[uid]
+    gold = fidelity_gold.GOLD[uid](fidelity_gold.load_graph())
+    answer, outcome = oracle_answer(kuzu, question.model_copy(update={"cypher": cypher}))
+    assert outcome.valid, outcome.error
+    assert sldp_equals(answer, fidelity_gold.sldp_text(doubled(gold)))
+
+
+def test_a_subtly_wrong_query_is_scored_wrong(kuzu):
+    """Objects in two mesh places of a room are counted twice without DISTINCT."""
+    question = BY_UID["fid13"]
+    wrong = question.cypher.replace("count(DISTINCT o)", "count(o)")
+    answer, outcome = oracle_answer(kuzu, question.model_copy(update={"cypher": wrong}))
+    assert outcome.valid and not sldp_equals(answer, question.solution)
+
+
+def test_neo4j_receives_every_reference_query_unchanged():
+    driver = FakeDriver(lambda query: (["n"], [[1]]))
+    store = Neo4jStore(driver)
+    for question in QUESTIONS:
+        attempt = generate_cypher(question, ORACLE, schema="")
+        outcome = run_query(store, attempt)
+        assert outcome.valid, f"{question.uid}: {outcome.error}"
+        assert driver.calls[-1].query == question.cypher, question.uid
+    assert [c.query for c in driver.calls] == [q.cypher for q in QUESTIONS]

@@ -1,0 +1,125 @@
+"""The fidelity set's committed solutions are the Python gold answers, and the set is broad.
+
+The gold side is checked on its own (no Cypher engine involved): the YAML solutions equal what
+tests/fidelity_gold.py computes from the JSON, and that module's reading of the JSON agrees with
+spark_dsg's own (parents, children, siblings), which is where Heracles takes its edges from.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from dsgqa.questions import load_question_set
+from dsgqa.sldp import Point, SLDPDict, SLDPList, SLDPSet, parse_sldp, sldp_equals
+from tests import fidelity_gold
+
+QUESTIONS = load_question_set(fidelity_gold.QUESTIONS).questions
+CATEGORIES = ("counting", "sets", "dicts", "ordered_lists", "points", "distance", "hierarchy",
+              "adjacency", "paths", "aggregation", "optional", "layout", "empty", "ties",
+              "directed", "undirected", "var_length")
+IDIOMS = {
+    "idiom-toInteger": "toInteger(", "idiom-toFloat": "toFloat(", "idiom-toString": "toString(",
+    "idiom-point-literal": "point({", "idiom-point-distance": "point.distance(",
+    "idiom-shortestPath": "shortestPath(", "idiom-allShortestPaths": "allShortestPaths(",
+    "idiom-type": "type(", "idiom-labels": "labels(", "idiom-size": "size(",
+    "idiom-coalesce": "coalesce(", "idiom-collect-distinct": "collect(DISTINCT",
+    "idiom-case": "CASE", "idiom-optional-match": "OPTIONAL MATCH", "idiom-round": "round(",
+    "idiom-exists-subquery": "EXISTS {", "idiom-list-comprehension": " IN ",
+    "idiom-with-order-by": "ORDER BY", "idiom-bbox": "bbox_", "idiom-unwind": "UNWIND ",
+    "idiom-count-subquery": "COUNT {", "idiom-head": "head(", "idiom-reduce": "reduce(",
+    "idiom-any": "any(", "idiom-is-null": "IS NULL", "idiom-sqrt": "sqrt(", "idiom-skip": "SKIP ",
+    "idiom-startNode": "startNode(", "idiom-in-list": " IN [", "idiom-pattern-predicate": "NOT (",
+    "idiom-return-center": ".center", "idiom-return-node": "RETURN DISTINCT o",
+    "idiom-collect": "collect(",
+}
+
+
+@pytest.fixture(scope="module")
+def graph() -> fidelity_gold.Graph:
+    return fidelity_gold.load_graph()
+
+
+@pytest.fixture(scope="module")
+def gold(graph) -> dict[str, str]:
+    return fidelity_gold.answers(graph)
+
+
+def test_every_question_has_exactly_one_gold_answer():
+    assert sorted(q.uid for q in QUESTIONS) == sorted(fidelity_gold.GOLD)
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=[q.uid for q in QUESTIONS])
+def test_yaml_solution_is_the_gold_answer(gold, question):
+    assert sldp_equals(question.solution, gold[question.uid], tol=1e-3), (
+        f"{question.uid}: YAML says {question.solution}, gold says {gold[question.uid]}; "
+        "run `python -m tests.fidelity_gold`")
+
+
+def test_yaml_is_what_the_generator_writes(gold):
+    text = fidelity_gold.QUESTIONS.read_text()
+    assert fidelity_gold.rewrite_solutions(text, gold) == text
+
+
+def test_set_is_big_and_broad_enough():
+    assert len(QUESTIONS) >= 60
+    tags = Counter(tag for q in QUESTIONS for tag in q.tags)
+    for tag in CATEGORIES:
+        assert tags[tag] >= 2, tag
+    kinds = (SLDPList, SLDPSet, SLDPDict, Point, int, float, str)
+    shapes = {kind for q in QUESTIONS for kind in kinds
+              if isinstance(parse_sldp(q.solution), kind)}
+    assert shapes == set(kinds)
+    nested = {(type(v).__name__, type(next(iter(_items(v)))).__name__)
+              for q in QUESTIONS if _items(v := parse_sldp(q.solution))}
+    for pair in [("SLDPSet", "Point"), ("SLDPList", "Point"), ("SLDPDict", "Point"),
+                 ("SLDPSet", "SLDPList")]:
+        assert pair in nested, pair
+
+
+def _items(value: object) -> list:
+    if isinstance(value, SLDPDict):
+        return [v for _, v in value.items]
+    return list(value) if isinstance(value, SLDPList | SLDPSet) else []
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=[q.uid for q in QUESTIONS])
+def test_idiom_tags_name_what_the_query_uses(question):
+    assert question.cypher and question.correctness_comparator.comparison_type == "SLDP"
+    assert any(tag in CATEGORIES for tag in question.tags), question.tags
+    for tag in question.tags:
+        if tag.startswith("idiom-"):
+            assert IDIOMS[tag] in question.cypher, (tag, question.cypher)
+        else:
+            assert tag in CATEGORIES, tag
+
+
+def test_every_idiom_is_covered():
+    used = {tag for q in QUESTIONS for tag in q.tags}
+    assert set(IDIOMS) <= used
+
+
+def test_gold_reading_agrees_with_spark_dsg(graph):
+    """The JSON walk sees the same nodes, parents and siblings as spark_dsg, the library
+    Heracles' loader calls (siblings are its same-layer edges, one per direction)."""
+    spark_dsg = pytest.importorskip("spark_dsg")
+    dsg = spark_dsg.DynamicSceneGraph.load(str(fidelity_gold.EXAMPLE))
+
+    def symbols(ids) -> set[str]:
+        return {spark_dsg.NodeSymbol(i).str(True) for i in ids}
+
+    seen = set()
+    for node in dsg.nodes:
+        name = node.id.str(True)
+        if name not in graph.nodes:
+            continue
+        seen.add(name)
+        assert symbols(node.siblings()) == graph.neighbours.get(name, set()), name
+        assert symbols(node.children()) == graph.children.get(name, set()), name
+        assert symbols(node.parents()) == graph.parents.get(name, set()), name
+        assert tuple(node.attributes.position) == pytest.approx(graph.nodes[name].center)
+    assert seen == set(graph.nodes)
+    rooms = {r.symbol for r in graph.of("Room")}
+    room_edges = [e for e in dsg.edges if symbols([e.source, e.target]) <= rooms]
+    assert graph.stored_edges("ROOM_CONNECTED") == 2 * len(room_edges)
