@@ -42,9 +42,9 @@ DERIVED_GOLD_DIR = "derived_gold"
 
 QA_COLUMNS: tuple[str, ...] = (
     "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
-    "query_error", "query_error_kind", "cypher_executed", "rewrites", "answer", "valid_answer", "correct", "score_precision", "score_recall",
-    "score_f1", "mismatch", "prompt_tokens", "completion_tokens", "tokens", "cost_usd",
-    "seconds", "error",
+    "query_error", "query_error_kind", "cypher_executed", "rewrites", "answer", "valid_answer",
+    "correct", "score_precision", "score_recall", "score_f1", "mismatch", "prompt_tokens",
+    "completion_tokens", "tokens", "cost_usd", "seconds", "error",
 )
 PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
 PLAN_USAGE_COLUMNS: tuple[str, ...] = (
