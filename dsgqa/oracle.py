@@ -1,5 +1,5 @@
 """The demo's oracle model: answers each question with its reference Cypher, then turns the rows
-it gets back into SLDP.
+it gets back into SLDP (or, for a PDDL question, into a goal: `dsgqa.rows_to_pddl`).
 
 It shows that the harness scores 100% when the answers are right, with no API key and no server.
 It never reads the solution's *values*, only its shape (a number, a set of points, a dict of
@@ -15,6 +15,7 @@ from typing import Any
 
 from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig
 from benchcore.llm.providers import register_provider
+from dsgqa.rows_to_pddl import rows_to_pddl
 from dsgqa.rows_to_sldp import rows_to_sldp
 
 
@@ -31,6 +32,8 @@ class OracleClient:
             return LLMReply(text="")
         if context.stage == "cypher":
             text = question.cypher or ""
+        elif context.stage == "refine" and _is_pddl(question):
+            text = rows_to_pddl(context.extra.get("rows", []), like=question.solution)
         elif context.stage == "refine":
             text = rows_to_sldp(
                 context.extra.get("columns", []),
@@ -40,6 +43,11 @@ class OracleClient:
         else:
             text = ""
         return LLMReply(text=text, prompt_tokens=0, completion_tokens=0)
+
+
+def _is_pddl(question: Any) -> bool:
+    comparator = getattr(question, "correctness_comparator", None)
+    return str(getattr(comparator, "comparison_type", "")).upper() == "PDDL"
 
 
 def register_oracle_provider() -> None:

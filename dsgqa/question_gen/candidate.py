@@ -1,0 +1,114 @@
+"""What a template proposes: a phrased question, its reference Cypher and its Python answer."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from dsgqa.sldp import Point, SLDPDict, SLDPList, SLDPSet, format_sldp
+
+#: Solutions are printed with this many decimals; SLDP's tolerance (0.01) is far coarser.
+DIGITS = 4
+#: Two ranked values closer than this are a near-tie: a model reading coordinates rounded to the
+#: tolerance could rank them either way, so the question is dropped.
+NEAR_TIE = 0.05
+
+# Definitions the phrasings state, so that every answer follows from the question's own words.
+IN_ROOM = ("An object is in a room when the room CONTAINS a place or mesh place that CONTAINS "
+           "the object.")
+ADJACENT_ROOMS = "Two rooms are adjacent when a ROOM_CONNECTED relationship joins them."
+DISTANCE = "Distances are Euclidean, between the nodes' `center` points, in metres."
+BY_SYMBOL = "Break ties by nodeSymbol, ascending."
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A PDDL goal: one connective over atoms (a single atom when there is one)."""
+
+    connective: str  # "and" | "or"
+    atoms: tuple[tuple[str, ...], ...]
+
+    def text(self) -> str:
+        atoms = [f"({' '.join(a)})" for a in sorted(self.atoms)]
+        if len(atoms) == 1:
+            return atoms[0]
+        return f"({self.connective} {' '.join(atoms)})"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One question before the check; `answer` is plain Python data, a `Point` or a `Goal`.
+
+    `near_tie` names why another answer sits within tolerance of this one ('' when clear)."""
+
+    category: str
+    template: str
+    name: str
+    question: str
+    cypher: str
+    answer: Any
+    tags: tuple[str, ...] = ()
+    near_tie: str = ""
+
+    @property
+    def is_pddl(self) -> bool:
+        return isinstance(self.answer, Goal)
+
+    def solution(self) -> str:
+        """The solution text: a PDDL goal, or canonical SLDP with floats rounded."""
+        if isinstance(self.answer, Goal):
+            return self.answer.text()
+        return format_sldp(canonical(self.answer))
+
+
+def canonical(value: Any) -> Any:
+    """SLDP value with floats rounded to `DIGITS`, set items and dict keys sorted by text."""
+    if isinstance(value, bool) or value is None:
+        raise TypeError(f"no answer is {value!r}")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise TypeError("no answer is a non-finite number")
+        rounded = round(value, DIGITS)
+        return 0.0 if rounded == 0 else rounded
+    if isinstance(value, int | str):
+        return value
+    if isinstance(value, Point):
+        return Point(tuple(canonical(float(c)) for c in value.coords))
+    if isinstance(value, list | tuple):
+        return SLDPList(tuple(canonical(v) for v in value))
+    if isinstance(value, set | frozenset):
+        return SLDPSet(tuple(sorted((canonical(v) for v in value), key=format_sldp)))
+    if isinstance(value, dict):
+        pairs = ((canonical(k), canonical(v)) for k, v in value.items())
+        return SLDPDict(tuple(sorted(pairs, key=lambda kv: format_sldp(kv[0]))))
+    raise TypeError(f"not an answer value: {type(value).__name__}")
+
+
+def point(vec: tuple[float, float, float]) -> Point:
+    return Point(tuple(float(v) for v in vec))
+
+
+def ranking_gap(scores: list[float]) -> float:
+    """The smallest gap between two scores (inf for fewer than two)."""
+    ordered = sorted(scores)
+    return min((b - a for a, b in pairwise(ordered)), default=math.inf)
+
+
+def near_tie(scores: list[float], what: str) -> str:
+    """'' when every two scores differ by at least `NEAR_TIE`, else the reason."""
+    gap = ranking_gap(scores)
+    return f"{what} differ by only {gap:.4f}" if gap < NEAR_TIE else ""
+
+
+def at_tolerance_edge(value: float, tol: float = 0.01) -> str:
+    """'' unless the value rounded to one decimal lands within a hair of the tolerance, where
+    float noise decides whether a model that rounded is judged right."""
+    off = abs(value - round(value, 1))
+    return f"{value:.4f} rounds to the tolerance edge" if abs(off - tol) < 1e-3 else ""
+
+
+def q(text: str) -> str:
+    """A Cypher string literal."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -1,0 +1,56 @@
+"""What a generation produced and dropped, per category and reason, printed for the lab."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Report:
+    """Counts of one generation; `drops` maps (category, reason) to a count."""
+
+    fingerprint: str
+    source: str
+    seed: int
+    per_category: int
+    proposed: Counter = field(default_factory=Counter)    # category -> candidates proposed
+    examined: Counter = field(default_factory=Counter)    # category -> candidates checked
+    kept: Counter = field(default_factory=Counter)        # category -> questions written
+    templates: Counter = field(default_factory=Counter)   # template -> questions written
+    drops: Counter = field(default_factory=Counter)       # (category, reason) -> count
+    examples: dict[str, str] = field(default_factory=dict)  # reason -> one example detail
+    seconds: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return sum(self.kept.values())
+
+    def drop_totals(self) -> Counter:
+        totals: Counter = Counter()
+        for (_, reason), n in self.drops.items():
+            totals[reason] += n
+        return totals
+
+    def shortfalls(self) -> dict[str, int]:
+        """Categories that could not fill `per_category` questions on this graph."""
+        return {c: self.per_category - n for c, n in self.kept.items() if n < self.per_category}
+
+    def text(self) -> str:
+        lines = [f"scene graph {self.source} (fingerprint {self.fingerprint[:16]})",
+                 f"seed {self.seed}, {self.per_category} per category: {self.total} questions "
+                 f"in {self.seconds:.1f} s",
+                 f"{'category':<14} {'kept':>5} {'checked':>8} {'proposed':>9}  dropped"]
+        for category in self.kept:
+            dropped = ", ".join(f"{r} {n}" for (c, r), n in sorted(self.drops.items())
+                                if c == category) or "-"
+            lines.append(f"{category:<14} {self.kept[category]:>5} {self.examined[category]:>8} "
+                         f"{self.proposed[category]:>9}  {dropped}")
+        totals = self.drop_totals()
+        lines.append("dropped: " + (", ".join(f"{r} {n}" for r, n in sorted(totals.items()))
+                                    or "none"))
+        for reason, detail in sorted(self.examples.items()):
+            lines.append(f"  e.g. {reason}: {detail[:160]}")
+        for category, missing in self.shortfalls().items():
+            lines.append(f"short: {category} has {missing} fewer than asked (graph too small)")
+        return "\n".join(lines)

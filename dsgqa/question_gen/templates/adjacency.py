@@ -1,0 +1,76 @@
+"""Adjacency: adjacent rooms, neighbours within k hops, directed and undirected wording.
+
+Heracles stores every same-layer edge as one relationship in each direction, so the directed
+wording ("relationships pointing out of") and the undirected one ("adjacent") give the same
+numbers only when the undirected query counts DISTINCT neighbours; the questions say which.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from dsgqa.question_gen.candidate import ADJACENT_ROOMS, Candidate
+from dsgqa.question_gen.templates._common import MAX_ITEMS, sample
+from dsgqa.question_gen.view import GraphView
+
+CATEGORY = "adjacency"
+_HOPS = ("A node is within k hops of another when a chain of at most k {edge} relationships "
+         "(followed in either direction) joins them; the node itself does not count.")
+
+
+def candidates(view: GraphView, rng: Random) -> list[Candidate]:
+    out: list[Candidate] = []
+    rooms = [r.symbol for r in view.label("Room")]
+    for room in rooms:
+        near = view.same_layer(room)
+        out.append(Candidate(
+            CATEGORY, "adjacent_rooms", f"rooms_adjacent_to_{room}",
+            f"Which rooms are adjacent to room {room}? {ADJACENT_ROOMS} Answer with a set of "
+            "nodeSymbols (an empty set if none).",
+            f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
+            "RETURN collect(DISTINCT n.nodeSymbol) AS rooms",
+            near, ("sets", "undirected")))
+        out.append(Candidate(
+            CATEGORY, "room_degree", f"room_degree_{room}",
+            f"How many rooms are adjacent to room {room}? {ADJACENT_ROOMS}",
+            f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
+            "RETURN count(DISTINCT n) AS rooms",
+            len(near), ("undirected",)))
+        out.append(Candidate(
+            CATEGORY, "outgoing_room_edges", f"room_edges_out_of_{room}",
+            f"How many ROOM_CONNECTED relationships point out of room {room} (directed, "
+            "starting at the room)?",
+            f"MATCH (:Room {{nodeSymbol: '{room}'}})-[e:ROOM_CONNECTED]->(:Room) "
+            "RETURN count(e) AS relationships",
+            len(near), ("directed",)))
+        for k in (2, 3):
+            within = {n for n, d in view.hops(room).items() if 0 < d <= k}
+            out.append(Candidate(
+                CATEGORY, "rooms_within_k", f"rooms_within_{k}_of_{room}",
+                f"Which rooms are within {k} hops of room {room}? "
+                f"{_HOPS.format(edge='ROOM_CONNECTED')} Answer with a set of nodeSymbols.",
+                f"MATCH (a:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED*1..{k}]-(n:Room) "
+                "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS room",
+                within, ("sets", "undirected", "k_hops")))
+    places = [p.symbol for p in view.label("MeshPlace")]
+    for place in sample(rng, places, 25):
+        near = view.same_layer(place)
+        out.append(Candidate(
+            CATEGORY, "mesh_place_neighbours", f"mesh_neighbours_of_{place}",
+            f"How many MESH_PLACE_CONNECTED relationships point out of mesh place {place} "
+            "(directed, starting at it)?",
+            f"MATCH (:MeshPlace {{nodeSymbol: '{place}'}})-[e:MESH_PLACE_CONNECTED]->() "
+            "RETURN count(e) AS relationships",
+            len(near), ("directed",)))
+        k = rng.choice((1, 2, 3))
+        within = {n for n, d in view.hops(place).items() if 0 < d <= k}
+        if 0 < len(within) <= MAX_ITEMS:
+            out.append(Candidate(
+                CATEGORY, "mesh_places_within_k", f"mesh_within_{k}_of_{place}",
+                f"Which mesh places are within {k} hops of mesh place {place}? "
+                f"{_HOPS.format(edge='MESH_PLACE_CONNECTED')} Answer with a set of nodeSymbols.",
+                f"MATCH (a:MeshPlace {{nodeSymbol: '{place}'}})"
+                f"-[:MESH_PLACE_CONNECTED*1..{k}]-(n:MeshPlace) "
+                "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS place",
+                within, ("sets", "undirected", "k_hops")))
+    return out

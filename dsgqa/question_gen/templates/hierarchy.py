@@ -1,0 +1,66 @@
+"""Hierarchy: objects in a room, rooms of an object, classes in a room, empty rooms."""
+
+from __future__ import annotations
+
+from random import Random
+
+from dsgqa.question_gen.candidate import IN_ROOM, Candidate, q
+from dsgqa.question_gen.templates._common import MAX_ITEMS, room_objects_match, sample
+from dsgqa.question_gen.view import GraphView
+
+CATEGORY = "hierarchy"
+_SET = "Answer with a set of nodeSymbols."
+
+
+def candidates(view: GraphView, rng: Random) -> list[Candidate]:
+    out: list[Candidate] = []
+    rooms = [r.symbol for r in view.label("Room")]
+    objects = [o.symbol for o in view.label("Object")]
+    for room in rooms:
+        inside = view.objects_in_room(room)
+        if len(inside) <= MAX_ITEMS:
+            out.append(Candidate(
+                CATEGORY, "objects_in_room", f"objects_in_{room}",
+                f"Which objects are in room {room}? {IN_ROOM} {_SET}",
+                f"{room_objects_match(room)} RETURN DISTINCT o.nodeSymbol AS object",
+                inside, ("sets",) + (("empty",) if not inside else ())))
+        out.append(Candidate(
+            CATEGORY, "classes_in_room", f"classes_in_{room}",
+            f"Which object classes occur in room {room}? {IN_ROOM} Answer with a set of class "
+            "names.",
+            f"{room_objects_match(room)} RETURN collect(DISTINCT o.class) AS classes",
+            {view.nodes[o].class_name for o in inside}, ("sets",)))
+    for obj in sample(rng, objects, 30):
+        out.append(Candidate(
+            CATEGORY, "rooms_of_object", f"rooms_of_{obj}",
+            f"Which rooms is object {obj} in? {IN_ROOM} {_SET} (an empty set if none)",
+            "MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->"
+            f"(:Object {{nodeSymbol: '{obj}'}}) RETURN DISTINCT r.nodeSymbol AS room",
+            view.rooms_of(obj), ("sets",) + (("empty",) if not view.rooms_of(obj) else ())))
+    for obj in sample(rng, objects, 15):
+        holders = {p for p in view.parents.get(obj, ())
+                   if view.nodes[p].label in ("Place", "MeshPlace")}
+        out.append(Candidate(
+            CATEGORY, "places_of_object", f"places_of_{obj}",
+            f"Which places or mesh places CONTAIN object {obj}? {_SET}",
+            f"MATCH (p)-[:CONTAINS]->(:Object {{nodeSymbol: '{obj}'}}) "
+            "WHERE p:Place OR p:MeshPlace RETURN p.nodeSymbol AS place",
+            holders, ("sets",)))
+    empty = {r for r in rooms if not view.objects_in_room(r)}
+    out.append(Candidate(
+        CATEGORY, "empty_rooms", "empty_rooms",
+        f"Which rooms hold no object at all? {IN_ROOM} {_SET} (an empty set if none)",
+        "MATCH (r:Room) WHERE NOT EXISTS { MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(:Object) } "
+        "RETURN r.nodeSymbol AS room",
+        empty, ("sets", "empty")))
+    classes = view.classes("Object")
+    for room, cls in sample(rng, [(r, c) for r in rooms for c in classes], 20):
+        found = {o for o in view.objects_in_room(room) if view.nodes[o].class_name == cls}
+        if found:
+            out.append(Candidate(
+                CATEGORY, "class_in_room", f"{cls}_in_{room}",
+                f"Which objects of class '{cls}' are in room {room}? {IN_ROOM} {_SET}",
+                f"{room_objects_match(room, extra=f' {{class: {q(cls)}}}')} "
+                "RETURN DISTINCT o.nodeSymbol AS object",
+                found, ("sets",)))
+    return out

@@ -1,0 +1,74 @@
+"""PDDL-goal questions in Heracles' goal vocabulary: pick up any X in a room, inspect every X
+in a room, visit every room adjacent to a room, move every X from one room into another.
+
+The question names the predicates to use; the reference Cypher returns the facts (one row of
+arguments per atom) and the goal is their conjunction or disjunction.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from dsgqa.question_gen.candidate import ADJACENT_ROOMS, IN_ROOM, Candidate, Goal, q
+from dsgqa.question_gen.templates._common import room_objects_match, sample
+from dsgqa.question_gen.view import GraphView
+
+CATEGORY = "pddl"
+#: Goals with more atoms are unwieldy to write and slow to compare.
+MAX_ATOMS = 12
+_SYMBOLS = "Use nodeSymbols as the PDDL objects."
+
+
+def candidates(view: GraphView, rng: Random) -> list[Candidate]:
+    out: list[Candidate] = []
+    rooms = [r.symbol for r in view.label("Room")]
+    pairs = [(r, c) for r in rooms
+             for c in sorted({view.nodes[o].class_name for o in view.objects_in_room(r)})]
+    for room, cls in sample(rng, pairs, 40):
+        found = sorted(o for o in view.objects_in_room(room) if view.nodes[o].class_name == cls)
+        if not 1 <= len(found) <= MAX_ATOMS:
+            continue
+        match = room_objects_match(room, extra=f" {{class: {q(cls)}}}")
+        out.append(Candidate(
+            CATEGORY, "grab_any", f"grab_any_{cls}_in_{room}",
+            f"Write a PDDL goal that holds when the robot is holding any one of the objects of "
+            f"class '{cls}' in room {room}. {IN_ROOM} Use the predicate (holding ?object). "
+            f"{_SYMBOLS}",
+            f"{match} RETURN DISTINCT o.nodeSymbol AS object",
+            Goal("or", tuple(("holding", o) for o in found)), ("or",)))
+        out.append(Candidate(
+            CATEGORY, "inspect_all", f"inspect_all_{cls}_in_{room}",
+            f"Write a PDDL goal in which every object of class '{cls}' in room {room} has been "
+            f"inspected. {IN_ROOM} Use the predicate (safe ?object). {_SYMBOLS}",
+            f"{match} RETURN DISTINCT o.nodeSymbol AS object",
+            Goal("and", tuple(("safe", o) for o in found)), ("and",)))
+        others = [r for r in rooms if r != room]
+        if others:
+            target = rng.choice(others)
+            out.append(Candidate(
+                CATEGORY, "move_all", f"move_{cls}_from_{room}_to_{target}",
+                f"Write a PDDL goal in which every object of class '{cls}' that is now in room "
+                f"{room} is in room {target}. {IN_ROOM} Use the predicate "
+                f"(object-in-room ?object ?room). {_SYMBOLS}",
+                f"{match} RETURN DISTINCT o.nodeSymbol AS object, '{target}' AS room",
+                Goal("and", tuple(("object-in-room", o, target) for o in found)), ("and",)))
+    for room in rooms:
+        near = sorted(view.same_layer(room))
+        if 1 <= len(near) <= MAX_ATOMS:
+            out.append(Candidate(
+                CATEGORY, "visit_adjacent", f"visit_rooms_adjacent_to_{room}",
+                f"Write a PDDL goal in which the robot has visited every room adjacent to room "
+                f"{room}. {ADJACENT_ROOMS} Use the predicate (visited-room ?room). {_SYMBOLS}",
+                f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
+                "RETURN DISTINCT n.nodeSymbol AS room",
+                Goal("and", tuple(("visited-room", r) for r in near)), ("and",)))
+    for cls in view.classes("Object"):
+        members = [o.symbol for o in view.label("Object", cls)]
+        if 2 <= len(members) <= MAX_ATOMS:
+            out.append(Candidate(
+                CATEGORY, "visit_any", f"visit_any_{cls}",
+                f"Write a PDDL goal that holds once the robot has visited any one object of "
+                f"class '{cls}'. Use the predicate (visited-object ?object). {_SYMBOLS}",
+                f"MATCH (o:Object {{class: {q(cls)}}}) RETURN o.nodeSymbol AS object",
+                Goal("or", tuple(("visited-object", o) for o in members)), ("or",)))
+    return out
