@@ -69,6 +69,21 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--pddl", action="store_true", help="Compare as PDDL goal formulas.")
     compare.add_argument("--tol", type=float, default=0.01, help="Numeric tolerance (SLDP).")
 
+    questions = sub.add_parser("questions", help="Question-set tools (generate).")
+    questions_sub = questions.add_subparsers(dest="questions_command", required=True)
+    gen = questions_sub.add_parser(
+        "generate", help="Write a question set for any spark_dsg scene graph; every solution "
+        "is computed in Python and by its reference Cypher, and kept only when both agree.")
+    gen.add_argument("--scene-graph", required=True, help="spark_dsg JSON scene graph.")
+    gen.add_argument("--out", required=True, help="Question set YAML to write.")
+    gen.add_argument("--seed", type=int, default=0, help="Same seed, same graph: same set.")
+    gen.add_argument("--per-category", type=int, default=30,
+                     help="Questions per category (fewer when the graph is too small).")
+    gen.add_argument("--category", action="append", dest="categories", metavar="CATEGORY",
+                     help="Only this category (repeatable); default: all.")
+    gen.add_argument("--db-root", help="Where the embedded database is built (default: a "
+                     "temporary directory).")
+
     sub.add_parser("report", help="HTML/Markdown report from the results store "
                    "(nlp-dsg-benchmark report --help).", add_help=False)
     plan = sub.add_parser("plan", help="planeval commands (validate, evaluate, overview, ...).",
@@ -221,6 +236,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dsgqa.compare_cli import compare_command
 
         return compare_command(args.a, args.b, pddl=args.pddl, tol=args.tol)
+    if args.command == "questions":
+        from dsgqa.question_gen.command import generate_command
+
+        return generate_command(args.scene_graph, args.out, seed=args.seed,
+                                per_category=args.per_category, categories=args.categories,
+                                db_root=args.db_root)
     from planeval.cli import main as planeval_main
 
     return planeval_main(args.args)

@@ -152,7 +152,8 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = ">" if len(value) > 60 and "\n" not in value and value == value.strip() else None
+    foldable = " " in value and "\n" not in value and value == value.strip()
+    style = ">" if len(value) > 60 and foldable else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 

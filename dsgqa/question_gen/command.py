@@ -1,0 +1,26 @@
+"""`nlp-dsg-benchmark questions generate`: write a checked question set for a scene graph."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from dsgqa.question_gen.generate import generate, write_question_set
+from dsgqa.questions import load_question_set
+from dsgqa.scene_graph import load_scene_graph
+
+
+def generate_command(scene_graph: str, out: str, *, seed: int, per_category: int,
+                     categories: Sequence[str] | None = None, db_root: str | None = None) -> int:
+    """Generate, write, re-read the file as the benchmark will, and print the report."""
+    if per_category < 1:
+        raise ValueError("--per-category must be at least 1")
+    graph = load_scene_graph(scene_graph)
+    options = {"categories": categories} if categories else {}
+    generated = generate(graph, seed=seed, per_category=per_category,
+                         db_root=Path(db_root) if db_root else None, **options)
+    path = write_question_set(generated, Path(out))
+    written = load_question_set(path)
+    print(generated.report.text())
+    print(f"wrote {len(written.questions)} questions to {path}")
+    return 0
