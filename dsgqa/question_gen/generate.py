@@ -2,7 +2,7 @@
 
 Deterministic for a seed: every category gets its own random stream (so adding a template to one
 category leaves the others' questions unchanged), candidates are interleaved template by
-template, and each is checked in that order until the category has `per_category` questions.
+template, every one is checked, and the first `per_category` that pass make the category.
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PE
                 report.kept[module.CATEGORY] = 0
                 seen: set[str] = set()
                 for candidate in _interleaved(proposed, rng):
-                    if report.kept[module.CATEGORY] >= per_category:
-                        break
+                    # Every candidate is checked (not only until the category is full), so the
+                    # report's drop counts describe the whole graph, not where the quota ended.
                     report.examined[module.CATEGORY] += 1
                     if candidate.question in seen:
                         report.drops[(module.CATEGORY, DROP_DUPLICATE)] += 1
@@ -73,10 +73,10 @@ def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PE
                         report.drops[(module.CATEGORY, verdict.reason)] += 1
                         report.examples.setdefault(verdict.reason,
                                                    f"{candidate.name}: {verdict.detail}")
-                        continue
-                    report.kept[module.CATEGORY] += 1
-                    report.templates[candidate.template] += 1
-                    chosen.append((candidate, candidate.solution()))
+                    elif report.kept[module.CATEGORY] < per_category:
+                        report.kept[module.CATEGORY] += 1
+                        report.templates[candidate.template] += 1
+                        chosen.append((candidate, candidate.solution()))
         finally:
             store.close()
     report.seconds = time.perf_counter() - started

@@ -16,6 +16,7 @@ class Report:
     per_category: int
     proposed: Counter = field(default_factory=Counter)    # category -> candidates proposed
     examined: Counter = field(default_factory=Counter)    # category -> candidates checked
+    # (every proposed candidate is checked; `kept` is capped at `per_category`)
     kept: Counter = field(default_factory=Counter)        # category -> questions written
     templates: Counter = field(default_factory=Counter)   # template -> questions written
     drops: Counter = field(default_factory=Counter)       # (category, reason) -> count
@@ -36,16 +37,21 @@ class Report:
         """Categories that could not fill `per_category` questions on this graph."""
         return {c: self.per_category - n for c, n in self.kept.items() if n < self.per_category}
 
+    def passed(self, category: str) -> int:
+        """Candidates of a category that passed the check (kept or beyond the quota)."""
+        dropped = sum(n for (c, _), n in self.drops.items() if c == category)
+        return self.examined[category] - dropped
+
     def text(self) -> str:
         lines = [f"scene graph {self.source} (fingerprint {self.fingerprint[:16]})",
                  f"seed {self.seed}, {self.per_category} per category: {self.total} questions "
                  f"in {self.seconds:.1f} s",
-                 f"{'category':<14} {'kept':>5} {'checked':>8} {'proposed':>9}  dropped"]
+                 f"{'category':<14} {'kept':>5} {'passed':>7} {'checked':>8}  dropped"]
         for category in self.kept:
             dropped = ", ".join(f"{r} {n}" for (c, r), n in sorted(self.drops.items())
                                 if c == category) or "-"
-            lines.append(f"{category:<14} {self.kept[category]:>5} {self.examined[category]:>8} "
-                         f"{self.proposed[category]:>9}  {dropped}")
+            lines.append(f"{category:<14} {self.kept[category]:>5} {self.passed(category):>7} "
+                         f"{self.examined[category]:>8}  {dropped}")
         totals = self.drop_totals()
         lines.append("dropped: " + (", ".join(f"{r} {n}" for r, n in sorted(totals.items()))
                                     or "none"))
