@@ -1,21 +1,24 @@
 """The failure taxonomy: every way a plan step can go wrong, each named once.
 
-Seed 003's error classes mapped to PDDL. A plan is checked step by step and the first problem
-stops it; the checks run in this order, so each failing step gets exactly one kind:
+The EAI error taxonomy's classes mapped to PDDL. A plan is checked step by step and the first
+problem stops it; the checks run in this order, so each failing step gets exactly one kind:
 
     parse           the text of the step is not readable as an action
-    unknown_action  the action name is not in the domain (seed 003: hallucinated action)
+    unknown_action  the action name is not in the domain (EAI: hallucinated action)
     arity           wrong number of arguments (VAL accepts extra arguments; we do not)
     unknown_object  an argument is not an object or constant of the problem (hallucination)
     type            an argument has the wrong type for its parameter
-    precondition    the action is well-formed but not applicable here (seed 003: affordance)
+    precondition    the action is well-formed but not applicable here (EAI: affordance)
     goal_not_reached  every step executed, but the goal is false at the end
+    not_recog_goal  incremental runs only: every action executed and the goal held at some
+                    point, but the model never said `finished` while it did (AutoPlanBench's
+                    reason of the same name)
 
 Arity comes before objects because with the wrong number of arguments the positions do not
 line up with parameters, so "which argument is wrong" has no answer.
 
 For a plan that fails (precondition or goal_not_reached) and a gold plan, `GoldClass` says how
-the failure relates to the gold plan (seed 003's runtime errors); see `planeval.diagnosis`.
+the failure relates to the gold plan (the EAI taxonomy's runtime errors); see `planeval.diagnosis`.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class FailureKind(StrEnum):
     TYPE = "type"
     PRECONDITION = "precondition"
     GOAL_NOT_REACHED = "goal_not_reached"
+    NOT_RECOG_GOAL = "not_recog_goal"
 
 
 GRAMMAR_KINDS = frozenset(
@@ -43,7 +47,7 @@ GRAMMAR_KINDS = frozenset(
         FailureKind.TYPE,
     }
 )
-"""Kinds found without looking at the state (seed 003's grammar errors)."""
+"""Kinds found without looking at the state (the EAI taxonomy's grammar errors)."""
 
 
 class GoldClass(StrEnum):

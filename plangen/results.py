@@ -1,5 +1,7 @@
 """The planning track's tables: per-instance evaluation and the overview across experiments,
-per model x domain and overall (seed 002 + seed 003 metrics, computed by planeval)."""
+per model x domain and overall (AutoPlanBench's and the EAI taxonomy's metrics, computed by
+planeval). Items the model never answered are errors: listed in `plan_failures.csv`, kept as
+unscored rows in the evaluation, counted in the overview's `n_errors`."""
 
 from __future__ import annotations
 
@@ -70,8 +72,8 @@ def summarize_planning_run(
     records = [o.value for o in outcomes if o.ok]
     write_generation_logs(records, plans_dir)
     failed = [(o.uid, o.error) for o in outcomes if not o.ok] + [
-        (f"{r['domain']}/{r['instance']}", r["meta"]["error"])
-        for r in records if "error" in r["meta"]
+        (f"{r['domain']}/{r['instance']}", r["error"])
+        for r in records if r.get("error")
     ]
     derived = derived_gold_plans(records, data_dir)
     write_derived_gold(derived, out_dir / "derived_gold")

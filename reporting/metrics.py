@@ -2,7 +2,9 @@
 
 Each function takes the rows of one run (or of several, for the trend) and returns a small table.
 A missing boolean (a stage that never ran) counts as False: an item that did not succeed is a
-failure for every rate here.
+failure for every rate here. Planning rows with an `error` (the model never replied) are no
+plans: they are counted under `errors` and left out of the planning rates and `instances`, as
+the planning overview does.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ def _qa_groups(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def planning_overall(planning: pd.DataFrame) -> pd.DataFrame:
-    """Per model: instances, plan success rate, execution success rate, mean goal fraction."""
+    """Per model: scored instances, errors, plan success rate, execution success rate, mean goal
+    fraction."""
     return _planning_groups(planning, ["model"])
 
 
@@ -64,7 +67,8 @@ def planning_by_domain(planning: pd.DataFrame) -> pd.DataFrame:
     if planning.empty:
         return table
     kinds = planning.assign(kind=planning["failure_kind"].fillna("").replace("", NO_FAILURE))
-    kinds = kinds[~truthy(kinds["success"]) & (kinds["kind"] != NO_FAILURE)]
+    kinds = kinds[~truthy(kinds["success"]) & (kinds["kind"] != NO_FAILURE)
+                  & ~_planning_errors(kinds)]
     if kinds.empty:
         return table
     counts = kinds.pivot_table(index=["model", "domain"], columns="kind", values="instance",
@@ -77,23 +81,34 @@ def planning_by_domain(planning: pd.DataFrame) -> pd.DataFrame:
 
 
 def _planning_groups(planning: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    columns = [*keys, "instances", "solved", "plan_success_rate", "execution_success_rate",
-               "mean_goal_fraction"]
+    columns = [*keys, "instances", "errors", "solved", "plan_success_rate",
+               "execution_success_rate", "mean_goal_fraction"]
     if planning.empty:
         return pd.DataFrame(columns=columns)
-    rows = planning.assign(
+    errors = _planning_errors(planning)
+    rows = planning[~errors].assign(
         _success=truthy(planning["success"]),
         _executed=truthy(_column(planning, "execution_success", False)),
         _goal=pd.to_numeric(_column(planning, "goal_fraction", float("nan")), errors="coerce"),
     )
+    groups = planning.assign(_error=errors).groupby(keys, sort=True)["_error"].sum()
     grouped = rows.groupby(keys, sort=True)
-    return pd.DataFrame({
+    table = pd.DataFrame({
         "instances": grouped.size(),
-        "solved": grouped["_success"].sum().astype(int),
+        "solved": grouped["_success"].sum(),
         "plan_success_rate": grouped["_success"].mean(),
         "execution_success_rate": grouped["_executed"].mean(),
         "mean_goal_fraction": grouped["_goal"].mean(),
-    }).reset_index()[columns]
+    }).reindex(groups.index).assign(errors=groups)
+    counts = ["instances", "errors", "solved"]
+    table[counts] = table[counts].fillna(0).astype(int)
+    return table.reset_index()[columns]
+
+
+def _planning_errors(planning: pd.DataFrame) -> pd.Series:
+    """Rows of items the model never answered (older runs have no `error` column)."""
+    error = _column(planning, "error", "")
+    return error.notna() & (error.astype(str).str.strip() != "")
 
 
 def usage(qa: pd.DataFrame, planning: pd.DataFrame,

@@ -27,7 +27,7 @@ PLANNING_BOOL = ("success", "solved_without_mistake", "reached_goal",
                  "reached_goal_without_stopping", "predicted_goal_erroneously",
                  "execution_success")
 PLANNING_TEXT = ("experiment", "domain", "instance", "model", "approach", "unsuccessful_reason",
-                 "failure_kind", "gold_class")
+                 "failure_kind", "gold_class", "error")
 INT_COLUMNS = frozenset({
     "n_rows", "prompt_tokens", "completion_tokens", "tokens", "llm_calls", "n_mistakes",
     "failure_step", "interaction_length", "plan_length", "gold_length", "n_steps", "n_executed",
