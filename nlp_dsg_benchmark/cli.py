@@ -244,7 +244,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                                 db_root=args.db_root)
     from planeval.cli import main as planeval_main
 
-    return planeval_main(args.args)
+    return planeval_main(args.args, prog="nlp-dsg-benchmark plan")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         # Everything after `plan` belongs to planeval's own parser (its --help included).
         from planeval.cli import main as planeval_main
 
-        return planeval_main(argv[1:])
+        return planeval_main(argv[1:], prog="nlp-dsg-benchmark plan")
     args = _parser().parse_args(argv)
     try:
         return _dispatch(args)

@@ -7,6 +7,7 @@
 
 Tables are CSV, Markdown or JSON by the extension of FILE. Bad input prints one line on stderr
 (`planeval: error: ...`) and exits 2; there are no tracebacks for anything planeval expects.
+Run as `nlp-dsg-benchmark plan ...`, the help and errors name that command instead (`prog`).
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="planeval", description="PDDL plan validation and LLM planning metrics")
+def build_parser(prog: str = "planeval") -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description="PDDL plan validation and LLM planning metrics")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     validate = commands.add_parser("validate", help="validate one plan (exit 0 valid, 1 invalid)")
@@ -64,15 +65,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "planeval") -> int:
+    """`prog` is the command the user typed, for help and error lines."""
+    args = build_parser(prog).parse_args(argv)
     try:
         return _COMMANDS[args.command](args)
     except PlanevalError as exc:
-        print(f"planeval: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"planeval: error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
+        print(f"{prog}: error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
@@ -98,8 +100,9 @@ def _validate(args: argparse.Namespace) -> int:
 def _evaluate(args: argparse.Namespace) -> int:
     table = evaluate_logs(args.logs_dir, args.gold)
     write_table(table, args.out)
-    solved = int(table["success"].sum())
-    print(f"evaluated {len(table)} runs ({solved} solved) -> {args.out}")
+    solved = int(table["success"].eq(True).sum())
+    errors = int(table["error"].notna().sum())
+    print(f"evaluated {len(table)} runs ({solved} solved, {errors} errors) -> {args.out}")
     return 0
 
 

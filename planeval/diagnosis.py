@@ -1,9 +1,12 @@
 """Validate a plan and say why it fails: `validate_plan` -> `PlanReport`.
 
 A plan is executed from the initial state, one step at a time, and stops at the first step
-that fails (kinds and their order: `planeval.failures`). The report says whether the plan is
-executable, whether the goal holds at the end, after how many steps the goal first held, and how
-much of the goal holds where the plan stopped (`planeval.goals`).
+that fails (kinds and their order: `planeval.failures`). Plan text is read with the domain's
+action names, so prose around a plan is not taken for actions (`planeval.plan_text`); a text
+with no action at all is a parsing error at step 1, not an empty plan that executes (unless the
+goal holds in the initial state, where the empty plan is the right answer). The report says
+whether the plan is executable, whether the goal holds at the end, after how many steps the goal
+first held, and how much of the goal holds where the plan stopped (`planeval.goals`).
 
 `valid` means: every step executed, the goal holds at the end, and the action goals (if any
 were given) are all matched. `goal_reached` is False for a plan that is not executable, even if
@@ -127,11 +130,15 @@ def validate_plan(
             f"not '{domain.name}'"
         )
     task = Task.of(problem)
-    plan = plan_text if isinstance(plan_text, ParsedPlan) else parse_plan(plan_text)
+    plan = plan_text
+    if not isinstance(plan, ParsedPlan):
+        plan = parse_plan(plan, domain.actions)
     items = plan.items
     state = task.init
     reached_at = 0 if task.goal_holds(state) else None
     failure: Failure | None = None
+    if not items and reached_at is None:
+        failure = Failure(1, FailureKind.PARSE, "no action found in the plan text")
     executed: list[GroundAction] = []
     for number, item in enumerate(items, 1):
         if item.__class__ is LineError:

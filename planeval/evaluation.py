@@ -25,17 +25,29 @@ logs is evaluated file by file; a file is one experiment unless records name the
         {"type": "look_around", "raw_reply": "..."},
         {"type": "finished", "raw_reply": "..."}
       ],
-      "action_goals": ["(pick-up a)", "..."],    optional required action sequence (seed 003)
+      "action_goals": ["(pick-up a)", "..."],    optional required action sequence (EAI)
+      "error": "...",                            optional: the interaction broke off (e.g. the
+                                                 endpoint refused); then nothing is scored
       "meta": {}                                 optional, free-form, ignored
     }
 
 For an attempt the plan is `actions` when given (the generator's reading of the reply, e.g. after
 mapping natural language back to PDDL), otherwise `raw_reply`, read by `parse_plan`. For an action
-event the action is `action` when given, otherwise `raw_reply`. `finished` is the model saying
-the goal is reached; `look_around` is the model asking to see the current state.
+event the action is `action` when given, otherwise `raw_reply`. Both are read with the domain's
+action names, by the extraction rules of `planeval.plan_text` (prose is not an action; a reply
+with no action is a parsing error). `finished` is the model saying the goal is reached;
+`look_around` is the model asking to see the current state.
 
-What counts (seed 002)
-----------------------
+Errors are not plans
+--------------------
+A record with an `error`, or with no reply at all (no attempt, or no event), is an item the
+model never answered: it gets a row with its `error` and no score (every scoring column empty),
+and the overview leaves it out of the rates and counts it in `n_errors`, as the QA track keeps
+errored items apart from wrong answers. Scoring it as an empty plan would report an executable
+plan that missed the goal for a model that never replied.
+
+What counts (AutoPlanBench's evaluation)
+----------------------------------------
 non-incremental: an instance is solved when any attempt is a valid plan; the plan that counts is
 the first valid attempt, or else the last one. Interaction length = number of attempts.
 incremental: the events are replayed on a `Simulator`. A non-executable action is a mistake
@@ -46,11 +58,13 @@ executed actions. A look-around counts as "after a mistake" when the event just 
 mistake. Unsuccessful instances get one reason: not_executable (the first mistake was a
 non-executable action), else not_recog_goal (the goal held at some point), else not_reached_goal.
 
-Per-instance columns (`EVALUATION_COLUMNS`) add seed 003's view: `failure_kind` (for incremental
-runs the kind of the first non-executable action, or goal_not_reached), `gold_class` (non-
-incremental only), goal fractions of the final state, and PlanningLCS/Jaccard of the plan that
-counts (incremental: the executed actions) against the gold plan. Domains, problems and gold
-plans are looked up in a data directory laid out as `planeval.dataset` describes.
+Per-instance columns (`EVALUATION_COLUMNS`) add the EAI taxonomy's view: `failure_kind` (for
+incremental runs the kind of the first non-executable action, else not_recog_goal when the goal
+held at some point but the model never said `finished` then, else goal_not_reached),
+`gold_class` (non-incremental only), goal fractions of the final state, and PlanningLCS/Jaccard
+of the plan that counts (incremental: the executed actions) against the gold plan. Domains,
+problems and gold plans are looked up in a data directory laid out as `planeval.dataset`
+describes.
 """
 
 from __future__ import annotations
@@ -107,7 +121,17 @@ class GenerationRecord(BaseModel):
     attempts: list[Attempt] = []
     events: list[Event] = []
     action_goals: list[str] | None = None
+    error: str | None = None
     meta: dict[str, Any] = {}
+
+    def error_message(self) -> str | None:
+        """Why no reply can be scored, or None; logs written before `error` was a field kept
+        it under `meta`."""
+        error = self.error or self.meta.get("error")
+        if error:
+            return str(error)
+        replies = self.attempts if self.approach == NON_INCREMENTAL else self.events
+        return None if replies else "no reply in the log"
 
 
 def read_generation_log(path: str | Path) -> Iterator[tuple[int, GenerationRecord]]:
@@ -166,7 +190,7 @@ def evaluate_log(path: str | Path, data: PlanningData) -> list[dict[str, Any]]:
 
 
 def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, Any]:
-    """Re-simulate one run and compute its per-instance metrics (seed 002 and 003)."""
+    """Re-simulate one run and compute its per-instance metrics (AutoPlanBench and EAI)."""
     domain = data.domain(record.domain)
     problem = data.problem(record.domain, record.instance)
     gold = data.gold_plan(record.domain, record.instance)
@@ -179,6 +203,9 @@ def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, A
         "approach": record.approach,
         "gold_length": None if gold_steps is None else len(gold_steps),
     }
+    error = record.error_message()
+    if error is not None:
+        return {**dict.fromkeys(EVALUATION_COLUMNS), **base, "error": error}
     if record.approach == NON_INCREMENTAL:
         row = _non_incremental(record, domain, problem, gold)
     else:
@@ -196,7 +223,7 @@ def _non_incremental(
     record: GenerationRecord, domain: Domain, problem: Problem, gold: str | None
 ) -> dict[str, Any]:
     reports: list[PlanReport] = []
-    for attempt in record.attempts or [Attempt()]:  # no attempt at all: an empty plan
+    for attempt in record.attempts:
         reports.append(
             validate_plan(domain, problem, attempt.plan_text(), gold, record.action_goals)
         )
@@ -281,7 +308,9 @@ def _incremental(record: GenerationRecord, domain: Domain, problem: Problem) -> 
             if reached
             else "not_reached_goal"
         )
-        failure_kind = failure_kind or str(FailureKind.GOAL_NOT_REACHED)
+        # Only missing `finished` while the goal held: its own label, not goal_not_reached.
+        unrecognised = FailureKind.NOT_RECOG_GOAL if reached else FailureKind.GOAL_NOT_REACHED
+        failure_kind = failure_kind or str(unrecognised)
     goal = sim.goal_score(_action_keys(record.action_goals))
     executed = [h.action for h in sim.history if h.ok]
     return {
@@ -331,5 +360,5 @@ EVALUATION_COLUMNS = [
     "n_steps", "n_executed", "execution_success",
     "n_look_arounds", "n_look_arounds_after_mistakes",
     "goal_fraction", "state_goal_fraction", "relation_goal_fraction", "action_goal_fraction",
-    "planning_lcs", "planning_jaccard",
+    "planning_lcs", "planning_jaccard", "error",
 ]  # fmt: skip

@@ -11,6 +11,9 @@ exactly one kind:
     type            an argument has the wrong type for its parameter
     precondition    the action is well-formed but not applicable here (EAI: affordance)
     goal_not_reached  every step executed, but the goal is false at the end
+    not_recog_goal  incremental runs only: every action executed and the goal held at some
+                    point, but the model never said `finished` while it did (AutoPlanBench's
+                    reason of the same name)
 
 Arity comes before objects because with the wrong number of arguments the positions do not
 line up with parameters, so "which argument is wrong" has no answer.
@@ -33,6 +36,7 @@ class FailureKind(StrEnum):
     TYPE = "type"
     PRECONDITION = "precondition"
     GOAL_NOT_REACHED = "goal_not_reached"
+    NOT_RECOG_GOAL = "not_recog_goal"
 
 
 GRAMMAR_KINDS = frozenset(

@@ -1,12 +1,16 @@
-"""The overview across experiments: seed 002's table plus seed 003's aggregate.
+"""The overview across experiments: AutoPlanBench's table plus the EAI taxonomy's aggregate.
 
 Input is the per-instance evaluation (`planeval.evaluation`), one row per instance and run;
 output has one row per (experiment, domain, model, approach). Columns that do not apply to an
 approach (look-arounds and erroneous goal predictions for non-incremental runs) are None ("NA").
 
-Seed 002 columns keep their names. `n_look_arounds_after_mistakes` is computed (the reference
-implementation declared it but never counted it). Seed 003 adds: `task_success_rate`,
-`execution_success_rate` (share of instances whose plan executed completely),
+Rows with an `error` (the model never replied, `planeval.evaluation`) are not instances the
+model planned: `n_errors` counts them and every other column, rates included, is computed over
+the remaining rows (`n_instances` is AutoPlanBench's "number of evaluated instances").
+
+AutoPlanBench's columns keep their names. `n_look_arounds_after_mistakes` is computed (the
+reference implementation declared it but never counted it). The EAI taxonomy adds:
+`task_success_rate`, `execution_success_rate` (share of instances whose plan executed completely),
 `step_success_rate` (mean share of proposed steps that executed), the partial goal satisfaction
 means `state_goal`, `relation_goal`, `action_goal`, `total_goal`, and `rate_<kind>`, the share
 of instances whose first failure has that kind or gold class.
@@ -50,7 +54,7 @@ def load_evaluations(eval_dir: str | Path) -> pd.DataFrame:
 
 
 def overview(evaluations: pd.DataFrame, by: list[str] | None = None) -> pd.DataFrame:
-    """One row per group with seed 002's counts/averages and seed 003's rates."""
+    """One row per group with AutoPlanBench's counts/averages and the EAI taxonomy's rates."""
     keys = by or GROUP_KEYS
     frame = evaluations.copy()
     for key in keys:
@@ -66,15 +70,20 @@ def overview(evaluations: pd.DataFrame, by: list[str] | None = None) -> pd.DataF
 
 
 def summarize(rows: pd.DataFrame) -> dict[str, Any]:
-    """Seed 002 + seed 003 metrics for one group of per-instance rows."""
-    success = _bool(rows["success"])
+    """AutoPlanBench + EAI metrics for one group of per-instance rows (errors left out)."""
     incremental = not (rows["approach"] == NON_INCREMENTAL).all()
+    error = rows["error"] if "error" in rows else pd.Series("", index=rows.index)
+    errors = error.notna() & (error.astype(str).str.strip() != "")
+    n_errors = int(errors.sum())
+    rows = rows[~errors]
+    success = _bool(rows["success"])
     without_mistake = _bool(rows["solved_without_mistake"])
     reason = rows["unsuccessful_reason"]
     ids = rows["instance"].astype(str)
     successful = rows[success]
     result: dict[str, Any] = {
         "n_instances": len(rows),
+        "n_errors": n_errors,
         "n_solved_successfully": int(success.sum()),
         "n_solved_without_mistake": int(without_mistake.sum()),
         "n_reached_goal_without_stopping": int(_bool(rows["reached_goal_without_stopping"]).sum()),
@@ -111,10 +120,15 @@ def summarize(rows: pd.DataFrame) -> dict[str, Any]:
         "avg_planning_jaccard": _mean(rows["planning_jaccard"]),
     }
     for kind in FailureKind:
-        result[f"rate_{kind}"] = float((rows["failure_kind"] == str(kind)).mean())
+        result[f"rate_{kind}"] = _share(rows["failure_kind"] == str(kind))
     for gold_class in GoldClass:
-        result[f"rate_{gold_class}"] = float((rows["gold_class"] == str(gold_class)).mean())
+        result[f"rate_{gold_class}"] = _share(rows["gold_class"] == str(gold_class))
     return result
+
+
+def _share(matches: pd.Series) -> float | None:
+    """Share of rows that match; None for a group with no scored row (all errors)."""
+    return float(matches.mean()) if len(matches) else None
 
 
 def _bool(column: pd.Series) -> pd.Series:

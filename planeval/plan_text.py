@@ -1,6 +1,6 @@
 """Plan text as LLMs write it -> `ParsedPlan` (ordered steps, plus the lines we could not read).
 
-Accepted, per line (case-insensitive; everything is lower-cased):
+Accepted action forms, per line (case-insensitive; everything is lower-cased):
 
 * PDDL style `(pick-up a)`, bare `pick-up a`, call style `pick-up(a)` / `pickup(A, B)`;
 * numbering, bullets and labels in front: `1. `, `2) `, `Step 3: `, `Action 3: `, `0: `,
@@ -14,19 +14,36 @@ Accepted, per line (case-insensitive; everything is lower-cased):
   arguments under `args`/`arguments`/`parameters`/`objects` (a list) or `object` (one), or a
   list of action strings, or an object holding such a list under `plan`/`actions`/`steps`.
 
-If the reply contains fenced code blocks (```), only the blocks count and the prose around them
-is ignored; the last block that yields at least one action is the plan. Without fences every
-non-blank line must be an action, except a header line such as `Plan:` (words ending in a
-colon), which is skipped and listed in `ParsedPlan.ignored`. Any other line is kept as a
-`LineError` with its line number, in its place among the steps, so a validator can fail the plan
-exactly there instead of silently executing a different plan.
+Where the plan is in a reply (the extraction rules). Replies mix a plan with prose, and prose
+read as an action would be scored as a hallucinated action instead of a parsing error (the EAI
+error taxonomy keeps the two apart), so the plan is found first and only then read:
+
+1. Fenced code blocks (```) come first. The plan is the first block *tagged* `pddl` that parses
+   as actions, else the first block that parses as actions. A block parses as actions when
+   every line of it reads as an action and, when the domain's action names are given, at least
+   one of them names a known action: a later block of final-state facts (`(on a b)`) or a
+   draft after the plan never replaces it.
+2. Inside the chosen block every non-blank line must be an action (a header such as `Plan:` is
+   skipped); any other line is kept as a `LineError` in its place, so the validator fails the
+   plan exactly there (a parsing error) instead of silently executing a different plan.
+3. Without such a block (no fences, or none parses as actions) the text outside the fences is
+   read line by line. Given the domain's action names, a line is an action when it is
+   parenthesised, `(name args)`, whatever the name (an unknown name is then a hallucinated
+   action), or when it is `name(args)` / `name arg ...` with a known action name. A line that
+   is neither but starts with a known action name or holds `(known-name ...` is a malformed
+   action (`LineError`); every other line is prose and is skipped (listed in `ignored`).
+   Without action names (gold plans, GAICo strings) every non-blank line must be an action.
+4. If that finds no action but a fenced block has some, the first such block is the plan, with
+   its unreadable lines as `LineError`s.
+5. A reply with no action at all gives an empty plan; `validate_plan` scores it as a parsing
+   error unless the goal already holds in the initial state.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from planeval.pddl import fact_to_pddl
@@ -58,7 +75,7 @@ class LineError:
 
 @dataclass(frozen=True, slots=True)
 class ParsedPlan:
-    """Steps and unreadable pieces in plan order; `ignored` lists skipped header lines."""
+    """Steps and unreadable pieces in plan order; `ignored` lists skipped header and prose lines."""
 
     items: tuple[PlanStep | LineError, ...]
     ignored: tuple[int, ...] = ()
@@ -83,7 +100,7 @@ class ParsedPlan:
 
 # The common case, one `(name args)` per line, gets a single regex; everything else the slow way.
 _SIMPLE = re.compile(r"\s*\(\s*([^\s(){}\[\],;]+(?:\s+[^\s(){}\[\],;]+)*)\s*\)\s*")
-_FENCE = re.compile(r"^[ \t]*```[^\n]*\n(.*?)^[ \t]*```", re.DOTALL | re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*```([^\n]*)\n(.*?)^[ \t]*```", re.DOTALL | re.MULTILINE)
 _PREFIX = re.compile(
     r"^(?:[-*•+]\s+"  # bullets
     r"|(?:(?:step|action)\s*)?\d+(?:\.\d+)?\s*[.):]\s*"  # 1.  2)  0:  0.000:  Step 3:
@@ -98,24 +115,42 @@ _BARE_ARG = re.compile(r"[a-z0-9_][a-z0-9_\-]*")
 _ARG = re.compile(r"[^\s(){}\[\],;]+")
 _CALL = re.compile(r"([^\s(){}\[\],;]+)\s*\(([^(){}]*)\)")
 _PAREN = re.compile(r"\(([^(){}]*)\)")
+_OPEN = re.compile(r"\(\s*([^\s(){}\[\],;]+)")
 _NAME_KEYS = ("action", "name", "act", "operator")
 _ARG_KEYS = ("args", "arguments", "parameters", "params", "objects")
 _LIST_KEYS = ("plan", "actions", "steps")
 
 
-def parse_plan(text: str) -> ParsedPlan:
-    """Read a plan (one reply of an LLM, a gold plan file, a GAICo string) into steps."""
-    blocks = [(m.group(1), text.count("\n", 0, m.start(1))) for m in _FENCE.finditer(text)]
-    if not blocks:
-        return _parse_body(text, 0)
-    parsed = [_parse_body(body, offset) for body, offset in blocks]
-    with_steps = [p for p in parsed if p.steps]
-    return with_steps[-1] if with_steps else parsed[-1]
+def parse_plan(text: str, actions: Collection[str] | None = None) -> ParsedPlan:
+    """Read a plan (one reply of an LLM, a gold plan file, a GAICo string) into steps.
+
+    `actions` are the domain's action names: with them, prose outside fenced blocks is told
+    apart from actions (the extraction rules in the module docstring); without them every
+    non-blank line must be an action.
+    """
+    known = None if actions is None else frozenset(a.lower() for a in actions)
+    fences = list(_FENCE.finditer(text))
+    if not fences:
+        return _parse_body(text, 0, known)
+    blocks = [
+        (m.group(1).strip().lower(), _parse_body(m.group(2), _line_of(text, m.start(2)), None))
+        for m in fences
+    ]
+    clean = [(tag, plan) for tag, plan in blocks if _parses_as_actions(plan, known)]
+    tagged = [plan for tag, plan in clean if tag.split()[:1] == ["pddl"]]
+    if tagged or clean:
+        return (tagged or [plan for _tag, plan in clean])[0]
+    outside = _parse_body(_without_fences(text, fences), 0, known)
+    if outside.steps:
+        return outside
+    with_steps = [plan for _tag, plan in blocks if plan.steps]
+    return with_steps[0] if with_steps else outside
 
 
-def parse_action(text: str) -> PlanStep | LineError:
-    """Exactly one action (incremental mode: one action per turn)."""
-    plan = parse_plan(text)
+def parse_action(text: str, actions: Collection[str] | None = None) -> PlanStep | LineError:
+    """Exactly one action (incremental mode: one action per turn); prose around it is read by
+    the same rules as in `parse_plan`."""
+    plan = parse_plan(text, actions)
     if len(plan.items) == 1:
         return plan.items[0]
     if not plan.items:
@@ -123,7 +158,30 @@ def parse_action(text: str) -> PlanStep | LineError:
     return LineError(1, text.strip(), f"expected one action, found {len(plan.items)}")
 
 
-def _parse_body(text: str, line_offset: int) -> ParsedPlan:
+def _parses_as_actions(plan: ParsedPlan, known: frozenset[str] | None) -> bool:
+    if not plan.steps or not plan.ok:
+        return False
+    return known is None or any(step.name in known for step in plan.steps)
+
+
+def _line_of(text: str, position: int) -> int:
+    """Lines before `position`: the offset that keeps line numbers counted from the reply."""
+    return text.count("\n", 0, position)
+
+
+def _without_fences(text: str, fences: list[re.Match[str]]) -> str:
+    """The text outside the fenced blocks, each block blanked to as many empty lines."""
+    parts, start = [], 0
+    for match in fences:
+        parts.append(text[start : match.start()])
+        parts.append("\n" * match.group(0).count("\n"))
+        start = match.end()
+    parts.append(text[start:])
+    return "".join(parts)
+
+
+def _parse_body(text: str, line_offset: int, known: frozenset[str] | None) -> ParsedPlan:
+    """Strict when `known` is None (every line is an action); else prose lines are skipped."""
     stripped = text.lstrip()
     if stripped[:1] in "[{":
         parsed = _parse_json(text, line_offset)
@@ -134,8 +192,8 @@ def _parse_body(text: str, line_offset: int) -> ParsedPlan:
     group_counter = [0]
     for number, raw in enumerate(text.lower().splitlines(), line_offset + 1):
         simple = _SIMPLE.fullmatch(raw)
-        if simple is not None:
-            words = simple.group(1).split()
+        words = simple.group(1).split() if simple is not None else []
+        if words and _WORD.fullmatch(words[0]):
             items.append(PlanStep(words[0], tuple(words[1:]), number))
             continue
         line = _clean_line(raw)
@@ -144,8 +202,36 @@ def _parse_body(text: str, line_offset: int) -> ParsedPlan:
         if _HEADER.match(line):
             ignored.append(number)
             continue
-        items.extend(_parse_line(line, number, group_counter))
+        read = list(_parse_line(line, number, group_counter, known))
+        if known is None or all(isinstance(item, PlanStep) for item in read):
+            items.extend(read)  # type: ignore[arg-type]  # strict mode has no _Prose
+        elif _mentions_action(line, known):
+            items.extend(_as_error(item) for item in read)
+        else:
+            ignored.append(number)
     return ParsedPlan(tuple(items), tuple(ignored), "lines")
+
+
+@dataclass(frozen=True, slots=True)
+class _Prose:
+    """A piece that is only an action if its name is known (`name arg`, `name(args)`)."""
+
+    line: int
+    text: str
+
+
+def _as_error(item: PlanStep | LineError | _Prose) -> PlanStep | LineError:
+    if isinstance(item, _Prose):
+        return LineError(item.line, item.text, f"line {item.line}: '{item.text}' is no action")
+    return item
+
+
+def _mentions_action(line: str, known: frozenset[str]) -> bool:
+    """Does a line that is not an action look like a malformed one (not like prose)?"""
+    first = _WORD.match(line)
+    if first is not None and first.group(0) in known:
+        return True
+    return any(match.group(1) in known for match in _OPEN.finditer(line))
 
 
 def _clean_line(raw: str) -> str:
@@ -156,7 +242,9 @@ def _clean_line(raw: str) -> str:
     return line.rstrip(".").strip()
 
 
-def _parse_line(line: str, number: int, group_counter: list[int]) -> Iterator[PlanStep | LineError]:
+def _parse_line(
+    line: str, number: int, group_counter: list[int], known: frozenset[str] | None = None
+) -> Iterator[PlanStep | LineError | _Prose]:
     for element, in_group in _split_elements(line):
         group = None
         if in_group:
@@ -164,7 +252,7 @@ def _parse_line(line: str, number: int, group_counter: list[int]) -> Iterator[Pl
         if element is None:
             group_counter[0] += 1
             continue
-        yield from _parse_element(element, number, group)
+        yield from _parse_element(element, number, group, known)
 
 
 def _split_elements(line: str) -> Iterator[tuple[str | None, bool]]:
@@ -195,8 +283,14 @@ def _split_elements(line: str) -> Iterator[tuple[str | None, bool]]:
         yield piece, in_group
 
 
-def _parse_element(element: str, number: int, group: int | None) -> Iterator[PlanStep | LineError]:
-    """One comma-free piece: `(a x y)`, several `(a x) (b y)`, `a(x, y)` or bare `a x y`."""
+def _parse_element(
+    element: str, number: int, group: int | None, known: frozenset[str] | None
+) -> Iterator[PlanStep | LineError | _Prose]:
+    """One comma-free piece: `(a x y)`, several `(a x) (b y)`, `a(x, y)` or bare `a x y`.
+
+    With `known` action names, the call and bare forms are actions only under a known name;
+    otherwise they are `_Prose` (the parenthesised form is an action whatever its name).
+    """
     if element.startswith("("):
         groups = list(_PAREN.finditer(element))
         covered = "".join(m.group(0) for m in groups)
@@ -206,13 +300,22 @@ def _parse_element(element: str, number: int, group: int | None) -> Iterator[Pla
             return
     call = _CALL.fullmatch(element)
     if call is not None and _WORD.fullmatch(call.group(1)):
-        yield _from_words([call.group(1), *_ARG.findall(call.group(2))], number, group, element)
+        step = _from_words([call.group(1), *_ARG.findall(call.group(2))], number, group, element)
+        yield _Prose(number, element) if _unknown(step, known) else step
         return
     words = element.split()
     if words and _WORD.fullmatch(words[0]) and all(_BARE_ARG.fullmatch(w) for w in words[1:]):
-        yield PlanStep(words[0], tuple(words[1:]), number, group)
+        step = PlanStep(words[0], tuple(words[1:]), number, group)
+        yield _Prose(number, element) if _unknown(step, known) else step
+        return
+    if known is not None:
+        yield _Prose(number, element)
         return
     yield LineError(number, element, f"line {number}: cannot read an action in '{element}'")
+
+
+def _unknown(step: PlanStep | LineError, known: frozenset[str] | None) -> bool:
+    return known is not None and isinstance(step, PlanStep) and step.name not in known
 
 
 def _from_words(

@@ -79,7 +79,7 @@ class Simulator:
 
     def _try(self, action: str | PlanStep) -> tuple[StepResult, frozenset[Fact], ActionKey | None]:
         """The result, the state after it, and the executed action (None if not executed)."""
-        step = action if isinstance(action, PlanStep) else parse_action(action)
+        step = action if isinstance(action, PlanStep) else parse_action(action, self.domain.actions)
         if isinstance(step, LineError):
             return StepResult(False, step.text, FailureKind.PARSE, step.message), self.state, None
         ground = self.task.ground(step.name, step.args)

@@ -1,4 +1,4 @@
-"""The two ways a model plans (seed 002), and the classical planner baseline.
+"""The two ways a model plans (AutoPlanBench's approaches), and the classical planner baseline.
 
 - non-incremental: the model writes the whole plan; on failure the simulator's first error is
   given back in words (backprompting) and the model tries again, up to `max_attempts`; it stops
@@ -8,7 +8,10 @@
   goal holds (otherwise the model is told so and goes on), up to `max_steps` turns.
 
 Each returns one generation-log record (the format in `planeval.evaluation`). The verdicts the
-generator computes only drive the conversation; evaluation re-simulates everything.
+generator computes only drive the conversation; evaluation re-simulates everything. `messages`
+is the whole transcript: every prompt and feedback the model was sent and every reply it gave,
+ending with its last reply (feedback to that reply was never sent; it is kept in the attempt or
+event).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from planeval import (
 )
 from planeval.evaluation import INCREMENTAL, NON_INCREMENTAL, SCHEMA
 from planeval.pddl import Domain, Problem
+from planeval.plan_text import PlanStep, parse_plan
 from plangen.prompts import backprompt, plan_messages
 
 PLANNER_MODEL = "planner:greedy"
@@ -97,17 +101,25 @@ def non_incremental(task: PlanningTask, client: LLMClient, experiment: str,
         feedback = describe_failure(report)
         attempts.append({"raw_reply": reply.text, "feedback": feedback,
                          "valid": report.valid, "tokens": reply.total_tokens})
-        if report.valid:
+        messages = [*messages, {"role": "assistant", "content": reply.text}]
+        if report.valid or number == max_attempts:
             break
-        messages = [*messages, {"role": "assistant", "content": reply.text}, backprompt(feedback)]
+        messages = [*messages, backprompt(feedback)]
     return _record(task, client.config.label, NON_INCREMENTAL, experiment, messages, usage,
                    attempts=attempts)
 
 
-def _turn_action(reply: str) -> str:
-    text = fenced_block(reply) or reply
+def _turn_action(reply: str, domain: Domain) -> tuple[str, str]:
+    """What a turn says: the first line of its fenced block (or of the reply), which may be
+    `finished` or `look around`, and the action, the first one `planeval.plan_text` finds in the
+    reply (prose around it is skipped) or, with none, the reply itself (a parsing error)."""
+    text = (fenced_block(reply) or reply).strip()
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else ""
+    items = parse_plan(reply, domain.actions).items
+    if not items:
+        return (lines[0] if lines else ""), text
+    first = items[0]
+    return (lines[0] if lines else ""), first.pddl if isinstance(first, PlanStep) else first.text
 
 
 def incremental(task: PlanningTask, client: LLMClient, experiment: str,
@@ -119,7 +131,7 @@ def incremental(task: PlanningTask, client: LLMClient, experiment: str,
         reply = client.complete(messages, CallContext(uid=task.key, stage="step",
                                                       extra={"turn": turn}))
         usage.add(reply)
-        said = _turn_action(reply.text)
+        said, action = _turn_action(reply.text, task.domain)
         if _FINISHED.match(said):
             done = sim.goal_reached()
             feedback = "Correct, the goal is reached." if done else "The goal is not reached yet."
@@ -129,25 +141,24 @@ def incremental(task: PlanningTask, client: LLMClient, experiment: str,
             events.append({"type": "look_around", "raw_reply": reply.text, "feedback": feedback})
             done = False
         else:
-            feedback = describe_step_result(sim.apply(said))
-            events.append({"type": "action", "raw_reply": reply.text, "action": said,
+            feedback = describe_step_result(sim.apply(action))
+            events.append({"type": "action", "raw_reply": reply.text, "action": action,
                            "feedback": feedback})
             done = False
-        messages = [*messages, {"role": "assistant", "content": reply.text},
-                    {"role": "user", "content": feedback}]
-        if done:
+        messages = [*messages, {"role": "assistant", "content": reply.text}]
+        if done or turn == max_steps:
             break
+        messages = [*messages, {"role": "user", "content": feedback}]
     return _record(task, client.config.label, INCREMENTAL, experiment, messages, usage,
                    events=events)
 
 
 def failed_record(task: PlanningTask, model: str, approach: str, experiment: str,
                   error: str) -> dict[str, Any]:
-    """An interaction that broke off (e.g. the model endpoint refused): no plan, so the
-    evaluation scores the instance as unsolved; the error is kept in `meta`."""
-    record = _record(task, model, approach, experiment, [], _Usage(), attempts=[], events=[])
-    record["meta"]["error"] = error
-    return record
+    """An interaction that broke off (e.g. the model endpoint refused): not a plan. The
+    evaluation reports the instance as an error and leaves it out of the model's rates."""
+    return _record(task, model, approach, experiment, [], _Usage(), attempts=[], events=[],
+                   error=error)
 
 
 def planner_baseline(task: PlanningTask, experiment: str, node_limit: int) -> dict[str, Any]:

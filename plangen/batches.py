@@ -51,7 +51,7 @@ def generate_plans_batch(
                                               settings.max_steps)
             return approaches.non_incremental(task, client, experiment, settings.domain_format,
                                               settings.max_attempts)
-        except Exception as error:  # the instance is scored as unsolved, with its error
+        except Exception as error:  # the instance is an error, not an unsolved plan
             return approaches.failed_record(task, client.config.label, settings.approach,
                                             experiment, one_line_error(error))
 
@@ -59,7 +59,7 @@ def generate_plans_batch(
         Stage.GENERATE_PLAN, tasks, uid_of=lambda t: t.key,
         key_of=lambda t: item_key(Stage.GENERATE_PLAN, task_fingerprint(t), *version),
         compute=generate, cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=_fresh, keep=lambda record: "error" not in record["meta"],
+        fresh_calls_of=_fresh, keep=lambda record: not record.get("error"),
     )
 
 

@@ -1,6 +1,8 @@
 """The planning track's tables: per-instance evaluation and the overview across experiments,
 per model x domain and overall (AutoPlanBench's overview with the EAI taxonomy's rates, computed
-by planeval), under the file names of the results contract (`benchcore.run_folder`)."""
+by planeval), under the file names of the results contract (`benchcore.run_folder`). Items the
+model never answered are errors: listed in `plan_failures.csv`, kept as unscored rows in the
+evaluation, counted in the overview's `n_errors`."""
 
 from __future__ import annotations
 
@@ -81,8 +83,8 @@ def summarize_planning_run(
     records = [o.value for o in outcomes if o.ok]
     write_generation_logs(records, plans_dir)
     failed = [(o.uid, o.error) for o in outcomes if not o.ok] + [
-        (f"{r['domain']}/{r['instance']}", r["meta"]["error"])
-        for r in records if "error" in r["meta"]
+        (f"{r['domain']}/{r['instance']}", r["error"])
+        for r in records if r.get("error")
     ]
     derived = derived_gold_plans(records, data_dir)
     write_derived_gold(derived, out_dir / DERIVED_GOLD_DIR)

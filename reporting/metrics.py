@@ -2,7 +2,9 @@
 
 Each function takes the rows of one run (or of several, for the trend) and returns a small table.
 A missing boolean (a stage that never ran) counts as False: an item that did not succeed is a
-failure for every rate here.
+failure for every rate here. Planning rows with an `error` (the model never replied) are no
+plans: they are counted under `errors` and left out of the planning rates and `instances`, as
+the planning overview does.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from planeval.overview import overview
 QA_METRICS = ("accuracy", "mean_f1")
 PLANNING_METRICS = ("task_success_rate", "execution_success_rate")
 PLANNING_SUMMARY_COLUMNS = (
-    "n_instances", "n_solved_successfully", *PLANNING_METRICS, "total_goal",
+    "n_instances", "n_errors", "n_solved_successfully", *PLANNING_METRICS, "total_goal",
 )
 HEADLINE_METRICS = (*QA_METRICS, *PLANNING_METRICS)
 NO_FAILURE = "none"
@@ -38,7 +40,8 @@ def qa_by_tag(qa: pd.DataFrame) -> pd.DataFrame:
 
 
 def planning_overall(planning: pd.DataFrame) -> pd.DataFrame:
-    """Per model: instances, plan success rate, execution success rate, mean goal fraction."""
+    """Per model: scored instances, errors, plan success rate, execution success rate, mean goal
+    fraction."""
     return _planning_groups(planning, ["model"])
 
 
@@ -48,7 +51,8 @@ def planning_by_domain(planning: pd.DataFrame) -> pd.DataFrame:
     if planning.empty:
         return table
     kinds = planning.assign(kind=planning["failure_kind"].fillna("").replace("", NO_FAILURE))
-    kinds = kinds[~truthy(kinds["success"]) & (kinds["kind"] != NO_FAILURE)]
+    kinds = kinds[~truthy(kinds["success"]) & (kinds["kind"] != NO_FAILURE)
+                  & ~_planning_errors(kinds)]
     if kinds.empty:
         return table
     counts = kinds.pivot_table(index=["model", "domain"], columns="kind", values="instance",
@@ -67,7 +71,14 @@ def _planning_groups(planning: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     if planning.empty:
         return pd.DataFrame(columns=columns)
     table = overview(planning.reindex(columns=EVALUATION_COLUMNS), by=keys)
-    return table[columns].astype({"n_instances": int, "n_solved_successfully": int})
+    return table[columns].astype(
+        {"n_instances": int, "n_errors": int, "n_solved_successfully": int})
+
+
+def _planning_errors(planning: pd.DataFrame) -> pd.Series:
+    """Rows of items the model never answered (older runs have no `error` column)."""
+    error = _column(planning, "error", "")
+    return error.notna() & (error.astype(str).str.strip() != "")
 
 
 def usage(qa: pd.DataFrame, planning: pd.DataFrame,

@@ -113,7 +113,9 @@ def planning_section(inputs: ReportInputs) -> Section:
                       "planning_success_heatmap.png")] if png else []
     paragraphs = ["fail_<kind> columns count unsuccessful plans by the kind of their first "
                   "failure (parse, unknown_action, arity, unknown_object, type, precondition, "
-                  "goal_not_reached)."]
+                  "goal_not_reached, not_recog_goal). Items the model never answered are "
+                  "errors: not plans, so they are counted under errors and left out of "
+                  "instances and every rate."]
     failed = inputs.run.get("planning_failures") or []
     if failed:
         items = ", ".join(f"{f.get('item')} ({f.get('error')})" for f in failed)

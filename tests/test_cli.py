@@ -64,3 +64,13 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str],
     err = capsys.readouterr().err.strip()
     assert expected in err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_plan_subcommand_names_itself(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["plan", "--help"])
+    assert exit_info.value.code == 0
+    usage = capsys.readouterr().out
+    assert usage.startswith("usage: nlp-dsg-benchmark plan") and "usage: planeval" not in usage
+    assert main(["plan", "overview", "/no/such/dir", "--out", "x.csv"]) == 2
+    assert capsys.readouterr().err.startswith("nlp-dsg-benchmark plan: error:")

@@ -155,12 +155,14 @@ def test_per_instance_rows_are_recomputed_from_the_logs(logs_dir: Path, data_dir
     assert values(inc["n_look_arounds"]) == [0, 2, 1, 0]
     assert values(inc["n_look_arounds_after_mistakes"]) == [0, 1, 1, 0]
     assert values(inc["unsuccessful_reason"]) == [None, None, "not_recog_goal", "not_executable"]
+    # instance-3 ends with the goal holding but never says `finished` after it: its own label
     assert values(inc["failure_kind"]) == [
         None,
         "precondition",
-        "goal_not_reached",
+        "not_recog_goal",
         "unknown_action",
     ]
+    assert inc.loc["instance-3", "goal_fraction"] == 1.0
     assert inc.loc["instance-3", "predicted_goal_erroneously"]
     assert inc.loc["instance-3", "reached_goal_without_stopping"]
     assert inc.loc["instance-2", "plan_length"] == 2 and inc.loc["instance-2", "n_steps"] == 3
@@ -295,7 +297,7 @@ def test_cli_evaluate_overview_analyze(
 ) -> None:
     evaluation = tmp_path / "eval" / "run.csv"
     assert main(["evaluate", str(logs_dir), "--gold", str(data_dir), "--out", str(evaluation)]) == 0
-    assert "evaluated 8 runs (3 solved)" in capsys.readouterr().out
+    assert "evaluated 8 runs (3 solved, 0 errors)" in capsys.readouterr().out
     assert main(["overview", str(evaluation.parent), "--out", str(tmp_path / "overview.md")]) == 0
     assert "| inc" in (tmp_path / "overview.md").read_text()
     out = tmp_path / "sizes.csv"

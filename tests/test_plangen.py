@@ -12,7 +12,13 @@ from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig
 from benchcore.run_config import PlanningConfig
 from planeval import PlanningData, evaluate_logs
 from planeval.overview import overview
-from plangen.approaches import PlanningTask, incremental, non_incremental, planner_baseline
+from plangen.approaches import (
+    PlanningTask,
+    failed_record,
+    incremental,
+    non_incremental,
+    planner_baseline,
+)
 from plangen.describe_nl import describe_domain, describe_problem
 from plangen.loading import load_planning_tasks
 from plangen.logs import write_generation_logs
@@ -100,6 +106,53 @@ def test_logged_runs_evaluate_to_the_expected_overview(blocksworld: dict, tmp_pa
     assert table.loc["mix", "unsuccessful_bec_not_executable"] == 1
     assert table.loc["mix", "unsuccessful_bec_not_reached_goal"] == 1
     assert table.loc["junk", "n_solved_successfully"] == 0
+    # prose is not an action: the apology is a parsing error, not a hallucinated action
+    junk = evaluation.set_index("experiment").loc["junk"]
+    assert junk["failure_kind"] == "parse" and not junk["execution_success"]
+
+
+def test_transcript_ends_with_the_last_reply(blocksworld: dict) -> None:
+    task = blocksworld["instance-1"]
+    solved = non_incremental(task, ReplyList(["(pick-up a)", task.gold_plan]), "x", "pddl", 3)
+    assert solved["messages"][-1] == {"role": "assistant", "content": task.gold_plan}
+    assert [m["role"] for m in solved["messages"][-3:]] == ["assistant", "user", "assistant"]
+    gave_up = non_incremental(task, ReplyList(["(pick-up a)"]), "x", "pddl", 2)
+    assert gave_up["messages"][-1] == {"role": "assistant", "content": "(pick-up a)"}
+    assert sum(m["role"] == "assistant" for m in gave_up["messages"]) == 2  # no unsent feedback
+    steps = _gold_steps(task)
+    turns = incremental(task, ReplyList([*steps, "finished"]), "x", "pddl", max_steps=30)
+    assert turns["messages"][-1] == {"role": "assistant", "content": "finished"}
+    assert sum(m["role"] == "assistant" for m in turns["messages"]) == len(steps) + 1
+
+
+def test_incremental_turn_reads_the_action_among_prose(blocksworld: dict) -> None:
+    task = blocksworld["instance-1"]
+    first = _gold_steps(task)[0]
+    record = incremental(task, ReplyList([f"Let me start.\n{first}\nThat frees a block."]),
+                         "x", "pddl", max_steps=1)
+    assert record["events"][0]["action"] == first
+    assert "was executed" in record["events"][0]["feedback"]
+
+
+def test_a_broken_off_interaction_is_an_error_not_a_plan(blocksworld: dict,
+                                                          tmp_path: Path) -> None:
+    one, two = blocksworld["instance-1"], blocksworld["instance-2"]
+    records = [
+        non_incremental(one, ReplyList([one.gold_plan]), "m", "pddl", 1),
+        failed_record(two, ReplyList([]).config.label, "non-incremental", "m",
+                      "LLMError: HTTP 401: bad key"),
+    ]
+    write_generation_logs(records, tmp_path / "plans")
+    evaluation = evaluate_logs(tmp_path / "plans", DEMO).set_index("instance")
+    error = evaluation.loc["instance-2"]
+    assert error["error"] == "LLMError: HTTP 401: bad key"
+    scored = ["success", "execution_success", "failure_kind", "unsuccessful_reason",
+              "goal_fraction", "n_steps"]
+    assert error[scored].isna().all()
+    row = overview(evaluation.reset_index()).iloc[0]
+    assert (row["n_instances"], row["n_errors"]) == (1, 1)
+    assert row["task_success_rate"] == row["execution_success_rate"] == 1.0
+    assert row["unsuccessful_bec_not_reached_goal"] == 0 and row["unsuccessful_tasks"] == []
 
 
 def test_planner_baseline_solves_demo_instances(blocksworld: dict) -> None:

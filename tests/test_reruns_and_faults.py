@@ -163,3 +163,49 @@ def test_unreachable_database_fails_qa_items_but_planning_tables_are_written(
     assert rows["error"].str.contains("database unreachable").all()
     overview = pd.read_csv(run_dir / "plan_overview.csv")
     assert overview["n_instances"].sum() == 3
+
+
+def test_unanswered_planning_requests_are_errors_not_plans(tmp_path: Path) -> None:
+    """An endpoint answering 401 for one instance: that instance is an error (no score, out of
+    the rates, counted in n_errors); the others' chatty plans are read and scored."""
+    from benchcore.run_config import PlanningConfig
+    from flows.benchmark import nlp_dsg_benchmark
+    from tests.conftest import PROJECT_ROOT
+    from tests.fake_openai import FakeOpenAIServer, chat_reply, error_reply
+
+    data = PROJECT_ROOT / "questions/planning"
+    gold = {f"(problem gripper-{i})": (data / f"gripper/adapted_gold_plans/instance-{i}"
+                                       "_gold_plan.txt").read_text() for i in (1, 3)}
+
+    def responder(request: dict, n: int):  # type: ignore[no-untyped-def]
+        prompt = "\n".join(str(m["content"]) for m in request["messages"])
+        plan = next((p for name, p in gold.items() if name in prompt), None)
+        if plan is None:
+            return error_reply(401, "invalid api key")
+        return chat_reply(f"Here is the plan:\n{plan}\nThis achieves the goal.")
+
+    with FakeOpenAIServer(responder) as server:
+        model = ModelConfig(name="fake-gpt", base_url=server.base_url,
+                            api_key_env="NO_KEY_NEEDED", max_retries=1, timeout_s=10)
+        config = BenchmarkConfig(
+            run_id="refused", results_dir=str(tmp_path / "results"),
+            cache_dir=str(tmp_path / "cache"), models=[model],
+            planning=PlanningConfig(data_dir=str(data), domains=["gripper"],
+                                    planner_baseline=False),
+        )
+        summary = nlp_dsg_benchmark(config)
+    assert summary.planning.errors == 1
+    run_dir = tmp_path / "results/refused"
+    evaluation = pd.read_csv(run_dir / "plan_evaluation.csv").set_index("instance")
+    refused = evaluation.loc["instance-2"]
+    assert "HTTP 401" in refused["error"]
+    scored = ["success", "execution_success", "failure_kind", "unsuccessful_reason",
+              "goal_fraction", "interaction_length"]
+    assert refused[scored].isna().all()                  # not scored as a plan
+    assert evaluation.loc[["instance-1", "instance-3"], "success"].all()
+    overview = pd.read_csv(run_dir / "plan_overview_overall.csv").iloc[0]
+    assert (overview["n_instances"], overview["n_errors"]) == (2, 1)
+    assert overview["task_success_rate"] == overview["execution_success_rate"] == 1.0
+    assert overview["unsuccessful_bec_not_reached_goal"] == 0
+    failures = pd.read_csv(run_dir / "plan_failures.csv")
+    assert failures["item"].tolist() == ["gripper/instance-2"]
