@@ -168,10 +168,6 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
     from dsgqa.questions import load_question_set
     from dsgqa.scene_graph import load_scene_graph
 
-    models = [*(config.models if config.runs_track("qa") else []),
-              *(config.planning_models() if config.runs_track("planning") else [])]
-    for model in models:
-        check_credentials(model)
     if config.qa is not None:
         load_question_set(config.qa.questions)
         load_scene_graph(config.qa.scene_graph)
@@ -179,6 +175,10 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
         from plangen.loading import load_planning_tasks
 
         load_planning_tasks(config.planning)
+    models = [*(config.models if config.runs_track("qa") else []),
+              *(config.planning_models() if config.runs_track("planning") else [])]
+    for model in models:
+        check_credentials(model)
 
 
 def _run(args: argparse.Namespace) -> int:

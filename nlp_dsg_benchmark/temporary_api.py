@@ -91,6 +91,7 @@ def _server_environment(url: str, database: Path) -> dict[str, str]:
     """This process's environment for the server, on its own SQLite database (a database
     URL set for a real server, under either of Prefect's names, is not this API's)."""
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_DATABASE_CONNECTION_URL"}
+    env.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")   # a throw-away server
     return {**env, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
             "PREFECT__SERVER_FINAL": "1", "PREFECT_API_URL": url,
             "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}"}
