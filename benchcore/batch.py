@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from benchcore import progress
 from benchcore.item_cache import ItemCache
+from benchcore.text_safety import safe_text
 
 T = TypeVar("T")
 V = TypeVar("V")
@@ -36,7 +37,8 @@ class Outcome(Generic[V]):
 
 
 def one_line_error(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
+    """The error as one storable, secret-free line (masked before it is cut short)."""
+    text = safe_text(str(error)).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
 
 

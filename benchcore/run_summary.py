@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from benchcore.failure_causes import describe_causes
 from benchcore.track_summary import TrackSummary
 
 
 class ErrorBudgetExceeded(RuntimeError):
-    """More items errored than the run's `max_error_fraction` allows."""
+    """More items errored than the run's `max_error_fraction` allows. The message's first line
+    says so; the lines after it name the most common causes with their counts."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,8 @@ def check_error_budget(summary: RunSummary, max_error_fraction: float) -> None:
             continue
         share = track.errors / track.items
         if share > max_error_fraction:
+            causes = "".join(f"\n  {line}" for line in describe_causes(track.error_causes))
             raise ErrorBudgetExceeded(
                 f"{name} track: {track.errors}/{track.items} items errored "
-                f"(limit {max_error_fraction:.0%}); tables written to {summary.run_dir}"
+                f"(limit {max_error_fraction:.0%}); tables written to {summary.run_dir}{causes}"
             )

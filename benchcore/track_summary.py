@@ -3,7 +3,7 @@ headline numbers the run summary, the artifacts and the console need."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -15,3 +15,5 @@ class TrackSummary:
     overall_records: list[dict[str, object]]
     markdown: str
     llm_calls: dict[str, int]
+    # The most common causes of the errored items with their counts (benchcore.failure_causes).
+    error_causes: list[tuple[str, int]] = field(default_factory=list)

@@ -18,10 +18,17 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 # libyaml's loader when PyYAML was built with it (10x faster on large question sets).
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -36,6 +43,16 @@ class Comparator(BaseModel):
 
     comparison_type: Literal["SLDP", "PDDL"]
     relation: Literal["equal"] = "equal"
+
+    @field_validator("comparison_type", "relation", mode="before")
+    @classmethod
+    def _any_case(cls, value: object, info: ValidationInfo) -> object:
+        """`sldp`, `Pddl` and `EQUAL` mean what they say; an unknown value stays as written,
+        so the error shows it."""
+        if not isinstance(value, str):
+            return value
+        accepted = get_args(cls.model_fields[info.field_name].annotation)
+        return next((a for a in accepted if a.lower() == value.strip().lower()), value)
 
 
 class Question(BaseModel):
@@ -130,7 +147,7 @@ def _validate_question(path: Path, index: int, raw: object) -> Question:
     if not isinstance(raw, dict):
         raise _Invalid(index, uid, "expected a mapping")
     try:
-        return Question.model_validate(raw)
+        question = Question.model_validate(raw)
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "question"
@@ -138,8 +155,32 @@ def _validate_question(path: Path, index: int, raw: object) -> Question:
         if first["type"] == "extra_forbidden":
             message = "unknown field"
         elif first["type"] == "literal_error":
-            message = f"unknown value {first.get('input')!r} ({first['msg'].lower()})"
+            accepted = first.get("ctx", {}).get("expected", "")
+            message = f"unknown value {first.get('input')!r} (accepted: {accepted}, any case)"
         raise _Invalid(index, uid, f"field {field}: {message}") from None
+    problem = solution_problem(question)
+    if problem:
+        raise _Invalid(index, uid, f"field solution: {problem}")
+    return question
+
+
+def solution_problem(question: Question) -> str | None:
+    """Why the solution cannot be parsed as its comparator declares (SLDP or a PDDL goal), or
+    None. Checked at load: a bad solution is the question file's bug, found before anything
+    runs rather than as a crash in the compare stage."""
+    from dsgqa.pddl_goal import PDDLGoalError, parse_goal
+    from dsgqa.sldp import SLDPError, parse_sldp
+
+    kind = question.correctness_comparator.comparison_type
+    try:
+        if kind == "PDDL":
+            parse_goal(question.solution)
+        else:
+            parse_sldp(question.solution)
+    except (SLDPError, PDDLGoalError) as error:
+        detail = " ".join(str(error).split())[:200]
+        return f"not a valid {'PDDL goal' if kind == 'PDDL' else 'SLDP value'}: {detail}"
+    return None
 
 
 def _reject_duplicates(questions: list[Question]) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchcore.batch import Outcome
+from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
 from benchcore.run_folder import (
     QA_COLUMNS,
@@ -23,6 +24,7 @@ from benchcore.run_folder import (
     QA_SUMMARY,
     QA_SUMMARY_BY_TAG,
 )
+from benchcore.text_safety import safe_value
 from benchcore.track_summary import TrackSummary
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
@@ -118,7 +120,9 @@ def result_row(item: ItemResult) -> dict[str, object]:
 
 
 def results_table(items: list[ItemResult]) -> pd.DataFrame:
-    return pd.DataFrame([result_row(i) for i in items], columns=list(QA_COLUMNS))
+    """Rows made storable and secret-free first: a reply, row or error text may come from
+    anywhere, including item-cache entries written before that rule."""
+    return pd.DataFrame([safe_value(result_row(i)) for i in items], columns=list(QA_COLUMNS))
 
 
 SUMMARY_COLUMNS = [
@@ -187,6 +191,7 @@ def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     overall.to_csv(paths["summary_csv"], index=False)
     by_tag.to_csv(paths["by_tag_csv"], index=False)
     shown = table[["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]]
+    shown = shown.assign(answer=shown["answer"].map(markdown_cell))
     paths["markdown"].write_text(
         "# Scene-graph QA results\n\n## Overall\n\n"
         + overall.to_markdown(index=False)
@@ -197,6 +202,16 @@ def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
         + "\n"
     )
     return paths
+
+
+MARKDOWN_CELL_CHARS = 200
+
+
+def markdown_cell(text: object, limit: int = MARKDOWN_CELL_CHARS) -> str:
+    """A table cell of at most `limit` characters on one line (a 1 MB reply must not make the
+    Markdown report 18 MB, and a newline or `|` must not break its table)."""
+    flat = " ".join(str(text).split()).replace("|", "\\|")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
@@ -215,4 +230,5 @@ def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
             "fresh": sum(i.fresh_llm_calls for i in items),
             "cached_stages": sum(i.cached_stages for i in items),
         },
+        error_causes=top_causes(table["error"]),
     )

@@ -18,6 +18,7 @@ from benchcore.batch import Outcome, carried, run_items
 from benchcore.item_cache import ItemCache, item_key, source_version
 from benchcore.llm.base import LLMClient
 from benchcore.names import Stage
+from benchcore.text_safety import safe_text, safe_value
 from dsgqa import prompts, records, stages
 from dsgqa.dialect import translator_version
 from dsgqa.graphstore import (
@@ -89,11 +90,20 @@ def run_query_batch(
     done = run_items(
         Stage.RUN_QUERY, ready, uid_of=lambda a: a.uid,
         key_of=lambda a: item_key(Stage.RUN_QUERY, a.value.cypher, *version),
-        compute=lambda a: stages.run_query(store, a.value, timeout_s=timeout_s,
-                                           max_rows=max_rows),
+        compute=lambda a: _storable_outcome(stages.run_query(store, a.value, timeout_s=timeout_s,
+                                                             max_rows=max_rows)),
         cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=_keep_query,
     )
     return _merge(attempts, done, Stage.RUN_QUERY)
+
+
+def _storable_outcome(outcome: QueryOutcome) -> QueryOutcome:
+    """Rows and the database's error text as the tables can store them (a graph's strings or
+    an engine message may hold lone surrogates or, echoed back, a secret)."""
+    return outcome.model_copy(update={
+        "columns": safe_value(outcome.columns), "rows": safe_value(outcome.rows),
+        "error": None if outcome.error is None else safe_text(outcome.error),
+    })
 
 
 def refine_batch(

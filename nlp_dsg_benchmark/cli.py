@@ -14,19 +14,30 @@ from typing import TYPE_CHECKING
 
 from benchcore.llm.base import PROVIDERS
 from benchcore.names import BACKENDS, CACHED_STAGES, EMBEDDED_BACKENDS, PLANNING_STAGES, QA_STAGES
+from benchcore.text_safety import safe_text
 
 if TYPE_CHECKING:
     from benchcore.run_config import BenchmarkConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_CONFIG = PROJECT_ROOT / "configs/smoke.yaml"
+RUN_EPILOG = """\
+models and providers:
+  --model NAME                    a model behind an OpenAI-compatible endpoint (the default
+                                  provider, openai): the key comes from $OPENAI_API_KEY (or the
+                                  variable --api-key-env names); --base-url for a local server
+  --provider oracle --model NAME  no model: answers with each question's reference Cypher
+                                  (every QA answer right); needs no key or server
+  --provider scripted --script F  replays replies from a YAML file (uid -> stage -> reply)
+"""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nlp-dsg-benchmark", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    run = sub.add_parser("run", help="Run the benchmark on a question set and scene graph.")
+    run = sub.add_parser("run", help="Run the benchmark on a question set and scene graph.",
+                         epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("--config", help="Run configuration YAML (instead of the flags below).")
     run.add_argument("--questions", help="Question set YAML.")
     run.add_argument("--scene-graph", help="spark_dsg JSON scene graph.")
@@ -166,7 +177,9 @@ def failed_items(run_dir: Path, config: BenchmarkConfig) -> int:
 
 
 def _validate_inputs(config: BenchmarkConfig) -> None:
-    """Fail before starting Prefect (20 s) when an input file is unusable."""
+    """Fail before starting Prefect (20 s) when an input file is unusable or a model could
+    only be sent to api.openai.com without a key."""
+    from benchcore.llm.openai_chat import check_credentials
     from dsgqa.questions import load_question_set
     from dsgqa.scene_graph import load_scene_graph
 
@@ -177,11 +190,17 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
         from plangen.loading import load_planning_tasks
 
         load_planning_tasks(config.planning)
+    models = [*(config.models if config.runs_track("qa") else []),
+              *(config.planning_models() if config.runs_track("planning") else [])]
+    for model in models:
+        check_credentials(model)
 
 
 def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.environment import (
+        flush_prefect_telemetry,
         heartbeats_off_for_temporary_api,
+        install_log_filters,
         prepare_prefect_environment,
     )
     from nlp_dsg_benchmark.temporary_api import temporary_api
@@ -201,15 +220,21 @@ def _run(args: argparse.Namespace) -> int:
         else:
             print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
                   file=sys.stderr)
-            os.environ["PREFECT_API_URL"] = stack.enter_context(temporary_api())
+            os.environ["PREFECT_API_URL"] = stack.enter_context(temporary_api(config.cache_dir))
+            stack.callback(flush_prefect_telemetry)   # runs before the API stops
         flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
+        install_log_filters()
         from nlp_dsg_benchmark.console import console, print_run
         from nlp_dsg_benchmark.progress_bars import stage_progress
 
         with stage_progress(console, enabled=not args.verbose), \
                 heartbeats_off_for_temporary_api(temporary=not api):
             summary = flow(config)
-    print_run(summary)
+    try:
+        print_run(summary)
+    except Exception as error:   # the run and its tables are done; printing is a courtesy
+        print(f"nlp-dsg-benchmark: run {summary.run_id} finished (tables in {summary.run_dir}); "
+              f"printing them failed: {_one_line(error)}", file=sys.stderr)
     return 0
 
 
@@ -262,10 +287,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except (ValueError, RuntimeError, OSError) as error:
-        # Bad input files, unreachable services, exhausted error budgets: one line, no traceback.
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        print(f"nlp-dsg-benchmark: {message}", file=sys.stderr)
+        # Bad input files, unreachable services, exhausted error budgets: one line, no traceback
+        # (an exhausted budget adds its most common causes, one indented line each).
+        from benchcore.run_summary import ErrorBudgetExceeded
+
+        lines = _one_line(error) if not isinstance(error, ErrorBudgetExceeded) \
+            else safe_text(str(error))
+        print(f"nlp-dsg-benchmark: {lines}", file=sys.stderr)
         return 2
+
+
+def _one_line(error: BaseException) -> str:
+    """The error's first line, storable and free of secrets."""
+    text = safe_text(str(error)).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 if __name__ == "__main__":

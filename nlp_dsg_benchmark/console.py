@@ -1,4 +1,8 @@
-"""Printing a finished run for people: the per-question table, the summary, the LLM calls."""
+"""Printing a finished run for people: the per-question table, the summary, the LLM calls.
+
+Cells and paths are plain text, never rich markup: an answer such as `[seating, storage]` is
+shown as written. The CLI treats a failure here as a printing problem, never a failed run.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,12 @@ from pathlib import Path
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from benchcore.failure_causes import describe_causes
 from benchcore.run_folder import QA_TABLE, read_table
 from benchcore.run_summary import RunSummary
+from benchcore.text_safety import safe_text
 
 PLANNING_COLUMNS = [
     "experiment", "n_instances", "n_solved_successfully", "execution_success_rate",
@@ -29,16 +36,24 @@ def _table(frame: pd.DataFrame, title: str) -> Table:
     return table
 
 
-def _cell(value: object) -> str:
-    if value is None or (isinstance(value, float) and pd.isna(value)):
-        return "NA"
+def _cell(value: object) -> Text:
+    if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value)):
+        return Text("NA")
     if isinstance(value, float):
-        return f"{value:.3f}"
-    return str(value)
+        return Text(f"{value:.3f}")
+    return Text(safe_text(str(value)))
 
 
-def _shorten(text: str, limit: int = 60) -> str:
+def _shorten(text: object, limit: int = 60) -> str:
+    """At most `limit` characters of any value (a table may hold numbers where text was
+    expected)."""
+    text = "" if text is None or text is pd.NA else str(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _plain(line: str) -> None:
+    """A line printed as it is (no markup: paths and errors may hold brackets)."""
+    console.print(line, markup=False, highlight=False)
 
 
 def print_run(summary: RunSummary) -> None:
@@ -48,18 +63,29 @@ def print_run(summary: RunSummary) -> None:
         shown = rows[columns].assign(answer=rows["answer"].map(_shorten))
         console.print(_table(shown, "Scene-graph QA: per question"))
         console.print(_table(pd.DataFrame(summary.qa.overall_records), "Scene-graph QA: summary"))
-        console.print(f"QA tables: {summary.qa.paths['markdown']}")
+        _plain(f"QA tables: {summary.qa.paths['markdown']}")
     if summary.planning is not None:
         overall = pd.DataFrame(summary.planning.overall_records)
         columns = [c for c in PLANNING_COLUMNS if c in overall.columns]
         console.print(_table(overall[columns], "Planning: overview per experiment"))
-        console.print(f"Planning tables: {summary.planning.paths['markdown']}")
+        _plain(f"Planning tables: {summary.planning.paths['markdown']}")
     if summary.report_html:
-        console.print(f"Report: {summary.report_html}")
+        _plain(f"Report: {summary.report_html}")
     for regression in summary.regressions:
-        console.print(f"[bold red]REGRESSION[/] {regression}")
+        console.print(Text("REGRESSION", style="bold red"), Text(regression))
+    _print_errors(summary)
     calls = summary.llm_calls()
-    console.print(
+    _plain(
         f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}; "
         f"item stages served from the cache: {calls['cached_stages']}"
     )
+
+
+def _print_errors(summary: RunSummary) -> None:
+    """Errored items per track, with their most common causes (within the error budget: a run
+    over it ends with the same lines from the CLI instead)."""
+    for name, track in summary.tracks():
+        if track is not None and track.errors:
+            _plain(f"{name} track: {track.errors}/{track.items} items errored")
+            for line in describe_causes(track.error_causes):
+                _plain(f"  {line}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import socket
 import sys
@@ -11,7 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
+from benchcore.text_safety import safe_text
+
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+FLUSH_TIMEOUT_S = 5.0
 
 
 def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = True) -> str:
@@ -90,3 +94,56 @@ def heartbeats_off_for_temporary_api(temporary: bool) -> Iterator[None]:
 
     with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
         yield
+
+
+class _RedactingFilter(logging.Filter):
+    """Masks secrets in every log line (a server may echo a key into an error message)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = safe_text(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        return True
+
+
+class _NoErrorBudgetTraceback(logging.Filter):
+    """The run's error budget is the CLI's to report (one line and the causes), so Prefect's
+    "Encountered exception" record with its traceback stays off the console; the API still
+    gets it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from benchcore.run_summary import ErrorBudgetExceeded
+
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, ErrorBudgetExceeded)
+
+
+def install_log_filters() -> None:
+    """After Prefect configured logging: every handler masks secrets; console handlers drop
+    the error-budget traceback."""
+    loggers = [logging.getLogger(), *(
+        logger for logger in logging.Logger.manager.loggerDict.values()
+        if isinstance(logger, logging.Logger)
+    )]
+    for handler in {h for logger in loggers for h in logger.handlers}:
+        if not any(isinstance(f, _RedactingFilter) for f in handler.filters):
+            handler.addFilter(_RedactingFilter())
+        if isinstance(handler, logging.StreamHandler) and not any(
+            isinstance(f, _NoErrorBudgetTraceback) for f in handler.filters
+        ):
+            handler.addFilter(_NoErrorBudgetTraceback())
+
+
+def flush_prefect_telemetry() -> None:
+    """Send the logs and events Prefect still holds while the API can take them: stopping a
+    temporary API first ends the run with "Error logging to API / All connection attempts
+    failed". A no-op when Prefect was never imported."""
+    if "prefect" not in sys.modules:
+        return
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    for worker in (APILogWorker, EventsWorker):
+        with contextlib.suppress(Exception):
+            worker.drain_all(timeout=FLUSH_TIMEOUT_S)

@@ -6,11 +6,18 @@ and a Prefect API URL cannot be unset from the environment (an empty one breaks 
 event client). So when nothing listens at the configured URL, the CLI starts the same
 subprocess Prefect would (uvicorn serving `prefect.server.api.server:create_app`, UI off) and
 points PREFECT_API_URL at it, before Prefect is imported in this process.
+
+The API keeps its database under the run's cache (`<cache>/prefect-api/slot-N/prefect.db`),
+not in the shared `~/.prefect/prefect.db`: two runs started at once would otherwise migrate and
+write one SQLite file from two servers and lock each other out. A run takes the first slot no
+other running CLI holds (an advisory file lock, released when the process ends, even by kill -9),
+so concurrent runs get separate databases and a later run reuses a migrated one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.util
 import os
 import signal
@@ -21,8 +28,10 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 START_TIMEOUT_S = 120.0   # a fresh API takes 14-24 s to start on this project's machines
+DATABASE_SLOTS = 32       # concurrent CLI runs sharing one cache dir before slots run out
 
 
 def _free_port() -> int:
@@ -50,8 +59,45 @@ def _healthy(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def temporary_api() -> Iterator[str]:
-    """Start the API subprocess, yield its URL, stop it (and all it started) afterwards."""
+def _database_slot(cache_dir: Path) -> Iterator[Path]:
+    """The folder of the first database slot no other process holds, locked while in use."""
+    root = Path(cache_dir).resolve() / "prefect-api"
+    for n in range(DATABASE_SLOTS):
+        folder = root / f"slot-{n}"
+        folder.mkdir(parents=True, exist_ok=True)
+        handle: IO[bytes] = (folder / "lock").open("wb")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        try:
+            yield folder
+        finally:
+            handle.close()   # closing releases the lock
+        return
+    raise RuntimeError(f"{root}: all {DATABASE_SLOTS} temporary Prefect API databases in use")
+
+
+@contextlib.contextmanager
+def temporary_api(cache_dir: str | Path = ".cache") -> Iterator[str]:
+    """Start the API subprocess on its own database under `cache_dir`, yield its URL, stop it
+    (and all it started) afterwards."""
+    with _database_slot(Path(cache_dir)) as folder:
+        yield from _serve(folder / "prefect.db")
+
+
+def _server_environment(url: str, database: Path) -> dict[str, str]:
+    """This process's environment for the server, on its own SQLite database (a database
+    URL set for a real server, under either of Prefect's names, is not this API's)."""
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_DATABASE_CONNECTION_URL"}
+    env.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")   # a throw-away server
+    return {**env, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
+            "PREFECT__SERVER_FINAL": "1", "PREFECT_API_URL": url,
+            "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}"}
+
+
+def _serve(database: Path) -> Iterator[str]:
     spec = importlib.util.find_spec("prefect")
     assert spec is not None and spec.origin is not None
     port = _free_port()
@@ -60,8 +106,7 @@ def temporary_api() -> Iterator[str]:
         [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(spec.origin).parent.parent),
          "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "error", "--lifespan", "on"],
-        env={**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
-             "PREFECT__SERVER_FINAL": "1", "PREFECT_API_URL": url},
+        env=_server_environment(url, database),
         start_new_session=True,
         preexec_fn=_die_with_parent,
     )

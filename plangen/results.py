@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from benchcore.batch import Outcome
+from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
 from benchcore.run_folder import (
     DERIVED_GOLD_DIR,
@@ -24,6 +25,7 @@ from benchcore.run_folder import (
     PLAN_USAGE,
     PLAN_USAGE_COLUMNS,
 )
+from benchcore.text_safety import safe_text, safe_value
 from benchcore.track_summary import TrackSummary
 from planeval import PlanningData, evaluate_logs, to_markdown, validate_plan, write_table
 from planeval.overview import overview
@@ -79,10 +81,11 @@ def summarize_planning_run(
     outcomes: list[Outcome[dict[str, Any]]], plans_dir: Path, data_dir: str, out_dir: Path,
     models: dict[str, ModelConfig] | None = None,
 ) -> TrackSummary:
-    """Write the generation logs, re-simulate every logged plan, write the tables."""
-    records = [o.value for o in outcomes if o.ok]
+    """Write the generation logs, re-simulate every logged plan, write the tables. Records
+    and errors are made storable and secret-free first (they hold replies and server text)."""
+    records = [safe_value(o.value) for o in outcomes if o.ok]
     write_generation_logs(records, plans_dir)
-    failed = [(o.uid, o.error) for o in outcomes if not o.ok] + [
+    failed = [(o.uid, safe_text(str(o.error))) for o in outcomes if not o.ok] + [
         (f"{r['domain']}/{r['instance']}", r["error"])
         for r in records if r.get("error")
     ]
@@ -115,6 +118,7 @@ def summarize_planning_run(
         markdown=markdown,
         llm_calls={"fresh": sum(o.fresh_llm_calls for o in outcomes),
                    "cached_stages": sum(o.from_cache for o in outcomes)},
+        error_causes=top_causes(str(error) for _item, error in failed),
     )
 
 

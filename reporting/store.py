@@ -31,6 +31,7 @@ from typing import Any
 
 import pandas as pd
 
+from benchcore.text_safety import safe_frame
 from reporting import provenance
 from reporting.errors import ReportError
 from reporting.run_folder import RunFolder, read_run_folder
@@ -169,8 +170,8 @@ def _replace_folder(folder: Path, tables: dict[str, pd.DataFrame | None],
     staging.mkdir()
     try:
         for name, table in tables.items():
-            if table is not None:
-                table.to_parquet(staging / name, index=False)
+            if table is not None:   # text masked again: a run folder may predate masking
+                safe_frame(table).to_parquet(staging / name, index=False)
         (staging / RUN_FILE).write_text(json.dumps(info, indent=2, default=str))
         if folder.exists():
             folder.rename(retired)

@@ -3,6 +3,10 @@ item failures recorded without sinking the run, and bad input as one line with e
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -11,9 +15,11 @@ import pytest
 from nlp_dsg_benchmark.cli import main
 from tests.conftest import PROJECT_ROOT
 from tests.fake_model import ReferenceModel, demo_subset, serve
+from tests.fake_openai import FakeOpenAIServer, error_reply
 
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
 DEMO_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
+CLI = Path(sys.executable).parent / "nlp-dsg-benchmark"
 
 
 @pytest.mark.usefixtures("prefect_harness", "prefect_storage")
@@ -74,3 +80,74 @@ def test_plan_subcommand_names_itself(capsys) -> None:
     assert usage.startswith("usage: nlp-dsg-benchmark plan") and "usage: planeval" not in usage
     assert main(["plan", "overview", "/no/such/dir", "--out", "x.csv"]) == 2
     assert capsys.readouterr().err.startswith("nlp-dsg-benchmark plan: error:")
+
+
+@pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+def test_all_numeric_answers_and_a_console_that_fails(tmp_path: Path, monkeypatch,
+                                                      capsys) -> None:
+    """Three counting questions answered right: every answer a number. A console failure
+    after the tables are written never fails the run."""
+    monkeypatch.chdir(tmp_path)
+    path, _ = demo_subset(tmp_path, {"apt01", "apt02", "apt03"})
+    args = ["run", "--questions", str(path), "--scene-graph", str(DEMO_GRAPH),
+            "--provider", "oracle", "--model", "reference"]
+    assert main([*args, "--run-id", "numbers"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "32" in out and "LLM calls made fresh" in out
+
+    def broken(summary: object) -> None:
+        raise TypeError("'int' object is not subscriptable")
+
+    monkeypatch.setattr("nlp_dsg_benchmark.console.print_run", broken)
+    assert main([*args, "--run-id", "numbers2"]) == 0
+    err = capsys.readouterr().err
+    assert "run numbers2 finished" in err and "printing them failed" in err
+    assert (tmp_path / "results/numbers2/qa_results.csv").is_file()
+
+
+def test_default_provider_without_a_key_fails_at_once(monkeypatch, capsys) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    started = time.monotonic()
+    code = main(["run", "--questions", str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH),
+                 "--model", "oracle"])
+    assert code == 2 and time.monotonic() - started < 10
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "set $OPENAI_API_KEY" in err
+
+
+def test_run_help_says_how_to_pick_the_oracle_and_scripted_models(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out = capsys.readouterr().out
+    assert "--provider oracle --model NAME" in out and "--provider scripted --script" in out
+
+
+@pytest.mark.slow
+def test_an_echoed_key_is_stored_nowhere_and_the_failure_says_why(tmp_path: Path) -> None:
+    """A 401 whose body echoes the key: every item fails, the run fails its error budget with
+    the cause counted, in plain lines on a temporary API; the key is in no file and no output."""
+    key = "gw-LAB-0123456789abcdef"
+    echo = FakeOpenAIServer(lambda req, n: error_reply(
+        401, f"invalid key {key}; Authorization: Bearer {key}"))
+    path, _ = demo_subset(tmp_path, {"apt01", "apt02", "apt04"})
+    env = {**os.environ, "LAB_KEY": key, "PREFECT_API_URL": "http://127.0.0.1:9/api"}
+    with echo as server:
+        done = subprocess.run(
+            [str(CLI), "run", "--questions", str(path), "--scene-graph", str(DEMO_GRAPH),
+             "--model", "gpt-x", "--base-url", server.base_url, "--api-key-env", "LAB_KEY",
+             "--run-id", "echo"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-2:] == [
+        "nlp-dsg-benchmark: qa track: 3/3 items errored (limit 50%); tables written to "
+        "results/echo",
+        "  3 × HTTP 401: bad or missing API key",
+    ]
+    assert "Traceback" not in done.stderr + done.stdout
+    assert "Error logging to API" not in done.stderr
+    assert key not in done.stderr + done.stdout
+    stored = [p for p in tmp_path.rglob("*") if p.is_file() and p.suffix != ".yaml"]
+    assert any(p.name == "qa.parquet" for p in stored)
+    assert any(p.name == "prefect.db" for p in stored)        # the API's logs and events
+    leaked = [p for p in stored if key.encode() in p.read_bytes()]
+    assert leaked == []

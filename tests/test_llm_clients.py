@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+import struct
+import threading
+import time
+
 import pytest
 
 from benchcore.llm import CachedClient, CallContext, LLMError, ModelConfig, ResponseCache
@@ -110,3 +115,121 @@ def test_scripted_client_walks_reply_lists(tmp_path) -> None:
     assert texts == ["first", "second", "second"]
     assert client.complete(MESSAGES, CallContext("q1", "refine")).text == "3"
     assert client.complete(MESSAGES, CallContext("q9", "refine")).text == ""
+
+
+def test_a_lone_surrogate_in_a_reply_is_made_storable(tmp_path) -> None:
+    with FakeOpenAIServer(lambda req, n: chat_reply("count: \udcff")) as server:
+        client = CachedClient(OpenAIChatClient(_config(server)), ResponseCache(tmp_path))
+        reply = client.complete(MESSAGES, CTX)
+    assert reply.text == "count: \ufffd"
+    reply.text.encode("utf-8")
+    assert client.complete(MESSAGES, CTX).text == "count: \ufffd"   # the cached copy too
+
+
+def test_unusable_cache_entries_are_misses_or_cleaned(tmp_path) -> None:
+    cache, config = ResponseCache(tmp_path), ModelConfig(name="m")
+    key = cache.key(config, MESSAGES)
+    path = tmp_path / key[:2] / f"{key}.json"
+    path.parent.mkdir(parents=True)
+    # Written before replies were cleaned: the surrogate is valid JSON.
+    path.write_text('{"text": "\\udcff", "prompt_tokens": 1, "completion_tokens": 1, '
+                    '"seconds": 0.1, "cached": false}')
+    assert cache.get(key).text == "\ufffd"
+    for unusable in ('["not", "a", "reply"]', '{"text": 1, "odd_field": 2}', '{"text": 3}',
+                     "\x00\xff"):
+        path.write_text(unusable)
+        assert cache.get(key) is None, unusable
+    path.write_bytes(b"\xff\xfe not utf-8")
+    assert cache.get(key) is None
+
+
+def test_a_key_echoed_by_the_server_never_reaches_the_error(monkeypatch) -> None:
+    key = "gw-LAB-0123456789abcdef"
+    monkeypatch.setenv("TEST_LLM_KEY", key)
+    echo = FakeOpenAIServer(lambda req, n: error_reply(
+        401, f"bad key; you sent Authorization: Bearer {key} and api_key={key}"))
+    with echo as server, pytest.raises(LLMError) as caught:
+        OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+    assert "HTTP 401: bad or missing API key" in str(caught.value)
+    assert key not in str(caught.value) and "gw-LAB" not in str(caught.value)
+
+
+def test_a_timeout_says_so() -> None:
+    def slow(req: dict, n: int):
+        time.sleep(1.5)
+        return chat_reply("late")
+
+    with FakeOpenAIServer(slow) as server, pytest.raises(LLMError) as caught:
+        OpenAIChatClient(_config(server, timeout_s=0.5, max_retries=0)).complete(MESSAGES, CTX)
+    assert "timed out after 0.5 s" in str(caught.value)
+    assert "cannot reach" not in str(caught.value)
+
+
+class _ResettingEndpoint:
+    """Accepts connections and closes them at once: an endpoint that cannot be used."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self._socket.accept()
+            except OSError:
+                return
+            self.connections += 1
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._socket.getsockname()[1]}/v1"
+
+    def __enter__(self) -> _ResettingEndpoint:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._socket.close()
+
+
+def test_a_dead_endpoint_is_not_called_after_n_consecutive_failures() -> None:
+    with _ResettingEndpoint() as endpoint:
+        url = endpoint.base_url
+        config = ModelConfig(name="dead-model", base_url=url, max_retries=1,
+                             timeout_s=2, max_consecutive_connection_failures=3)
+        client = OpenAIChatClient(config)
+        errors = []
+        for _ in range(10):
+            with pytest.raises(LLMError) as caught:
+                client.complete(MESSAGES, CTX)
+            errors.append(str(caught.value))
+    assert endpoint.connections == 3 * 2          # 3 calls with one retry each, then none
+    assert all(f"cannot reach {url}" in e for e in errors)
+    assert "not called: 3 consecutive connection failures" in errors[-1]
+
+
+def test_an_answered_call_closes_the_breaker() -> None:
+    from benchcore.llm.breaker import Breaker, EndpointUnavailable
+
+    breaker = Breaker(limit=2)
+    breaker.failed("x")
+    breaker.answered()                 # alive again: the count starts over
+    breaker.failed("x")
+    breaker.check()
+    breaker.failed("cannot reach u")
+    with pytest.raises(EndpointUnavailable, match="cannot reach u"):
+        breaker.check()
+    never = Breaker(limit=0)           # 0: never stop calling
+    for _ in range(10):
+        never.failed("x")
+    never.check()
+
+
+def test_openai_endpoint_without_a_key_fails_at_once(monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(LLMError, match=r"no API key for api.openai.com: set \$OPENAI_API_KEY"):
+        OpenAIChatClient(ModelConfig(name="oracle"))
+    OpenAIChatClient(ModelConfig(name="local", base_url="http://127.0.0.1:9/v1"))  # keyless ok

@@ -43,7 +43,12 @@ def test_good_file_loads(tmp_path: Path) -> None:
     [
         (GOOD.replace("uid: q2", "uid: q1"), ":9: question q1: field uid: duplicate uid"),
         (GOOD.replace("comparison_type: PDDL", "comparison_type: JSON"),
-         ":9: question q2: field correctness_comparator.comparison_type: unknown value 'JSON'"),
+         ":9: question q2: field correctness_comparator.comparison_type: unknown value 'JSON' "
+         "(accepted: 'SLDP' or 'PDDL', any case)"),
+        (GOOD.replace("solution: (holding O1)", "solution: (holding O1"),
+         ":9: question q2: field solution: not a valid PDDL goal"),
+        (GOOD.replace("solution: 3", "solution: <a, b"),
+         ":2: question q1: field solution: not a valid SLDP value"),
         (GOOD.replace("    question: Goal?\n", ""),
          ":9: question q2: field question: field required"),
         (GOOD.replace("tags: [counting]", "tagz: [counting]"),
@@ -61,6 +66,15 @@ def test_bad_files_get_one_line(tmp_path: Path, text: str, expected: str) -> Non
     assert "\n" not in message
     assert message.startswith(str(path))
     assert expected in message
+
+
+def test_comparison_type_and_relation_in_any_case(tmp_path: Path) -> None:
+    text = GOOD.replace("comparison_type: SLDP, relation: equal",
+                        "comparison_type: sldp, relation: Equal")
+    qs = load_question_set(_write(tmp_path, text.replace("comparison_type: PDDL",
+                                                         "comparison_type: Pddl")))
+    assert [q.correctness_comparator.comparison_type for q in qs.questions] == ["SLDP", "PDDL"]
+    assert qs.questions[0].correctness_comparator.relation == "equal"
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+import pytest
+
 from nlp_dsg_benchmark import environment
 from nlp_dsg_benchmark.temporary_api import _healthy, temporary_api
+from tests.fake_model import DEMO_GRAPH, demo_subset
+
+CLI = Path(sys.executable).parent / "nlp-dsg-benchmark"
 
 
 def _listening(url: str) -> bool:
@@ -17,8 +25,8 @@ def _listening(url: str) -> bool:
         return probe.connect_ex((parsed.hostname, parsed.port)) == 0
 
 
-def test_temporary_api_serves_and_is_gone_afterwards() -> None:
-    with temporary_api() as url:
+def test_temporary_api_serves_and_is_gone_afterwards(tmp_path: Path) -> None:
+    with temporary_api(tmp_path) as url:
         assert _healthy(url)
     assert not _listening(url)
 
@@ -32,7 +40,7 @@ def test_a_configured_but_dead_server_means_a_temporary_api(tmp_path: Path, monk
     (tmp_path / "prefect.toml").write_text('[api]\nurl = "http://127.0.0.1:9/api"\n')
     assert environment._configured_api_url() == "http://127.0.0.1:9/api"
     assert environment._choose_api() == ""          # nothing listens on port 9
-    with temporary_api() as url:
+    with temporary_api(tmp_path / "cache") as url:
         (tmp_path / "prefect.toml").write_text(f'[api]\nurl = "{url}"\n')
         assert environment._choose_api() == url     # a running server is used as is
 
@@ -44,3 +52,37 @@ def test_environment_beats_prefect_toml(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "prefect.toml").write_text('[api]\nurl = "http://127.0.0.1:4200/api"\n')
     monkeypatch.setenv("PREFECT_API_URL", value)
     assert environment._configured_api_url() == value
+
+
+def test_the_database_is_the_runs_own(tmp_path: Path) -> None:
+    """Under the run's cache, one slot per API running at once, reused afterwards."""
+    with temporary_api(tmp_path / "cache") as first, temporary_api(tmp_path / "cache") as second:
+        assert _healthy(first) and _healthy(second)
+    slots = sorted(p.parent.name for p in (tmp_path / "cache/prefect-api").glob("*/prefect.db"))
+    assert slots == ["slot-0", "slot-1"]
+
+
+@pytest.mark.slow
+def test_two_cli_runs_started_at_once_both_complete(tmp_path: Path) -> None:
+    """Two CLI runs, same working directory and cache, no Prefect server: each starts its own
+    temporary API on its own database; neither touches PREFECT_HOME's database."""
+    questions, _ = demo_subset(tmp_path, {"apt01", "apt04"})
+    env = {**os.environ, "PREFECT_API_URL": "http://127.0.0.1:9/api",
+           "PREFECT_HOME": str(tmp_path / "prefect-home")}
+    started = time.monotonic()
+    runs = {
+        run_id: subprocess.Popen(
+            [str(CLI), "run", "--questions", str(questions), "--scene-graph", str(DEMO_GRAPH),
+             "--provider", "oracle", "--model", "reference", "--run-id", run_id],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for run_id in ("first", "second")
+    }
+    done = {run_id: (p.wait(timeout=300), p.communicate()) for run_id, p in runs.items()}
+    print(f"two concurrent CLI runs: {time.monotonic() - started:.1f} s")
+    for run_id, (code, (_out, err)) in done.items():
+        assert code == 0, err[-2000:]
+        assert "Traceback" not in err and "Error logging to API" not in err
+        assert (tmp_path / "results" / run_id / "qa_results.csv").is_file()
+    databases = list((tmp_path / ".cache/prefect-api").glob("slot-*/prefect.db"))
+    assert len(databases) == 2
+    assert not (tmp_path / "prefect-home/prefect.db").exists()

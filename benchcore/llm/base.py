@@ -75,6 +75,10 @@ class ModelConfig(BaseModel):
     timeout_s: float = 60.0
     max_retries: int = 5
     max_connections: int = 8
+    max_consecutive_connection_failures: int = Field(
+        default=5, ge=0, description="Stop calling an endpoint after this many calls in a row "
+        "could not reach it (each after its retries); its remaining items fail at once. "
+        "0: never stop.")
     script: str | None = Field(default=None, description="Reply file for the scripted provider.")
     usd_per_1m_input: float = Field(default=0.0, description="Price, for the cost column.")
     usd_per_1m_output: float = Field(default=0.0, description="Price, for the cost column.")

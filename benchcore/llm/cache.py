@@ -4,7 +4,9 @@ Prefect's task cache already skips finished stages, but a task whose inputs chan
 irrelevant way (or whose cache key could not be computed) would otherwise call the model again.
 Keys are sha256 over (provider, model, base_url, messages, sampling params); the API key is never
 part of a key or an entry. One JSON file per entry, written atomically, so concurrent threads
-and processes can share the cache without a lock.
+and processes can share the cache without a lock. Replies are stored storable and free of
+secrets; an entry that cannot be used (unreadable, malformed, or written before that rule, with a
+lone surrogate in it) is a miss or is cleaned on the way out, never an error every rerun repeats.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import json
 import os
 import tempfile
 import threading
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from benchcore.llm.base import CallContext, LLMClient, LLMReply, Message, ModelConfig
+from benchcore.text_safety import safe_text
 
 
 class ResponseCache:
@@ -35,18 +38,22 @@ class ResponseCache:
         return self.root / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> LLMReply | None:
+        """The cached reply, or None for a missing or unusable entry."""
         try:
-            data = json.loads(self._path(key).read_text())
-        except (FileNotFoundError, json.JSONDecodeError):
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+            reply = LLMReply(**{**data, "cached": True})
+        except (OSError, ValueError, TypeError):
             return None
-        return LLMReply(**{**data, "cached": True})
+        if not isinstance(reply.text, str):
+            return None
+        return replace(reply, text=safe_text(reply.text))
 
     def put(self, key: str, reply: LLMReply) -> None:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as handle:
-            json.dump({**asdict(reply), "cached": False}, handle)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump({**asdict(reply), "text": safe_text(reply.text), "cached": False}, handle)
         os.replace(tmp, path)
 
 

@@ -3,7 +3,9 @@
 The SDK already retries what is worth retrying (429, 408, 409, 5xx, timeouts, dropped
 connections) with exponential backoff that honours Retry-After; we set how often. Errors that no
 retry can fix (400 bad request, 401/403 bad key, 404 unknown model) become one-line `LLMError`s.
-A per-model semaphore caps concurrent requests at `max_connections`.
+A per-model semaphore caps concurrent requests at `max_connections`, and a per-endpoint circuit
+breaker (`breaker.py`) stops calling an endpoint that cannot be reached. Reply and error texts are
+made storable and free of secrets (`benchcore.text_safety`) before they leave this module.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from contextlib import AbstractContextManager
 import openai
 
 from benchcore.llm.base import CallContext, LLMError, LLMReply, Message, ModelConfig
+from benchcore.llm.breaker import breaker_for
+from benchcore.redact import register_secret_env
+from benchcore.text_safety import safe_text
 
 _LIMITS: dict[tuple[str, str | None], AbstractContextManager[object]] = {}
 _LIMITS_LOCK = threading.Lock()
@@ -53,10 +58,25 @@ def _cluster_semaphore(config: ModelConfig) -> AbstractContextManager[object] | 
     return Semaphore(max_leases=config.max_connections, name=name)
 
 
+def check_credentials(config: ModelConfig) -> None:
+    """Fail at once, naming the variable to set, when a model would be sent to OpenAI's own
+    endpoint without a key: the call could only end in a 401, or, without network, in minutes
+    of connection retries."""
+    if config.provider == "openai" and config.base_url is None \
+            and not os.environ.get(config.api_key_env):
+        raise LLMError(
+            f"model {config.name}: no API key for api.openai.com: set ${config.api_key_env} "
+            "(or give a base URL for a local server; the oracle and scripted models need "
+            "provider: oracle / scripted)"
+        )
+
+
 class OpenAIChatClient:
     """Chat completions against any OpenAI-compatible endpoint."""
 
     def __init__(self, config: ModelConfig) -> None:
+        check_credentials(config)
+        register_secret_env(config.api_key_env)
         self.config = config
         self._client = openai.OpenAI(
             api_key=os.environ.get(config.api_key_env) or _NO_KEY,
@@ -65,33 +85,51 @@ class OpenAIChatClient:
             max_retries=config.max_retries,
         )
         self._limit = _connection_limit(config)
+        self._breaker = breaker_for(config)
 
     def complete(self, messages: list[Message], context: CallContext) -> LLMReply:
         started = time.perf_counter()
+        self._breaker.check()
         with self._limit:
-            try:
-                response = self._client.chat.completions.create(
-                    model=self.config.name,
-                    messages=messages,  # type: ignore[arg-type]
-                    **{k: v for k, v in self.config.sampling_params().items() if v is not None},
-                )
-            except openai.APIStatusError as error:
-                raise LLMError(_describe_status_error(self.config, error)) from None
-            except openai.APIConnectionError as error:
-                where = self.config.base_url or "api.openai.com"
-                raise LLMError(f"model {self.config.name}: cannot reach {where}: {error}") from None
+            self._breaker.check()   # it may have opened while this call waited for a slot
+            response = self._create(messages)
         text = response.choices[0].message.content or "" if response.choices else ""
         usage = response.usage
         return LLMReply(
-            text=text,
+            text=safe_text(text),
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
             seconds=time.perf_counter() - started,
         )
 
+    def _create(self, messages: list[Message]) -> object:
+        """One call with the SDK's retries; failures as one-line `LLMError`s, and every call
+        that never reached the server counted by the breaker."""
+        name, where = self.config.name, self.config.base_url or "api.openai.com"
+        try:
+            response = self._client.chat.completions.create(
+                model=name,
+                messages=messages,  # type: ignore[arg-type]
+                **{k: v for k, v in self.config.sampling_params().items() if v is not None},
+            )
+        except openai.APIStatusError as error:
+            self._breaker.answered()
+            raise LLMError(_describe_status_error(self.config, error)) from None
+        except openai.APITimeoutError:
+            cause = f"model {name}: timed out after {self.config.timeout_s:g} s ({where})"
+            self._breaker.failed(cause)
+            raise LLMError(cause) from None
+        except openai.APIConnectionError as error:
+            cause = f"model {name}: cannot reach {where}"
+            self._breaker.failed(cause)
+            raise LLMError(safe_text(f"{cause} ({error})")) from None
+        self._breaker.answered()
+        return response
+
 
 def _describe_status_error(config: ModelConfig, error: openai.APIStatusError) -> str:
-    """One line that says what to fix, without echoing the key."""
+    """One line that says what to fix, without echoing the key (masked before the detail is
+    cut short, so a cut cannot leave half a key unrecognised)."""
     hints = {
         401: f"bad or missing API key (set ${config.api_key_env})",
         403: f"key in ${config.api_key_env} is not allowed to use this model",
@@ -99,5 +137,5 @@ def _describe_status_error(config: ModelConfig, error: openai.APIStatusError) ->
         429: "rate limited; retries exhausted",
     }
     hint = hints.get(error.status_code, "request failed")
-    detail = str(getattr(error, "message", "") or error).splitlines()[0][:200]
+    detail = safe_text(str(getattr(error, "message", "") or error)).splitlines()[0][:200]
     return f"model {config.name}: HTTP {error.status_code}: {hint}: {detail}"

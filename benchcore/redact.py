@@ -1,0 +1,60 @@
+"""Keeping secrets out of everything the harness stores or prints.
+
+A server may echo the request's `Authorization` header in an error body, and that body becomes
+an item's error, a log line, a cache entry, a report cell. `redact` replaces, in any text:
+
+- the values of the environment variables that hold secrets: those a model or database config
+  names (`register_secret_env`) and any whose name says it is one (`*_API_KEY`, `*_TOKEN`,
+  `*_SECRET`, `*PASSWORD`), when at least 8 characters long (shorter ones would match words);
+- anything shaped like an OpenAI-style key (`sk-...`) or a bearer token (`Bearer ...`).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+
+MASK = "***"
+MIN_SECRET_LENGTH = 8
+_SECRET_NAME = re.compile(r"(API_KEY|_TOKEN|_SECRET|PASSWORD)$", re.IGNORECASE)
+_SHAPES = (r"\bsk-[A-Za-z0-9_\-]{6,}", r"\bBearer\s+[A-Za-z0-9._~+/=\-]{6,}")
+_REGISTERED: set[str] = {"OPENAI_API_KEY"}
+_LOCK = threading.Lock()
+
+
+def register_secret_env(name: str) -> None:
+    """Treat the value of environment variable `name` as a secret from now on."""
+    with _LOCK:
+        _REGISTERED.add(name)
+
+
+def secret_values() -> tuple[str, ...]:
+    """The current values of secret-holding environment variables, longest first."""
+    with _LOCK:
+        names = set(_REGISTERED)
+    names |= {name for name in os.environ if _SECRET_NAME.search(name)}
+    values = {os.environ.get(name, "") for name in names}
+    return tuple(sorted((v for v in values if len(v) >= MIN_SECRET_LENGTH), key=len,
+                        reverse=True))
+
+
+@functools.lru_cache(maxsize=8)
+def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join([*(re.escape(s) for s in secrets), *_SHAPES]))
+
+
+def _masked(match: re.Match[str]) -> str:
+    found = match.group(0)
+    if found.startswith("Bearer"):
+        return f"Bearer {MASK}"
+    return f"sk-{MASK}" if found.startswith("sk-") else MASK
+
+
+def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
+    """`text` with every secret value and key-shaped token masked."""
+    if not text:
+        return text
+    pattern = _pattern(secret_values() if secrets is None else secrets)
+    return pattern.sub(_masked, text)

@@ -1,0 +1,71 @@
+"""Making outside text storable: replies, database rows and error messages may hold lone
+surrogates (valid JSON `"\\udcff"` decodes to one), which UTF-8 writers (CSV, Parquet, JSON
+files) refuse with `UnicodeEncodeError`. Every such code point becomes U+FFFD at the boundary
+where the text enters the harness, so one odd reply is a scored item, never a lost run.
+
+`safe_text` also masks secrets (`benchcore.redact`): it is what any outside string becomes
+before the harness keeps or prints it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from benchcore.redact import redact, secret_values
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+REPLACEMENT = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """`text` with every surrogate code point replaced by U+FFFD (a no-op for clean text)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(REPLACEMENT, text)
+    return text
+
+
+def safe_text(text: str, secrets: tuple[str, ...] | None = None) -> str:
+    """Storable and free of secrets (`secrets`: precomputed `secret_values()`, for loops)."""
+    return redact(storable(text), secrets)
+
+
+def storable_value(value: Any) -> Any:
+    """`storable` applied to every string inside lists, tuples and dicts (database rows)."""
+    return _map_strings(value, storable)
+
+
+def safe_value(value: Any) -> Any:
+    """`safe_text` applied to every string inside lists, tuples and dicts (JSON records)."""
+    secrets = secret_values()
+    return _map_strings(value, lambda text: safe_text(text, secrets))
+
+
+def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a table whose text cells are `safe_text`: the last check before a writer."""
+    import pandas as pd
+
+    secrets, frame = secret_values(), frame.copy()
+    for column in frame.columns:
+        if frame[column].dtype == object or pd.api.types.is_string_dtype(frame[column]):
+            frame[column] = frame[column].map(
+                lambda v: safe_text(v, secrets) if isinstance(v, str) else v)
+    return frame
+
+
+def _map_strings(value: Any, apply: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return apply(value)
+    if isinstance(value, list):
+        return [_map_strings(v, apply) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_map_strings(v, apply) for v in value)
+    if isinstance(value, dict):
+        return {_map_strings(k, apply): _map_strings(v, apply) for k, v in value.items()}
+    return value

@@ -1,0 +1,56 @@
+"""Printing a finished run: numbers where text is expected, rich markup in answers, and a huge
+reply neither break the console nor bloat the Markdown table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from benchcore.run_folder import QA_COLUMNS
+from benchcore.run_summary import RunSummary
+from benchcore.track_summary import TrackSummary
+from dsgqa.results import write_results
+from nlp_dsg_benchmark import console as console_module
+
+
+def _table(answers: list[str]) -> pd.DataFrame:
+    rows = [{column: "" for column in QA_COLUMNS} | {
+        "uid": f"q{i}", "model": "m", "valid_cypher": True, "n_rows": 1, "answer": answer,
+        "correct": True, "score_f1": 1.0, "tokens": 0, "cost_usd": 0.0, "seconds": 0.0,
+        "prompt_tokens": 0, "completion_tokens": 0, "score_precision": 1.0,
+        "score_recall": 1.0, "valid_answer": True, "truncated": False,
+    } for i, answer in enumerate(answers)]
+    return pd.DataFrame(rows, columns=list(QA_COLUMNS))
+
+
+def _printed(tmp_path: Path, answers: list[str]) -> str:
+    paths = write_results(_table(answers), tmp_path)
+    track = TrackSummary(paths={k: str(v) for k, v in paths.items()}, units=len(answers),
+                         items=len(answers), errors=1, overall_records=[{"model": "[m]"}],
+                         markdown="", llm_calls={}, error_causes=[("HTTP 400: [bad]", 1)])
+    summary = RunSummary(run_id="r", run_dir=str(tmp_path), qa=track,
+                         report_html=str(tmp_path / "[x]/report.html"))
+    with console_module.console.capture() as capture:
+        console_module.print_run(summary)
+    return capture.get()
+
+
+def test_all_numeric_answers_are_printed(tmp_path: Path) -> None:
+    out = _printed(tmp_path, ["8", "5", "32"])
+    assert "32" in out and "Scene-graph QA: per question" in out
+
+
+def test_markup_in_cells_and_paths_is_shown_as_written(tmp_path: Path) -> None:
+    out = _printed(tmp_path, ["[seating, storage, sign]", "[bold]x[/bold]"])
+    assert "[seating, storage, sign]" in out and "[bold]x[/bold]" in out
+    assert "[x]/report.html" in out and "1 × HTTP 400: [bad]" in out and "[m]" in out
+
+
+def test_markdown_cells_are_capped(tmp_path: Path) -> None:
+    huge = "word " * 200_000          # a 1 MB reply
+    paths = write_results(_table([huge, "a | b\nc"]), tmp_path)
+    markdown = paths["markdown"].read_text()
+    assert len(markdown) < 5_000
+    assert "a \\| b c" in markdown
+    assert len(pd.read_csv(paths["rows_csv"])["answer"][0]) == len(huge)   # the CSV keeps all

@@ -1,0 +1,64 @@
+"""Outside text is made storable (lone surrogates) and free of secrets before the harness keeps
+or prints it; a failed item's error is reduced to a cause that can be counted."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchcore.failure_causes import cause_of, describe_causes, top_causes
+from benchcore.redact import redact, register_secret_env
+from benchcore.text_safety import REPLACEMENT, safe_frame, safe_value, storable
+
+
+def test_lone_surrogates_become_replacement_characters() -> None:
+    assert storable("a\udcffb") == f"a{REPLACEMENT}b"
+    assert storable("plain ü €") == "plain ü €"
+    cleaned = safe_value({"rows": [["\ud800", 3]], "error": "x\udfff"})
+    assert cleaned == {"rows": [[REPLACEMENT, 3]], "error": f"x{REPLACEMENT}"}
+
+
+def test_configured_key_and_key_shapes_are_masked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAB_LLM_CREDENTIAL", "gw-LAB-0123456789abcdef")
+    register_secret_env("LAB_LLM_CREDENTIAL")
+    monkeypatch.setenv("OTHER_API_KEY", "plainvalue-42")   # a name that says it is a secret
+    text = ("401: key gw-LAB-0123456789abcdef rejected; headers: Authorization: Bearer "
+            "tok.abc-DEF_123 sk-proj-AbCdEf123456 plainvalue-42")
+    masked = redact(text)
+    for secret in ("gw-LAB-0123456789abcdef", "tok.abc-DEF_123", "sk-proj-AbCdEf123456",
+                   "plainvalue-42"):
+        assert secret not in masked
+    assert "Bearer ***" in masked and "401: key *** rejected" in masked
+    assert redact("a skeleton key, an sk- prefix") == "a skeleton key, an sk- prefix"
+    frame = safe_frame(pd.DataFrame({"error": [text], "n": [1]}))
+    assert "gw-LAB" not in frame.loc[0, "error"] and frame.loc[0, "n"] == 1
+
+
+@pytest.mark.parametrize(
+    ("error", "cause"),
+    [
+        ("generate-cypher: LLMError: model gpt: HTTP 401: bad or missing API key "
+         "(set $OPENAI_API_KEY): Incorrect API key", "HTTP 401: bad or missing API key"),
+        ("refine: LLMError: model m: cannot reach http://127.0.0.1:9/v1 (Connection error.)",
+         "cannot reach http://127.0.0.1:9/v1"),
+        ("generate-cypher: EndpointUnavailable: model m: cannot reach http://127.0.0.1:9/v1 "
+         "(not called: 5 consecutive connection failures)", "cannot reach http://127.0.0.1:9/v1"),
+        ("generate-cypher: LLMError: model m: timed out after 2 s (http://x)",
+         "timed out after 2 s"),
+        ("generate-cypher: LLMError: model m: HTTP 400: request failed: context too long",
+         "HTTP 400: request failed: context too long"),
+        ("load-graph: RuntimeError: database unreachable: bolt://127.0.0.1:9 (refused)",
+         "database unreachable: bolt://127.0.0.1:9"),
+    ],
+)
+def test_cause_of_an_error_drops_where_and_detail(error: str, cause: str) -> None:
+    assert cause_of(error) == cause
+
+
+def test_top_causes_are_counted_most_common_first() -> None:
+    errors = ["a: LLMError: model m: HTTP 401: bad or missing API key (set $K): x"] * 3 + [
+        "", "refine: skipped", "b: LLMError: model m: timed out after 5 s (u)",
+        "b: LLMError: model m: timed out after 5 s (v)"]
+    causes = top_causes(errors)
+    assert describe_causes(causes) == [
+        "3 × HTTP 401: bad or missing API key", "2 × timed out after 5 s", "1 × skipped"]
