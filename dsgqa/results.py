@@ -26,8 +26,10 @@ from benchcore.run_folder import (
 )
 from benchcore.text_safety import safe_value
 from benchcore.track_summary import TrackSummary
+from dsgqa.graphstore.error_kind import ERROR_KINDS
 from dsgqa.questions import Question
 from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.rows_json import capped_rows_json
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "query_error_kind": outcome.query_error_kind if outcome else "",
         "cypher_executed": outcome.cypher_executed if outcome else "",
         "rewrites": ";".join(outcome.rewrites) if outcome else "",
+        **_rows_columns(outcome),
         "answer": answer.answer if answer else "",
         "valid_answer": bool(verdict and verdict.valid_answer),
         "correct": bool(verdict and verdict.correct),
@@ -119,6 +122,13 @@ def result_row(item: ItemResult) -> dict[str, object]:
     }
 
 
+def _rows_columns(outcome: QueryOutcome | None) -> dict[str, object]:
+    if outcome is None or not outcome.valid:
+        return {"rows_json": "", "rows_json_truncated": False}
+    text, truncated = capped_rows_json(outcome.columns, outcome.rows)
+    return {"rows_json": text, "rows_json_truncated": truncated}
+
+
 def results_table(items: list[ItemResult]) -> pd.DataFrame:
     """Rows made storable and secret-free first: a reply, row or error text may come from
     anywhere, including item-cache entries written before that rule."""
@@ -127,6 +137,7 @@ def results_table(items: list[ItemResult]) -> pd.DataFrame:
 
 SUMMARY_COLUMNS = [
     "items", "correct", "accuracy", "mean_f1", "valid_cypher", "errors", "tokens", "cost_usd",
+    *(f"query_{kind}" for kind in ERROR_KINDS),
 ]
 
 
@@ -143,6 +154,9 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         _tokens=pd.to_numeric(rows["tokens"], errors="coerce").fillna(0),
         _cost=pd.to_numeric(rows["cost_usd"], errors="coerce").fillna(0.0),
     )
+    kinds = rows["query_error_kind"].fillna("").astype(str) if "query_error_kind" in rows \
+        else pd.Series("", index=rows.index)
+    rows = rows.assign(**{f"_query_{kind}": kinds == kind for kind in ERROR_KINDS})
     grouped = rows.groupby(keys, sort=True)
     return pd.DataFrame({
         "items": grouped.size(),
@@ -153,6 +167,8 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         "errors": grouped["_error"].sum().astype(int),
         "tokens": grouped["_tokens"].sum().astype(int),
         "cost_usd": grouped["_cost"].sum(),
+        # Why queries failed: "dialect" is what the engine lost, not the model.
+        **{f"query_{kind}": grouped[f"_query_{kind}"].sum().astype(int) for kind in ERROR_KINDS},
     }).reset_index()[[*keys, *SUMMARY_COLUMNS]]
 
 

@@ -33,6 +33,13 @@ def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
     return summary_overall(qa)[columns]
 
 
+def qa_error_kinds(qa: pd.DataFrame) -> pd.DataFrame:
+    """Per model: how many queries failed with each kind (syntax, dialect, schema, refused,
+    timeout, runtime), as the QA track counts them."""
+    summary = summary_overall(qa)
+    return summary[["model", *[c for c in summary.columns if c.startswith("query_")]]]
+
+
 def qa_by_tag(qa: pd.DataFrame) -> pd.DataFrame:
     """Per model and tag, as the QA track summarizes them."""
     columns = ["model", "tag", "items", "correct", "accuracy", "mean_f1"]

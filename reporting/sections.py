@@ -100,6 +100,8 @@ def qa_section(qa: pd.DataFrame) -> Section:
     return Section("Scene-graph QA", figures=figures, tables=[
         Table("Per model", metrics.qa_overall(qa), percent=RATE_COLUMNS),
         Table("Accuracy and mean F1 by tag per model", by_tag, percent=RATE_COLUMNS),
+        Table("Queries that failed, by kind, per model (dialect: valid Neo4j Cypher the "
+              "embedded engine could not run)", metrics.qa_error_kinds(qa)),
     ])
 
 

@@ -7,6 +7,7 @@ crashed, and cannot change the graph.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -73,6 +74,11 @@ def test_demo_run_scores_and_reruns_from_cache(tmp_path: Path) -> None:
     rows = pd.read_csv(first.qa.paths["rows_csv"])
     assert len(rows) == 28 and rows["correct"].all() and rows["valid_cypher"].all()
     assert set(rows["backend"]) == {"kuzu"}
+    # The rows every query returned are readable JSON beside the answer.
+    apt01 = json.loads(rows.set_index("uid").loc["apt01", "rows_json"])
+    assert apt01["rows"] and len(apt01["columns"]) == len(apt01["rows"][0])
+    summary = pd.read_csv(first.qa.paths["summary_csv"])
+    assert (summary[[f"query_{k}" for k in ("syntax", "dialect", "schema")]] == 0).all().all()
 
     # Planning: the scripted replies' known mistakes show up in the overview.
     overall = pd.read_csv(first.planning.paths["overall_csv"]).set_index("model")

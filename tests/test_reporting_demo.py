@@ -47,3 +47,5 @@ def test_a_real_demo_run_is_recorded_and_reported(tmp_path):
     markdown = result.markdown_path.read_text()
     assert "Success, executability and failure kinds by domain per model" in markdown
     assert "planning_success_heatmap.png" in markdown
+    assert "Queries that failed, by kind, per model" in markdown and "query_dialect" in markdown
+    assert qa["rows_json"].str.startswith('{"columns"').all()   # kept in the store too
