@@ -55,6 +55,9 @@ class QueryOutcome(_Record):
     cypher_executed: str = ""
     rewrites: list[str] = []
     query_error_kind: str = ""
+    # Execution accuracy: do the rows equal the reference query's? None without a reference
+    # (or when the reference itself failed). Computed after the cache, never cached.
+    execution_match: bool | None = None
     columns: list[str] = []
     rows: list[list[Any]] = []
     truncated: bool = False

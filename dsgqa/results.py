@@ -109,6 +109,7 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "answer": answer.answer if answer else "",
         "valid_answer": bool(verdict and verdict.valid_answer),
         "correct": bool(verdict and verdict.correct),
+        "execution_match": outcome.execution_match if outcome else None,
         "score_precision": verdict.precision if verdict else 0.0,
         "score_recall": verdict.recall if verdict else 0.0,
         "score_f1": verdict.f1 if verdict else 0.0,
@@ -136,7 +137,8 @@ def results_table(items: list[ItemResult]) -> pd.DataFrame:
 
 
 SUMMARY_COLUMNS = [
-    "items", "correct", "accuracy", "mean_f1", "valid_cypher", "errors", "tokens", "cost_usd",
+    "items", "correct", "accuracy", "execution_accuracy", "mean_f1", "valid_cypher", "errors",
+    "tokens", "cost_usd",
     *(f"query_{kind}" for kind in ERROR_KINDS),
 ]
 
@@ -157,11 +159,16 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     kinds = rows["query_error_kind"].fillna("").astype(str) if "query_error_kind" in rows \
         else pd.Series("", index=rows.index)
     rows = rows.assign(**{f"_query_{kind}": kinds == kind for kind in ERROR_KINDS})
+    # Execution accuracy counts only items whose question has a reference query (NA otherwise).
+    matched = rows["execution_match"] if "execution_match" in rows \
+        else pd.Series(pd.NA, index=rows.index)
+    rows = rows.assign(_executed=matched.astype("boolean").astype("Float64"))
     grouped = rows.groupby(keys, sort=True)
     return pd.DataFrame({
         "items": grouped.size(),
         "correct": grouped["_correct"].sum().astype(int),
         "accuracy": grouped["_correct"].mean(),
+        "execution_accuracy": grouped["_executed"].mean().astype(float),
         "mean_f1": grouped["_f1"].mean(),
         "valid_cypher": grouped["_valid"].mean(),
         "errors": grouped["_error"].sum().astype(int),
@@ -190,7 +197,8 @@ def summary_by_tag(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _rounded(summary: pd.DataFrame) -> pd.DataFrame:
-    return summary.round({"accuracy": 3, "mean_f1": 3, "valid_cypher": 3, "cost_usd": 4})
+    return summary.round({"accuracy": 3, "execution_accuracy": 3, "mean_f1": 3,
+                          "valid_cypher": 3, "cost_usd": 4})
 
 
 def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:

@@ -11,7 +11,8 @@ Each function is what one Prefect task runs (tasks/qa.py). Keys:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from benchcore import extract
 from benchcore.batch import Outcome, carried, run_items
@@ -21,6 +22,7 @@ from benchcore.names import Stage
 from benchcore.text_safety import safe_text, safe_value
 from dsgqa import prompts, records, stages
 from dsgqa.dialect import translator_version
+from dsgqa.execution_match import reference_orders, rows_match
 from dsgqa.graphstore import (
     GraphStore,
     error_kind,
@@ -83,18 +85,46 @@ def generate_cypher_batch(
 def run_query_batch(
     attempts: Sequence[Outcome[CypherAttempt]], store: GraphStore, graph_fingerprint: str,
     timeout_s: float, max_rows: int, cache: ItemCache | None, refresh: bool = False,
+    references: Mapping[str, str] | None = None,
 ) -> list[Outcome[QueryOutcome]]:
+    """Each model query's outcome; where `references` (uid -> reference Cypher) has the item,
+    the reference runs the same way (guard, translation, limits, cache) and the outcome says
+    whether the rows match (`execution_match`)."""
     version = (_QUERY_CODE, graph_fingerprint, store.backend, _engine_version(store.backend),
                getattr(store, "memory_limit_mb", None), timeout_s, max_rows)
+
+    def run(attempts: Sequence[Outcome[CypherAttempt]]) -> list[Outcome[QueryOutcome]]:
+        return run_items(
+            Stage.RUN_QUERY, attempts, uid_of=lambda a: a.uid,
+            key_of=lambda a: item_key(Stage.RUN_QUERY, a.value.cypher, *version),
+            compute=lambda a: _storable_outcome(stages.run_query(
+                store, a.value, timeout_s=timeout_s, max_rows=max_rows)),
+            cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=_keep_query,
+        )
+
     ready = [a for a in attempts if a.ok]
-    done = run_items(
-        Stage.RUN_QUERY, ready, uid_of=lambda a: a.uid,
-        key_of=lambda a: item_key(Stage.RUN_QUERY, a.value.cypher, *version),
-        compute=lambda a: _storable_outcome(stages.run_query(store, a.value, timeout_s=timeout_s,
-                                                             max_rows=max_rows)),
-        cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=_keep_query,
-    )
+    done = run(ready)
+    wanted = {a.uid: references[a.uid] for a in ready if references and references.get(a.uid)}
+    if wanted:
+        reference_attempts = [
+            Outcome(uid=uid, value=CypherAttempt(uid=uid, model="reference", cypher=cypher,
+                                                 raw_reply="", usage=records.LLMUsage()))
+            for uid, cypher in wanted.items()
+        ]
+        by_uid = {o.uid: o.value for o in run(reference_attempts) if o.ok}
+        done = [_with_execution_match(o, by_uid.get(o.uid), wanted.get(o.uid, ""))
+                for o in done]
     return _merge(attempts, done, Stage.RUN_QUERY)
+
+
+def _with_execution_match(outcome: Outcome[QueryOutcome], reference: QueryOutcome | None,
+                          reference_cypher: str) -> Outcome[QueryOutcome]:
+    if not outcome.ok or reference is None or not reference.valid or reference.truncated:
+        return outcome  # nothing trustworthy to compare with
+    value = outcome.value
+    match = value.valid and not value.truncated and rows_match(
+        value.rows, reference.rows, ordered=reference_orders(reference_cypher))
+    return replace(outcome, value=value.model_copy(update={"execution_match": match}))
 
 
 def _storable_outcome(outcome: QueryOutcome) -> QueryOutcome:

@@ -29,7 +29,8 @@ COUNT_COLUMNS = ("items", "llm_calls", "prompt_tokens", "completion_tokens", "to
 def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
     """Per model: the QA track's own summary (items, correct, accuracy, mean F1, valid Cypher
     share, errored items)."""
-    columns = ["model", "items", "correct", "accuracy", "mean_f1", "valid_cypher", "errors"]
+    columns = ["model", "items", "correct", "accuracy", "execution_accuracy", "mean_f1",
+               "valid_cypher", "errors"]
     return summary_overall(qa)[columns]
 
 

@@ -16,8 +16,8 @@ from reporting import metrics, plots
 from reporting.compare import Comparison
 from reporting.document import Document, Figure, Section, Table
 
-RATE_COLUMNS = ("accuracy", "valid_cypher", "task_success_rate", "execution_success_rate",
-                "total_goal", "before", "after", "change")
+RATE_COLUMNS = ("accuracy", "execution_accuracy", "valid_cypher", "task_success_rate",
+                "execution_success_rate", "total_goal", "before", "after", "change")
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,8 @@ def run_query(
         qa.max_rows,
         ItemCache(run.stage_cache_dir, Stage.RUN_QUERY),
         run.refreshes(Stage.RUN_QUERY),
+        references={q.uid: q.cypher for q in shared_question_set(qa.questions).questions
+                    if q.cypher},
     )
 
 

@@ -73,6 +73,7 @@ def test_demo_run_scores_and_reruns_from_cache(tmp_path: Path) -> None:
     # QA: the oracle answers every demo question correctly through the whole pipeline.
     rows = pd.read_csv(first.qa.paths["rows_csv"])
     assert len(rows) == 28 and rows["correct"].all() and rows["valid_cypher"].all()
+    assert rows["execution_match"].all()     # the oracle runs the reference queries
     assert set(rows["backend"]) == {"kuzu"}
     # The rows every query returned are readable JSON beside the answer.
     apt01 = json.loads(rows.set_index("uid").loc["apt01", "rows_json"])
@@ -119,6 +120,11 @@ UNTRUSTED_REPLIES = {
     "apt04": {"cypher": "MATCH (o:Object SET o.class = 'x'", "refine": "<>"},
     "apt05": {"cypher": "```cypher\nMATCH (r:Room) RETURN r.name\n```", "refine": "<kitchen,"},
     "apt06": {"cypher": "", "refine": ""},
+    # The right rows (other alias, other column order of rows) read wrongly: execution matches,
+    # the answer does not.
+    "apt07": {"cypher": "MATCH (o:Object) RETURN CASE WHEN o.center.z < 3.0 THEN 'ground' "
+                        "ELSE 'upper' END AS level, count(o) AS n",
+              "refine": "{ground: 25, upper: 32}"},
 }
 
 
@@ -154,6 +160,11 @@ def test_untrusted_model_output_is_scored_not_crashed(tmp_path: Path) -> None:
     assert rows.loc["apt05", "valid_cypher"] and not rows.loc["apt05", "valid_answer"]
     assert "not SLDP" in rows.loc["apt05", "mismatch"]
     assert (rows["error"] == "").all()   # all scored as failures, none crashed
+    # Execution accuracy beside answer correctness: the same query as the reference matches.
+    assert str(rows.loc["apt01", "execution_match"]) == "True"
+    assert str(rows.loc["apt07", "execution_match"]) == "True" and not rows.loc["apt07", "correct"]
+    for uid in ("apt02", "apt03", "apt04", "apt06"):
+        assert str(rows.loc[uid, "execution_match"]) == "False", uid
 
     store = open_graph_store("kuzu", graph, db_root=tmp_path / "graphs")
     assert store.checksum() == before
