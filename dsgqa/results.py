@@ -162,7 +162,7 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     # Execution accuracy counts only items whose question has a reference query (NA otherwise).
     matched = rows["execution_match"] if "execution_match" in rows \
         else pd.Series(pd.NA, index=rows.index)
-    rows = rows.assign(_executed=matched.astype("boolean").astype("Float64"))
+    rows = rows.assign(_executed=matched.map(_optional_bool).astype("boolean").astype("Float64"))
     grouped = rows.groupby(keys, sort=True)
     return pd.DataFrame({
         "items": grouped.size(),
@@ -177,6 +177,12 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         # Why queries failed: "dialect" is what the engine lost, not the model.
         **{f"query_{kind}": grouped[f"_query_{kind}"].sum().astype(int) for kind in ERROR_KINDS},
     }).reset_index()[[*keys, *SUMMARY_COLUMNS]]
+
+
+def _optional_bool(value: object) -> bool | None:
+    """True/False as written by the tables (bools, numpy bools or their text); else missing."""
+    text = str(value).strip().lower()
+    return True if text == "true" else False if text == "false" else None
 
 
 def _truthy(values: pd.Series) -> pd.Series:
