@@ -41,10 +41,10 @@ PLANS_DIR = "plans"
 DERIVED_GOLD_DIR = "derived_gold"
 
 QA_COLUMNS: tuple[str, ...] = (
-    "uid", "name", "tags", "model", "backend", "cypher", "valid_cypher", "n_rows", "truncated",
-    "query_error", "query_error_kind", "cypher_executed", "rewrites", "rows_json",
-    "rows_json_truncated", "answer", "valid_answer", "correct", "execution_match",
-    "score_precision", "score_recall", "score_f1", "mismatch", "prompt_tokens",
+    "uid", "name", "tags", "question", "solution", "model", "backend", "cypher", "valid_cypher",
+    "n_rows", "truncated", "query_error", "query_error_kind", "cypher_executed", "rewrites",
+    "rows_json", "rows_json_truncated", "answer", "refine_reply", "valid_answer", "correct",
+    "execution_match", "score_precision", "score_recall", "score_f1", "mismatch", "prompt_tokens",
     "completion_tokens", "tokens", "cost_usd", "seconds", "error",
 )
 PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
@@ -75,9 +75,9 @@ QA_TABLE = TableSpec(
     QA_RESULTS, required=("uid", "model", "correct", "score_f1"),
     bools=("valid_cypher", "truncated", "rows_json_truncated", "valid_answer", "correct",
            "execution_match"),
-    texts=("uid", "name", "tags", "model", "backend", "cypher", "query_error",
-           "query_error_kind", "cypher_executed", "rewrites", "rows_json", "answer", "mismatch",
-           "error"),
+    texts=("uid", "name", "tags", "question", "solution", "refine_reply", "model", "backend",
+           "cypher", "query_error", "query_error_kind", "cypher_executed", "rewrites",
+           "rows_json", "answer", "mismatch", "error"),
 )
 PLAN_EVALUATION_TABLE = TableSpec(
     PLAN_EVALUATION, required=("experiment", "domain", "instance", "model", "success"),

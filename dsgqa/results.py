@@ -95,6 +95,8 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "uid": q.uid,
         "name": q.name,
         "tags": ";".join(q.tags),
+        "question": markdown_free(q.question),
+        "solution": q.solution,
         "model": item.model,
         "backend": item.backend,
         "cypher": attempt.cypher if attempt else "",
@@ -107,6 +109,7 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "rewrites": ";".join(outcome.rewrites) if outcome else "",
         **_rows_columns(outcome),
         "answer": answer.answer if answer else "",
+        "refine_reply": answer.raw_reply[:REPLY_CHARS] if answer else "",
         "valid_answer": bool(verdict and verdict.valid_answer),
         "correct": bool(verdict and verdict.correct),
         "execution_match": outcome.execution_match if outcome else None,
@@ -121,6 +124,16 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "seconds": round(seconds, 4),
         "error": item.error or "",
     }
+
+
+# The refine reply is kept for reading why an answer is wrong, not in full: a runaway reply would
+# bloat every table and the report.
+REPLY_CHARS = 4_000
+
+
+def markdown_free(text: str) -> str:
+    """The question on one line (YAML folded text may keep newlines)."""
+    return " ".join(text.split())
 
 
 def _rows_columns(outcome: QueryOutcome | None) -> dict[str, object]:

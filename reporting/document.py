@@ -32,12 +32,31 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class DrillItem:
+    """One item to open and read: a title line, whether it went wrong, and labelled texts."""
+
+    title: str
+    wrong: bool
+    fields: list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class DrillDown:
+    """Per-item detail, collapsed by default; `note` says when items were left out."""
+
+    caption: str
+    items: list[DrillItem]
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Section:
     title: str
     paragraphs: list[str] = field(default_factory=list)
     alerts: list[str] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    drilldowns: list[DrillDown] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import base64
 from html import escape
 
-from reporting.document import Document, Figure, Section, Table, rows
+from reporting.document import Document, DrillDown, Figure, Section, Table, rows
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem auto; max-width: 1200px;
@@ -27,6 +27,11 @@ th { background: #f2f5f8; cursor: pointer; user-select: none; white-space: nowra
 th[data-dir=asc]::after { content: " \\25B2"; } th[data-dir=desc]::after { content: " \\25BC"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #fafbfc; }
+details.item { border: 1px solid #dde3ea; margin: .2rem 0; padding: .2rem .5rem; }
+details.item.wrong > summary { color: #b71c1c; }
+details.item dl { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; }
+details.item dd { margin: 0; } details.item pre { white-space: pre-wrap; margin: 0; }
+.drilldown.only-wrong details.item:not(.wrong) { display: none; }
 """
 
 # Click a header to sort its table by that column (numbers by value, text alphabetically).
@@ -44,6 +49,13 @@ document.querySelectorAll("table.sortable th").forEach(th => th.addEventListener
 """
 
 
+# The drill-down's "only wrong" switch hides the items that went right.
+FILTER_SCRIPT = """
+document.querySelectorAll(".drilldown input.only-wrong").forEach(box => box.addEventListener(
+  "change", () => box.closest(".drilldown").classList.toggle("only-wrong", box.checked)));
+"""
+
+
 def render_html(document: Document) -> str:
     facts = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in document.facts)
     body = "\n".join(_section(s) for s in document.sections)
@@ -51,7 +63,7 @@ def render_html(document: Document) -> str:
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{escape(document.title)}</title><style>{STYLE}</style></head>\n<body>\n"
         f"<h1>{escape(document.title)}</h1>\n<dl class=\"facts\">{facts}</dl>\n{body}\n"
-        f"<script>{SORT_SCRIPT}</script>\n</body></html>\n"
+        f"<script>{SORT_SCRIPT}{FILTER_SCRIPT}</script>\n</body></html>\n"
     )
 
 
@@ -61,8 +73,24 @@ def _section(section: Section) -> str:
     parts += [f"<div class=\"alert\">{escape(a)}</div>" for a in section.alerts]
     parts += [_figure(f) for f in section.figures]
     parts += [_table(t) for t in section.tables]
+    parts += [_drilldown(d) for d in section.drilldowns]
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def _drilldown(drill: DrillDown) -> str:
+    items = "\n".join(
+        f"<details class=\"item{' wrong' if item.wrong else ''}\">"
+        f"<summary>{escape(item.title)}</summary><dl>"
+        + "".join(f"<dt>{escape(label)}</dt><dd><pre>{escape(text)}</pre></dd>"
+                  for label, text in item.fields)
+        + "</dl></details>"
+        for item in drill.items
+    )
+    note = f"<p>{escape(drill.note)}</p>" if drill.note else ""
+    return (f"<div class=\"drilldown\"><h3>{escape(drill.caption)}</h3>{note}"
+            f"<label><input type=\"checkbox\" class=\"only-wrong\"> show only the wrong "
+            f"ones</label>\n{items}</div>")
 
 
 def _figure(figure: Figure) -> str:

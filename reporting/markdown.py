@@ -25,6 +25,10 @@ def _section(section: Section) -> list[str]:
         lines += [f"![{figure.caption}]({figure.filename})", ""]
     for table in section.tables:
         lines += [*_table(table), ""]
+    for drill in section.drilldowns:
+        wrong = [item for item in drill.items if item.wrong]
+        lines += [f"### {drill.caption}: the wrong ones ({len(wrong)})", ""]
+        lines += [f"- {item.title}" for item in wrong] + [""]
     return lines
 
 

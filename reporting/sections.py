@@ -14,7 +14,7 @@ import pandas as pd
 
 from reporting import metrics, plots
 from reporting.compare import Comparison
-from reporting.document import Document, Figure, Section, Table
+from reporting.document import Document, DrillDown, DrillItem, Figure, Section, Table
 
 RATE_COLUMNS = ("accuracy", "execution_accuracy", "valid_cypher", "task_success_rate",
                 "execution_success_rate", "total_goal", "before", "after", "change")
@@ -102,7 +102,42 @@ def qa_section(qa: pd.DataFrame) -> Section:
         Table("Accuracy and mean F1 by tag per model", by_tag, percent=RATE_COLUMNS),
         Table("Queries that failed, by kind, per model (dialect: valid Neo4j Cypher the "
               "embedded engine could not run)", metrics.qa_error_kinds(qa)),
-    ])
+    ], drilldowns=[qa_drilldown(qa)])
+
+
+# Per question and model; above this many items only the wrong ones are listed, and each text is
+# capped, so the report of a 10,000-item run still opens.
+DRILL_ALL_ITEMS = 2_000
+DRILL_FIELD_CHARS = 2_000
+DRILL_FIELDS = (
+    ("question", "question"), ("solution", "solution"), ("model Cypher", "cypher"),
+    ("executed Cypher", "cypher_executed"), ("rewrites", "rewrites"),
+    ("query error", "query_error"), ("error kind", "query_error_kind"), ("rows", "rows_json"),
+    ("refine reply", "refine_reply"), ("answer", "answer"), ("mismatch", "mismatch"),
+    ("error", "error"),
+)
+
+
+def qa_drilldown(qa: pd.DataFrame) -> DrillDown:
+    """Every question per model, to open and read why it went wrong."""
+    wrong = ~metrics.truthy(qa["correct"])
+    shown, note = qa, ""
+    if len(qa) > DRILL_ALL_ITEMS:
+        shown = qa[wrong]
+        note = f"{len(qa):,} items: only the {len(shown):,} wrong ones are listed."
+    items = []
+    for (_, row), is_wrong in zip(shown.iterrows(), wrong[shown.index], strict=True):
+        fields = [(label, _capped(row.get(column, ""))) for label, column in DRILL_FIELDS]
+        verdict = "wrong" if is_wrong else "correct"
+        items.append(DrillItem(title=f"{row['uid']} · {row['model']} · {verdict}",
+                               wrong=bool(is_wrong),
+                               fields=[(label, text) for label, text in fields if text]))
+    return DrillDown("Per question (click to open)", items, note)
+
+
+def _capped(value: object) -> str:
+    text = "" if value is None or value is pd.NA else str(value)
+    return text if len(text) <= DRILL_FIELD_CHARS else text[:DRILL_FIELD_CHARS] + " …(cut)"
 
 
 def planning_section(inputs: ReportInputs) -> Section:

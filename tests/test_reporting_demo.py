@@ -49,3 +49,5 @@ def test_a_real_demo_run_is_recorded_and_reported(tmp_path):
     assert "planning_success_heatmap.png" in markdown
     assert "Queries that failed, by kind, per model" in markdown and "query_dialect" in markdown
     assert qa["rows_json"].str.startswith('{"columns"').all()   # kept in the store too
+    html = result.html_path.read_text()
+    assert html.count('<details class="item') == len(written_qa)    # one per question, closed

@@ -124,3 +124,31 @@ def test_planning_errors_are_shown_as_errors_not_as_failed_plans() -> None:
     only_errors = metrics.planning_overall(planning.iloc[2:]).iloc[0]
     assert (only_errors["n_instances"], only_errors["n_errors"]) == (0, 1)
     assert pd.isna(only_errors["task_success_rate"])
+
+
+def test_the_qa_drilldown_is_collapsed_filterable_and_escaped() -> None:
+    import pandas as pd
+
+    from reporting.document import Document, Section
+    from reporting.html import render_html
+    from reporting.markdown import render_markdown
+    from reporting.sections import qa_drilldown
+
+    qa = pd.DataFrame({
+        "uid": ["q1", "q2"], "model": ["m", "m"], "correct": [True, False],
+        "question": ["How many?", "Which <rooms>?"], "solution": ["3", "<R1>"],
+        "cypher": ["MATCH (o) RETURN count(o)", "MATCH (r:Room) RETURN r"],
+        "cypher_executed": ["", ""], "rewrites": ["", ""], "query_error": ["", ""],
+        "query_error_kind": ["", ""], "rows_json": ['{"columns":["n"],"rows":[[3]]}', ""],
+        "refine_reply": ["3", "<R2>"], "answer": ["3", "<R2>"], "mismatch": ["", "R2 != R1"],
+        "error": ["", ""],
+    })
+    drill = qa_drilldown(qa)
+    assert [item.wrong for item in drill.items] == [False, True]
+    html = render_html(Document("r", [], [Section("QA", drilldowns=[drill])]))
+    assert html.count('<details class="item') == 2 and "<details open" not in html
+    assert '<details class="item wrong"><summary>q2 · m · wrong</summary>' in html
+    assert "Which &lt;rooms&gt;?" in html and 'class="only-wrong"' in html
+    assert "only-wrong" in html.split("<script>")[1]          # the filter switch is wired
+    markdown = render_markdown(Document("r", [], [Section("QA", drilldowns=[drill])]))
+    assert "the wrong ones (1)" in markdown and "- q2 · m · wrong" in markdown
