@@ -51,7 +51,7 @@ def build_document(inputs: ReportInputs) -> Document:
     sections = [
         summary_section(inputs), qa_section(inputs.qa), planning_section(inputs),
         usage_section(inputs.usage), comparison_section(inputs.comparison),
-        trend_section(inputs.trend),
+        trend_section(inputs.trend), per_question_section(inputs.qa),
     ]
     return Document(title=f"nlp-dsg-benchmark report: run {run['run_id']}", facts=facts,
                     sections=sections)
@@ -102,7 +102,7 @@ def qa_section(qa: pd.DataFrame) -> Section:
         Table("Accuracy and mean F1 by tag per model", by_tag, percent=RATE_COLUMNS),
         Table("Queries that failed, by kind, per model (dialect: valid Neo4j Cypher the "
               "embedded engine could not run)", metrics.qa_error_kinds(qa)),
-    ], drilldowns=[qa_drilldown(qa)])
+    ])
 
 
 # Per question and model; above this many items only the wrong ones are listed, and each text is
@@ -116,6 +116,13 @@ DRILL_FIELDS = (
     ("refine reply", "refine_reply"), ("answer", "answer"), ("mismatch", "mismatch"),
     ("error", "error"),
 )
+
+
+def per_question_section(qa: pd.DataFrame) -> Section:
+    """Last, so the overview and plots come first: every question to open and read."""
+    if qa.empty:
+        return Section("Per question", paragraphs=["This run has no QA rows."])
+    return Section("Per question", drilldowns=[qa_drilldown(qa)])
 
 
 def qa_drilldown(qa: pd.DataFrame) -> DrillDown:
