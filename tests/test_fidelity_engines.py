@@ -33,10 +33,7 @@ BY_UID = {q.uid: q for q in QUESTIONS}
 ORACLE = OracleClient(ModelConfig(name="oracle", provider="oracle"), BY_UID)
 HAS_LADYBUG = importlib.util.find_spec("ladybug") is not None
 # Reference queries the translator cannot run yet; strict, so a fix shows up as XPASS.
-KNOWN_GAPS = {
-    "fid85": "startNode(r) on an undirected match: Kuzu's start_node() follows the traversal, "
-             "not the stored direction, so the translator refuses it",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def engine_cases() -> list:

@@ -22,15 +22,16 @@ from collections.abc import Callable
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
-from dsgqa.dialect.uniqueness import Uniqueness
+from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
     "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "date",
     "datetime", "localdatetime", "localtime", "time", "duration", "timestamp", "randomuuid",
-    "replace", "point.withinbbox", "startnode", "endnode", "isempty", "valuetype",
+    "replace", "point.withinbbox", "isempty", "valuetype",
     "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist", "e", "haversin",
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
@@ -40,7 +41,8 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "labels", "last", "left", "length", "log", "log10", "lower", "ltrim", "max", "min", "nodes",
     "none", "pi", "point", "point.distance", "properties", "radians", "rand", "range", "reduce",
     "relationships", "reverse", "right", "round", "rtrim", "sign", "sin", "single", "size",
-    "split", "sqrt", "substring", "sum", "tail", "tan", "toboolean", "tofloat", "tointeger",
+    "split", "sqrt", "startnode", "endnode", "substring", "sum", "tail", "tan", "toboolean",
+    "tofloat", "tointeger",
     "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
     "tofloatornull", "tostringornull", "tobooleanornull",
 })
@@ -130,7 +132,9 @@ class Rewriter:
     def run(self, root: Tree) -> Tree:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
-        self.uniqueness = Uniqueness(taken)
+        names = FreshNames(taken)
+        self.uniqueness = Uniqueness(names)
+        Endpoints(names, self.note).run(root)
         return self.visit(root)
 
     def visit(self, node: object) -> object:

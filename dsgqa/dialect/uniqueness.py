@@ -145,26 +145,34 @@ def _distinct(p: _Position, q: _Position) -> Tree:
     return _t("not_", _t("in_", _var(single.name), _rels(many.name)))
 
 
-class Uniqueness:
-    """Adds the predicates for one query; remembers the names it made up."""
+class FreshNames:
+    """Variable names the translator makes up (`_rel1`, `_node1`), never one the query uses."""
 
     def __init__(self, taken: set[str]) -> None:
         self.taken = {n.lower() for n in taken}
         self.generated: set[str] = set()
 
-    def _fresh(self) -> str:
-        n = len(self.generated) + 1
-        while f"_rel{n}" in self.taken:
+    def fresh(self, prefix: str) -> str:
+        n = 1
+        while f"{prefix}{n}" in self.taken:
             n += 1
-        made = f"_rel{n}"
+        made = f"{prefix}{n}"
         self.taken.add(made)
         self.generated.add(made)
         return made
 
+
+class Uniqueness:
+    """Adds the predicates for one query, naming anonymous relationships from `names`."""
+
+    def __init__(self, names: FreshNames) -> None:
+        self.names = names
+        self.generated = names.generated
+
     def _name(self, position: _Position) -> None:
         if position.name is not None:
             return
-        made = self._fresh()
+        made = self.names.fresh("_rel")
         detail = _detail(position.rel)
         name_node = _t("name", Token("NAME", made))
         if detail is None:  # `-->` or `-[]->`: the emitter prints the brackets from the rel kind
