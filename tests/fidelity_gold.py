@@ -755,6 +755,20 @@ def _start_nodes_of_r1_adjacency(g: Graph) -> Any:
     return {"R1", *g.neighbours["R1"]}
 
 
+@gold("fid86")
+def _walks_out_and_back_from_r2(g: Graph) -> Any:
+    # Neo4j's relationship isomorphism: out over one stored relationship, back over the other
+    # one of the same pair (never the same one twice): two walks per neighbour.
+    return 2 * len(g.neighbours["R2"])
+
+
+@gold("fid87")
+def _pairs_of_room_relationships(g: Graph) -> Any:
+    # Comma-separated patterns of one MATCH never bind the same relationship either.
+    stored = g.stored_edges("ROOM_CONNECTED")
+    return stored * (stored - 1)
+
+
 def answers(graph: Graph | None = None) -> dict[str, str]:
     """uid -> canonical SLDP text of every gold answer."""
     graph = graph or load_graph()

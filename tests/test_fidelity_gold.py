@@ -32,7 +32,7 @@ IDIOMS = {
     "idiom-any": "any(", "idiom-is-null": "IS NULL", "idiom-sqrt": "sqrt(", "idiom-skip": "SKIP ",
     "idiom-startNode": "startNode(", "idiom-in-list": " IN [", "idiom-pattern-predicate": "NOT (",
     "idiom-return-center": ".center", "idiom-return-node": "RETURN DISTINCT o",
-    "idiom-collect": "collect(",
+    "idiom-collect": "collect(", "idiom-relationship-uniqueness": "]-",
 }
 
 

@@ -4,6 +4,8 @@ Each pass is named; the names of the passes that changed something become the `r
 column. A pass keeps Neo4j's meaning where Kuzu differs, not only its syntax:
 
 - var-length patterns get TRAIL (Neo4j never repeats a relationship in a match; Kuzu walks);
+- relationship positions of one MATCH that could bind the same relationship must differ
+  (Neo4j's relationship isomorphism, `uniqueness.py`);
 - list indexes, slices and substring() move from 0-based to 1-based;
 - collect() and sum() over nothing give [] and 0, as in Neo4j (Kuzu gives NULL);
 - toInteger() truncates (Kuzu's CAST rounds);
@@ -20,13 +22,16 @@ from collections.abc import Callable
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
+from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
     "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "date",
     "datetime", "localdatetime", "localtime", "time", "duration", "timestamp", "randomuuid",
-    "replace", "point.withinbbox", "startnode", "endnode", "isempty", "valuetype",
+    "replace", "point.withinbbox", "isempty", "valuetype",
     "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist", "e", "haversin",
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
@@ -36,7 +41,8 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "labels", "last", "left", "length", "log", "log10", "lower", "ltrim", "max", "min", "nodes",
     "none", "pi", "point", "point.distance", "properties", "radians", "rand", "range", "reduce",
     "relationships", "reverse", "right", "round", "rtrim", "sign", "sin", "single", "size",
-    "split", "sqrt", "substring", "sum", "tail", "tan", "toboolean", "tofloat", "tointeger",
+    "split", "sqrt", "startnode", "endnode", "substring", "sum", "tail", "tan", "toboolean",
+    "tofloat", "tointeger",
     "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
     "tofloatornull", "tostringornull", "tobooleanornull",
 })
@@ -124,6 +130,11 @@ class Rewriter:
             self.applied.append(rewrite)
 
     def run(self, root: Tree) -> Tree:
+        taken = {plain_name(t) for t in root.scan_values(
+            lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
+        names = FreshNames(taken)
+        self.uniqueness = Uniqueness(names)
+        Endpoints(names, self.note).run(root)
         return self.visit(root)
 
     def visit(self, node: object) -> object:
@@ -169,6 +180,23 @@ class Rewriter:
             return node
         node.children.insert(1, tree("recursion_mode", Token("RECURSION_MODE", "TRAIL")))
         self.note("var-length->TRAIL")
+        return node
+
+    def r_match(self, node: Tree) -> Tree:
+        """Neo4j's relationship isomorphism within the clause (see `uniqueness`)."""
+        pattern_list = next(c for c in node.children
+                            if isinstance(c, Tree) and c.data == "pattern_list")
+        if self.uniqueness.apply(node, pattern_list):
+            self.note(UNIQUENESS)
+        return node
+
+    def r_subquery_pattern(self, node: Tree) -> Tree:
+        if self.uniqueness.apply(node, node.children[0]):
+            self.note(UNIQUENESS)
+        return node
+
+    def r_single_query(self, node: Tree) -> Tree:
+        self.uniqueness.expand_stars(node)
         return node
 
     def r_node_labels(self, node: Tree) -> Tree:

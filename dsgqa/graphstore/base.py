@@ -117,7 +117,9 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, dict):
-        return {str(k): plain_value(v) for k, v in value.items() if k not in _INTERNAL_KEYS}
+        # Ladybug spells the internal keys in capitals (`_ID`, `_LABEL`); Kuzu in lower case.
+        return {_key(str(k)): plain_value(v) for k, v in value.items()
+                if str(k).lower() not in _INTERNAL_KEYS}
     if isinstance(value, list | tuple | set | frozenset):
         return [plain_value(v) for v in value]
     if isinstance(value, dt.date | dt.datetime | dt.time):
@@ -125,6 +127,10 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, bytes):
         return value.hex()
     return str(value)
+
+
+def _key(key: str) -> str:
+    return "_label" if key == "_LABEL" else key
 
 
 def content_hash(node_rows: list[Any], edge_rows: list[Any], extra: Any = None) -> str:

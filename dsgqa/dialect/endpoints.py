@@ -1,0 +1,198 @@
+"""`startNode(r)` / `endNode(r)`: the relationship's stored start and end, as in Neo4j.
+
+Kuzu's `start_node(r)` is bound to the pattern's left node, so on an undirected match
+`(x)-[r]-(y)` it gives the traversal's start, not the stored one (Heracles stores every same-layer
+edge both ways, so the two differ on every other row). The stored start is visible as the
+relationship's internal `_src` id: `struct_extract(r, '_src')`. So, for a relationship bound by
+an undirected single hop whose endpoint variables are still in scope:
+
+    startNode(r).key  ->  CASE WHEN id(x) = struct_extract(r, '_src') THEN x.key ELSE y.key END
+    startNode(r)      ->  CASE WHEN id(x) = struct_extract(r, '_src') THEN x ELSE y END
+                          (only as a whole RETURN/WITH item: Kuzu 0.11.3 crashes on a node-valued
+                          CASE inside label() or a comparison)
+
+and `endNode` the other way round. On a directed single hop Kuzu's `start_node`/`end_node` are
+already right. Anything else (a relationship from a list, from a variable-length segment, or
+whose endpoints a WITH dropped) is a `DialectError` naming the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.uniqueness import FreshNames
+
+DIRECTED = "startNode->start_node"
+UNDIRECTED = "startNode->CASE on _src"
+_KUZU = {"startnode": "start_node", "endnode": "end_node"}
+_NEO4J = {"startnode": "startNode", "endnode": "endNode"}
+
+
+def _t(data: str, *children: object) -> Tree:
+    return Tree(data, list(children))
+
+
+def _var(text: str | Tree) -> Tree:
+    return _t("var", text if isinstance(text, Tree) else _t("name", Token("NAME", text)))
+
+
+@dataclass
+class _Binding:
+    directed: bool
+    ends: tuple[Tree, Tree]  # node_pattern trees (left, right)
+    alive: bool = True  # both endpoints still in scope
+
+
+def _node_name(node: Tree) -> Tree | None:
+    return next((c for c in node.children if isinstance(c, Tree) and c.data == "name"), None)
+
+
+def _endpoint_call(node: object) -> tuple[str, str] | None:
+    """('startnode' | 'endnode', relationship variable) for `startNode(r)`, else None."""
+    if not (isinstance(node, Tree) and node.data == "call"):
+        return None
+    callee, *args = node.children
+    if not (isinstance(callee, Tree) and callee.data == "var"):
+        return None
+    fname = plain_name(callee.children[0]).lower()
+    if fname not in _KUZU:
+        return None
+    if len(args) != 1 or not (isinstance(args[0], Tree) and args[0].data == "var"):
+        raise DialectError(f"{_NEO4J[fname]}() of anything but a relationship variable")
+    return fname, plain_name(args[0].children[0])
+
+
+class Endpoints:
+    """Rewrites startNode/endNode for one query, naming anonymous endpoints from `names`."""
+
+    def __init__(self, names: FreshNames, note: Callable[[str], None]) -> None:
+        self.names = names
+        self.note = note
+
+    def run(self, root: Tree) -> None:
+        if not any(_endpoint_call(c) for c in root.iter_subtrees()
+                   if c.data == "call" and _is_endpoint_name(c)):
+            return
+        for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
+            self._single_query(single)
+
+    def _single_query(self, single: Tree) -> None:
+        bindings: dict[str, _Binding] = {}
+        for clause in single.children:
+            if not isinstance(clause, Tree):
+                continue
+            if clause.data == "match":
+                self._bind(clause, bindings)
+            self._rewrite_in(clause, bindings)
+            if clause.data == "with_clause":
+                _after_with(clause, bindings, self.names.generated)
+
+    @staticmethod
+    def _bind(match: Tree, bindings: dict[str, _Binding]) -> None:
+        pattern_list = next(c for c in match.children
+                            if isinstance(c, Tree) and c.data == "pattern_list")
+        for pattern in pattern_list.children:
+            chain = pattern.children[-1]
+            if not (isinstance(chain, Tree) and chain.data == "chain"):
+                continue
+            items = chain.children
+            for i in range(1, len(items) - 1, 2):
+                rel = items[i]
+                detail = next((c for c in rel.children
+                               if isinstance(c, Tree) and c.data == "rel_detail"), None)
+                if detail is None:
+                    continue
+                parts = {c.data: c for c in detail.children}
+                if "name" not in parts or "var_length" in parts:
+                    continue
+                bindings[plain_name(parts["name"])] = _Binding(
+                    directed=rel.data in ("rel_left", "rel_right"),
+                    ends=(items[i - 1], items[i + 1]))
+
+    def _rewrite_in(self, node: Tree, bindings: dict[str, _Binding]) -> None:
+        for i, child in enumerate(node.children):
+            if not isinstance(child, Tree) or child.data == "subquery":
+                continue
+            if child.data == "prop" and _endpoint_call(child.children[0]):
+                node.children[i] = self._replace(child.children[0], bindings,
+                                                 key=child.children[1])
+            elif _endpoint_call(child):
+                node.children[i] = self._replace(child, bindings, key=None,
+                                                 whole_item=node.data == "proj_item")
+            else:
+                self._rewrite_in(child, bindings)
+
+    def _replace(self, call: Tree, bindings: dict[str, _Binding], *, key: Tree | None,
+                 whole_item: bool = False) -> Tree:
+        found = _endpoint_call(call)
+        assert found is not None
+        fname, rel = found
+        shown = f"{_NEO4J[fname]}({rel})"
+        binding = bindings.get(rel)
+        if binding is None:
+            raise DialectError(f"{shown}: {rel} is not a relationship bound by a single "
+                               "hop in scope, so its stored direction is unknown on Kuzu")
+        if binding.directed:
+            self.note(DIRECTED)
+            kuzu = _t("call", _var(_KUZU[fname]), _var(rel))
+            return kuzu if key is None else _t("prop", kuzu, key)
+        if not binding.alive:
+            raise DialectError(f"{shown} of an undirected match after a WITH that "
+                               "dropped its endpoints: the stored direction is unknown on Kuzu")
+        if key is None and not whole_item:
+            raise DialectError(f"{shown} of an undirected match other than as "
+                               f"{shown}.property or a whole RETURN/WITH item")
+        x, y = (self._name(end) for end in binding.ends)
+        first, second = (x, y) if fname == "startnode" else (y, x)
+        is_src = _t("compare", _t("call", _var("id"), _var(x)), Token("EQ", "="),
+                    _t("call", _var("struct_extract"), _var(rel),
+                       _t("str_lit", Token("STRING", "'_src'"))))
+        pick: list[Tree] = [_var(first), _var(second)]
+        if key is not None:
+            pick = [_t("prop", p, key) for p in pick]
+        self.note(UNDIRECTED)
+        return _t("case_expr", _t("case_when", is_src, pick[0]), pick[1])
+
+    def _name(self, node: Tree) -> Tree:
+        found = _node_name(node)
+        if found is None:
+            found = _t("name", Token("NAME", self.names.fresh("_node")))
+            node.children.insert(0, found)
+        return found
+
+
+def _is_endpoint_name(call: Tree) -> bool:
+    callee = call.children[0]
+    return isinstance(callee, Tree) and callee.data == "var" and \
+        plain_name(callee.children[0]).lower() in _KUZU
+
+
+def _after_with(clause: Tree, bindings: dict[str, _Binding], generated: set[str]) -> None:
+    """Which bindings survive a WITH: the relationship and (for undirected ones) both endpoint
+    variables must pass through under their own names; anonymous endpoints never do (a star is
+    spelled out without generated names)."""
+    items = next(c for c in clause.children[0].children
+                 if isinstance(c, Tree) and c.data == "proj_items")
+    star = bool(items.children) and isinstance(items.children[0], Token)
+    kept: set[str] = set()
+    for item in items.children:
+        if not isinstance(item, Tree):
+            continue
+        expr = item.children[0]
+        if expr.data == "var" and (len(item.children) == 1 or plain_name(
+                item.children[1]) == plain_name(expr.children[0])):
+            kept.add(plain_name(expr.children[0]))
+    for rel in list(bindings):
+        binding = bindings[rel]
+        if not star and rel not in kept:
+            del bindings[rel]
+            continue
+        names = [_node_name(end) for end in binding.ends]
+        dropped = not star and any(plain_name(n) not in kept for n in names if n is not None)
+        if dropped or any(n is None or plain_name(n).lower() in generated for n in names):
+            binding.alive = False
