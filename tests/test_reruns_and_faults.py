@@ -163,3 +163,51 @@ def test_unreachable_database_fails_qa_items_but_planning_tables_are_written(
     assert rows["error"].str.contains("database unreachable").all()
     overview = pd.read_csv(run_dir / "plan_overview.csv")
     assert overview["n_instances"].sum() == 3
+
+
+def test_lone_surrogates_in_replies_are_scored_and_a_rerun_recovers(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Valid JSON `"\\udcff"` in both stages' replies: the items are scored (invalid), every
+    table and the results store are written, and a rerun from the response cache does the same."""
+    from tests.fake_openai import FakeOpenAIServer, chat_reply
+
+    monkeypatch.chdir(tmp_path)
+    questions, _ = demo_subset(tmp_path, {"apt01", "apt04"})
+    with FakeOpenAIServer(lambda req, n: chat_reply("Answer: \udcff")) as server:
+        config = _config(tmp_path, questions, server.base_url, "odd")
+        config_file = tmp_path / "odd.json"
+        config_file.write_text(config.model_dump_json())
+        assert main(["run", "--config", str(config_file)]) == 0
+        served = len(server.requests)
+        assert main(["rerun", "odd"]) == 0
+        assert len(server.requests) == served          # the replies came from the cache
+    rows = _rows(tmp_path, "odd")
+    assert (rows["error"] == "").all() and not rows["valid_answer"].any()
+    assert (rows["answer"] == "\ufffd").all()
+    assert list((tmp_path / "results/store").glob("run_id=odd/qa.parquet"))
+
+
+def test_a_dead_endpoint_fails_its_items_at_once(tmp_path: Path) -> None:
+    """After 5 calls in a row cannot connect, the model's remaining items fail without a call,
+    with the cause counted once for all of them."""
+    import socket
+
+    from benchcore.run_summary import ErrorBudgetExceeded
+    from flows.benchmark import nlp_dsg_benchmark
+
+    with socket.socket() as probe:          # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    questions, _ = demo_subset(tmp_path, UIDS)
+    config = _config(tmp_path, questions, dead, "dead", max_connections=2)
+    config.models[0] = config.models[0].model_copy(update={"max_retries": 2})
+    started = time.monotonic()
+    with pytest.raises(ErrorBudgetExceeded) as caught:
+        nlp_dsg_benchmark(config)
+    seconds = time.monotonic() - started
+    rows = _rows(tmp_path, "dead")
+    assert rows["error"].str.contains(f"cannot reach {dead}").all()
+    assert rows["error"].str.contains("not called: 5 consecutive").sum() >= len(UIDS) - 6
+    assert f"{len(UIDS)} × cannot reach {dead}" in str(caught.value)
+    assert seconds < 30
