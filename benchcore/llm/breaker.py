@@ -7,6 +7,10 @@ After `max_consecutive_connection_failures` calls in a row ended without reachin
 the last failure. Any answered call (even an HTTP error) closes it again. While open, one probe
 call is let through every `PROBE_INTERVAL_S`, so a long-lived process (a Dask worker) notices
 when the endpoint comes back.
+
+Between the first such failure and the breaker opening, the endpoint is `suspect`: calls then
+try once, without the SDK's retries, so the breaker opens after one backoff cycle rather than
+after one per concurrent slot.
 """
 
 from __future__ import annotations
@@ -38,6 +42,12 @@ class Breaker:
         self.limit = limit
         self._state = _State()
         self._lock = threading.Lock()
+
+    @property
+    def suspect(self) -> bool:
+        """A call has failed to connect and none has answered since."""
+        with self._lock:
+            return self._state.failures > 0
 
     def check(self) -> None:
         """Raise `EndpointUnavailable` when open (except for the periodic probe)."""

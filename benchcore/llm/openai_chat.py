@@ -106,8 +106,10 @@ class OpenAIChatClient:
         """One call with the SDK's retries; failures as one-line `LLMError`s, and every call
         that never reached the server counted by the breaker."""
         name, where = self.config.name, self.config.base_url or "api.openai.com"
+        client = self._client.with_options(max_retries=0) if self._breaker.suspect \
+            else self._client
         try:
-            response = self._client.chat.completions.create(
+            response = client.chat.completions.create(
                 model=name,
                 messages=messages,  # type: ignore[arg-type]
                 **{k: v for k, v in self.config.sampling_params().items() if v is not None},
