@@ -100,3 +100,25 @@ def test_bad_inputs_are_one_line_errors(two_nights, tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ReportError, match="no recorded runs"):
         build_report(tmp_path / "empty", tmp_path / "out")
+
+
+def test_planning_errors_are_shown_as_errors_not_as_failed_plans() -> None:
+    import pandas as pd
+
+    from reporting import metrics
+
+    planning = pd.DataFrame({
+        "model": ["m"] * 3, "domain": ["d"] * 3, "instance": ["i1", "i2", "i3"],
+        "success": pd.array([True, False, pd.NA], dtype="boolean"),
+        "execution_success": pd.array([True, False, pd.NA], dtype="boolean"),
+        "goal_fraction": [1.0, 0.5, float("nan")],
+        "failure_kind": ["", "precondition", ""], "error": ["", "", "HTTP 401: bad key"],
+    })
+    overall = metrics.planning_overall(planning).iloc[0]
+    assert (overall["instances"], overall["errors"], overall["solved"]) == (2, 1, 1)
+    assert overall["plan_success_rate"] == overall["execution_success_rate"] == 0.5
+    by_domain = metrics.planning_by_domain(planning).iloc[0]
+    assert by_domain["errors"] == 1 and by_domain["fail_precondition"] == 1
+    only_errors = metrics.planning_overall(planning.iloc[2:]).iloc[0]
+    assert (only_errors["instances"], only_errors["errors"]) == (0, 1)
+    assert pd.isna(only_errors["plan_success_rate"])
