@@ -18,6 +18,13 @@ def fenced_block(text: str) -> str | None:
     return match.group(2).strip() if match else None
 
 
+def fenced_blocks(text: str, language: str) -> list[str]:
+    """Every fenced block tagged `language` (case-insensitive), in order: an agent on the text
+    protocol calls a tool with a ```cypher block, several blocks being several calls."""
+    return [m.group(2).strip() for m in _FENCE.finditer(text)
+            if m.group(1).lower() == language.lower()]
+
+
 def extract_cypher(reply: str) -> str:
     """The query in a reply: its fenced block, or the reply without a trailing semicolon."""
     query = fenced_block(reply)

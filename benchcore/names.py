@@ -14,6 +14,8 @@ class Stage(StrEnum):
     RUN_QUERY = "run-query"
     REFINE = "refine"
     COMPARE = "compare"
+    AGENT = "agent"
+    IN_CONTEXT = "in-context"
     RESULTS_TABLE = "results-table"
     GENERATE_PLAN = "generate-plan"
     PLANNER_PLAN = "planner-plan"
@@ -21,14 +23,16 @@ class Stage(StrEnum):
 
 
 QA_STAGES: tuple[Stage, ...] = (
-    Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.COMPARE, Stage.RESULTS_TABLE,
+    Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.AGENT, Stage.IN_CONTEXT,
+    Stage.COMPARE, Stage.RESULTS_TABLE,
 )
 PLANNING_STAGES: tuple[Stage, ...] = (
     Stage.GENERATE_PLAN, Stage.PLANNER_PLAN, Stage.EVALUATE_PLANS,
 )
 # Stages whose per-item results are kept in the item cache, so `--refresh` can recompute them.
 CACHED_STAGES: tuple[Stage, ...] = (
-    Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.GENERATE_PLAN, Stage.PLANNER_PLAN,
+    Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.AGENT, Stage.IN_CONTEXT,
+    Stage.GENERATE_PLAN, Stage.PLANNER_PLAN,
 )
 
 Backend = Literal["kuzu", "ladybug", "neo4j"]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, Backend
@@ -22,6 +22,59 @@ from benchcore.run_folder import CONFIG_FILE
 
 class ConfigError(ValueError):
     """A run configuration that cannot be used; one line naming the file and field."""
+
+
+PipelineKind = Literal["feedforward", "agentic", "in_context"]
+
+
+class PipelineConfig(BaseModel):
+    """One way of answering the QA questions (heracles_agents' pipelines):
+
+    - `feedforward`: the model writes one Cypher query, it runs, the model turns the rows into
+      the answer (two calls);
+    - `agentic`: the model calls a `run_cypher` tool in a loop, sees rows or errors, and answers
+      (at most `max_iterations` calls);
+    - `in_context`: the scene graph itself, as text (`variant`), is in the prompt; no database.
+
+    Python code generation against spark_dsg (heracles_agents' `feedforward_codegen`) is left out
+    until model-written code can run in a real sandbox."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: PipelineKind
+    name: str | None = Field(default=None, description="Label in the results; default: the "
+                             "kind, and `in_context_full` for the full in-context variant.")
+    models: list[str] | None = Field(default=None, description="Names of the models that run "
+                                     "this pipeline; default: every model.")
+    max_iterations: int = Field(default=5, ge=1, description="Agentic: model calls per question.")
+    variant: Literal["compact", "full"] = Field(
+        default="compact", description="In-context: objects and rooms, or every layer.")
+
+    @property
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        if self.kind == "in_context" and self.variant == "full":
+            return "in_context_full"
+        return self.kind
+
+    def runs(self, model: ModelConfig) -> bool:
+        return self.models is None or model.name in self.models or model.label in self.models
+
+    def settings(self) -> dict[str, object]:
+        """What changes this pipeline's answers (part of its stages' cache keys)."""
+        if self.kind == "agentic":
+            return {"kind": self.kind, "max_iterations": self.max_iterations}
+        if self.kind == "in_context":
+            return {"kind": self.kind, "variant": self.variant}
+        return {"kind": self.kind}
+
+
+def _pipeline_entries(value: object) -> object:
+    """`pipelines: [feedforward, agentic]` is short for `[{kind: feedforward}, {kind: agentic}]`."""
+    if isinstance(value, list):
+        return [{"kind": v} if isinstance(v, str) else v for v in value]
+    return value
 
 
 class QAConfig(BaseModel):
@@ -37,6 +90,22 @@ class QAConfig(BaseModel):
     neo4j_uri: str | None = None
     neo4j_user: str | None = None
     neo4j_password_env: str = "NEO4J_PASSWORD"
+    pipelines: Annotated[list[PipelineConfig], BeforeValidator(_pipeline_entries)] = Field(
+        default_factory=lambda: [PipelineConfig(kind="feedforward")], min_length=1,
+        description="The answering pipelines to run (several in one run are compared side by "
+        "side): feedforward, agentic, in_context.")
+
+    @field_validator("pipelines")
+    @classmethod
+    def _distinct_labels(cls, pipelines: list[PipelineConfig]) -> list[PipelineConfig]:
+        labels = [p.label for p in pipelines]
+        repeated = sorted({label for label in labels if labels.count(label) > 1})
+        if repeated:
+            raise ValueError(f"pipeline {repeated[0]!r} is listed twice; give one a `name`")
+        return pipelines
+
+    def pipelines_for(self, model: ModelConfig) -> list[PipelineConfig]:
+        return [p for p in self.pipelines if p.runs(model)]
 
 
 class GenerationSettings(BaseModel):

@@ -40,12 +40,16 @@ PLAN_USAGE = "plan_usage.csv"
 PLANS_DIR = "plans"
 DERIVED_GOLD_DIR = "derived_gold"
 
+# Agent conversations of the QA track: `<model>__<pipeline>.jsonl`, one JSON line per question.
+TRANSCRIPTS_DIR = "transcripts"
 QA_COLUMNS: tuple[str, ...] = (
-    "uid", "name", "tags", "question", "solution", "model", "backend", "cypher", "valid_cypher",
+    "uid", "name", "tags", "question", "solution", "model", "pipeline", "backend", "cypher",
+    "valid_cypher",
     "n_rows", "truncated", "query_error", "query_error_kind", "cypher_executed", "rewrites",
     "rows_json", "rows_json_truncated", "answer", "refine_reply", "valid_answer", "correct",
     "execution_match", "score_precision", "score_recall", "score_f1", "mismatch", "prompt_tokens",
-    "completion_tokens", "tokens", "cost_usd", "seconds", "error",
+    "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "stop_reason",
+    "transcript", "context_tokens", "error",
 )
 PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
 PLAN_USAGE_COLUMNS: tuple[str, ...] = (
@@ -56,7 +60,7 @@ PLAN_USAGE_COLUMNS: tuple[str, ...] = (
 INT_COLUMNS = frozenset({
     "n_rows", "prompt_tokens", "completion_tokens", "tokens", "llm_calls", "n_mistakes",
     "failure_step", "interaction_length", "plan_length", "gold_length", "n_steps", "n_executed",
-    "n_look_arounds", "n_look_arounds_after_mistakes", "items",
+    "n_look_arounds", "n_look_arounds_after_mistakes", "items", "context_tokens",
 })
 
 
@@ -75,7 +79,8 @@ QA_TABLE = TableSpec(
     QA_RESULTS, required=("uid", "model", "correct", "score_f1"),
     bools=("valid_cypher", "truncated", "rows_json_truncated", "valid_answer", "correct",
            "execution_match"),
-    texts=("uid", "name", "tags", "question", "solution", "refine_reply", "model", "backend",
+    texts=("uid", "name", "tags", "question", "solution", "refine_reply", "model", "pipeline",
+           "stop_reason", "transcript", "backend",
            "cypher", "query_error", "query_error_kind", "cypher_executed", "rewrites",
            "rows_json", "answer", "mismatch", "error"),
 )

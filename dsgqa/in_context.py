@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Literal
 
-from dsgqa.scene_graph import CONTAINS, SceneGraph, SceneNode, Vec3
+from dsgqa.scene_graph import CONTAINS, SceneGraph, SceneNode, Vec3, load_scene_graph
 
 Variant = Literal["compact", "full"]
 VARIANTS: tuple[Variant, ...] = ("compact", "full")
@@ -38,6 +39,12 @@ def serialize(graph: SceneGraph, variant: Variant = "compact") -> str:
     if variant == "full":
         return _full(graph)
     raise ValueError(f"unknown in-context variant {variant!r}: choose compact or full")
+
+
+@lru_cache(maxsize=8)
+def scene_text(path: str, variant: Variant = "compact") -> str:
+    """The scene graph file's prompt text, serialized once per process."""
+    return serialize(load_scene_graph(path), variant)
 
 
 def estimate_tokens(text: str) -> int:

@@ -6,14 +6,20 @@ It never reads the solution's *values*, only its shape (a number, a set of point
 lists...), which tells it how to print the rows (see `dsgqa.rows_to_sldp`); if a reference query
 returns the wrong rows, the oracle scores wrong too, which is what makes the demo a real
 end-to-end check.
+
+In the other pipelines it behaves as a perfect agent would: as an agent (`agent` stage) it runs
+the reference query with one `run_cypher` call (a fenced ```cypher block on the text protocol)
+and answers from the rows it got back; in context (`in_context` stage) it cannot read a graph from
+text, so the stage hands it the reference query's rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig
+from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig, ToolCall, ToolSpec
 from benchcore.llm.providers import register_provider
 from dsgqa.rows_to_pddl import rows_to_pddl
 from dsgqa.rows_to_sldp import rows_to_sldp
@@ -26,23 +32,42 @@ class OracleClient:
         self.config = config
         self.questions = questions
 
-    def complete(self, messages: list[Message], context: CallContext) -> LLMReply:
+    def complete(
+        self, messages: list[Message], context: CallContext, tools: Sequence[ToolSpec] = ()
+    ) -> LLMReply:
         question = self.questions.get(context.uid)
         if question is None:
             return LLMReply(text="")
         if context.stage == "cypher":
-            text = question.cypher or ""
-        elif context.stage == "refine" and _is_pddl(question):
-            text = rows_to_pddl(context.extra.get("rows", []), like=question.solution)
-        elif context.stage == "refine":
-            text = rows_to_sldp(
-                context.extra.get("columns", []),
-                context.extra.get("rows", []),
-                like=question.solution,
-            )
-        else:
-            text = ""
-        return LLMReply(text=text, prompt_tokens=0, completion_tokens=0)
+            return LLMReply(text=question.cypher or "")
+        if context.stage in ("refine", "in_context"):
+            return LLMReply(text=_answer(question, context.extra))
+        if context.stage == "agent":
+            return _agent_turn(question, context.extra, native_tools=bool(tools))
+        return LLMReply(text="")
+
+
+def _answer(question: Any, extra: Mapping[str, Any]) -> str:
+    """The rows in hand, printed in the solution's shape."""
+    if _is_pddl(question):
+        return rows_to_pddl(extra.get("rows", []), like=question.solution)
+    return rows_to_sldp(extra.get("columns", []), extra.get("rows", []), like=question.solution)
+
+
+def _agent_turn(question: Any, extra: Mapping[str, Any], native_tools: bool) -> LLMReply:
+    """First turn: run the reference query; once rows came back: answer from them."""
+    if "rows" not in extra:
+        query = question.cypher or ""
+        if not native_tools:
+            return LLMReply(text=f"```cypher\n{query}\n```")
+        call = ToolCall(id="oracle_query", name="run_cypher",
+                        arguments=json.dumps({"query": query}))
+        return LLMReply(text="", tool_calls=(call,))
+    answer = _answer(question, extra)
+    if not native_tools:
+        return LLMReply(text=f"```\n{answer}\n```")
+    call = ToolCall(id="oracle_answer", name="answer", arguments=json.dumps({"answer": answer}))
+    return LLMReply(text="", tool_calls=(call,))
 
 
 def _is_pddl(question: Any) -> bool:

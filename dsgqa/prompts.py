@@ -35,6 +35,15 @@ def prompt_hash(*names: str) -> str:
 
 CYPHER_TEMPLATES = ("cypher_system", "cypher_user")
 REFINE_TEMPLATES = ("refine_system", "refine_user", "format_sldp", "format_pddl")
+AGENT_TEMPLATES = ("agent_system", "agent_tools", "agent_text", "cypher_user", "format_sldp",
+                   "format_pddl")
+IN_CONTEXT_TEMPLATES = ("in_context_system", "cypher_user", "format_sldp", "format_pddl")
+# What each in-context variant holds, said in the prompt (`dsgqa.in_context` documents both).
+IN_CONTEXT_VARIANTS = {
+    "compact": "every object with its class, position and room, then every room",
+    "full": "every node of every layer, the containment hierarchy and the same-layer "
+            "connections",
+}
 
 
 def cypher_messages(question: str, schema: str) -> list[Message]:
@@ -42,6 +51,34 @@ def cypher_messages(question: str, schema: str) -> list[Message]:
         {"role": "system", "content": template("cypher_system").format(schema=schema)},
         {"role": "user", "content": template("cypher_user").format(question=question)},
     ]
+
+
+def _answer_format(comparison_type: str) -> str:
+    return template("format_pddl" if comparison_type == "PDDL" else "format_sldp")
+
+
+def agent_messages(
+    question: str, schema: str, comparison_type: str, *, native_tools: bool,
+    max_iterations: int,
+) -> list[Message]:
+    """The agent's opening: the schema, how to call tools (API tools or the text protocol),
+    the answer format, and the question."""
+    protocol = template("agent_tools" if native_tools else "agent_text")
+    system = template("agent_system").format(
+        schema=schema, protocol=protocol.strip(), max_iterations=max_iterations,
+        answer_format=_answer_format(comparison_type).strip())
+    return [{"role": "system", "content": system},
+            {"role": "user", "content": template("cypher_user").format(question=question)}]
+
+
+def in_context_messages(
+    question: str, graph_text: str, variant: str, comparison_type: str
+) -> list[Message]:
+    system = template("in_context_system").format(
+        variant=variant, variant_note=IN_CONTEXT_VARIANTS[variant], scene_graph=graph_text,
+        answer_format=_answer_format(comparison_type).strip())
+    return [{"role": "system", "content": system},
+            {"role": "user", "content": template("cypher_user").format(question=question)}]
 
 
 def refine_messages(
@@ -53,7 +90,7 @@ def refine_messages(
     truncated: bool,
     comparison_type: str,
 ) -> list[Message]:
-    answer_format = template("format_pddl" if comparison_type == "PDDL" else "format_sldp")
+    answer_format = _answer_format(comparison_type)
     shown = json.dumps(rows[:MAX_ROWS_IN_PROMPT], default=str)
     if len(shown) > MAX_ROWS_CHARS:
         shown, truncated = shown[:MAX_ROWS_CHARS] + " ...", True

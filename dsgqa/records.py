@@ -29,6 +29,14 @@ class LLMUsage(_Record):
         return cls(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
                    seconds=reply.seconds, cached=reply.cached)
 
+    @classmethod
+    def total(cls, replies: list[LLMReply]) -> LLMUsage:
+        """Several calls' usage (an agent's turns); cached only when every call was."""
+        return cls(prompt_tokens=sum(r.prompt_tokens for r in replies),
+                   completion_tokens=sum(r.completion_tokens for r in replies),
+                   seconds=sum(r.seconds for r in replies),
+                   cached=bool(replies) and all(r.cached for r in replies))
+
 
 class CypherAttempt(_Record):
     """The generate-cypher stage's output: the query the model wrote, as extracted."""
@@ -69,12 +77,38 @@ class QueryOutcome(_Record):
 
 
 class RefinedAnswer(_Record):
-    """The refine stage's output: the model's final answer text (SLDP or a PDDL goal)."""
+    """The refine stage's output: the model's final answer text (SLDP or a PDDL goal).
+
+    The in-context stage gives the same record plus the estimated size of its prompt
+    (`context_tokens`, the scene graph included)."""
 
     uid: str
     answer: str
     raw_reply: str
     usage: LLMUsage
+    context_tokens: int = 0
+
+
+class AgentRun(_Record):
+    """The agent stage's output: the answer, every query the agent ran, and the conversation.
+
+    `calls` counts model calls (fresh ones in `fresh_calls`), `stop_reason` says how the loop
+    ended (`answered`, `max_iterations`, `no_answer`), and `transcript` is every message, tool
+    call and tool result, as kept in `results/<run>/transcripts/`."""
+
+    uid: str
+    answer: str
+    raw_reply: str
+    usage: LLMUsage
+    calls: int
+    fresh_calls: int
+    queries: list[QueryOutcome] = []
+    stop_reason: str
+    transcript: list[dict[str, Any]] = []
+
+    @property
+    def last_query(self) -> QueryOutcome | None:
+        return self.queries[-1] if self.queries else None
 
 
 class Verdict(_Record):

@@ -1,13 +1,16 @@
 """The QA track's results table and its summaries (the metrics, in inspect_ai's terms).
 
-One row per (model, question), with the columns the results contract (`benchcore.run_folder`)
-names. Summaries are plain groupings of those rows: overall and by tag, per model; the report
-reuses them. Writers produce CSV (for machines) and Markdown (for
-people) under `results/<run-id>/`.
+One row per (model, pipeline, question), with the columns the results contract
+(`benchcore.run_folder`) names. Summaries are plain groupings of those rows: overall and by tag,
+per model and pipeline; the report reuses them. Agent conversations go to
+`transcripts/<model>__<pipeline>.jsonl`, one line per question. Writers produce CSV (for
+machines) and Markdown (for people) under `results/<run-id>/`.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,13 +26,15 @@ from benchcore.run_folder import (
     QA_RESULTS,
     QA_SUMMARY,
     QA_SUMMARY_BY_TAG,
+    TRANSCRIPTS_DIR,
 )
 from benchcore.text_safety import safe_value
 from benchcore.track_summary import TrackSummary
 from dsgqa.graphstore.error_kind import ERROR_KINDS
 from dsgqa.questions import Question
-from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.records import AgentRun, CypherAttempt, LLMUsage, QueryOutcome, RefinedAnswer, Verdict
 from dsgqa.rows_json import capped_rows_json
+from dsgqa.transcript_text import transcript_text
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class ItemResult:
     question: Question
     model: str
     backend: str
+    pipeline: str = "feedforward"
     attempt: CypherAttempt | None = None
     outcome: QueryOutcome | None = None
     answer: RefinedAnswer | None = None
@@ -47,6 +53,8 @@ class ItemResult:
     fresh_llm_calls: int = 0
     cached_stages: int = 0
     cost_usd: float = 0.0
+    llm_calls: int = 0
+    agent: AgentRun | None = None
 
 
 class QATrackError(RuntimeError):
@@ -54,32 +62,82 @@ class QATrackError(RuntimeError):
 
 
 def failed_items(
-    questions: Sequence[Question], models: Sequence[ModelConfig], backend: str, error: str
+    questions: Sequence[Question], models: Sequence[tuple[ModelConfig, str]], backend: str,
+    error: str,
 ) -> list[ItemResult]:
-    """Every item of the track failed before any stage ran (e.g. the database is unreachable)."""
-    return [ItemResult(question=q, model=m.label, backend=backend, error=error)
-            for m in models for q in questions]
+    """Every item of the track failed before any stage ran (e.g. the database is unreachable);
+    `models` are the (model, pipeline label) pairs the run would have answered with."""
+    return [ItemResult(question=q, model=m.label, pipeline=pipeline, backend=backend,
+                       error=error)
+            for m, pipeline in models for q in questions]
+
+
+def _first_error(stages: Sequence[Outcome]) -> str | None:
+    return next((s.error for s in stages if s.error), None)
+
+
+def _cost(model: ModelConfig, usages: Sequence[LLMUsage]) -> float:
+    return model.cost(sum(u.prompt_tokens for u in usages),
+                      sum(u.completion_tokens for u in usages))
 
 
 def assemble_items(
     questions: Sequence[Question], model: ModelConfig, backend: str,
     attempts: Sequence[Outcome[CypherAttempt]], outcomes: Sequence[Outcome[QueryOutcome]],
     answers: Sequence[Outcome[RefinedAnswer]], verdicts: Sequence[Outcome[Verdict]],
+    pipeline: str = "feedforward",
 ) -> list[ItemResult]:
-    """One result per question from the four stages' outcomes (aligned by position)."""
+    """Feed-forward: one result per question from the four stages' outcomes (by position)."""
     items = []
     for q, a, o, r, v in zip(questions, attempts, outcomes, answers, verdicts, strict=True):
         stages = (a, o, r, v)
-        error = next((s.error for s in stages if s.error), None)
         usages = [s.value.usage for s in (a, r) if s.value is not None]
-        cost = model.cost(sum(u.prompt_tokens for u in usages),
-                          sum(u.completion_tokens for u in usages))
         items.append(ItemResult(
-            question=q, model=model.label, backend=backend, cost_usd=cost,
-            attempt=a.value, outcome=o.value,
-            answer=r.value, verdict=v.value, error=error,
+            question=q, model=model.label, pipeline=pipeline, backend=backend,
+            cost_usd=_cost(model, usages), attempt=a.value, outcome=o.value,
+            answer=r.value, verdict=v.value, error=_first_error(stages),
             fresh_llm_calls=sum(s.fresh_llm_calls for s in stages),
-            cached_stages=sum(s.from_cache for s in stages),
+            cached_stages=sum(s.from_cache for s in stages), llm_calls=len(usages),
+        ))
+    return items
+
+
+def assemble_agent_items(
+    questions: Sequence[Question], model: ModelConfig, backend: str, pipeline: str,
+    runs: Sequence[Outcome[AgentRun]], verdicts: Sequence[Outcome[Verdict]],
+) -> list[ItemResult]:
+    """Agentic: the agent's last query fills the query columns, its answer the answer's."""
+    items = []
+    for q, r, v in zip(questions, runs, verdicts, strict=True):
+        run = r.value
+        last = run.last_query if run else None
+        attempt = None if last is None else CypherAttempt(
+            uid=q.uid, model=model.label, cypher=last.cypher, raw_reply="", usage=LLMUsage())
+        answer = None if run is None else RefinedAnswer(
+            uid=q.uid, answer=run.answer, raw_reply=run.raw_reply, usage=run.usage)
+        items.append(ItemResult(
+            question=q, model=model.label, pipeline=pipeline, backend=backend,
+            cost_usd=_cost(model, [run.usage] if run else []), attempt=attempt, outcome=last,
+            answer=answer, verdict=v.value, error=_first_error((r, v)),
+            fresh_llm_calls=r.fresh_llm_calls, cached_stages=int(r.from_cache),
+            llm_calls=run.calls if run else 0, agent=run,
+        ))
+    return items
+
+
+def assemble_in_context_items(
+    questions: Sequence[Question], model: ModelConfig, pipeline: str,
+    answers: Sequence[Outcome[RefinedAnswer]], verdicts: Sequence[Outcome[Verdict]],
+) -> list[ItemResult]:
+    """In-context: no query; one call per question, its answer scored."""
+    items = []
+    for q, a, v in zip(questions, answers, verdicts, strict=True):
+        usages = [a.value.usage] if a.value else []
+        items.append(ItemResult(
+            question=q, model=model.label, pipeline=pipeline, backend=NO_DATABASE,
+            cost_usd=_cost(model, usages), answer=a.value, verdict=v.value,
+            error=_first_error((a, v)), fresh_llm_calls=a.fresh_llm_calls,
+            cached_stages=int(a.from_cache), llm_calls=len(usages),
         ))
     return items
 
@@ -98,6 +156,7 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "question": markdown_free(q.question),
         "solution": q.solution,
         "model": item.model,
+        "pipeline": item.pipeline,
         "backend": item.backend,
         "cypher": attempt.cypher if attempt else "",
         "valid_cypher": bool(outcome and outcome.valid),
@@ -122,6 +181,10 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "tokens": sum(u.tokens for u in usages),
         "cost_usd": round(item.cost_usd, 6),
         "seconds": round(seconds, 4),
+        "llm_calls": item.llm_calls,
+        "stop_reason": item.agent.stop_reason if item.agent else "",
+        "transcript": transcript_text(item.agent.transcript) if item.agent else "",
+        "context_tokens": answer.context_tokens if answer else 0,
         "error": item.error or "",
     }
 
@@ -151,9 +214,13 @@ def results_table(items: list[ItemResult]) -> pd.DataFrame:
 
 SUMMARY_COLUMNS = [
     "items", "correct", "accuracy", "execution_accuracy", "mean_f1", "valid_cypher", "errors",
-    "tokens", "cost_usd",
+    "tokens", "cost_usd", "seconds", "llm_calls",
     *(f"query_{kind}" for kind in ERROR_KINDS),
 ]
+# Results written before pipelines existed were all feed-forward.
+DEFAULT_PIPELINE = "feedforward"
+# The backend of an in-context row: it asked no database.
+NO_DATABASE = "none"
 
 
 def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -162,12 +229,17 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     that never ran, counts as False), so the report shows exactly these numbers."""
     if rows.empty:
         return pd.DataFrame(columns=[*keys, *SUMMARY_COLUMNS])
-    rows = rows.assign(
-        _correct=_truthy(rows["correct"]), _valid=_truthy(rows["valid_cypher"]),
+    # In-context rows ran no query (backend "none"): out of the valid-Cypher share.
+    queried = rows["backend"].fillna("").astype(str) != NO_DATABASE if "backend" in rows \
+        else pd.Series(True, index=rows.index)
+    rows = with_pipeline(rows).assign(
+        _correct=_truthy(rows["correct"]),
+        _valid=_truthy(rows["valid_cypher"]).astype("Float64").where(queried),
         _error=rows["error"].fillna("").astype(str) != "",
         _f1=pd.to_numeric(rows["score_f1"], errors="coerce").fillna(0.0),
         _tokens=pd.to_numeric(rows["tokens"], errors="coerce").fillna(0),
         _cost=pd.to_numeric(rows["cost_usd"], errors="coerce").fillna(0.0),
+        _seconds=_numbers(rows, "seconds"), _calls=_numbers(rows, "llm_calls"),
     )
     kinds = rows["query_error_kind"].fillna("").astype(str) if "query_error_kind" in rows \
         else pd.Series("", index=rows.index)
@@ -183,13 +255,28 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         "accuracy": grouped["_correct"].mean(),
         "execution_accuracy": grouped["_executed"].mean().astype(float),
         "mean_f1": grouped["_f1"].mean(),
-        "valid_cypher": grouped["_valid"].mean(),
+        "valid_cypher": grouped["_valid"].mean().astype(float),
         "errors": grouped["_error"].sum().astype(int),
         "tokens": grouped["_tokens"].sum().astype(int),
         "cost_usd": grouped["_cost"].sum(),
+        "seconds": grouped["_seconds"].sum(),
+        "llm_calls": grouped["_calls"].sum().astype(int),
         # Why queries failed: "dialect" is what the engine lost, not the model.
         **{f"query_{kind}": grouped[f"_query_{kind}"].sum().astype(int) for kind in ERROR_KINDS},
     }).reset_index()[[*keys, *SUMMARY_COLUMNS]]
+
+
+def with_pipeline(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows with a `pipeline` everywhere (older tables have none: feed-forward)."""
+    pipeline = rows["pipeline"] if "pipeline" in rows else pd.Series("", index=rows.index)
+    pipeline = pipeline.fillna("").astype(str).replace("", DEFAULT_PIPELINE)
+    return rows.assign(pipeline=pipeline)
+
+
+def _numbers(rows: pd.DataFrame, column: str) -> pd.Series:
+    if column not in rows:
+        return pd.Series(0.0, index=rows.index)
+    return pd.to_numeric(rows[column], errors="coerce").fillna(0)
 
 
 def _optional_bool(value: object) -> bool | None:
@@ -203,21 +290,22 @@ def _truthy(values: pd.Series) -> pd.Series:
 
 
 def summary_overall(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model."""
-    return summarize(table, ["model"])
+    """Per model and pipeline."""
+    return summarize(with_pipeline(table), ["model", "pipeline"])
 
 
 def summary_by_tag(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model and tag (a question counts once under each of its `;`-joined tags)."""
-    exploded = table.assign(tag=table["tags"].fillna("").astype(str).str.split(";"))
+    """Per model, pipeline and tag (a question counts once under each of its `;`-joined tags)."""
+    exploded = with_pipeline(table)
+    exploded = exploded.assign(tag=exploded["tags"].fillna("").astype(str).str.split(";"))
     exploded = exploded.explode("tag")
     exploded = exploded[exploded["tag"].fillna("").str.strip() != ""]
-    return summarize(exploded, ["model", "tag"])
+    return summarize(exploded, ["model", "pipeline", "tag"])
 
 
 def _rounded(summary: pd.DataFrame) -> pd.DataFrame:
     return summary.round({"accuracy": 3, "execution_accuracy": 3, "mean_f1": 3,
-                          "valid_cypher": 3, "cost_usd": 4})
+                          "valid_cypher": 3, "cost_usd": 4, "seconds": 3})
 
 
 def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
@@ -233,7 +321,8 @@ def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     table.to_csv(paths["rows_csv"], index=False)
     overall.to_csv(paths["summary_csv"], index=False)
     by_tag.to_csv(paths["by_tag_csv"], index=False)
-    shown = table[["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]]
+    shown = table[["uid", "model", "pipeline", "valid_cypher", "n_rows", "answer", "correct",
+                   "score_f1"]]
     shown = shown.assign(answer=shown["answer"].map(markdown_cell))
     paths["markdown"].write_text(
         "# Scene-graph QA results\n\n## Overall\n\n"
@@ -257,10 +346,35 @@ def markdown_cell(text: object, limit: int = MARKDOWN_CELL_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def write_transcripts(items: Sequence[ItemResult], out_dir: Path) -> list[Path]:
+    """Every agent conversation (messages, tool calls, tool results with rows or errors), one
+    JSON line per question in `transcripts/<model>__<pipeline>.jsonl`; rewritten whole, so a
+    rerun's file holds that run's conversations."""
+    by_file: dict[Path, list[str]] = {}
+    for item in items:
+        if item.agent is None:
+            continue
+        path = out_dir / TRANSCRIPTS_DIR / transcript_file(item.model, item.pipeline)
+        line = {"uid": item.question.uid, "model": item.model, "pipeline": item.pipeline,
+                "stop_reason": item.agent.stop_reason, "calls": item.agent.calls,
+                "answer": item.agent.answer, "messages": item.agent.transcript}
+        by_file.setdefault(path, []).append(json.dumps(safe_value(line), ensure_ascii=False))
+    for path, lines in by_file.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return sorted(by_file)
+
+
+def transcript_file(model: str, pipeline: str) -> str:
+    """`<model>__<pipeline>.jsonl`, with characters a file name cannot hold replaced."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", f"{model}__{pipeline}") + ".jsonl"
+
+
 def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
     """Write the tables and return the summary the flow turns into artifacts."""
     table = results_table(items)
     paths = write_results(table, out_dir)
+    write_transcripts(items, out_dir)
     overall = _rounded(summary_overall(table))
     return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},

@@ -11,7 +11,7 @@ Each function is what one Prefect task runs (tasks/qa.py). Keys:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from benchcore import extract
@@ -34,7 +34,7 @@ from dsgqa.graphstore import (
 )
 from dsgqa.prompts import CYPHER_TEMPLATES, REFINE_TEMPLATES, prompt_hash
 from dsgqa.questions import Question
-from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.records import AgentRun, CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 from dsgqa.stages import generate_cypher as generate_module
 from dsgqa.stages import refine as refine_module
 from dsgqa.stages import run_query as run_query_module
@@ -59,7 +59,7 @@ def _engine_version(backend: str) -> str:
         return "unknown"
 
 
-def _keep_query(outcome: QueryOutcome) -> bool:
+def keep_query(outcome: QueryOutcome) -> bool:
     return outcome.valid or not (outcome.error or "").startswith(TRANSIENT_QUERY_ERRORS)
 
 
@@ -90,6 +90,21 @@ def run_query_batch(
     """Each model query's outcome; where `references` (uid -> reference Cypher) has the item,
     the reference runs the same way (guard, translation, limits, cache) and the outcome says
     whether the rows match (`execution_match`)."""
+    run = query_runner(store, graph_fingerprint, timeout_s, max_rows, cache, refresh)
+    ready = [a for a in attempts if a.ok]
+    done = with_execution_matches(run(ready), run, references or {})
+    return _merge(attempts, done, Stage.RUN_QUERY)
+
+
+QueryRunner = Callable[[Sequence[Outcome[CypherAttempt]]], list[Outcome[QueryOutcome]]]
+
+
+def query_runner(
+    store: GraphStore, graph_fingerprint: str, timeout_s: float, max_rows: int,
+    cache: ItemCache | None, refresh: bool = False,
+) -> QueryRunner:
+    """Runs queries as the run-query stage does (guard, translation, limits), item-cached by
+    the query text and everything that shapes its rows."""
     version = (_QUERY_CODE, graph_fingerprint, store.backend, _engine_version(store.backend),
                getattr(store, "memory_limit_mb", None), timeout_s, max_rows)
 
@@ -97,24 +112,28 @@ def run_query_batch(
         return run_items(
             Stage.RUN_QUERY, attempts, uid_of=lambda a: a.uid,
             key_of=lambda a: item_key(Stage.RUN_QUERY, a.value.cypher, *version),
-            compute=lambda a: _storable_outcome(stages.run_query(
+            compute=lambda a: storable_outcome(stages.run_query(
                 store, a.value, timeout_s=timeout_s, max_rows=max_rows)),
-            cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=_keep_query,
+            cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=keep_query,
         )
 
-    ready = [a for a in attempts if a.ok]
-    done = run(ready)
-    wanted = {a.uid: references[a.uid] for a in ready if references and references.get(a.uid)}
-    if wanted:
-        reference_attempts = [
-            Outcome(uid=uid, value=CypherAttempt(uid=uid, model="reference", cypher=cypher,
-                                                 raw_reply="", usage=records.LLMUsage()))
-            for uid, cypher in wanted.items()
-        ]
-        by_uid = {o.uid: o.value for o in run(reference_attempts) if o.ok}
-        done = [_with_execution_match(o, by_uid.get(o.uid), wanted.get(o.uid, ""))
-                for o in done]
-    return _merge(attempts, done, Stage.RUN_QUERY)
+    return run
+
+
+def with_execution_matches(
+    done: list[Outcome[QueryOutcome]], run: QueryRunner, references: Mapping[str, str],
+) -> list[Outcome[QueryOutcome]]:
+    """The outcomes with `execution_match` set where the item has a reference query."""
+    wanted = {o.uid: references[o.uid] for o in done if references.get(o.uid)}
+    if not wanted:
+        return done
+    reference_attempts = [
+        Outcome(uid=uid, value=CypherAttempt(uid=uid, model="reference", cypher=cypher,
+                                             raw_reply="", usage=records.LLMUsage()))
+        for uid, cypher in wanted.items()
+    ]
+    by_uid = {o.uid: o.value for o in run(reference_attempts) if o.ok}
+    return [_with_execution_match(o, by_uid.get(o.uid), wanted.get(o.uid, "")) for o in done]
 
 
 def _with_execution_match(outcome: Outcome[QueryOutcome], reference: QueryOutcome | None,
@@ -127,7 +146,7 @@ def _with_execution_match(outcome: Outcome[QueryOutcome], reference: QueryOutcom
     return replace(outcome, value=value.model_copy(update={"execution_match": match}))
 
 
-def _storable_outcome(outcome: QueryOutcome) -> QueryOutcome:
+def storable_outcome(outcome: QueryOutcome) -> QueryOutcome:
     """Rows and the database's error text as the tables can store them (a graph's strings or
     an engine message may hold lone surrogates or, echoed back, a secret)."""
     return outcome.model_copy(update={
@@ -160,8 +179,10 @@ def refine_batch(
 
 
 def compare_batch(
-    questions: Sequence[Question], answers: Sequence[Outcome[RefinedAnswer]]
+    questions: Sequence[Question],
+    answers: Sequence[Outcome[RefinedAnswer]] | Sequence[Outcome[AgentRun]],
 ) -> list[Outcome[Verdict]]:
+    """Scores any pipeline's answers (a refined answer or an agent's final answer)."""
     pairs = [(q, a) for q, a in zip(questions, answers, strict=True) if a.ok]
     done = run_items(Stage.COMPARE, pairs, uid_of=lambda p: p[0].uid, key_of=lambda p: "",
                      compute=lambda p: stages.compare(p[0], p[1].value), cache=None,

@@ -1,5 +1,6 @@
-"""The scene-graph QA track: generate-cypher -> run-query -> refine -> compare, one task per
-(stage, model) over the question set, then the results table.
+"""The scene-graph QA track, one task per (stage, model, pipeline) over the question set, then
+the results table. Pipelines: feed-forward generate-cypher -> run-query -> refine -> compare;
+agentic agent -> compare; in-context in-context -> compare.
 
 Split in two so the benchmark flow can start both tracks before waiting on either: `submit_qa`
 schedules every stage and returns at once; `finish_qa` waits and writes the table.
@@ -16,15 +17,24 @@ from prefect.utilities.annotations import quote
 
 from benchcore.batch import one_line_error
 from benchcore.llm.base import ModelConfig
-from benchcore.run_config import BenchmarkConfig
+from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig, RunOptions
 from benchcore.track_summary import TrackSummary
-from dsgqa.graph_handle import close_shared_graphs
+from dsgqa.graph_handle import GraphInfo, close_shared_graphs
 from dsgqa.questions import QuestionSet
-from dsgqa.results import ItemResult, QATrackError, assemble_items, failed_items
+from dsgqa.results import (
+    ItemResult,
+    QATrackError,
+    assemble_agent_items,
+    assemble_in_context_items,
+    assemble_items,
+    failed_items,
+)
 from flows._collect import outcomes_or_failures
 from tasks.qa import (
+    agent,
     compare,
     generate_cypher,
+    in_context,
     load_graph,
     load_questions,
     refine,
@@ -34,21 +44,26 @@ from tasks.qa import (
 
 
 @dataclass
-class ModelStages:
+class PipelineStages:
+    """One (model, pipeline)'s submitted stages, in order; the last is compare."""
+
     model: ModelConfig
-    attempts: PrefectFuture
-    outcomes: PrefectFuture
-    answers: PrefectFuture
-    verdicts: PrefectFuture
+    pipeline: PipelineConfig
+    stages: list[PrefectFuture]
 
 
 @dataclass
 class PendingQA:
     questions: QuestionSet | None
     backend: str
-    models: list[ModelStages]
+    models: list[PipelineStages]
     config: BenchmarkConfig
     error: str | None = None
+
+    def answerers(self) -> list[tuple[ModelConfig, str]]:
+        assert self.config.qa is not None
+        return [(m, p.label) for m in self.config.models
+                for p in self.config.qa.pipelines_for(m)]
 
 
 def submit_qa(config: BenchmarkConfig) -> PendingQA:
@@ -65,21 +80,29 @@ def submit_qa(config: BenchmarkConfig) -> PendingQA:
     except Exception as error:
         return PendingQA(questions, qa.backend, [], config,
                          f"load-graph: {one_line_error(error)}")
-    stages = []
-    for model in config.models:
+    stages = [PipelineStages(model, pipeline, _submit(pipeline, model, qa, graph, run))
+              for model in config.models for pipeline in qa.pipelines_for(model)]
+    return PendingQA(questions=questions, backend=graph.backend, models=stages, config=config)
+
+
+def _submit(pipeline: PipelineConfig, model: ModelConfig, qa: QAConfig, graph: GraphInfo,
+            run: RunOptions) -> list[PrefectFuture]:
+    if pipeline.kind == "agentic":
+        answered = [agent.submit(qa.questions, model, pipeline, qa, graph, run)]
+    elif pipeline.kind == "in_context":
+        answered = [in_context.submit(qa.questions, model, pipeline, qa, graph, run)]
+    else:
         attempts = generate_cypher.submit(qa.questions, model, graph, run)
         outcomes = run_query.submit(attempts, model, qa, graph, run)
-        answers = refine.submit(qa.questions, outcomes, model, run)
-        verdicts = compare.submit(qa.questions, answers, model)
-        stages.append(ModelStages(model, attempts, outcomes, answers, verdicts))
-    return PendingQA(questions=questions, backend=graph.backend, models=stages, config=config)
+        answered = [attempts, outcomes, refine.submit(qa.questions, outcomes, model, run)]
+    return [*answered, compare.submit(qa.questions, answered[-1], model, pipeline.label)]
 
 
 def finish_qa(pending: PendingQA, run_dir: Path) -> TrackSummary:
     if pending.questions is None:
         raise QATrackError(f"QA track: {pending.error}")
     if pending.error:
-        items = failed_items(pending.questions.questions, pending.config.models,
+        items = failed_items(pending.questions.questions, pending.answerers(),
                              pending.backend, pending.error)
     else:
         items = _collect(pending)
@@ -98,12 +121,17 @@ def finish_qa(pending: PendingQA, run_dir: Path) -> TrackSummary:
 def _collect(pending: PendingQA) -> list[ItemResult]:
     assert pending.questions is not None
     uids = [q.uid for q in pending.questions.questions]
+    questions = pending.questions.questions
     items = []
-    for stages in pending.models:
-        attempts, outcomes, answers, verdicts = (
-            outcomes_or_failures(f, uids)
-            for f in (stages.attempts, stages.outcomes, stages.answers, stages.verdicts)
-        )
-        items += assemble_items(pending.questions.questions, stages.model, pending.backend,
-                                attempts, outcomes, answers, verdicts)
+    for submitted in pending.models:
+        done = [outcomes_or_failures(f, uids) for f in submitted.stages]
+        model, pipeline = submitted.model, submitted.pipeline
+        if pipeline.kind == "agentic":
+            items += assemble_agent_items(questions, model, pending.backend, pipeline.label,
+                                          *done)
+        elif pipeline.kind == "in_context":
+            items += assemble_in_context_items(questions, model, pipeline.label, *done)
+        else:
+            items += assemble_items(questions, model, pending.backend, *done,
+                                    pipeline=pipeline.label)
     return items

@@ -24,7 +24,23 @@ PLANNING_COLUMNS = [
     "rate_unknown_action", "rate_arity", "rate_precondition", "total_goal", "avg_planning_lcs",
     "avg_factor_plan_length",
 ]
+QA_SUMMARY_COLUMNS = [
+    "model", "pipeline", "items", "correct", "accuracy", "execution_accuracy", "mean_f1",
+    "valid_cypher", "errors", "tokens", "cost_usd", "llm_calls",
+]
 console = Console(width=max(Console().width, 120))
+
+
+def qa_summary_frame(records: list[dict[str, object]]) -> pd.DataFrame:
+    """The QA summary as the console shows it: the headline columns, and the failed queries'
+    kinds folded into one column (`dialect 2, syntax 1`)."""
+    overall = pd.DataFrame(records)
+    kinds = [c for c in overall.columns if c.startswith("query_")]
+    folded = [", ".join(f"{c.removeprefix('query_')} {int(row[c])}" for c in kinds
+                        if pd.notna(row[c]) and int(row[c])) or "-"
+              for _, row in overall.iterrows()]
+    shown = overall[[c for c in QA_SUMMARY_COLUMNS if c in overall.columns]]
+    return shown.assign(failed_queries=folded)
 
 
 def _table(frame: pd.DataFrame, title: str) -> Table:
@@ -59,10 +75,12 @@ def _plain(line: str) -> None:
 def print_run(summary: RunSummary) -> None:
     if summary.qa is not None:
         rows = read_table(Path(summary.qa.paths["rows_csv"]).parent, QA_TABLE)
-        columns = ["uid", "model", "valid_cypher", "n_rows", "answer", "correct", "score_f1"]
+        columns = ["uid", "model", "pipeline", "valid_cypher", "n_rows", "answer", "correct",
+                   "score_f1"]
         shown = rows[columns].assign(answer=rows["answer"].map(_shorten))
         console.print(_table(shown, "Scene-graph QA: per question"))
-        console.print(_table(pd.DataFrame(summary.qa.overall_records), "Scene-graph QA: summary"))
+        console.print(_table(qa_summary_frame(summary.qa.overall_records),
+                             "Scene-graph QA: summary"))
         _plain(f"QA tables: {summary.qa.paths['markdown']}")
     if summary.planning is not None:
         overall = pd.DataFrame(summary.planning.overall_records)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dsgqa.results import summary_by_tag, summary_overall
+from dsgqa.results import DEFAULT_PIPELINE, summary_by_tag, summary_overall, with_pipeline
 from planeval.evaluation import EVALUATION_COLUMNS
 from planeval.overview import overview
 
@@ -26,25 +26,66 @@ COUNT_COLUMNS = ("items", "llm_calls", "prompt_tokens", "completion_tokens", "to
                  "qa_items", "plan_instances")
 
 
+def system_label(model: str, pipeline: str) -> str:
+    """What answered: the model, plus its pipeline unless feed-forward (so a run of one model
+    through three pipelines has three headline rows, compared and trended separately)."""
+    return model if pipeline in ("", DEFAULT_PIPELINE) else f"{model} · {pipeline}"
+
+
+def qa_by_system(qa: pd.DataFrame) -> pd.DataFrame:
+    """The QA rows with `model` replaced by the system label (model and pipeline)."""
+    if qa.empty or "model" not in qa.columns:
+        return qa
+    rows = with_pipeline(qa)
+    labels = [system_label(str(m), str(p)) for m, p in zip(rows["model"], rows["pipeline"],
+                                                            strict=True)]
+    return rows.assign(model=labels)
+
+
 def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
-    """Per model: the QA track's own summary (items, correct, accuracy, mean F1, valid Cypher
-    share, errored items)."""
-    columns = ["model", "items", "correct", "accuracy", "execution_accuracy", "mean_f1",
-               "valid_cypher", "errors"]
+    """Per model and pipeline: the QA track's own summary (items, correct, accuracy, mean F1,
+    valid Cypher share, errored items)."""
+    columns = ["model", "pipeline", "items", "correct", "accuracy", "execution_accuracy",
+               "mean_f1", "valid_cypher", "errors"]
     return summary_overall(qa)[columns]
 
 
 def qa_error_kinds(qa: pd.DataFrame) -> pd.DataFrame:
-    """Per model: how many queries failed with each kind (syntax, dialect, schema, refused,
-    timeout, runtime), as the QA track counts them."""
+    """Per model and pipeline: how many queries failed with each kind (syntax, dialect, schema,
+    refused, timeout, runtime), as the QA track counts them."""
     summary = summary_overall(qa)
-    return summary[["model", *[c for c in summary.columns if c.startswith("query_")]]]
+    kinds = [c for c in summary.columns if c.startswith("query_")]
+    return summary[["model", "pipeline", *kinds]]
 
 
 def qa_by_tag(qa: pd.DataFrame) -> pd.DataFrame:
-    """Per model and tag, as the QA track summarizes them."""
-    columns = ["model", "tag", "items", "correct", "accuracy", "mean_f1"]
+    """Per model, pipeline and tag, as the QA track summarizes them."""
+    columns = ["model", "pipeline", "tag", "items", "correct", "accuracy", "mean_f1"]
     return summary_by_tag(qa)[columns]
+
+
+PIPELINE_COLUMNS = ["model", "tag", "pipeline", "items", "accuracy", "mean_f1",
+                    "tokens_per_question", "cost_usd", "seconds_per_question",
+                    "llm_calls_per_question"]
+
+
+def pipelines_side_by_side(qa: pd.DataFrame) -> pd.DataFrame:
+    """Per model and tag (and `all`), one row per pipeline next to each other: accuracy, F1,
+    tokens, cost, seconds and LLM calls per question (what answering strategy pays off where)."""
+    if qa.empty:
+        return pd.DataFrame(columns=PIPELINE_COLUMNS)
+    overall = summary_overall(qa).assign(tag="(all)")
+    table = pd.concat([overall, summary_by_tag(qa)], ignore_index=True)
+    items = table["items"].where(table["items"] > 0)
+    table = table.assign(
+        tokens_per_question=(table["tokens"] / items).round(1),
+        seconds_per_question=(table["seconds"] / items).round(3),
+        llm_calls_per_question=(table["llm_calls"] / items).round(2),
+    )
+    order = {tag: i for i, tag in enumerate(["(all)", *sorted(set(table["tag"]) - {"(all)"})])}
+    table = table.assign(_order=table["tag"].map(order))
+    return table.sort_values(["model", "_order", "pipeline"], ignore_index=True)[
+        PIPELINE_COLUMNS]
 
 
 def planning_overall(planning: pd.DataFrame) -> pd.DataFrame:

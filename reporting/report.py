@@ -57,7 +57,11 @@ def build_report(
     qa, planning = _chosen_models(*load_store(Path(store_root), runs=selection.loaded), models)
     current_qa, current_planning = _of_run(qa, selection.current), _of_run(planning,
                                                                            selection.current)
-    comparison = compare_runs(qa, planning, selection.baseline, selection.current,
+    # Headline, comparison, usage and trend are per system: a model through a non-default
+    # pipeline is its own row ("model · agentic"), never averaged with the model's other ones.
+    systems = metrics.qa_by_system(qa)
+    current_systems = _of_run(systems, selection.current)
+    comparison = compare_runs(systems, planning, selection.baseline, selection.current,
                               regression_threshold) if selection.baseline else None
     usage_rows = _of_run(load_usage(Path(store_root), [selection.current]), selection.current)
     if models and not usage_rows.empty:
@@ -66,10 +70,11 @@ def build_report(
         run=catalog.set_index("run_id").loc[selection.current].to_dict()
         | {"run_id": selection.current},
         qa=current_qa, planning=current_planning,
-        usage=metrics.usage(current_qa, current_planning, usage_rows),
-        headline=metrics.headline(current_qa, current_planning),
+        usage=metrics.usage(current_systems, current_planning, usage_rows),
+        headline=metrics.headline(current_systems, current_planning),
         comparison=comparison,
-        trend=metrics.trend(_of_runs(qa, selection.trend), _of_runs(planning, selection.trend)),
+        trend=metrics.trend(_of_runs(systems, selection.trend),
+                            _of_runs(planning, selection.trend)),
         threshold=regression_threshold, note=selection.note,
     )
     return _write(inputs, Path(out_dir), comparison)

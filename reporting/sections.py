@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from dsgqa.results import with_pipeline
 from reporting import metrics, plots
 from reporting.compare import Comparison
 from reporting.document import Document, DrillDown, DrillItem, Figure, Section, Table
@@ -94,15 +95,22 @@ def qa_section(qa: pd.DataFrame) -> Section:
     if qa.empty:
         return Section("Scene-graph QA", paragraphs=["This run has no QA rows."])
     by_tag = metrics.qa_by_tag(qa)
-    png = plots.tag_bars(by_tag)
-    figures = [Figure("Accuracy by tag per model (bars) with mean F1 (black ticks)", png,
-                      "qa_accuracy_by_tag.png")] if png else []
-    return Section("Scene-graph QA", figures=figures, tables=[
-        Table("Per model", metrics.qa_overall(qa), percent=RATE_COLUMNS),
-        Table("Accuracy and mean F1 by tag per model", by_tag, percent=RATE_COLUMNS),
-        Table("Queries that failed, by kind, per model (dialect: valid Neo4j Cypher the "
-              "embedded engine could not run)", metrics.qa_error_kinds(qa)),
-    ])
+    png = plots.tag_bars(metrics.qa_by_tag(metrics.qa_by_system(qa)))
+    figures = [Figure("Accuracy by tag per model and pipeline (bars) with mean F1 (black "
+                      "ticks)", png, "qa_accuracy_by_tag.png")] if png else []
+    tables = [
+        Table("Per model and pipeline", metrics.qa_overall(qa), percent=RATE_COLUMNS),
+        Table("Accuracy and mean F1 by tag per model and pipeline", by_tag,
+              percent=RATE_COLUMNS),
+        Table("Queries that failed, by kind, per model and pipeline (dialect: valid Neo4j "
+              "Cypher the embedded engine could not run)", metrics.qa_error_kinds(qa)),
+    ]
+    if with_pipeline(qa)["pipeline"].nunique() > 1:
+        tables.insert(1, Table(
+            "Pipelines side by side, per model and tag (per question: tokens, seconds, LLM "
+            "calls; in-context answers run no query, agentic ones count every turn)",
+            metrics.pipelines_side_by_side(qa), percent=RATE_COLUMNS))
+    return Section("Scene-graph QA", figures=figures, tables=tables)
 
 
 # Per question and model; above this many items only the wrong ones are listed, and each text is
@@ -113,7 +121,8 @@ DRILL_FIELDS = (
     ("question", "question"), ("solution", "solution"), ("model Cypher", "cypher"),
     ("executed Cypher", "cypher_executed"), ("rewrites", "rewrites"),
     ("query error", "query_error"), ("error kind", "query_error_kind"), ("rows", "rows_json"),
-    ("refine reply", "refine_reply"), ("answer", "answer"), ("mismatch", "mismatch"),
+    ("refine reply", "refine_reply"), ("agent transcript", "transcript"),
+    ("stop reason", "stop_reason"), ("answer", "answer"), ("mismatch", "mismatch"),
     ("error", "error"),
 )
 
@@ -136,7 +145,8 @@ def qa_drilldown(qa: pd.DataFrame) -> DrillDown:
     for (_, row), is_wrong in zip(shown.iterrows(), wrong[shown.index], strict=True):
         fields = [(label, _capped(row.get(column, ""))) for label, column in DRILL_FIELDS]
         verdict = "wrong" if is_wrong else "correct"
-        items.append(DrillItem(title=f"{row['uid']} · {row['model']} · {verdict}",
+        system = metrics.system_label(str(row["model"]), str(row.get("pipeline", "") or ""))
+        items.append(DrillItem(title=f"{row['uid']} · {system} · {verdict}",
                                wrong=bool(is_wrong),
                                fields=[(label, text) for label, text in fields if text]))
     return DrillDown("Per question (click to open)", items, note)

@@ -5,6 +5,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv"
 stamp="$venv/.installed-$(sha1sum "$root/pyproject.toml" | cut -c1-12)"
+# Two entry points started at once (the server and a deploy) must not both install: the
+# second waits for the first's lock, then finds the stamp.
+install_venv() {
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
@@ -20,6 +23,15 @@ if [ ! -f "$stamp" ]; then
     exit 1
   fi
   rm -f "$venv"/.installed-* && touch "$stamp"
+fi
+}
+if [ ! -f "$stamp" ]; then
+  mkdir -p "$(dirname "$venv")"
+  exec {venv_lock}>"$root/.venv.lock"
+  flock "$venv_lock"
+  install_venv
+  flock -u "$venv_lock"
+  exec {venv_lock}>&-
 fi
 # A fresh ephemeral Prefect API takes 14-24 s to start here; the default timeout is 20 s.
 export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="${PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS:-120}"

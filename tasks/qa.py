@@ -1,5 +1,6 @@
-"""The QA track's stages as Prefect tasks, one per (stage, model) over the question batch:
-load-questions, load-graph, generate-cypher, run-query, refine, compare, results-table.
+"""The QA track's stages as Prefect tasks, one per (stage, model, pipeline) over the question
+batch: load-questions, load-graph; feed-forward generate-cypher, run-query, refine; the agentic
+pipeline's agent; the in-context pipeline's in-context; compare; results-table.
 
 Inputs are plain configs, file names and records (they hash and pickle, also to Dask workers);
 question sets, clients and database handles are looked up per process from those.
@@ -16,14 +17,23 @@ from benchcore.item_cache import ItemCache
 from benchcore.llm.base import LLMClient, ModelConfig
 from benchcore.llm.process_clients import shared_client
 from benchcore.names import Stage
-from benchcore.run_config import QAConfig, RunOptions
+from benchcore.run_config import PipelineConfig, QAConfig, RunOptions
 from benchcore.track_summary import TrackSummary
 from dsgqa.graph_handle import GraphInfo, shared_graph
+from dsgqa.in_context import scene_text
 from dsgqa.oracle import register_oracle_provider
+from dsgqa.pipeline_batches import agent_batch, in_context_batch, reference_rows
 from dsgqa.questions import QuestionSet, load_question_set, shared_question_set
-from dsgqa.records import CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.records import AgentRun, CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 from dsgqa.results import ItemResult, summarize_qa_run
-from dsgqa.stage_batches import compare_batch, generate_cypher_batch, refine_batch, run_query_batch
+from dsgqa.stage_batches import (
+    QueryRunner,
+    compare_batch,
+    generate_cypher_batch,
+    query_runner,
+    refine_batch,
+    run_query_batch,
+)
 from tasks.policies import RETRIES
 
 # Model configs of this track may name the oracle, which answers from the question set.
@@ -91,6 +101,64 @@ def run_query(
     )
 
 
+def _query_runner(qa: QAConfig, graph: GraphInfo, run: RunOptions) -> QueryRunner:
+    return query_runner(shared_graph(qa).store, graph.fingerprint, qa.query_timeout_s,
+                        qa.max_rows, ItemCache(run.stage_cache_dir, Stage.RUN_QUERY),
+                        run.refreshes(Stage.RUN_QUERY))
+
+
+def _references(questions_file: str) -> dict[str, str]:
+    return {q.uid: q.cypher for q in shared_question_set(questions_file).questions if q.cypher}
+
+
+@task(
+    name=Stage.AGENT,
+    task_run_name=f"{Stage.AGENT}[{{model.name}}, {{pipeline.label}}]",
+    persist_result=False,
+    **RETRIES,
+)
+def agent(
+    questions_file: str, model: ModelConfig, pipeline: PipelineConfig, qa: QAConfig,
+    graph: GraphInfo, run: RunOptions,
+) -> list[Outcome[AgentRun]]:
+    questions = shared_question_set(questions_file)
+    return agent_batch(
+        questions.questions,
+        _client(model, questions, run),
+        graph.schema,
+        _query_runner(qa, graph, run),
+        (graph.fingerprint, graph.backend, qa.query_timeout_s, qa.max_rows),
+        pipeline.max_iterations,
+        ItemCache(run.stage_cache_dir, Stage.AGENT),
+        run.refreshes(Stage.AGENT),
+        references=_references(questions_file),
+    )
+
+
+@task(
+    name=Stage.IN_CONTEXT,
+    task_run_name=f"{Stage.IN_CONTEXT}[{{model.name}}, {{pipeline.label}}]",
+    persist_result=False,
+    **RETRIES,
+)
+def in_context(
+    questions_file: str, model: ModelConfig, pipeline: PipelineConfig, qa: QAConfig,
+    graph: GraphInfo, run: RunOptions,
+) -> list[Outcome[RefinedAnswer]]:
+    questions = shared_question_set(questions_file)
+    oracle_rows = (reference_rows(questions.questions, _query_runner(qa, graph, run))
+                   if model.provider == "oracle" else None)
+    return in_context_batch(
+        questions.questions,
+        _client(model, questions, run),
+        scene_text(qa.scene_graph, pipeline.variant),
+        pipeline.variant,
+        ItemCache(run.stage_cache_dir, Stage.IN_CONTEXT),
+        run.refreshes(Stage.IN_CONTEXT),
+        oracle_rows=oracle_rows,
+    )
+
+
 @task(
     name=Stage.REFINE,
     task_run_name=f"{Stage.REFINE}[{{model.name}}]",
@@ -113,9 +181,11 @@ def refine(
     )
 
 
-@task(name=Stage.COMPARE, task_run_name=f"{Stage.COMPARE}[{{model.name}}]", persist_result=False)
+@task(name=Stage.COMPARE, task_run_name=f"{Stage.COMPARE}[{{model.name}}, {{pipeline}}]",
+      persist_result=False)
 def compare(
-    questions_file: str, answers: list[Outcome[RefinedAnswer]], model: ModelConfig
+    questions_file: str, answers: list[Outcome[RefinedAnswer]] | list[Outcome[AgentRun]],
+    model: ModelConfig, pipeline: str = "feedforward",
 ) -> list[Outcome[Verdict]]:
     return compare_batch(shared_question_set(questions_file).questions, answers)
 

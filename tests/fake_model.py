@@ -4,6 +4,7 @@ faults: refusals (400), 429 every k-th request, 500 every m-th, added latency.""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from tests.conftest import PROJECT_ROOT
-from tests.fake_openai import FakeOpenAIServer, Reply, chat_reply, error_reply
+from tests.fake_openai import FakeOpenAIServer, Reply, chat_reply, error_reply, tool_call_reply
 
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
 DEMO_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
@@ -76,5 +77,29 @@ class ReferenceModel:
         return error_reply(status, message, {"Retry-After": "0"})
 
 
-def serve(model: ReferenceModel) -> FakeOpenAIServer:
+class ReferenceAgent:
+    """An agent behind the loopback server: turn 1 calls `run_cypher` with the question's
+    reference query, turn 2 answers with the solution. Records (uid, turn) per request."""
+
+    def __init__(self, questions: dict[str, dict], latency_s: float = 0.0) -> None:
+        self.questions = questions
+        self.latency_s = latency_s
+        self.asked: list[tuple[str, int]] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, request: dict, n: int) -> Reply:
+        messages = request["messages"]
+        uid, q = next(((u, q) for u, q in self.questions.items()
+                       if q["question"] in messages[1]["content"]), ("?", {}))
+        turn = 1 + sum(m["role"] == "assistant" for m in messages)
+        with self._lock:
+            self.asked.append((uid, turn))
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        if turn == 1:
+            return tool_call_reply([("run_cypher", json.dumps({"query": q.get("cypher", "")}))])
+        return tool_call_reply([("answer", json.dumps({"answer": q.get("solution", "")}))])
+
+
+def serve(model: ReferenceModel | ReferenceAgent) -> FakeOpenAIServer:
     return FakeOpenAIServer(model)

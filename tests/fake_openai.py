@@ -29,6 +29,20 @@ def chat_reply(text: str, prompt_tokens: int = 11, completion_tokens: int = 7) -
     return 200, body, {}
 
 
+def tool_call_reply(calls: list[tuple[str, str]], text: str | None = None,
+                    prompt_tokens: int = 11, completion_tokens: int = 7) -> Reply:
+    """An assistant message calling tools, as the chat completions API sends it: `calls` are
+    (function name, raw arguments JSON text); ids are `call_0`, `call_1`, ..."""
+    tool_calls = [{"id": f"call_{i}", "type": "function",
+                   "function": {"name": name, "arguments": arguments}}
+                  for i, (name, arguments) in enumerate(calls)]
+    status, body, headers = chat_reply(text or "", prompt_tokens, completion_tokens)
+    body["choices"][0]["finish_reason"] = "tool_calls"
+    body["choices"][0]["message"] = {"role": "assistant", "content": text,
+                                     "tool_calls": tool_calls}
+    return status, body, headers
+
+
 def error_reply(status: int, message: str, headers: dict[str, str] | None = None) -> Reply:
     return status, {"error": {"message": message, "type": "test", "code": status}}, headers or {}
 

@@ -98,6 +98,7 @@ def test_clicking_a_header_sorts_its_table(report, tmp_path):
     table = dom.split("Accuracy and mean F1 by tag per model")[1].split("</table>")[0]
     header = table.split("<tbody>")[0]
     rows = [row.split("</td>") for row in table.split("<tbody>")[1].split("<tr>")[1:]]
-    accuracy = [float(row[4].split('data-sort="')[1].split('"')[0]) for row in rows]
+    column = [h.split(">")[-1] for h in header.split("</th>")[:-1]].index("accuracy")
+    accuracy = [float(row[column].split('data-sort="')[1].split('"')[0]) for row in rows]
     assert 'data-dir="desc">accuracy' in header
     assert accuracy == sorted(accuracy, reverse=True) and accuracy[-1] < accuracy[0]

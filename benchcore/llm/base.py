@@ -1,21 +1,29 @@
 """The client interface every model provider implements, and the model configuration.
 
-A client turns a list of chat messages into one reply. `CallContext` tells test and demo clients
-(scripted, oracle) which question and stage a call belongs to; real providers ignore it, and it is
-never part of a cache key, because a real model only ever sees the messages.
+A client turns a list of chat messages into one reply. With `tools` (OpenAI function tools), the
+reply may instead, or as well, carry tool calls; the messages then hold the assistant's
+`tool_calls` and the `tool` results in the OpenAI chat wire format, so one message list is what
+every provider, the response cache and the transcripts see.
+
+`CallContext` tells test and demo clients (scripted, oracle) which question and stage a call
+belongs to; real providers ignore it, and it is never part of a cache key, because a real model
+only ever sees the messages.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Message = dict[str, str]
+# One chat message in the OpenAI wire format: {"role", "content"}, plus "tool_calls" on an
+# assistant message that called tools and "tool_call_id" on a tool result.
+Message = dict[str, Any]
 
 # Every provider a model config may name; each is registered with a client factory in
 # `benchcore.llm.providers` (the QA track adds "oracle").
@@ -37,18 +45,56 @@ class CallContext:
 
 
 @dataclass(frozen=True)
+class ToolSpec:
+    """A function the model may call: its name, what it does, and JSON-schema parameters."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+    def wire(self) -> dict[str, Any]:
+        """As the chat completions API takes it in `tools`."""
+        return {"type": "function", "function": {
+            "name": self.name, "description": self.description, "parameters": self.parameters}}
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call as the model wrote it. `arguments` is the raw JSON text: a model may send
+    malformed JSON, which the caller reports back to it rather than crashing on."""
+
+    id: str
+    name: str
+    arguments: str
+
+    def wire(self) -> dict[str, Any]:
+        """As an assistant message's `tool_calls` entry."""
+        return {"id": self.id, "type": "function",
+                "function": {"name": self.name, "arguments": self.arguments}}
+
+
+@dataclass(frozen=True)
 class LLMReply:
-    """One model reply with its token usage; `cached` says it came from the response cache."""
+    """One model reply with its token usage; `cached` says it came from the response cache.
+    `tool_calls` is empty unless the call offered tools and the model used them."""
 
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
     cached: bool = False
+    tool_calls: tuple[ToolCall, ...] = ()
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    def assistant_message(self) -> Message:
+        """The reply as the assistant message that continues the conversation."""
+        message: Message = {"role": "assistant", "content": self.text}
+        if self.tool_calls:
+            message["tool_calls"] = [call.wire() for call in self.tool_calls]
+        return message
 
 
 class LLMClient(Protocol):
@@ -56,7 +102,10 @@ class LLMClient(Protocol):
 
     config: ModelConfig
 
-    def complete(self, messages: list[Message], context: CallContext) -> LLMReply: ...
+    def complete(
+        self, messages: list[Message], context: CallContext,
+        tools: Sequence[ToolSpec] = (),
+    ) -> LLMReply: ...
 
 
 class ModelConfig(BaseModel):
@@ -80,6 +129,12 @@ class ModelConfig(BaseModel):
         "could not reach it (each after its retries); its remaining items fail at once. "
         "0: never stop.")
     script: str | None = Field(default=None, description="Reply file for the scripted provider.")
+    context_tokens: int | None = Field(
+        default=None, ge=1, description="The model's context window in tokens; a prompt "
+        "estimated larger (e.g. a scene graph in context) is an item error, not a call.")
+    tool_protocol: Literal["tools", "text"] = Field(
+        default="tools", description="How an agent calls tools: the API's tool calling, or, for "
+        "servers without it, the text protocol (a fenced cypher block is a call).")
     usd_per_1m_input: float = Field(default=0.0, description="Price, for the cost column.")
     usd_per_1m_output: float = Field(default=0.0, description="Price, for the cost column.")
 

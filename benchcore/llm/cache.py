@@ -16,10 +16,19 @@ import json
 import os
 import tempfile
 import threading
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from benchcore.llm.base import CallContext, LLMClient, LLMReply, Message, ModelConfig
+from benchcore.llm.base import (
+    CallContext,
+    LLMClient,
+    LLMReply,
+    Message,
+    ModelConfig,
+    ToolCall,
+    ToolSpec,
+)
 from benchcore.text_safety import safe_text
 
 
@@ -30,8 +39,15 @@ class ResponseCache:
         self.root = Path(root)
 
     @staticmethod
-    def key(config: ModelConfig, messages: list[Message]) -> str:
-        blob = json.dumps({"model": config.identity(), "messages": messages}, sort_keys=True)
+    def key(config: ModelConfig, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> str:
+        """The conversation so far identifies the reply: an agent's turn N is keyed by every
+        message and tool result before it, so a rerun replays a finished conversation and
+        resumes a cut one at its first missing turn. Tools join the key only when offered, so
+        entries of calls without tools keep their keys."""
+        request: dict[str, object] = {"model": config.identity(), "messages": messages}
+        if tools:
+            request["tools"] = [tool.wire() for tool in tools]
+        blob = json.dumps(request, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def _path(self, key: str) -> Path:
@@ -41,8 +57,10 @@ class ResponseCache:
         """The cached reply, or None for a missing or unusable entry."""
         try:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            reply = LLMReply(**{**data, "cached": True})
-        except (OSError, ValueError, TypeError):
+            calls = tuple(ToolCall(**{k: str(v) for k, v in call.items()})
+                          for call in data.pop("tool_calls", []))
+            reply = LLMReply(**{**data, "cached": True, "tool_calls": calls})
+        except (OSError, ValueError, TypeError, AttributeError):
             return None
         if not isinstance(reply.text, str):
             return None
@@ -53,7 +71,10 @@ class ResponseCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({**asdict(reply), "text": safe_text(reply.text), "cached": False}, handle)
+            json.dump({**asdict(reply), "text": safe_text(reply.text), "cached": False,
+                       "tool_calls": [{"id": safe_text(c.id), "name": safe_text(c.name),
+                                       "arguments": safe_text(c.arguments)}
+                                      for c in reply.tool_calls]}, handle)
         os.replace(tmp, path)
 
 
@@ -68,13 +89,15 @@ class CachedClient:
         self.fresh_calls = 0
         self.cached_calls = 0
 
-    def complete(self, messages: list[Message], context: CallContext) -> LLMReply:
-        key = self.cache.key(self.config, messages)
+    def complete(
+        self, messages: list[Message], context: CallContext, tools: Sequence[ToolSpec] = ()
+    ) -> LLMReply:
+        key = self.cache.key(self.config, messages, tools)
         hit = self.cache.get(key)
         if hit is not None:
             self._count(cached=True)
             return hit
-        reply = self.inner.complete(messages, context)
+        reply = self.inner.complete(messages, context, tools)
         self.cache.put(key, reply)
         self._count(cached=False)
         return reply

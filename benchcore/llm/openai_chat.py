@@ -13,11 +13,21 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from typing import Any
 
 import openai
 
-from benchcore.llm.base import CallContext, LLMError, LLMReply, Message, ModelConfig
+from benchcore.llm.base import (
+    CallContext,
+    LLMError,
+    LLMReply,
+    Message,
+    ModelConfig,
+    ToolCall,
+    ToolSpec,
+)
 from benchcore.llm.breaker import breaker_for
 from benchcore.redact import register_secret_env
 from benchcore.text_safety import safe_text
@@ -87,22 +97,26 @@ class OpenAIChatClient:
         self._limit = _connection_limit(config)
         self._breaker = breaker_for(config)
 
-    def complete(self, messages: list[Message], context: CallContext) -> LLMReply:
+    def complete(
+        self, messages: list[Message], context: CallContext, tools: Sequence[ToolSpec] = ()
+    ) -> LLMReply:
         started = time.perf_counter()
         self._breaker.check()
         with self._limit:
             self._breaker.check()   # it may have opened while this call waited for a slot
-            response = self._create(messages)
-        text = response.choices[0].message.content or "" if response.choices else ""
+            response: Any = self._create(messages, tools)
+        message = response.choices[0].message if response.choices else None
+        text = (message.content or "") if message is not None else ""
         usage = response.usage
         return LLMReply(
             text=safe_text(text),
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
             seconds=time.perf_counter() - started,
+            tool_calls=_tool_calls(message),
         )
 
-    def _create(self, messages: list[Message]) -> object:
+    def _create(self, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> object:
         """One call with the SDK's retries; failures as one-line `LLMError`s, and every call
         that never reached the server counted by the breaker."""
         name, where = self.config.name, self.config.base_url or "api.openai.com"
@@ -112,6 +126,7 @@ class OpenAIChatClient:
             response = client.chat.completions.create(
                 model=name,
                 messages=messages,  # type: ignore[arg-type]
+                **({"tools": [tool.wire() for tool in tools]} if tools else {}),
                 **{k: v for k, v in self.config.sampling_params().items() if v is not None},
             )
         except openai.APIStatusError as error:
@@ -127,6 +142,21 @@ class OpenAIChatClient:
             raise LLMError(safe_text(f"{cause} ({error})")) from None
         self._breaker.answered()
         return response
+
+
+def _tool_calls(message: Any) -> tuple[ToolCall, ...]:
+    """The reply's function calls, as written (arguments stay raw JSON text, checked by the
+    caller); a call of another type is kept with an empty name, so it is reported as unknown."""
+    calls = getattr(message, "tool_calls", None) or []
+    found = []
+    for index, call in enumerate(calls):
+        function = getattr(call, "function", None)
+        found.append(ToolCall(
+            id=safe_text(getattr(call, "id", None) or f"call_{index}"),
+            name=safe_text(getattr(function, "name", "") or ""),
+            arguments=safe_text(getattr(function, "arguments", "") or ""),
+        ))
+    return tuple(found)
 
 
 def _describe_status_error(config: ModelConfig, error: openai.APIStatusError) -> str:

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from dsgqa.pddl_goal import PDDLGoalError, clause_scores, goals_equivalent, parse_goal
 from dsgqa.questions import Question
-from dsgqa.records import RefinedAnswer, Verdict
+from dsgqa.records import AgentRun, RefinedAnswer, Verdict
 from dsgqa.sldp import SLDPError, parse_sldp, sldp_score
 
 SLDP_TOLERANCE = 0.01
 
 
-def compare(question: Question, answer: RefinedAnswer) -> Verdict:
+def compare(question: Question, answer: RefinedAnswer | AgentRun) -> Verdict:
     if question.correctness_comparator.comparison_type == "PDDL":
         return _compare_pddl(question, answer)
     return _compare_sldp(question, answer)
 
 
-def _compare_sldp(question: Question, answer: RefinedAnswer) -> Verdict:
+def _compare_sldp(question: Question, answer: RefinedAnswer | AgentRun) -> Verdict:
     solution = parse_sldp(question.solution)
     try:
         given = parse_sldp(answer.answer)
@@ -40,7 +40,7 @@ def _compare_sldp(question: Question, answer: RefinedAnswer) -> Verdict:
     )
 
 
-def _compare_pddl(question: Question, answer: RefinedAnswer) -> Verdict:
+def _compare_pddl(question: Question, answer: RefinedAnswer | AgentRun) -> Verdict:
     solution = parse_goal(question.solution)
     try:
         given = parse_goal(answer.answer)

@@ -1,0 +1,106 @@
+"""The agent's tools: `run_cypher` (a read-only query) and `answer` (the final answer), their
+argument checking, and how a query's outcome is shown back to the model.
+
+A tool call is model output, so it is untrusted: unknown tool names, arguments that are not JSON
+or lack the field, are answered with an error the model can read and correct, never raised.
+The text protocol (for servers without tool calling) spells a `run_cypher` call as a fenced
+```cypher block; its final answer is any other reply.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from benchcore.extract import extract_answer, fenced_blocks
+from benchcore.llm.base import LLMReply, ToolCall, ToolSpec
+from dsgqa.records import QueryOutcome
+from dsgqa.rows_json import capped_rows_json
+
+RUN_CYPHER = ToolSpec(
+    name="run_cypher",
+    description="Run one read-only Cypher query (Neo4j dialect) on the scene graph database and "
+    "get its rows as JSON, or the database's error.",
+    parameters={"type": "object", "properties": {
+        "query": {"type": "string", "description": "The Cypher query."}},
+        "required": ["query"], "additionalProperties": False},
+)
+ANSWER = ToolSpec(
+    name="answer",
+    description="Give the final answer to the question, in the answer format the instructions "
+    "name, and end the conversation.",
+    parameters={"type": "object", "properties": {
+        "answer": {"type": "string", "description": "The final answer alone."}},
+        "required": ["answer"], "additionalProperties": False},
+)
+TOOLS: tuple[ToolSpec, ...] = (RUN_CYPHER, ANSWER)
+# Rows shown to the model per tool result: the same cap as the results' rows JSON.
+TOOL_RESULT_ROWS = 50
+TOOL_RESULT_BYTES = 20_000
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one model reply asks for: queries to run (each with its call id, None on the text
+    protocol), a final answer, or malformed calls to report back (call id, complaint)."""
+
+    queries: list[tuple[str | None, str]]
+    answer: str | None
+    malformed: list[tuple[str, str]]
+
+
+def read_reply(reply: LLMReply, native_tools: bool) -> Step:
+    """The reply as tool calls (native protocol) or fenced blocks (text protocol). A reply that
+    calls nothing is the final answer."""
+    if not native_tools:
+        queries = fenced_blocks(reply.text, "cypher")
+        if queries:
+            return Step([(None, q) for q in queries], None, [])
+        return Step([], extract_answer(reply.text), [])
+    if not reply.tool_calls:
+        return Step([], extract_answer(reply.text), [])
+    queries: list[tuple[str | None, str]] = []
+    malformed: list[tuple[str, str]] = []
+    answer = None
+    for call in reply.tool_calls:
+        value, problem = _argument(call)
+        if problem:
+            malformed.append((call.id, problem))
+        elif call.name == ANSWER.name:
+            answer = extract_answer(value) if answer is None else answer
+        else:
+            queries.append((call.id, value))
+    return Step(queries, answer, malformed)
+
+
+def _argument(call: ToolCall) -> tuple[str, str]:
+    """The call's one string argument, or what is wrong with the call."""
+    field = {RUN_CYPHER.name: "query", ANSWER.name: "answer"}.get(call.name)
+    if field is None:
+        known = ", ".join(t.name for t in TOOLS)
+        return "", f"unknown tool {call.name!r}: the tools are {known}"
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except ValueError as error:
+        return "", f"arguments of {call.name} are not JSON: {error}"
+    value = arguments.get(field) if isinstance(arguments, dict) else None
+    if not isinstance(value, str):
+        return "", f"{call.name} needs a string argument {field!r}"
+    return value, ""
+
+
+def query_result_text(outcome: QueryOutcome) -> str:
+    """A query's outcome as the model reads it: rows as capped JSON, or the error and its kind."""
+    if not outcome.valid:
+        return json.dumps({"status": "error", "error_kind": outcome.query_error_kind,
+                           "error": outcome.error or ""}, ensure_ascii=False)
+    rows, cut = capped_rows_json(outcome.columns, outcome.rows, TOOL_RESULT_ROWS,
+                                 TOOL_RESULT_BYTES)
+    shown = len(json.loads(rows)["rows"])
+    note = {"status": "ok", "rows_total": outcome.n_rows, "rows_shown": shown,
+            "row_cap_reached": outcome.truncated}
+    return json.dumps(note) + "\n" + rows + ("\n(rows cut)" if cut else "")
+
+
+def malformed_text(problem: str) -> str:
+    return json.dumps({"status": "error", "error_kind": "malformed_call", "error": problem})

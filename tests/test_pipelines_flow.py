@@ -1,0 +1,140 @@
+"""Several QA pipelines in one run through the real flow: feed-forward, agentic and in-context
+side by side in the results, summaries, transcripts and report; and an agentic run killed with
+kill -9, then rerun: finished conversations cost nothing, cut ones resume at their missing turn."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from benchcore.llm.base import ModelConfig
+from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig
+from tests.fake_model import DEMO_GRAPH, ReferenceAgent, demo_subset, serve
+
+pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+
+UIDS = {"apt01", "apt02", "apt04", "apt05", "apt06", "apt07"}
+
+
+def _qa(tmp_path: Path, questions: Path, pipelines: list) -> QAConfig:
+    return QAConfig(questions=str(questions), scene_graph=str(DEMO_GRAPH),
+                    db_root=str(tmp_path / "graphs"), pipelines=pipelines)
+
+
+def test_three_pipelines_side_by_side(tmp_path: Path) -> None:
+    from flows.benchmark import nlp_dsg_benchmark
+
+    questions, _ = demo_subset(tmp_path, UIDS)
+    oracle = ModelConfig(name="reference", provider="oracle")
+    tiny = ModelConfig(name="tiny-context", provider="oracle", context_tokens=50)
+    config = BenchmarkConfig(
+        run_id="pipes", results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / "c"),
+        models=[oracle, tiny],
+        qa=_qa(tmp_path, questions, [
+            PipelineConfig(kind="feedforward", models=["reference"]),
+            PipelineConfig(kind="agentic", models=["reference"]),
+            PipelineConfig(kind="in_context", variant="full"),
+        ]),
+    )
+    summary = nlp_dsg_benchmark(config)
+    run_dir = tmp_path / "results/pipes"
+    rows = pd.read_csv(run_dir / "qa_results.csv", keep_default_na=False)
+    by = rows.groupby(["model", "pipeline"])
+    assert by.size().to_dict() == {
+        ("oracle:reference", "agentic"): 6, ("oracle:reference", "feedforward"): 6,
+        ("oracle:reference", "in_context_full"): 6, ("oracle:tiny-context", "in_context_full"): 6}
+    reference = rows[rows["model"] == "oracle:reference"]
+    assert reference["correct"].all()
+    calls = reference.groupby("pipeline")["llm_calls"].unique().to_dict()
+    assert {k: list(v) for k, v in calls.items()} == {
+        "agentic": [2], "feedforward": [2], "in_context_full": [1]}
+    in_context = reference[reference["pipeline"] == "in_context_full"]
+    assert (in_context["context_tokens"] > 1_000).all() and (in_context["cypher"] == "").all()
+    agentic = reference[reference["pipeline"] == "agentic"]
+    assert (agentic["stop_reason"] == "answered").all()
+    assert agentic["transcript"].str.contains(r"\[1\] model: run_cypher").all()
+    assert agentic["execution_match"].astype(str).eq("True").all()
+    # A prompt larger than the model's context window is an item error, not a call.
+    tiny_rows = rows[rows["model"] == "oracle:tiny-context"]
+    assert tiny_rows["error"].str.contains("more than model tiny-context's context_tokens 50").all()
+    assert summary.qa.errors == 6
+
+    transcript = run_dir / "transcripts/oracle-reference__agentic.jsonl"
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert sorted(line["uid"] for line in lines) == sorted(UIDS)
+    roles = [m["role"] for m in lines[0]["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "assistant"]
+    assert lines[0]["messages"][2]["tool_calls"][0]["function"]["name"] == "run_cypher"
+
+    overall = pd.read_csv(run_dir / "qa_summary.csv")
+    assert set(zip(overall["model"], overall["pipeline"], strict=True)) == set(by.size().index)
+    by_tag = pd.read_csv(run_dir / "qa_summary_by_tag.csv")
+    assert {"pipeline", "tag", "llm_calls", "seconds"} <= set(by_tag.columns)
+    html = (run_dir / "report/report.html").read_text()
+    assert "Pipelines side by side" in html and "agent transcript" in html
+    assert "oracle:reference · agentic" in html
+
+
+def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
+    from prefect.settings import PREFECT_API_URL
+
+    from flows.benchmark import nlp_dsg_benchmark
+
+    questions, known = demo_subset(tmp_path, UIDS)
+    agent = ReferenceAgent(known, latency_s=0.2)
+    with serve(agent) as server:
+        model = ModelConfig(name="fake-agent", base_url=server.base_url,
+                            api_key_env="NO_KEY_NEEDED", max_retries=2, timeout_s=10,
+                            max_connections=2)
+        config = BenchmarkConfig(
+            run_id="agent-killed", results_dir=str(tmp_path / "results"),
+            cache_dir=str(tmp_path / "cache"), models=[model],
+            qa=_qa(tmp_path, questions, ["agentic"]))
+        config_file = tmp_path / "run.json"
+        config_file.write_text(config.model_dump_json())
+        env = {**os.environ, "PREFECT_API_URL": PREFECT_API_URL.value(),
+               "PREFECT_LOGGING_LEVEL": "ERROR"}
+        process = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from benchcore.run_config import "
+             "BenchmarkConfig; from flows.benchmark import nlp_dsg_benchmark; "
+             "nlp_dsg_benchmark(BenchmarkConfig.model_validate_json(open(sys.argv[1]).read()))",
+             str(config_file)],
+            env=env, cwd=tmp_path, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            # Kill while a second turn is in flight (its first turn is already cached), after
+            # at least one conversation finished.
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and not (
+                    len(agent.asked) >= 7 and agent.asked[-1][1] == 2):
+                time.sleep(0.02)
+            os.killpg(process.pid, signal.SIGKILL)
+        finally:
+            process.wait(timeout=30)
+        before_kill = list(agent.asked)
+        assert len(before_kill) < 2 * len(UIDS), "the kill did not land mid-run"
+        cut = before_kill[-1][0]
+        cached = sum(1 for _ in (tmp_path / "cache/llm").rglob("*.json"))
+
+        nlp_dsg_benchmark(config)
+        rerun = agent.asked[len(before_kill):]
+
+    # Every turn cached before the kill is not asked again; the cut conversation is asked only
+    # its second turn; finished conversations are not asked at all.
+    assert len(rerun) == 2 * len(UIDS) - cached
+    assert [turn for uid, turn in rerun if uid == cut] == [2]
+    # (the last requests may have been in flight at the kill: not counted as finished)
+    finished = {uid for uid, turn in before_kill[:-3] if turn == 2}
+    assert finished and not {uid for uid, _ in rerun} & finished
+    rows = pd.read_csv(tmp_path / "results/agent-killed/qa_results.csv", keep_default_na=False)
+    assert len(rows) == len(UIDS) and rows["correct"].all()
+    assert (rows["llm_calls"] == 2).all()
