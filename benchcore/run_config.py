@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, Backend
@@ -90,14 +98,20 @@ class QAConfig(BaseModel):
     neo4j_uri: str | None = None
     neo4j_user: str | None = None
     neo4j_password_env: str = "NEO4J_PASSWORD"
-    pipelines: Annotated[list[PipelineConfig], BeforeValidator(_pipeline_entries)] = Field(
+    # `PipelineKind` in the type only so a deployment's parameter schema accepts the short form
+    # (`[feedforward, agentic]`); the validator turns every entry into a `PipelineConfig`.
+    pipelines: Annotated[list[PipelineConfig | PipelineKind],
+                         BeforeValidator(_pipeline_entries)] = Field(
         default_factory=lambda: [PipelineConfig(kind="feedforward")], min_length=1,
         description="The answering pipelines to run (several in one run are compared side by "
         "side): feedforward, agentic, in_context.")
 
     @field_validator("pipelines")
     @classmethod
-    def _distinct_labels(cls, pipelines: list[PipelineConfig]) -> list[PipelineConfig]:
+    def _distinct_labels(
+        cls, pipelines: list[PipelineConfig | PipelineKind]
+    ) -> list[PipelineConfig | PipelineKind]:
+        pipelines = [PipelineConfig(kind=p) if isinstance(p, str) else p for p in pipelines]
         labels = [p.label for p in pipelines]
         repeated = sorted({label for label in labels if labels.count(label) > 1})
         if repeated:
@@ -105,7 +119,7 @@ class QAConfig(BaseModel):
         return pipelines
 
     def pipelines_for(self, model: ModelConfig) -> list[PipelineConfig]:
-        return [p for p in self.pipelines if p.runs(model)]
+        return [p for p in self.pipelines if isinstance(p, PipelineConfig) and p.runs(model)]
 
 
 class GenerationSettings(BaseModel):
@@ -199,6 +213,18 @@ class BenchmarkConfig(BaseModel):
         description="The run fails when more than this share of items errored (not mis-answered).",
     )
 
+    @model_validator(mode="after")
+    def _pipelines_name_known_models(self) -> BenchmarkConfig:
+        if self.qa is None:
+            return self
+        known = {m.name for m in self.models} | {m.label for m in self.models}
+        for pipeline in self.qa.pipelines:
+            unknown = [name for name in pipeline.models or [] if name not in known]
+            if unknown:
+                raise ValueError(f"pipeline {pipeline.label!r} names model {unknown[0]!r}, "
+                                 f"which is not in models ({', '.join(sorted(known))})")
+        return self
+
     def resolved_run_id(
         self, started: dt.datetime | None = None, flow_run_id: str | None = None
     ) -> str:
@@ -256,6 +282,13 @@ def resolve_config(config: BenchmarkConfig | None, config_file: str | None) -> B
     return load_config(config_file)
 
 
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    """`qa.pipelines.0.kind`: the path as written in the file, without the names pydantic adds
+    for the member of a union it tried (`PipelineConfig`, `literal[...]`)."""
+    return ".".join(str(p) for p in loc
+                    if not (isinstance(p, str) and (p[:1].isupper() or "[" in p)))
+
+
 def load_config(path: str | Path) -> BenchmarkConfig:
     path = Path(path)
     try:
@@ -267,7 +300,7 @@ def load_config(path: str | Path) -> BenchmarkConfig:
         raise ConfigError(f"{path}: malformed YAML: {error}".splitlines()[0]) from None
     except ValidationError as error:
         first = error.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
+        field = _field_path(first["loc"])
         raise ConfigError(f"{path}: field {field}: {first['msg']}") from None
 
 
@@ -292,5 +325,5 @@ def load_run_config(run_dir: Path) -> BenchmarkConfig:
         return BenchmarkConfig.model_validate_json(path.read_text())
     except ValidationError as error:
         first = error.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
+        field = _field_path(first["loc"])
         raise ConfigError(f"{path}: field {field}: {first['msg']}") from None

@@ -11,16 +11,21 @@ In the other pipelines it behaves as a perfect agent would: as an agent (`agent`
 the reference query with one `run_cypher` call (a fenced ```cypher block on the text protocol)
 and answers from the rows it got back; in context (`in_context` stage) it cannot read a graph from
 text, so the stage hands it the reference query's rows.
+
+Its token counts are estimates of what its prompts and replies would cost a real model
+(`dsgqa.in_context.estimate_tokens`), so the demo's pipelines compare by size, not by zeros.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig, ToolCall, ToolSpec
 from benchcore.llm.providers import register_provider
+from dsgqa.in_context import estimate_tokens
 from dsgqa.rows_to_pddl import rows_to_pddl
 from dsgqa.rows_to_sldp import rows_to_sldp
 
@@ -35,6 +40,12 @@ class OracleClient:
     def complete(
         self, messages: list[Message], context: CallContext, tools: Sequence[ToolSpec] = ()
     ) -> LLMReply:
+        reply = self._reply(context, native_tools=bool(tools))
+        said = reply.text + "".join(c.arguments for c in reply.tool_calls)
+        return replace(reply, prompt_tokens=estimate_tokens(_prompt_text(messages)),
+                       completion_tokens=estimate_tokens(said) if said else 0)
+
+    def _reply(self, context: CallContext, native_tools: bool) -> LLMReply:
         question = self.questions.get(context.uid)
         if question is None:
             return LLMReply(text="")
@@ -43,8 +54,13 @@ class OracleClient:
         if context.stage in ("refine", "in_context"):
             return LLMReply(text=_answer(question, context.extra))
         if context.stage == "agent":
-            return _agent_turn(question, context.extra, native_tools=bool(tools))
+            return _agent_turn(question, context.extra, native_tools)
         return LLMReply(text="")
+
+
+def _prompt_text(messages: list[Message]) -> str:
+    return "".join(str(m.get("content") or "") + json.dumps(m.get("tool_calls") or "")
+                   for m in messages)
 
 
 def _answer(question: Any, extra: Mapping[str, Any]) -> str:

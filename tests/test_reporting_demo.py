@@ -48,6 +48,8 @@ def test_a_real_demo_run_is_recorded_and_reported(tmp_path):
     assert "Success, executability and failure kinds by domain per model" in markdown
     assert "planning_success_heatmap.png" in markdown
     assert "Queries that failed, by kind, per model" in markdown and "query_dialect" in markdown
-    assert qa["rows_json"].str.startswith('{"columns"').all()   # kept in the store too
+    queried = qa[qa["pipeline"] != "in_context"]      # in-context answers run no query
+    assert queried["rows_json"].str.startswith('{"columns"').all()   # kept in the store too
+    assert set(qa["pipeline"]) == {"feedforward", "agentic", "in_context"}
     html = result.html_path.read_text()
     assert html.count('<details class="item') == len(written_qa)    # one per question, closed
