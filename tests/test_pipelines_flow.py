@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,6 +16,7 @@ import pytest
 from benchcore.llm.base import ModelConfig
 from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig
 from tests.fake_model import DEMO_GRAPH, ReferenceAgent, demo_subset, serve
+from tests.flow_process import start_flow_process
 
 pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
 
@@ -84,8 +83,6 @@ def test_three_pipelines_side_by_side(tmp_path: Path) -> None:
 
 
 def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
-    from prefect.settings import PREFECT_API_URL
-
     from flows.benchmark import nlp_dsg_benchmark
 
     questions, known = demo_subset(tmp_path, UIDS)
@@ -98,18 +95,7 @@ def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
             run_id="agent-killed", results_dir=str(tmp_path / "results"),
             cache_dir=str(tmp_path / "cache"), models=[model],
             qa=_qa(tmp_path, questions, ["agentic"]))
-        config_file = tmp_path / "run.json"
-        config_file.write_text(config.model_dump_json())
-        env = {**os.environ, "PREFECT_API_URL": PREFECT_API_URL.value(),
-               "PREFECT_LOGGING_LEVEL": "ERROR"}
-        process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from benchcore.run_config import "
-             "BenchmarkConfig; from flows.benchmark import nlp_dsg_benchmark; "
-             "nlp_dsg_benchmark(BenchmarkConfig.model_validate_json(open(sys.argv[1]).read()))",
-             str(config_file)],
-            env=env, cwd=tmp_path, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
+        process = start_flow_process(config, tmp_path)
         try:
             # Kill while a second turn is in flight (its first turn is already cached), after
             # at least one conversation finished.

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from benchcore.llm.base import ModelConfig
 from benchcore.run_config import BenchmarkConfig, QAConfig
 from nlp_dsg_benchmark.cli import main
 from tests.fake_model import DEMO_GRAPH, ReferenceModel, demo_subset, serve
+from tests.flow_process import start_flow_process
 
 pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
 
@@ -65,26 +64,13 @@ def test_rerun_redoes_only_the_failed_items(tmp_path: Path, monkeypatch, capsys)
 
 
 def test_kill_9_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) -> None:
-    from prefect.settings import PREFECT_API_URL
-
     from flows.benchmark import nlp_dsg_benchmark
 
     questions, known = demo_subset(tmp_path, UIDS)
     model = ReferenceModel(known, latency_s=0.1)
     with serve(model) as server:
         config = _config(tmp_path, questions, server.base_url, "killed", max_connections=2)
-        config_file = tmp_path / "run.json"
-        config_file.write_text(config.model_dump_json())
-        env = {**os.environ, "PREFECT_API_URL": PREFECT_API_URL.value(),
-               "PREFECT_LOGGING_LEVEL": "ERROR"}
-        process = subprocess.Popen(
-            [sys.executable, "-c", "import sys, json; from benchcore.run_config import "
-             "BenchmarkConfig; from flows.benchmark import nlp_dsg_benchmark; "
-             "nlp_dsg_benchmark(BenchmarkConfig.model_validate_json(open(sys.argv[1]).read()))",
-             str(config_file)],
-            env=env, cwd=tmp_path, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
+        process = start_flow_process(config, tmp_path)
         try:
             deadline = time.monotonic() + 120
             while len(server.requests) < 10 and time.monotonic() < deadline:
