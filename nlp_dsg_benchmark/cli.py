@@ -16,6 +16,9 @@ from benchcore.llm.base import PROVIDERS
 from benchcore.names import BACKENDS, CACHED_STAGES, EMBEDDED_BACKENDS, PLANNING_STAGES, QA_STAGES
 from benchcore.text_safety import safe_text
 
+# `--pipeline` choices: the pipeline kinds, and the full in-context variant by its label.
+PIPELINE_CHOICES = ("feedforward", "agentic", "in_context", "in_context_full")
+
 if TYPE_CHECKING:
     from benchcore.run_config import BenchmarkConfig
 
@@ -48,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="Environment variable holding the API key (never the key itself).")
     run.add_argument("--script", help="Reply file for --provider scripted.")
     run.add_argument("--backend", default="kuzu", choices=BACKENDS)
+    run.add_argument("--pipeline", action="append", dest="pipelines", choices=PIPELINE_CHOICES,
+                     help="How questions are answered (repeatable, side by side; default "
+                     "feedforward); see docs/pipelines.md.")
+    run.add_argument("--tool-protocol", default="tools", choices=["tools", "text"],
+                     help="Agentic: the API's tool calling, or fenced cypher blocks for servers "
+                     "without it.")
     run.add_argument("--planning-data", help="Planning data dir (<domain>/domain.pddl, ...); "
                      "adds the planning track.")
     run.add_argument("--approach", default="non-incremental",
@@ -115,6 +124,7 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
     from benchcore.run_config import (
         BenchmarkConfig,
         ConfigError,
+        PipelineConfig,
         PlanningConfig,
         QAConfig,
         load_config,
@@ -143,13 +153,17 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         raise ConfigError(f"run: missing {flags} (or give --config FILE)")
     models = [
         ModelConfig(name=name, provider=args.provider, base_url=args.base_url,
-                    api_key_env=args.api_key_env, script=args.script)
+                    api_key_env=args.api_key_env, script=args.script,
+                    tool_protocol=args.tool_protocol)
         for name in args.model
     ]
+    pipelines = [PipelineConfig(kind="in_context", variant="full") if p == "in_context_full"
+                 else PipelineConfig(kind=p) for p in args.pipelines or ["feedforward"]]
     return BenchmarkConfig(
         run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir, models=models,
         qa=QAConfig(questions=args.questions, scene_graph=args.scene_graph, backend=args.backend,
-                    db_root=str(Path(args.cache_dir) / "graphs")) if args.questions else None,
+                    db_root=str(Path(args.cache_dir) / "graphs"), pipelines=pipelines)
+        if args.questions else None,
         planning=PlanningConfig(data_dir=args.planning_data, approach=args.approach)
         if args.planning_data else None,
     )

@@ -151,3 +151,19 @@ def test_an_echoed_key_is_stored_nowhere_and_the_failure_says_why(tmp_path: Path
     assert any(p.name == "prefect.db" for p in stored)        # the API's logs and events
     leaked = [p for p in stored if key.encode() in p.read_bytes()]
     assert leaked == []
+
+
+def test_pipelines_and_tool_protocol_from_the_command_line() -> None:
+    from nlp_dsg_benchmark.cli import _parser, _run_config
+
+    args = _parser().parse_args([
+        "run", "--questions", "q.yaml", "--scene-graph", "g.json", "--model", "m",
+        "--provider", "oracle", "--pipeline", "feedforward", "--pipeline", "agentic",
+        "--pipeline", "in_context_full", "--tool-protocol", "text"])
+    config = _run_config(args)
+    assert [p.label for p in config.qa.pipelines] == ["feedforward", "agentic",
+                                                     "in_context_full"]
+    assert config.models[0].tool_protocol == "text"
+    default = _run_config(_parser().parse_args([
+        "run", "--questions", "q.yaml", "--scene-graph", "g.json", "--model", "m"]))
+    assert [p.label for p in default.qa.pipelines] == ["feedforward"]
