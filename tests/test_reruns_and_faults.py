@@ -242,6 +242,7 @@ def test_a_dead_endpoint_fails_its_items_at_once(tmp_path: Path) -> None:
     seconds = time.monotonic() - started
     rows = _rows(tmp_path, "dead")
     assert rows["error"].str.contains(f"cannot reach {dead}").all()
-    assert rows["error"].str.contains("not called: 5 consecutive").sum() >= len(UIDS) - 6
+    # 5 failures open the breaker; a call in flight then may fail too and count a 6th.
+    assert rows["error"].str.contains(r"not called: [56] consecutive").sum() >= len(UIDS) - 6
     assert f"{len(UIDS)} × cannot reach {dead}" in str(caught.value)
     assert seconds < 30
