@@ -9,8 +9,6 @@ here) and must equal both the hand-checked rows and Kuzu's, which never gets the
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 
 import pytest
 
@@ -19,8 +17,7 @@ from dsgqa.dialect import translate
 from dsgqa.dialect.order_barrier import REWRITE
 from dsgqa.engine_rows import engine_rows
 from dsgqa.graphstore.write_guard import write_violation
-from tests import fidelity_gold
-from tests.test_fidelity_engines import LADYBUG_PYTHON
+from tests.ladybug_run import run_json_lines
 
 OBJECTS = "MATCH (o:Object)"  # tiny graph: x of O1..O5 = 1, 2, 3, 9, 6
 ROOM_OBJECT = "MATCH (r:Room)-[:CONTAINS]->(:Place)-[:CONTAINS]->(o:Object)"
@@ -133,16 +130,9 @@ def test_an_aggregate_inside_a_subquery_needs_no_barrier() -> None:
 @pytest.fixture(scope="module")
 def ladybug_rows() -> list[dict]:
     """Every case on Ladybug, from one `python -m dsgqa.engine_rows` run (tiny graph)."""
-    probe = subprocess.run([LADYBUG_PYTHON, "-c", "import ladybug"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"ladybug is not installed for {LADYBUG_PYTHON}")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(fidelity_gold.ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    run = subprocess.run([LADYBUG_PYTHON, "-m", "dsgqa.engine_rows", "--backend", "ladybug"],
-                         input=json.dumps(QUERIES), capture_output=True, text=True, env=env,
-                         cwd=fidelity_gold.ROOT, timeout=300)
-    results = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
-    assert len(results) == len(QUERIES), f"engine_rows failed: {run.stderr[-2000:]}"
+    results = run_json_lines("dsgqa.engine_rows", "--backend", "ladybug",
+                             stdin=json.dumps(QUERIES), timeout=300)
+    assert len(results) == len(QUERIES)
     return results
 
 

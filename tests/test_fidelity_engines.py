@@ -11,11 +11,6 @@ the server unchanged.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 from benchcore.llm.base import ModelConfig
@@ -29,6 +24,7 @@ from dsgqa.stages.generate_cypher import generate_cypher
 from dsgqa.stages.refine import refine
 from dsgqa.stages.run_query import run_query
 from tests import fidelity_gold
+from tests.ladybug_run import run_json_lines
 from tests.test_graphstore_neo4j import FakeDriver
 
 QUESTIONS = load_question_set(fidelity_gold.QUESTIONS).questions
@@ -41,9 +37,6 @@ KNOWN_GAPS: dict[str, str] = {}
 # fix shows up as XPASS. Empty: Ladybug 0.22.0's one such bug (an ORDER BY dropped before an
 # aggregation) is worked around by the `WITH ORDER BY->UNWIND barrier` pass.
 LADYBUG_ENGINE_BUGS: dict[str, str] = {}
-# The interpreter that runs the Ladybug half: never this one, which has Kuzu loaded. Defaults to
-# the same environment (CI installs ladybug with the dev extra); LADYBUG_PYTHON points elsewhere.
-LADYBUG_PYTHON = os.environ.get("LADYBUG_PYTHON", sys.executable)
 
 
 def engine_cases(known: dict[str, str] = KNOWN_GAPS) -> list:
@@ -65,24 +58,12 @@ def kuzu(graph, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def ladybug_results() -> dict[str, dict]:
-    """Every question's result on Ladybug, from `dsgqa.fidelity_check` in a fresh interpreter
-    (Kuzu and Ladybug must never share a process)."""
-    probe = subprocess.run([LADYBUG_PYTHON, "-c", "import ladybug"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"ladybug is not installed for {LADYBUG_PYTHON}")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(fidelity_gold.ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    run = subprocess.run(
-        [LADYBUG_PYTHON, "-m", "dsgqa.fidelity_check", "--backend", "ladybug",
-         "--questions", str(fidelity_gold.QUESTIONS), "--scene-graph", str(fidelity_gold.EXAMPLE)],
-        capture_output=True, text=True, env=env, cwd=fidelity_gold.ROOT, timeout=900)
-    results = {}
-    for line in run.stdout.splitlines():
-        if line.startswith("{"):
-            result = json.loads(line)
-            results[result["uid"]] = result
-    assert results, f"fidelity_check gave no results: {run.stderr[-2000:]}"
-    return results
+    """Every question's result on Ladybug, from one `dsgqa.fidelity_check` run in a fresh
+    interpreter (Kuzu and Ladybug must never share a process: `tests/ladybug_run.py`)."""
+    results = run_json_lines("dsgqa.fidelity_check", "--backend", "ladybug",
+                             "--questions", str(fidelity_gold.QUESTIONS),
+                             "--scene-graph", str(fidelity_gold.EXAMPLE))
+    return {result["uid"]: result for result in results}
 
 
 def oracle_answer(store, question: Question) -> tuple[str, object]:
