@@ -69,7 +69,7 @@ def test_check_engine_command_prints_a_table(capsys):
 
 
 def test_check_engine_command_reports_a_missing_engine(capsys):
-    # Ladybug is not installed here (and kuzu is loaded, so it could not be used anyway).
+    # Kuzu is loaded in this process, so Ladybug cannot be opened here (installed or not).
     assert check_engine_command("ladybug") == 1
     assert "ladybug" in capsys.readouterr().out
 
