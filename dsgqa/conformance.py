@@ -258,7 +258,23 @@ DIALECT_CASES: tuple[Case, ...] = (
            "ELSE 'near' END, coalesce(o.name, 'none'), size(o.class), size([1, 2])",
            [["far", "O4", 4, 2]]),
 )
-CASES = CASES + DIALECT_CASES
+# The ORDER BY-before-aggregation probes above as a model's query: run through the translator,
+# as the benchmark runs every query. Ladybug 0.22.0 fails the probes (its optimizer drops the
+# ORDER BY) and must pass these (the `WITH ORDER BY->UNWIND barrier` pass); collect() in order.
+ORDER_PROBE_TWINS: tuple[Case, ...] = (
+    _neo4j("neo4j_top2_then_sum", f"{TOP} DESC LIMIT 2 RETURN sum(x)", [[16]]),
+    _neo4j("neo4j_top2_then_collect", f"{TOP} DESC LIMIT 2 RETURN collect(x)", [[[9, 7]]]),
+    _neo4j("neo4j_bottom3_then_avg", f"{TOP} ASC LIMIT 3 RETURN avg(x)", [[3.0]]),
+    _neo4j("neo4j_skip1_limit2_then_sum", f"{TOP} DESC SKIP 1 LIMIT 2 RETURN sum(x)", [[12]]),
+    _neo4j("neo4j_top2_then_count", f"{TOP} DESC LIMIT 2 RETURN count(*)", [[2]]),
+    _neo4j("neo4j_graph_top2_x_then_sum",
+           "MATCH (o:Object) WITH o ORDER BY o.center.x DESC LIMIT 2 RETURN sum(o.center.x)",
+           [[15.0]]),
+    _neo4j("neo4j_graph_bottom3_then_collect",
+           "MATCH (o:Object) WITH o ORDER BY o.center.x ASC LIMIT 3 "
+           "RETURN collect(o.nodeSymbol)", [[["O1", "O2", "O3"]]]),
+)
+CASES = CASES + DIALECT_CASES + ORDER_PROBE_TWINS
 
 
 def _equal(expected: Any, actual: Any, tol: float = 1e-6) -> bool:
@@ -342,3 +358,14 @@ def _print_table(backend: str, results: list[CaseResult]) -> None:
     console.print(table)
     console.print(f"{len(results) - len(failed)}/{len(results)} cases pass on {backend}"
                   + (f"; failing: {', '.join(r.name for r in failed)}" if failed else ""))
+    worked_around = worked_around_failures(results)
+    if worked_around:
+        console.print(f"engine bugs the translator works around (the benchmark translates every "
+                      f"query; the neo4j_ twins pass): {', '.join(worked_around)}")
+
+
+def worked_around_failures(results: list[CaseResult]) -> list[str]:
+    """Failing engine probes whose translated twin (`neo4j_<name>`) passes: the engine is wrong
+    on the raw query, but the query the benchmark runs is right."""
+    passed = {r.name for r in results if r.passed}
+    return [r.name for r in results if not r.passed and f"neo4j_{r.name}" in passed]

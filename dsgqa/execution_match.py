@@ -4,29 +4,49 @@ the model's query return the rows the reference query returns?
 The rules, so a model is not punished for what does not change the answer:
 - column names are ignored (a model may alias differently); column order is kept;
 - rows compare as a multiset, unless the reference orders its result (an `ORDER BY` in its
-  final RETURN), then as a sequence;
+  final RETURN, read from the parse tree), then as a sequence;
 - cells compare as SLDP values (`dsgqa.sldp`), numbers within the SLDP tolerance, so a float
   that differs in the last digits, or an integer returned as a float, still matches; a point
   (`{x, y, z}`) compares field by field.
+
+Tolerance makes row equality non-transitive (0.995 is near both 0.99 and 1.0), so a multiset
+match is a perfect matching of the model's rows to the reference rows, never a greedy pairing.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from dsgqa.sldp import SLDPError, from_python, sldp_equals
+from lark import Tree
+
+from dsgqa.dialect import CypherSyntaxError
+from dsgqa.dialect.parser import parse
+from dsgqa.sldp import SLDPError, from_python
+from dsgqa.sldp.equality import effective_tol, equal
+from dsgqa.sldp.match import Index, signature
+from dsgqa.sldp.values import Value
 
 TOLERANCE = 0.01
-_FINAL_RETURN = re.compile(r"\bRETURN\b(?!.*\bRETURN\b)", re.IGNORECASE | re.DOTALL)
 
 
 def reference_orders(reference_cypher: str) -> bool:
-    """Whether the reference's final RETURN has an ORDER BY (then row order is the answer)."""
-    match = _FINAL_RETURN.search(reference_cypher)
-    return bool(match) and re.search(r"\bORDER\s+BY\b", reference_cypher[match.end():],
-                                     re.IGNORECASE) is not None
+    """Whether the reference's final result has a defined order: an ORDER BY in the RETURN
+    that ends the query. An ORDER BY in a WITH (before an aggregation, say) orders what the
+    next clause sees, not the rows; after a UNION no order is defined. A reference the grammar
+    cannot read (Neo4j syntax beyond it, on the Neo4j backend) counts as unordered."""
+    try:
+        root = parse(reference_cypher)
+    except CypherSyntaxError:
+        return False
+    query = root.children[0]
+    parts = [c for c in query.children if isinstance(c, Tree)]
+    if any(part.data == "union" for part in parts):
+        return False
+    last = parts[-1].children[-1]
+    if not (isinstance(last, Tree) and last.data == "return_clause"):
+        return False
+    return any(isinstance(c, Tree) and c.data == "order" for c in last.children[0].children)
 
 
 def rows_match(rows: Sequence[Sequence[Any]], reference: Sequence[Sequence[Any]],
@@ -34,25 +54,86 @@ def rows_match(rows: Sequence[Sequence[Any]], reference: Sequence[Sequence[Any]]
     """The model's rows equal the reference rows under the rules above."""
     if len(rows) != len(reference):
         return False
-    if any(len(row) != len(ref) for row in rows for ref in reference[:1]):
-        return False
+    tol = effective_tol(tol)
+    given = [_row_value(row) for row in rows]
+    wanted = [_row_value(row) for row in reference]
     if ordered:
-        return all(_row_equal(a, b, tol) for a, b in zip(rows, reference, strict=True))
-    unmatched = list(reference)
-    for row in rows:
-        index = next((i for i, ref in enumerate(unmatched) if _row_equal(row, ref, tol)), None)
-        if index is None:
-            return False
-        unmatched.pop(index)
-    return True
+        return all(equal(a, b, tol) for a, b in zip(given, wanted, strict=True))
+    return _one_to_one(given, wanted, tol)
 
 
-def _row_equal(a: Sequence[Any], b: Sequence[Any], tol: float) -> bool:
-    return len(a) == len(b) and all(_cell_equal(x, y, tol) for x, y in zip(a, b, strict=True))
-
-
-def _cell_equal(a: Any, b: Any, tol: float) -> bool:
+def _row_value(row: Sequence[Any]) -> Value:
+    """A row as one SLDP list, so rows compare cell by cell (a different column count never
+    matches). A row SLDP cannot hold (nested too deep) compares by its exact text."""
     try:
-        return sldp_equals(from_python(a), from_python(b), tol)
-    except (SLDPError, ValueError, TypeError):
-        return a == b
+        return from_python(list(row))
+    except (SLDPError, ValueError, TypeError, RecursionError):
+        return f"\0row {row!r}"
+
+
+def _one_to_one(given: list[Value], wanted: list[Value], tol: float) -> bool:
+    """Whether each given row can be paired with its own equal reference row.
+
+    Exact twins are paired first (one dict lookup each: the usual case, where the model's query
+    returns the very rows of the reference). That pairing is only a start: augmenting paths from
+    the rows left over may re-pair an exact twin when its partner is the only near one of
+    another row, so the answer is the same as a full bipartite matching's. Near partners come
+    from the SLDP tolerance grid (`sldp.match.Index`), computed only for rows a search reaches.
+    """
+    index = Index(tuple(wanted), tol, equal)
+    sigs = [signature(value) for value in given]
+    pairs = _Pairs(len(given), len(wanted))
+    for i, sig in enumerate(sigs):
+        if sig[1] is None:  # sets of numbers inside: a shared signature proves nothing
+            continue
+        twin = next((j for j in index.exact.get(sig, ()) if pairs.owner[j] < 0), None)
+        if twin is not None:
+            pairs.pair(i, twin)
+    free = [i for i in range(len(given)) if pairs.partner[i] < 0]
+    near: dict[int, list[int]] = {}
+
+    def partners(i: int) -> list[int]:
+        if i not in near:
+            near[i] = index.partners(given[i], sigs[i])
+        return near[i]
+
+    return all(pairs.augment(start, partners) for start in free)
+
+
+class _Pairs:
+    """A matching between given rows and reference rows, grown by augmenting paths."""
+
+    def __init__(self, given: int, wanted: int) -> None:
+        self.partner = [-1] * given  # given row -> its reference row
+        self.owner = [-1] * wanted  # reference row -> its given row
+
+    def pair(self, i: int, j: int) -> None:
+        self.partner[i], self.owner[j] = j, i
+
+    def augment(self, start: int, partners: Callable[[int], list[int]]) -> bool:
+        """Find an augmenting path from the unpaired row `start` breadth-first and flip it;
+        False when there is none (then no perfect matching exists). Iterative, so a long chain
+        of re-pairings cannot hit Python's recursion limit."""
+        came_from: dict[int, int] = {}  # reference row -> the given row that reached it
+        frontier = [start]
+        while frontier:
+            following = []
+            for i in frontier:
+                for j in partners(i):
+                    if j in came_from:
+                        continue
+                    came_from[j] = i
+                    if self.owner[j] < 0:
+                        self._flip(j, came_from)
+                        return True
+                    following.append(self.owner[j])
+            frontier = following
+        return False
+
+    def _flip(self, j: int, came_from: dict[int, int]) -> None:
+        """Pair along the path that ends at the free reference row `j`."""
+        while j >= 0:
+            i = came_from[j]
+            previous = self.partner[i]
+            self.pair(i, j)
+            j = previous

@@ -28,11 +28,56 @@ def test_column_names_play_no_part() -> None:
     assert rows_match([[65]], [[65]], ordered=False)
 
 
+def test_a_one_to_one_pairing_is_found_where_a_greedy_one_fails() -> None:
+    """0.995 is near both 1.0 and 0.99; pairing it with 1.0 (the first it meets) would leave
+    1.005 with 0.99, 0.015 apart. The pairing 0.995-0.99, 1.005-1.0 exists and is found."""
+    assert rows_match([[0.995], [1.005]], [[1.0], [0.99]], ordered=False)
+    assert rows_match([["a", 0.995], ["a", 1.005]], [["a", 1.0], ["a", 0.99]], ordered=False)
+    assert not rows_match([[0.995], [0.995]], [[0.98], [1.0]], ordered=False)  # none exists
+
+
+def test_an_exact_twin_is_re_paired_when_another_row_needs_it() -> None:
+    """1.0 has an exact twin, but 1.009 is near only that 1.0 (0.992 is 0.017 away): the one
+    perfect pairing is 1.0-0.992 and 1.009-1.0, so exact twins are a start, not final."""
+    assert rows_match([[1.0], [1.009]], [[1.0], [0.992]], ordered=False)
+    assert rows_match([[1.009], [1.0]], [[0.992], [1.0]], ordered=False)
+
+
+def test_long_tolerance_chains_are_paired_without_recursion() -> None:
+    """Row i sits between reference rows i and i+1 and the last row fits only reference row 0,
+    so the one perfect pairing shifts every other one: a path longer than the recursion
+    limit."""
+    n = 1100
+    reference = [[i * 0.015] for i in range(n)]
+    given = [[i * 0.015 + 0.0075] for i in range(n - 1)] + [[-0.005]]
+    assert rows_match(given, reference, ordered=False)
+    assert not rows_match([*given[:-1], [-0.5]], reference, ordered=False)
+
+
+def test_many_rows_in_another_order() -> None:
+    rows = [[f"O{i}", i * 0.5, {"x": i, "y": 0.0, "z": 1.0}] for i in range(2000)]
+    assert rows_match(rows[::-1], rows, ordered=False)
+    nudged = [[s, x + 0.004, p] for s, x, p in rows]
+    assert rows_match(nudged, rows, ordered=False)
+    assert not rows_match([*nudged[:-1], ["O1999", 1.0, rows[-1][2]]], rows, ordered=False)
+
+
 @pytest.mark.parametrize(("query", "expected"), [
     ("MATCH (r:Room) RETURN r.nodeSymbol ORDER BY r.nodeSymbol", True),
     ("MATCH (r:Room) WITH r ORDER BY r.nodeSymbol RETURN collect(r.nodeSymbol)", False),
     ("MATCH (o:Object) RETURN count(o)", False),
     ("match (r) return r order by r.x desc limit 3", True),
+    # an ordered WITH before an aggregation orders what collect() sees, not the rows
+    ("MATCH (r:Room) WITH r ORDER BY r.center.x LIMIT 2 RETURN r.nodeSymbol", False),
+    # the words in a string, a comment or a name are not an ORDER BY
+    ("MATCH (r:Room) RETURN 'ORDER BY' AS text", False),
+    ("MATCH (r:Room) RETURN r.nodeSymbol // ORDER BY r.nodeSymbol", False),
+    ("MATCH (r:Room) RETURN r.`order by` AS x", False),
+    ("MATCH (r:Room) RETURN r.nodeSymbol AS s ORDER BY s UNION "
+     "MATCH (r:Room) RETURN r.name AS s ORDER BY s", False),  # a UNION has no defined order
+    ("MATCH (r:Room) RETURN r ORDER BY r.nodeSymbol UNION ALL MATCH (p:Place) RETURN p", False),
+    ("not Cypher at all ORDER BY x", False),
+    ("MATCH (r:Room) RETURN r.nodeSymbol\nORDER\tBY r.nodeSymbol;", True),
 ])
 def test_the_reference_orders_only_through_its_final_return(query, expected) -> None:
     assert reference_orders(query) is expected

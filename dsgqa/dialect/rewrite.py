@@ -24,6 +24,8 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
+from dsgqa.dialect.order_barrier import add_order_barriers
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 
@@ -113,10 +115,14 @@ def _plus_one(index: object) -> Tree:
 
 
 class Rewriter:
-    """One translation: walks the tree, applies the passes, remembers which ones fired."""
+    """One translation: walks the tree, applies the passes, remembers which ones fired.
 
-    def __init__(self, source: str) -> None:
+    `target` is the engine (`kuzu` or `ladybug`): the dialect is one, but Ladybug needs passes
+    of its own around its engine bugs (`order_barrier`)."""
+
+    def __init__(self, source: str, target: str = "kuzu") -> None:
         self.source = source
+        self.target = target
         self.applied: list[str] = []
         self._pre: dict[str, Callable[[Tree], Tree]] = {
             "pattern_predicate": self.pre_pattern_predicate,
@@ -133,6 +139,7 @@ class Rewriter:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
         names = FreshNames(taken)
+        self.names = names
         self.uniqueness = Uniqueness(names)
         Endpoints(names, self.note).run(root)
         return self.visit(root)
@@ -196,6 +203,8 @@ class Rewriter:
         return node
 
     def r_single_query(self, node: Tree) -> Tree:
+        if self.target == "ladybug" and add_order_barriers(node, self.names):
+            self.note(ORDER_BARRIER)
         self.uniqueness.expand_stars(node)
         return node
 

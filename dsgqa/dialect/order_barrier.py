@@ -1,0 +1,92 @@
+"""Ladybug only: keep `WITH ... ORDER BY ... SKIP/LIMIT` ordered when an aggregation follows.
+
+Ladybug 0.22.0's optimizer (RemoveUnnecessaryOrderByOptimizer) drops an ORDER BY that sits below
+an aggregation without grouping keys, reasoning that `count(*)` does not care about order. It
+walks down through projections, filters and the LIMIT to find it, and removes the sort but keeps
+the LIMIT. So on Ladybug
+
+    MATCH (o:Object) WITH o ORDER BY o.x DESC LIMIT 3 RETURN collect(o.nodeSymbol)
+
+collects three arbitrary objects in scan order (Kuzu 0.11.3 and Neo4j: the three largest, largest
+first), and `head(collect(..))` after `ORDER BY ... SKIP 0` gives the first row scanned.
+
+The walk stops at an UNWIND. So right after such a WITH this pass adds
+
+    UNWIND [0] AS _order1
+
+which gives each row exactly one row back, in the order it came, and binds a generated name that
+nothing reads and `RETURN *` / `WITH *` never show (the star is spelled out, as for the other
+generated names). Rows, their order, SKIP and LIMIT are untouched: only the plan changes, and
+the sort is no longer below the aggregation with nothing but projections and filters between.
+
+The barrier goes after every ordered WITH that a later WITH or RETURN of the same query part
+aggregates over (an aggregate anywhere in its items, grouped or not: the grouped form is not
+affected in 0.22.0, but one rule is easier to trust than one that follows an optimizer's
+heuristics). Kuzu never gets it.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.uniqueness import FreshNames
+
+REWRITE = "WITH ORDER BY->UNWIND barrier"
+# Aggregating functions of Neo4j and of Kuzu's dialect (count(*) is a `call_star`).
+AGGREGATES = frozenset({"count", "collect", "sum", "avg", "min", "max", "stdev", "stdevp",
+                        "percentilecont", "percentiledisc"})
+
+
+def _t(data: str, *children: object) -> Tree:
+    return Tree(data, list(children))
+
+
+def _projection(clause: Tree) -> Tree:
+    return clause.children[0]
+
+
+def _is_ordered_with(clause: object) -> bool:
+    return isinstance(clause, Tree) and clause.data == "with_clause" and any(
+        isinstance(c, Tree) and c.data == "order" for c in _projection(clause).children)
+
+
+def _aggregates(clause: object) -> bool:
+    """Whether a WITH or RETURN aggregates in its items (subquery bodies excluded: an aggregate
+    there runs over the subquery's own rows)."""
+    if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
+        return False
+    items = next(c for c in _projection(clause).children
+                 if isinstance(c, Tree) and c.data == "proj_items")
+    return _has_aggregate(items)
+
+
+def _has_aggregate(node: object) -> bool:
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return False
+    if node.data in ("call", "call_star", "call_distinct"):
+        callee = node.children[0]
+        if isinstance(callee, Tree) and callee.data == "var" \
+                and plain_name(callee.children[0]).lower() in AGGREGATES:
+            return True
+    return any(_has_aggregate(child) for child in node.children)
+
+
+def _barrier(variable: str) -> Tree:
+    return _t("unwind", _t("list_literal", _t("int_lit", Token("INT", "0"))),
+              _t("name", Token("NAME", variable)))
+
+
+def add_order_barriers(single_query: Tree, names: FreshNames) -> bool:
+    """Insert the barrier after each ordered WITH that a later clause aggregates over; True
+    when the query changed."""
+    clauses = single_query.children
+    changed = False
+    i = 0
+    while i < len(clauses):
+        if _is_ordered_with(clauses[i]) and any(_aggregates(c) for c in clauses[i + 1:]):
+            clauses.insert(i + 1, _barrier(names.fresh("_order")))
+            changed = True
+            i += 1
+        i += 1
+    return changed
