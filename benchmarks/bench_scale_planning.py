@@ -102,10 +102,11 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
                 run_id="scale-planning", results_dir=str(folder / "results"),
                 cache_dir=str(folder / "cache"), models=[model],
                 planning=PlanningConfig(data_dir=str(data), planner_baseline=False))
-            with PeakTreeRSS(excluded=[fake.process.pid]) as rss, StageClock() as clock:
-                started = time.perf_counter()
-                state = nlp_dsg_benchmark(config, return_state=True)
-                fresh_s = time.perf_counter() - started
+            with PeakTreeRSS(excluded=[fake.process.pid]) as rss:
+                with StageClock() as clock:
+                    started = time.perf_counter()
+                    state = nlp_dsg_benchmark(config, return_state=True)
+                    fresh_s = time.perf_counter() - started
                 fresh = state.result()
                 tasks = task_seconds(state)
                 started = time.perf_counter()
