@@ -45,7 +45,7 @@ class ItemCache:
 
     def __init__(self, root: str | Path, stage: str) -> None:
         self.folder = Path(root) / stage
-        self._store = SegmentStore(self.folder)
+        self._store = SegmentStore.shared(self.folder)
 
     def __len__(self) -> int:
         return len(self._store)

@@ -14,8 +14,10 @@ written by another process, runs past the end of the file and is left out; a dam
 its CRC and reads as a miss. Segments are read in modification order and a later record of a
 key wins, so a refreshed entry replaces the old one.
 
-What other processes append after a store was opened is seen by the next store opened on the
-folder (each stage task opens its own item cache). `rm -rf` of the folder empties it.
+`SegmentStore.shared(folder)` is the process's one store of a folder: what one thread writes,
+every other thread reads at once (two models' batches that run the same query find each other's
+rows). `refresh()` indexes what other processes appended since; stage tasks call it when they
+open their cache. `rm -rf` of the folder empties it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import struct
 import threading
 import weakref
 import zlib
+from typing import ClassVar
 
 SUFFIX = ".seg"
 _HEADER = struct.Struct("<4sHII")   # magic, key length, value length, CRC-32 of the value
@@ -42,19 +45,37 @@ def _close(fd: int) -> None:
 class SegmentStore:
     """Thread-safe; any number of stores (threads, processes, Dask workers) may share a folder."""
 
+    _SHARED: ClassVar[dict[str, SegmentStore]] = {}
+    _SHARED_LOCK = threading.Lock()
+
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = os.fspath(folder)
         # key -> (buffer, value offset, value length, CRC-32)
         self._index: dict[str, tuple[bytes | mmap.mmap, int, int, int]] = {}
+        self._indexed: dict[str, int] = {}   # segment path -> bytes indexed so far
         self._lock = threading.Lock()
         self._fd: int | None = None
+        self._own: str | None = None
         self._pid = 0
-        self._scan()
+        self.refresh()
+
+    @classmethod
+    def shared(cls, folder: str | os.PathLike[str]) -> SegmentStore:
+        """This process's store of `folder`, refreshed with what others appended since."""
+        path = os.path.abspath(os.fspath(folder))
+        with cls._SHARED_LOCK:
+            store = cls._SHARED.get(path)
+            if store is None:
+                store = cls._SHARED[path] = cls(path)
+                return store
+        store.refresh()
+        return store
 
     def __len__(self) -> int:
         return len(self._index)
 
-    def _scan(self) -> None:
+    def refresh(self) -> None:
+        """Index the records appended to the folder's segments since the last look."""
         try:
             names = [n for n in os.listdir(self.folder) if n.endswith(SUFFIX)]
         except (FileNotFoundError, NotADirectoryError):
@@ -63,11 +84,14 @@ class SegmentStore:
         for name in names:
             path = os.path.join(self.folder, name)
             try:
-                segments.append((os.stat(path).st_mtime_ns, path))
+                info = os.stat(path)
             except FileNotFoundError:
                 continue
-        for _, path in sorted(segments):
-            self._index_segment(path)
+            if path != self._own and info.st_size > self._indexed.get(path, 0):
+                segments.append((info.st_mtime_ns, path))
+        with self._lock:
+            for _, path in sorted(segments):
+                self._index_segment(path)
 
     def _index_segment(self, path: str) -> None:
         try:
@@ -78,7 +102,7 @@ class SegmentStore:
                 buffer = mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ)
         except (OSError, ValueError):
             return
-        offset = 0
+        offset = self._indexed.get(path, 0)
         while offset + _HEADER.size <= size:
             magic, key_length, value_length, crc = _HEADER.unpack_from(buffer, offset)
             start = offset + _HEADER.size + key_length
@@ -88,6 +112,7 @@ class SegmentStore:
             key = buffer[offset + _HEADER.size:start].decode("utf-8", "replace")
             self._index[key] = (buffer, start, value_length, crc)
             offset = end
+        self._indexed[path] = offset
 
     def get(self, key: str) -> bytes | None:
         """The value last stored under `key`, or None (missing or damaged)."""
@@ -114,8 +139,9 @@ class SegmentStore:
         must not append to its parent's file)."""
         if self._fd is None or self._pid != os.getpid():
             os.makedirs(self.folder, exist_ok=True)
-            name = f"{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}"
-            self._fd = os.open(os.path.join(self.folder, name),
+            self._own = os.path.join(self.folder,
+                                     f"{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}")
+            self._fd = os.open(self._own,
                                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
             self._pid = os.getpid()
             weakref.finalize(self, _close, self._fd)

@@ -84,3 +84,16 @@ def test_item_cache_reads_entries_of_the_one_file_layout(tmp_path) -> None:
     cache.put("ef01", [1, 2])
     assert ItemCache(tmp_path, "stage").get("ef01") == [1, 2]
     assert cache.get_or_none("9999") is None
+
+
+def test_the_shared_store_sees_other_writers_after_a_refresh(tmp_path) -> None:
+    shared = SegmentStore.shared(tmp_path)
+    assert SegmentStore.shared(tmp_path) is shared
+    shared.put("mine", b"1")
+    other = SegmentStore(tmp_path)         # as another process would
+    other.put("theirs", b"2")
+    assert shared.get("theirs") is None
+    assert SegmentStore.shared(tmp_path).get("theirs") == b"2"
+    other.put("theirs", b"3")
+    assert SegmentStore.shared(tmp_path).get("theirs") == b"3"
+    assert shared.get("mine") == b"1"

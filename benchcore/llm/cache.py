@@ -29,7 +29,7 @@ class ResponseCache:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._store = SegmentStore(self.root)
+        self._store = SegmentStore.shared(self.root)
 
     def __len__(self) -> int:
         return len(self._store)
