@@ -129,10 +129,11 @@ class SegmentStore:
         record = _HEADER.pack(_MAGIC, len(encoded), len(value), crc) + encoded + value
         with self._lock:
             fd = self._segment()
-            view = memoryview(record)
-            while view:
-                view = view[os.write(fd, view):]
-            self._index[key] = (record, len(record) - len(value), len(value), crc)
+        # No lock around the write: one write() on an O_APPEND file lands whole and unmixed,
+        # and holding a lock across the system call made 128 threads queue behind it.
+        if os.write(fd, record) != len(record):
+            raise OSError(f"{self.folder}: short write to a cache segment (disk full?)")
+        self._index[key] = (record, len(record) - len(value), len(value), crc)
 
     def _segment(self) -> int:
         """This store's own segment, opened on the first write (again in a forked child, which
