@@ -8,8 +8,10 @@ run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -42,6 +44,31 @@ def one_line_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
 
 
+class _KeyLocks:
+    """A lock per key, made on first use and dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[object, list] = {}   # key -> [lock, holders and waiters]
+        self._mutex = threading.Lock()
+
+    @contextmanager
+    def held(self, key: object) -> Iterator[None]:
+        with self._mutex:
+            entry = self._locks.setdefault(key, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._mutex:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    del self._locks[key]
+
+
+_SAME_KEY = _KeyLocks()
+
+
 def run_items(
     stage: str,
     items: Sequence[T],
@@ -65,12 +92,21 @@ def run_items(
             progress.advanced(stage)
 
     def attempt(item: T) -> Outcome[V]:
-        uid = uid_of(item)
+        if cache is None:
+            return compute_one(item, uid_of(item), "")
         key = key_of(item)
-        if cache is not None and not refresh:
-            hit = cache.get_or_none(key)
-            if hit is not None:
-                return Outcome(uid=uid, value=hit, from_cache=True)
+        # One computation per key at a time in this process: two items with the same inputs
+        # (two models writing the same query, a reference equal to the model's) must share one
+        # result, or a query's unordered rows could be stored in one order and seen in another,
+        # and the next run would miss the refine entries made from the other order.
+        with _SAME_KEY.held((str(cache.folder), key)):
+            if not refresh:
+                hit = cache.get_or_none(key)
+                if hit is not None:
+                    return Outcome(uid=uid_of(item), value=hit, from_cache=True)
+            return compute_one(item, uid_of(item), key)
+
+    def compute_one(item: T, uid: str, key: str) -> Outcome[V]:
         try:
             value = compute(item)
         except Exception as error:

@@ -7,19 +7,20 @@ from the item's real inputs (question, model fingerprint, schema or graph finger
 hash, stage code version). Only successes are stored, so a rerun redoes exactly the failed or
 missing items; a killed run loses at most the items that were in flight.
 
-Entries are pickles written atomically (temp file + rename): concurrent threads, processes and
-Dask workers can share one cache directory without locks.
+Entries are pickles appended to a `SegmentStore` (one record, one write; a record cut short by a
+kill is left out): concurrent threads, processes and Dask workers can share one cache directory
+without locks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from benchcore.segment_store import SegmentStore
 
 
 def item_key(stage: str, *parts: Any) -> str:
@@ -39,19 +40,27 @@ def source_version(*modules: Any) -> str:
 
 
 class ItemCache:
-    """One directory per stage: `<root>/<stage>/<key[:2]>/<key>.pkl`."""
+    """One folder per stage, `<root>/<stage>/`, holding a `SegmentStore` of pickles. Entries
+    written one file each (`<key[:2]>/<key>.pkl`, the earlier layout) are still read."""
 
     def __init__(self, root: str | Path, stage: str) -> None:
         self.folder = Path(root) / stage
+        self._store = SegmentStore.shared(self.folder)
 
-    def _path(self, key: str) -> Path:
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def _legacy_path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.pkl"
 
     def get(self, key: str) -> Any | None:
+        data = self._store.get(key)
+        if data is not None:
+            return pickle.loads(data)
         try:
-            with self._path(key).open("rb") as handle:
+            with self._legacy_path(key).open("rb") as handle:
                 return pickle.load(handle)
-        except (FileNotFoundError, EOFError, pickle.UnpicklingError):
+        except (FileNotFoundError, NotADirectoryError, EOFError, pickle.UnpicklingError):
             return None
 
     def get_or_none(self, key: str) -> Any | None:
@@ -63,9 +72,4 @@ class ItemCache:
             return None
 
     def put(self, key: str, value: Any) -> None:
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump(value, handle)
-        os.replace(tmp, path)
+        self._store.put(key, pickle.dumps(value))

@@ -39,6 +39,13 @@ DEMO_GRAPH = ROOT / "questions/demo/apartment_dsg.json"
 _QUESTION = re.compile(r"Question: (.*)")
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # Every pooled connection of the client may open at once (max_connections per model, several
+    # models): the default listen backlog of 5 would reset the rest.
+    request_queue_size = 1024
+
+
 class SlowModel:
     """Answers each prompt with the reference Cypher / solution after `latency` seconds.
 
@@ -92,17 +99,20 @@ class SlowModel:
             def log_message(self, *args: object) -> None:
                 pass
 
-        ThreadingHTTPServer.daemon_threads = True
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = _Server(("127.0.0.1", 0), Handler)
         self.process = multiprocessing.get_context("fork").Process(
             target=self.httpd.serve_forever, daemon=True
         )
         self.process.start()
         self.httpd.socket.close()  # the child owns the listening socket now
 
+    @staticmethod
+    def question_text(request: dict) -> str:
+        match = _QUESTION.search(request["messages"][-1]["content"])
+        return match.group(1).strip() if match else ""
+
     def reply(self, request: dict) -> str:
-        prompt = request["messages"][-1]["content"]
-        question = self.by_text.get(_QUESTION.search(prompt).group(1).strip())
+        question = self.by_text.get(self.question_text(request))
         if question is None:
             return "?"
         if request["messages"][0]["content"].startswith("You translate"):
@@ -136,9 +146,10 @@ class SlowModel:
         return len(times) / busy
 
 
-def synthetic_questions(n: int, folder: Path) -> tuple[Path, dict[str, dict]]:
-    """N questions cycling over the demo set, each with its own uid and text."""
-    base = yaml.safe_load(DEMO_QUESTIONS.read_text())["questions"]
+def synthetic_questions(n: int, folder: Path, source: Path = DEMO_QUESTIONS
+                        ) -> tuple[Path, dict[str, dict]]:
+    """N questions cycling over a question set (the demo's), each with its own uid and text."""
+    base = yaml.safe_load(source.read_text())["questions"]
     questions = []
     for i in range(n):
         q = dict(base[i % len(base)])
@@ -150,15 +161,16 @@ def synthetic_questions(n: int, folder: Path) -> tuple[Path, dict[str, dict]]:
     return path, {q["uid"]: q for q in questions}
 
 
-def config_for(folder: Path, questions: Path, base_url: str, cache: str, connections: int):
+def config_for(folder: Path, questions: Path, base_url: str, cache: str, connections: int,
+               models: tuple[str, ...] = ("slow",), scene_graph: Path = DEMO_GRAPH):
     from benchcore.llm.base import ModelConfig
     from benchcore.run_config import BenchmarkConfig, QAConfig
 
     return BenchmarkConfig(
         run_id=cache, results_dir=str(folder / "results"), cache_dir=str(folder / cache),
-        models=[ModelConfig(name="slow", base_url=base_url, max_connections=connections,
-                            api_key_env="NONE")],
-        qa=QAConfig(questions=str(questions), scene_graph=str(DEMO_GRAPH),
+        models=[ModelConfig(name=name, base_url=base_url, max_connections=connections,
+                            api_key_env="NONE") for name in models],
+        qa=QAConfig(questions=str(questions), scene_graph=str(scene_graph),
                     db_root=str(folder / "graphs")),
     )
 

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from openai.types.chat import ChatCompletion
+
 Reply = tuple[int, dict[str, Any], dict[str, str]]
 
 
@@ -40,7 +42,10 @@ def tool_call_reply(calls: list[tuple[str, str]], text: str | None = None,
     body["choices"][0]["finish_reason"] = "tool_calls"
     body["choices"][0]["message"] = {"role": "assistant", "content": text,
                                      "tool_calls": tool_calls}
-    return status, body, headers
+    # Through the SDK's own response type: the body is what a real server sends.
+    real = ChatCompletion.model_validate(body).model_dump(mode="json", exclude_none=True)
+    real["choices"][0]["message"].setdefault("content", None)
+    return status, real, headers
 
 
 def error_reply(status: int, message: str, headers: dict[str, str] | None = None) -> Reply:

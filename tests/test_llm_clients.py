@@ -91,7 +91,7 @@ def test_response_cache_serves_repeats_and_never_stores_the_key(tmp_path, monkey
     assert other.text == "reply 2" and not other.cached
     assert len(server.requests) == 2
     assert (second.fresh_calls, second.cached_calls) == (1, 1)
-    stored = "".join(p.read_text() for p in tmp_path.rglob("*.json"))
+    stored = "".join(p.read_text(errors="replace") for p in tmp_path.rglob("*.seg"))
     assert "sk-secret-123" not in stored and "reply 1" in stored
 
 
@@ -234,3 +234,15 @@ def test_openai_endpoint_without_a_key_fails_at_once(monkeypatch) -> None:
     with pytest.raises(LLMError, match=r"no API key for api.openai.com: set \$OPENAI_API_KEY"):
         OpenAIChatClient(ModelConfig(name="oracle"))
     OpenAIChatClient(ModelConfig(name="local", base_url="http://127.0.0.1:9/v1"))  # keyless ok
+
+
+@pytest.mark.parametrize("body", [
+    {"choices": []},
+    {"choices": [{"message": None}]},
+    {"choices": [{"message": {"content": None}}], "usage": {"prompt_tokens": "many"}},
+    {"choices": "odd", "usage": []},
+])
+def test_a_malformed_reply_is_an_empty_answer_not_a_crash(body: dict) -> None:
+    with FakeOpenAIServer(lambda req, n: (200, body, {})) as server:
+        reply = OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+    assert (reply.text, reply.prompt_tokens, reply.completion_tokens) == ("", 0, 0)

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from benchcore.llm.base import ModelConfig
+from benchcore.llm.cache import ResponseCache
 from benchcore.run_config import BenchmarkConfig, QAConfig
 from nlp_dsg_benchmark.cli import main
 from tests.fake_model import DEMO_GRAPH, ReferenceModel, demo_subset, serve
@@ -80,7 +81,7 @@ def test_kill_9_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) 
             process.wait(timeout=30)
         served_before_kill = len(server.requests)
         assert 10 <= served_before_kill < 2 * len(UIDS), "the kill did not land mid-run"
-        cached = sum(1 for _ in (tmp_path / "cache/llm").rglob("*.json"))
+        cached = len(ResponseCache(tmp_path / "cache/llm"))
 
         nlp_dsg_benchmark(config)        # the rerun, same run id and caches
         rerun_requests = len(server.requests) - served_before_kill

@@ -3,18 +3,17 @@
 Prefect's task cache already skips finished stages, but a task whose inputs changed in an
 irrelevant way (or whose cache key could not be computed) would otherwise call the model again.
 Keys are sha256 over (provider, model, base_url, messages, sampling params); the API key is never
-part of a key or an entry. One JSON file per entry, written atomically, so concurrent threads
-and processes can share the cache without a lock. Replies are stored storable and free of
-secrets; an entry that cannot be used (unreadable, malformed, or written before that rule, with a
-lone surrogate in it) is a miss or is cleaned on the way out, never an error every rerun repeats.
+part of a key or an entry. Entries are JSON records appended to a `SegmentStore` (one write
+each), so concurrent threads and processes can share the cache without a lock. Replies are
+stored storable and free of secrets; an entry that cannot be used (unreadable, malformed, or
+written before that rule, with a lone surrogate in it) is a miss or is cleaned on the way out,
+never an error every rerun repeats.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, replace
@@ -29,14 +28,20 @@ from benchcore.llm.base import (
     ToolCall,
     ToolSpec,
 )
+from benchcore.segment_store import SegmentStore
 from benchcore.text_safety import safe_text
 
 
 class ResponseCache:
-    """A directory of cached replies keyed by request content."""
+    """A folder of cached replies keyed by request content: a `SegmentStore` of JSON entries.
+    Entries written one file each (`<key[:2]>/<key>.json`, the earlier layout) are still read."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._store = SegmentStore.shared(self.root)
+
+    def __len__(self) -> int:
+        return len(self._store)
 
     @staticmethod
     def key(config: ModelConfig, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> str:
@@ -50,13 +55,16 @@ class ResponseCache:
         blob = json.dumps(request, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    def _path(self, key: str) -> Path:
+    def _legacy_path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> LLMReply | None:
         """The cached reply, or None for a missing or unusable entry."""
         try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+            raw = self._store.get(key)
+            if raw is None:
+                raw = self._legacy_path(key).read_bytes()
+            data = json.loads(raw.decode("utf-8"))
             calls = tuple(ToolCall(**{k: str(v) for k, v in call.items()})
                           for call in data.pop("tool_calls", []))
             reply = LLMReply(**{**data, "cached": True, "tool_calls": calls})
@@ -67,15 +75,11 @@ class ResponseCache:
         return replace(reply, text=safe_text(reply.text))
 
     def put(self, key: str, reply: LLMReply) -> None:
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({**asdict(reply), "text": safe_text(reply.text), "cached": False,
-                       "tool_calls": [{"id": safe_text(c.id), "name": safe_text(c.name),
-                                       "arguments": safe_text(c.arguments)}
-                                      for c in reply.tool_calls]}, handle)
-        os.replace(tmp, path)
+        entry = {**asdict(reply), "text": safe_text(reply.text), "cached": False,
+                 "tool_calls": [{"id": safe_text(c.id), "name": safe_text(c.name),
+                                 "arguments": safe_text(c.arguments)}
+                                for c in reply.tool_calls]}
+        self._store.put(key, json.dumps(entry).encode("utf-8"))
 
 
 class CachedClient:

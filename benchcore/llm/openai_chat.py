@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import Any
 
+import httpx
 import openai
 
 from benchcore.llm.base import (
@@ -104,31 +104,33 @@ class OpenAIChatClient:
         self._breaker.check()
         with self._limit:
             self._breaker.check()   # it may have opened while this call waited for a slot
-            response: Any = self._create(messages, tools)
-        message = response.choices[0].message if response.choices else None
-        text = (message.content or "") if message is not None else ""
-        usage = response.usage
+            data = self._create(messages, tools)
+        text, prompt_tokens, completion_tokens = _reply_fields(data)
         return LLMReply(
             text=safe_text(text),
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
             seconds=time.perf_counter() - started,
-            tool_calls=_tool_calls(message),
+            tool_calls=_tool_calls(data),
         )
 
     def _create(self, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> object:
         """One call with the SDK's retries; failures as one-line `LLMError`s, and every call
-        that never reached the server counted by the breaker."""
+        that never reached the server counted by the breaker. The reply is the decoded JSON.
+
+        The SDK's documented raw request (`post` with `cast_to=httpx.Response`) keeps its
+        retries, backoff, `Retry-After` and error types but skips building the typed request and
+        response models, which cost half of the SDK's ~2 ms of CPU per call: at 64 connections
+        and 0.05 s replies that is what bounds the throughput."""
         name, where = self.config.name, self.config.base_url or "api.openai.com"
         client = self._client.with_options(max_retries=0) if self._breaker.suspect \
             else self._client
-        try:
-            response = client.chat.completions.create(
-                model=name,
-                messages=messages,  # type: ignore[arg-type]
+        body = {"model": name, "messages": messages,
                 **({"tools": [tool.wire() for tool in tools]} if tools else {}),
-                **{k: v for k, v in self.config.sampling_params().items() if v is not None},
-            )
+                **{k: v for k, v in self.config.sampling_params().items() if v is not None}}
+        try:
+            response = client.post("/chat/completions", cast_to=httpx.Response, body=body)
+            data = response.json()
         except openai.APIStatusError as error:
             self._breaker.answered()
             raise LLMError(_describe_status_error(self.config, error)) from None
@@ -140,23 +142,54 @@ class OpenAIChatClient:
             cause = f"model {name}: cannot reach {where}"
             self._breaker.failed(cause)
             raise LLMError(safe_text(f"{cause} ({error})")) from None
+        except ValueError:
+            self._breaker.answered()
+            raise LLMError(f"model {name}: the reply from {where} is not JSON") from None
         self._breaker.answered()
-        return response
+        return data
 
 
-def _tool_calls(message: Any) -> tuple[ToolCall, ...]:
+def _reply_fields(data: object) -> tuple[str, int, int]:
+    """Text, prompt and completion tokens of a chat completion; what is missing or malformed
+    in an untrusted reply counts as empty (the item then scores as a failure, never a crash)."""
+    reply = data if isinstance(data, dict) else {}
+    choices = reply.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else {}
+    message = first.get("message") if isinstance(first, dict) else None
+    text = message.get("content") if isinstance(message, dict) else None
+    usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
+
+    def count(field: str) -> int:
+        value = usage.get(field)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    return (text if isinstance(text, str) else "", count("prompt_tokens"),
+            count("completion_tokens"))
+
+
+def _tool_calls(data: object) -> tuple[ToolCall, ...]:
     """The reply's function calls, as written (arguments stay raw JSON text, checked by the
-    caller); a call of another type is kept with an empty name, so it is reported as unknown."""
-    calls = getattr(message, "tool_calls", None) or []
+    caller, since a model may send malformed JSON); a malformed entry keeps what it has, with
+    an empty name, so the caller reports it back to the model as an unknown tool."""
+    reply = data if isinstance(data, dict) else {}
+    choices = reply.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else {}
+    message = first.get("message") if isinstance(first, dict) else None
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
     found = []
-    for index, call in enumerate(calls):
-        function = getattr(call, "function", None)
+    for index, call in enumerate(calls if isinstance(calls, list) else []):
+        call = call if isinstance(call, dict) else {}
+        function = call.get("function") if isinstance(call.get("function"), dict) else {}
         found.append(ToolCall(
-            id=safe_text(getattr(call, "id", None) or f"call_{index}"),
-            name=safe_text(getattr(function, "name", "") or ""),
-            arguments=safe_text(getattr(function, "arguments", "") or ""),
+            id=safe_text(_text(call.get("id")) or f"call_{index}"),
+            name=safe_text(_text(function.get("name"))),
+            arguments=safe_text(_text(function.get("arguments"))),
         ))
     return tuple(found)
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _describe_status_error(config: ModelConfig, error: openai.APIStatusError) -> str:

@@ -1,0 +1,181 @@
+"""QA track at scale: N questions x 2 models against a loopback fake LLM (fixed latency),
+fresh and fully cached, with the whole process tree's peak memory and the report's size.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_scale_qa.py            # 5,000 questions
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_scale_qa.py --quick    # 500, a smoke run
+    ... [--questions N] [--latency 0.05] [--connections 64] [--profile out.pstats]
+
+Set-up: the generated question set of the example Hydra graph (240 questions), cycled to N
+questions with their own uid and text, on that graph; the fake answers the generate stage with
+the question's reference Cypher and the refine stage with its solution, after the latency. The
+second model writes broken Cypher for 1 question in 20 and a wrong answer for 1 in 10, so the
+report has wrong items to list. The run is the `nlp-dsg-benchmark` flow inside one Prefect test
+API (its start-up not counted), as `bench_orchestration.py` runs it.
+
+Figures:
+- LLM calls: 2 per question and model (generate-cypher, refine).
+- ideal LLM time: every model keeps max_connections calls in flight, each taking the latency:
+  calls per model x latency / max_connections (5,000 questions: 10,000 x 0.05 / 64 = 7.81 s).
+  Each model has its own cap and the models run side by side, so that is also the run's ideal;
+  the ideal throughput is models x max_connections / latency (2 x 64 / 0.05 = 2,560 calls/s).
+- LLM time: the union of the two LLM stages' spans (first item started to last item finished,
+  over both models' batches, from the stages' progress events); share of ideal = ideal LLM
+  time / LLM time (= throughput / ideal throughput). The run-query stage between the two LLM
+  bursts is not LLM time; ideal / whole fresh run is shown beside it.
+- peak RSS: the largest sum of resident memory over this process and its descendants (the
+  temporary Prefect API, the Cypher query workers), sampled every 0.1 s through the fresh and
+  the cached run; the fake server stands in for a remote endpoint and is left out.
+- cached rerun: the same run config again (same caches): 0 fresh LLM calls, every stage from
+  the item cache; its wall time over the fresh run's.
+- report: report.html's size, and that it parses (html.parser) with every section, closed
+  drill-down items and a closing tag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_orchestration import SlowModel, config_for, synthetic_questions
+from figure_table import Figure, figure_table
+from process_tree import PeakTreeRSS
+from report_check import read_report
+from stage_clock import StageClock
+from task_times import task_seconds
+
+from benchcore.names import Stage
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED_QUESTIONS = ROOT / "questions/generated/example_dsg_questions.yaml"
+EXAMPLE_GRAPH = ROOT.parent / "shared/data/dsg/example_dsg.json"
+MODELS = ("fake-a", "fake-b")
+LLM_STAGES = (Stage.GENERATE_CYPHER, Stage.REFINE)
+BROKEN_CYPHER = "MATCH (o:Object RETURN o"
+
+
+class ScaleModel(SlowModel):
+    """SlowModel whose second model errs now and then (broken Cypher, wrong answers)."""
+
+    def reply(self, request: dict) -> str:
+        text = super().reply(request)
+        if request.get("model") != MODELS[1]:
+            return text
+        question = self.by_text.get(self.question_text(request), {})
+        index = int(question.get("uid", "s0")[1:])
+        if request["messages"][0]["content"].startswith("You translate"):
+            return f"```cypher\n{BROKEN_CYPHER}\n```" if index % 20 == 1 else text
+        return "```\nunknown\n```" if index % 10 == 3 else text
+
+
+def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
+    from prefect.testing.utilities import prefect_test_harness
+
+    from flows.benchmark import nlp_dsg_benchmark
+    from nlp_dsg_benchmark.environment import heartbeats_off_for_temporary_api
+
+    graph = EXAMPLE_GRAPH if EXAMPLE_GRAPH.is_file() else ROOT / "questions/demo/apartment_dsg.json"
+    source = GENERATED_QUESTIONS if EXAMPLE_GRAPH.is_file() else \
+        ROOT / "questions/demo/apartment_questions.yaml"
+    questions, known = synthetic_questions(args.questions, folder, source)
+    profiler = cProfile.Profile() if args.profile else None
+    with prefect_test_harness(server_startup_timeout=120), \
+            heartbeats_off_for_temporary_api(temporary=True):
+        fake = ScaleModel(known, args.latency)
+        try:
+            config = config_for(folder, questions, fake.base_url, "scale", args.connections,
+                                models=MODELS, scene_graph=graph)
+            with PeakTreeRSS(excluded=[fake.process.pid]) as rss:
+                with StageClock() as clock:
+                    if profiler:
+                        profiler.enable()
+                    started = time.perf_counter()
+                    state = nlp_dsg_benchmark(config, return_state=True)
+                    fresh_s = time.perf_counter() - started
+                    if profiler:
+                        profiler.disable()
+                fresh, tasks = state.result(), task_seconds(state)
+                started = time.perf_counter()
+                cached = nlp_dsg_benchmark(config)
+                cached_s = time.perf_counter() - started
+        finally:
+            fake.stop()
+    if profiler:
+        profiler.dump_stats(args.profile)
+    return figures(args, fresh, cached, fresh_s, cached_s, clock, rss, tasks)
+
+
+def figures(args, fresh, cached, fresh_s, cached_s, clock: StageClock, rss: PeakTreeRSS,
+            tasks: dict[str, float]) -> list[Figure]:
+    n, models = args.questions, len(MODELS)
+    calls = 2 * n * models
+    fresh_calls = fresh.llm_calls()["fresh"]
+    ideal_s = 2 * n * args.latency / args.connections   # per model; the models run side by side
+    llm_s = clock.busy(LLM_STAGES)
+    share = ideal_s / llm_s if llm_s else 0.0
+    report = Path(cached.report_html or fresh.report_html or "")
+    size_mb = report.stat().st_size / 1e6 if report.is_file() else float("nan")
+    shape = read_report(report) if report.is_file() else None
+    problems = shape.problems() if shape else ["no report"]
+    accuracy = {r["model"]: r["accuracy"] for r in fresh.qa.overall_records}
+    stage_spans = ", ".join(f"{s} {clock.span(s):.1f}" for s in
+                            (Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.COMPARE))
+    return [
+        Figure("questions x models", f"{n:,} x {models} = {n * models:,} items"),
+        Figure("LLM calls (fresh run)", f"{fresh_calls:,} of {calls:,} expected",
+               f"= {calls:,}", fresh_calls == calls),
+        Figure("accuracy per model", ", ".join(f"{m} {a:.1%}" for m, a in accuracy.items())),
+        Figure("ideal LLM time", f"{ideal_s:.2f} s ({2 * n:,} calls x {args.latency} s / "
+               f"{args.connections} per model, models side by side)"),
+        Figure("LLM time (generate-cypher + refine spans)",
+               f"{llm_s:.2f} s = {calls / llm_s:,.0f} calls/s"),
+        Figure("throughput, share of ideal", f"{share:.1%} (ideal "
+               f"{models * args.connections / args.latency:,.0f} calls/s)", ">= 90%",
+               share >= 0.9),
+        Figure("fresh run wall time", f"{fresh_s:.2f} s (ideal / wall = {ideal_s / fresh_s:.1%})"),
+        Figure("stage spans (s)", stage_spans),
+        Figure("results-table, store-results, build-report (s)",
+               ", ".join(f"{tasks.get(t, float('nan')):.1f}"
+                         for t in ("results-table", "store-results", "build-report"))),
+        Figure("peak RSS, process tree", f"{rss.peak_mb:,.0f} MB", "<= 1,536 MB",
+               rss.peak_mb <= 1536),
+        Figure("fully cached rerun", f"{cached_s:.2f} s = {cached_s / fresh_s:.1%} of fresh "
+               f"({cached.llm_calls()['fresh']} fresh LLM calls)", "<= 5%",
+               cached_s / fresh_s <= 0.05 and cached.llm_calls()["fresh"] == 0),
+        Figure("HTML report size", f"{size_mb:.2f} MB", "<= 20 MB", size_mb <= 20),
+        Figure("HTML report opens", "; ".join(problems) if problems else
+               f"{len(shape.sections)} sections, {shape.drill_items:,} drill-down items "
+               f"({shape.wrong_items:,} wrong), {shape.images} plots"
+               + (f"; note: {shape.notes[0]}" if shape.notes else ""),
+               "parses, all sections", not problems),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="500 questions instead of 5,000.")
+    parser.add_argument("--questions", type=int, default=None)
+    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--profile", help="Write a cProfile of the fresh run to this file.")
+    args = parser.parse_args()
+    if args.questions is None:
+        args.questions = 500 if args.quick else 5_000
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = run_figures(args, Path(tmp))
+    print(f"\nQA at scale: {args.questions:,} questions x {len(MODELS)} models, latency "
+          f"{args.latency} s, max_connections {args.connections}, {_cores()} cores")
+    print(figure_table(rows))
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

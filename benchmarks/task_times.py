@@ -1,0 +1,26 @@
+"""How long each task of a finished flow run took, read back from the Prefect API: the steps
+that are not batch stages (results table, evaluation, store, report) have no progress events,
+but every task run has its start and end time.
+"""
+
+from __future__ import annotations
+
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+from prefect.states import State
+
+
+def task_seconds(state: State) -> dict[str, float]:
+    """Task run name (e.g. `refine[fake-a]`, `build-report-3ac` without its suffix) -> seconds
+    from start to end, for the flow run whose final `state` this is."""
+    flow_run_id = state.state_details.flow_run_id
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+    times: dict[str, float] = {}
+    for run in runs:
+        if run.start_time is None or run.end_time is None:
+            continue
+        name = run.name if "[" in run.name else run.name.rsplit("-", 1)[0]
+        times[name] = times.get(name, 0.0) + (run.end_time - run.start_time).total_seconds()
+    return times

@@ -1,0 +1,50 @@
+"""Items with the same inputs share one computation, also across two batches at once (two
+models writing the same query): a query's rows come in one order for the whole run, so a rerun
+finds every entry made from them."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from benchcore.batch import run_items
+from benchcore.item_cache import ItemCache
+
+
+def test_items_with_one_key_are_computed_once_across_batches(tmp_path) -> None:
+    calls: list[str] = []
+    lock = threading.Lock()
+
+    def compute(item: str) -> str:
+        with lock:
+            calls.append(item)
+            order = len(calls)
+        time.sleep(0.05)
+        return f"rows in order {order}"
+
+    def batch(cache: ItemCache) -> list:
+        return run_items("run-query", ["a", "b", "c"], uid_of=str, key_of=lambda item: "same",
+                         compute=compute, cache=cache, workers=3)
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(batch, [ItemCache(tmp_path, "q"), ItemCache(tmp_path, "q")]))
+    outcomes = [o for result in results for o in result]
+    assert len(calls) == 1
+    assert {o.value for o in outcomes} == {"rows in order 1"}
+    assert sum(not o.from_cache for o in outcomes) == 1
+
+
+def test_refresh_recomputes_and_distinct_keys_run_side_by_side(tmp_path) -> None:
+    cache = ItemCache(tmp_path, "q")
+    cache.put("k0", "old")
+    together = threading.Barrier(4, timeout=30)   # breaks unless all 4 items run at once
+
+    def compute(i: int) -> str:
+        together.wait()
+        return f"new {i}"
+
+    outcomes = run_items("s", [0, 1, 2, 3], uid_of=str, key_of=lambda i: f"k{i}",
+                         compute=compute, cache=cache, workers=4, refresh=True)
+    assert [o.value for o in outcomes] == ["new 0", "new 1", "new 2", "new 3"]
+    assert ItemCache(tmp_path, "q").get("k0") == "new 0"
