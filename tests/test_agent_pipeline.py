@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchcore.llm import CachedClient, ModelConfig, ResponseCache
+from benchcore.llm import CachedClient, LLMError, ModelConfig, ResponseCache
 from benchcore.llm.openai_chat import OpenAIChatClient
 from benchcore.llm.scripted import ScriptedClient
 from dsgqa.graphstore import open_graph_store
@@ -18,7 +18,7 @@ from dsgqa.scene_graph import load_scene_graph
 from dsgqa.stages import compare, run_query
 from dsgqa.stages.agent import run_agent
 from tests.fake_model import DEMO_GRAPH, DEMO_QUESTIONS
-from tests.fake_openai import FakeOpenAIServer, chat_reply, tool_call_reply
+from tests.fake_openai import FakeOpenAIServer, chat_reply, error_reply, tool_call_reply
 
 COUNT = "MATCH (o:Object) RETURN count(o) AS n"
 
@@ -162,29 +162,29 @@ def test_text_protocol_reads_fenced_cypher_blocks(store, question) -> None:
 
 
 def test_each_turn_is_cached_by_the_conversation_so_far(store, question, tmp_path) -> None:
+    cut = {"on": True}
+
     def responder(request: dict, n: int):
         if len(request["messages"]) == 2:
             return tool_call_reply([("run_cypher", _arguments(query=COUNT))])
+        if cut["on"]:                       # the conversation is cut before its second turn
+            return error_reply(400, "connection dropped")
         return tool_call_reply([("answer", _arguments(answer="7"))])
 
     with FakeOpenAIServer(responder) as server:
         client = CachedClient(_client(server), ResponseCache(tmp_path / "llm"))
-        first = run_agent(question, client, "schema", _runner(store), max_iterations=5)
-        assert len(server.requests) == 2 and first.fresh_calls == 2
-        again = run_agent(question, client, "schema", _runner(store), max_iterations=5)
-        assert len(server.requests) == 2                  # a finished conversation: 0 calls
-        assert (again.fresh_calls, again.answer) == (0, "7") and again.usage.cached
-        # A cut conversation (its last turn never cached) resumes at that turn.
-        last = ResponseCache.key(client.config, first.transcript[:-1], _tools())
-        (tmp_path / "llm" / last[:2] / f"{last}.json").unlink()
+        with pytest.raises(LLMError):
+            run_agent(question, client, "schema", _runner(store), max_iterations=5)
+        assert len(server.requests) == 2
+        cut["on"] = False
         resumed = run_agent(question, client, "schema", _runner(store), max_iterations=5)
-    assert len(server.requests) == 3 and resumed.fresh_calls == 1
-    assert resumed.transcript == first.transcript
-
-
-def _tools():
-    from dsgqa.agent_tools import TOOLS
-    return TOOLS
+        # Only the missing second turn is asked: the first came from the cache.
+        assert [len(r["messages"]) for r in server.requests[2:]] == [4]
+        assert (resumed.fresh_calls, resumed.answer, resumed.calls) == (1, "7", 2)
+        again = run_agent(question, client, "schema", _runner(store), max_iterations=5)
+    assert len(server.requests) == 3                      # a finished conversation: 0 calls
+    assert (again.fresh_calls, again.answer) == (0, "7") and again.usage.cached
+    assert again.transcript == resumed.transcript
 
 
 def test_a_scripted_agent_corrects_its_query_after_the_error(store, question) -> None:

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from benchcore.llm.base import ModelConfig
+from benchcore.llm.cache import ResponseCache
 from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig
 from tests.fake_model import DEMO_GRAPH, ReferenceAgent, demo_subset, serve
 from tests.flow_process import start_flow_process
@@ -109,7 +110,7 @@ def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
         before_kill = list(agent.asked)
         assert len(before_kill) < 2 * len(UIDS), "the kill did not land mid-run"
         cut = before_kill[-1][0]
-        cached = sum(1 for _ in (tmp_path / "cache/llm").rglob("*.json"))
+        cached = len(ResponseCache(tmp_path / "cache/llm"))
 
         nlp_dsg_benchmark(config)
         rerun = agent.asked[len(before_kill):]
