@@ -11,7 +11,8 @@ margin of ``1/16``. Computing the reach from ``x - tol`` instead (the obvious wa
 partner: ``0.01000001 - 0.01000001`` is exactly 0, so the query stays in cell 0 while ``-1e-20``
 (within tolerance of ``0.01000001``, since the difference rounds to ``tol``) sits in cell -1.
 
-The partner index (:mod:`dsgqa.sldp.match`) uses this rule.
+Both the partner index (:mod:`dsgqa.sldp.match`) and the vectorised join
+(:mod:`dsgqa.sldp.point_join`) use this rule, so they agree on what a candidate is.
 """
 
 from __future__ import annotations

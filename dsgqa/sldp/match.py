@@ -3,7 +3,8 @@
 Tolerance makes element equality non-transitive, so partners are never consumed greedily:
 each element is checked against every candidate near it, found by bucketing on a tolerance
 grid, so the usual case is O(n log n) rather than O(n^2). The full equality is passed in
-(``equal``) because it in turn uses this index for sets inside values.
+(``equal``) because it in turn uses this index for sets inside values. Large flat sets of
+numbers or points are covered by the vectorised join in :mod:`dsgqa.sldp.point_join` instead.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from dsgqa.sldp.values import NUMBER_TYPES, Number, Point, SLDPDict, SLDPList, V
 Signature: TypeAlias = tuple[Any, tuple[Number, ...] | None]
 Equal: TypeAlias = Callable[[Value, Value, float], bool]
 _POINT_SHAPES = {2: "p2", 3: "p3"}
+#: Sets this large (product of sizes) are joined in numpy when flat; below, numpy's fixed
+#: cost per call outweighs the interpreter's per-item cost.
+_JOIN_MIN_PAIRS = 4096
 
 
 def close(a: Number, b: Number, tol: float) -> bool:
@@ -161,7 +165,19 @@ def cover(
     One pass over ``a`` against an index of ``b`` marks both sides at once: an exact hit marks
     its twins, an inexact query marks every partner it finds. Only ``b`` items left unmarked
     are then looked up in an index of ``a``, built just if needed. With ``stop_early`` the
-    result is ``None`` at the first item without a partner (equality needs every item)."""
+    result is ``None`` at the first item without a partner (equality needs every item).
+
+    Large flat sets (numbers, or points of one dimension) take the vectorised join of
+    :mod:`dsgqa.sldp.point_join` instead, which finds the same partners."""
+    if len(a) * len(b) >= _JOIN_MIN_PAIRS:
+        # Imported here: numpy is only worth loading for large sets.
+        from dsgqa.sldp.point_join import flat_cover
+
+        flat = flat_cover(a, b, tol)
+        if flat is not None:
+            if stop_early and not (all(flat[0]) and all(flat[1])):
+                return None
+            return flat
     index_b = Index(b, tol, equal)
     sigs_a = [signature(v) for v in a]
     found_a = [False] * len(a)
