@@ -51,8 +51,10 @@ Partial credit (:func:`sldp_score`; the first argument is the answer, the second
 ``Score.reason`` names the first mismatch with its path (``[2]`` list index, ``{key}`` dict key).
 
 Modules, one job each: ``values`` (types), ``parse`` (text -> values), ``format`` (values ->
-text), ``convert`` (plain Python data), ``equality``, ``match`` (the partner index behind sets
-and lists) and ``score`` (partial credit). Import the public names from ``dsgqa.sldp``.
+text), ``convert`` (plain Python data), ``equality``, ``grid`` (which tolerance-grid cells may
+hold partners), ``match`` (the partner index behind sets and lists), ``point_join`` (the same
+search vectorised, for large sets of numbers or points) and ``score`` (partial credit). Import
+the public names from ``dsgqa.sldp``.
 """
 
 from __future__ import annotations

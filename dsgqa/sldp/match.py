@@ -3,21 +3,25 @@
 Tolerance makes element equality non-transitive, so partners are never consumed greedily:
 each element is checked against every candidate near it, found by bucketing on a tolerance
 grid, so the usual case is O(n log n) rather than O(n^2). The full equality is passed in
-(``equal``) because it in turn uses this index for sets inside values.
+(``equal``) because it in turn uses this index for sets inside values. Large flat sets of
+numbers or points are covered by the vectorised join in :mod:`dsgqa.sldp.point_join` instead.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from itertools import product
 from typing import Any, TypeAlias
 
+from dsgqa.sldp.grid import cell_width, home_cell, query_cells, scaled
 from dsgqa.sldp.values import NUMBER_TYPES, Number, Point, SLDPDict, SLDPList, Value, norm
 
 Signature: TypeAlias = tuple[Any, tuple[Number, ...] | None]
 Equal: TypeAlias = Callable[[Value, Value, float], bool]
 _POINT_SHAPES = {2: "p2", 3: "p3"}
+#: Sets this large (product of sizes) are joined in numpy when flat; below, numpy's fixed
+#: cost per call outweighs the interpreter's per-item cost.
+_JOIN_MIN_PAIRS = 4096
 
 
 def close(a: Number, b: Number, tol: float) -> bool:
@@ -67,11 +71,11 @@ class Index:
     """The items of one side of a set comparison, indexed so partners are found fast.
 
     Exact hits (same shape, same numbers) are one dict lookup; that is the common case, since
-    answers usually copy values from the database. Otherwise items are bucketed on a grid of
-    cell size 4*tol over their first three numbers (built on first need), so a query visits
-    the one to eight cells its tolerance box touches. Items whose numbers cannot be gridded
-    (infinities, ints beyond float range) stay in a per-shape overflow list, and items with
-    ambiguous numbers (sets of numbers inside) are compared in full within their shape."""
+    answers usually copy values from the database. Otherwise items are bucketed on the
+    tolerance grid (:mod:`dsgqa.sldp.grid`) over their first three numbers (built on first
+    need), so a query visits one to eight cells. Items whose numbers cannot be gridded
+    (infinities, huge magnitudes) stay in a per-shape overflow list, and items with ambiguous
+    numbers (sets of numbers inside) are compared in full within their shape."""
 
     def __init__(
         self,
@@ -83,7 +87,7 @@ class Index:
         self.items = items
         self.tol = tol
         self.equal = equal
-        self.cell = 4 * tol
+        self.cell = cell_width(tol)
         self.sigs = sigs if sigs is not None else [signature(v) for v in items]
         self.exact: dict[Signature, list[int]] = {}
         for index, sig in enumerate(self.sigs):
@@ -91,36 +95,34 @@ class Index:
         self._grid: dict[Any, list[int]] | None = None
         self._overflow: dict[Any, list[int]] = {}
 
-    def _cell(self, nums: tuple[Number, ...]) -> tuple[int, ...] | None:
-        try:
-            return tuple([math.floor(x / self.cell) for x in nums[:3]])
-        except (OverflowError, ValueError):
+    def _scaled(self, nums: tuple[Number, ...]) -> list[float] | None:
+        """The first three numbers in cell units, or ``None`` if any cannot be gridded."""
+        cell = self.cell
+        if cell is None:
             return None
+        units = [scaled(x, cell) for x in nums[:3]]
+        return None if None in units else units
 
     def _build_grid(self) -> dict[Any, list[int]]:
         grid: dict[Any, list[int]] = {}
         for index, (shape, nums) in enumerate(self.sigs):
             if not nums:  # None or (): never looked up on the grid
                 continue
-            cell = self._cell(nums)
-            if cell is None:
+            units = self._scaled(nums)
+            if units is None:
                 self._overflow.setdefault(shape, []).append(index)
             else:
-                grid.setdefault((shape, cell), []).append(index)
+                grid.setdefault((shape, tuple(map(home_cell, units))), []).append(index)
         self._grid = grid
         return grid
 
     def _near(self, shape: Any, nums: tuple[Number, ...]) -> list[int]:
         """Indices on the grid cells around ``nums`` (a superset of the partners)."""
         grid = self._grid if self._grid is not None else self._build_grid()
-        tol, cell = self.tol, self.cell
-        try:
-            spans = []
-            for x in nums[:3]:
-                low, high = math.floor((x - tol) / cell), math.floor((x + tol) / cell)
-                spans.append((low,) if low == high else (low, high))
-        except (OverflowError, ValueError):
+        units = self._scaled(nums)
+        if units is None:
             return [i for i, sig in enumerate(self.sigs) if sig[0] == shape]
+        spans = map(query_cells, units)
         found = [i for key in product(*spans) for i in grid.get((shape, key), ())]
         return found + self._overflow.get(shape, [])
 
@@ -163,7 +165,19 @@ def cover(
     One pass over ``a`` against an index of ``b`` marks both sides at once: an exact hit marks
     its twins, an inexact query marks every partner it finds. Only ``b`` items left unmarked
     are then looked up in an index of ``a``, built just if needed. With ``stop_early`` the
-    result is ``None`` at the first item without a partner (equality needs every item)."""
+    result is ``None`` at the first item without a partner (equality needs every item).
+
+    Large flat sets (numbers, or points of one dimension) take the vectorised join of
+    :mod:`dsgqa.sldp.point_join` instead, which finds the same partners."""
+    if len(a) * len(b) >= _JOIN_MIN_PAIRS:
+        # Imported here: numpy is only worth loading for large sets.
+        from dsgqa.sldp.point_join import flat_cover
+
+        flat = flat_cover(a, b, tol)
+        if flat is not None:
+            if stop_early and not (all(flat[0]) and all(flat[1])):
+                return None
+            return flat
     index_b = Index(b, tol, equal)
     sigs_a = [signature(v) for v in a]
     found_a = [False] * len(a)
