@@ -85,16 +85,15 @@ def run_items(
     whether a value may be cached (a result that a retry might change, such as a timeout under
     load, is used for this run but recomputed by the next)."""
 
-    def one(item: T) -> Outcome[V]:
+    def one(job: tuple[T, str]) -> Outcome[V]:
         try:
-            return attempt(item)
+            return attempt(*job)
         finally:
             progress.advanced(stage)
 
-    def attempt(item: T) -> Outcome[V]:
+    def attempt(item: T, key: str) -> Outcome[V]:
         if cache is None:
             return compute_one(item, uid_of(item), "")
-        key = key_of(item)
         # One computation per key at a time in this process: two items with the same inputs
         # (two models writing the same query, a reference equal to the model's) must share one
         # result, or a query's unordered rows could be stored in one order and seen in another,
@@ -118,8 +117,35 @@ def run_items(
     if not items:
         return []
     progress.started(stage, len(items))
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(items)))) as pool:
-        return list(pool.map(one, items))
+    keys = [key_of(item) for item in items] if cache is not None else [""] * len(items)
+    outcomes: list[Outcome[V] | None] = [None] * len(items)
+    if cache is not None and not refresh:
+        outcomes = cached_outcomes(items, keys, uid_of, cache)
+        hits = sum(o is not None for o in outcomes)
+        if hits:
+            progress.advanced(stage, hits)
+    missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
+    if missing:
+        with ThreadPoolExecutor(max_workers=max(1, min(workers, len(missing)))) as pool:
+            for i, outcome in zip(missing, pool.map(one, [(items[i], keys[i]) for i in missing]),
+                                  strict=True):
+                outcomes[i] = outcome
+    return outcomes  # type: ignore[return-value]  # every slot is filled by now
+
+
+def cached_outcomes(items: Sequence[T], keys: Sequence[str], uid_of: Callable[[T], str],
+                    cache: ItemCache) -> list[Outcome | None]:
+    """The items already in the cache, read in the calling thread before any worker starts;
+    None where an item must go to the pool (missing, unreadable, or being computed by another
+    batch right now: the pool takes the key's lock and looks again). A rerun whose items are
+    all cached then costs one lookup each, where 64 pool threads contending for the GIL and
+    the pool's own locks cost several times that."""
+    found: list[Outcome | None] = []
+    for item, key in zip(items, keys, strict=True):
+        hit = cache.get_or_none(key)
+        found.append(None if hit is None else Outcome(uid=uid_of(item), value=hit,
+                                                      from_cache=True))
+    return found
 
 
 def carried(previous: Outcome[object], stage: str) -> Outcome[V]:

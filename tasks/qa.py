@@ -23,7 +23,7 @@ from dsgqa.graph_handle import GraphInfo, shared_graph
 from dsgqa.in_context import scene_text
 from dsgqa.oracle import register_oracle_provider
 from dsgqa.pipeline_batches import agent_batch, in_context_batch, reference_rows
-from dsgqa.questions import QuestionSet, load_question_set, shared_question_set
+from dsgqa.questions import QuestionSet, shared_question_set
 from dsgqa.records import AgentRun, CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 from dsgqa.results import ItemResult, summarize_qa_run
 from dsgqa.stage_batches import (
@@ -46,7 +46,8 @@ def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions) -> LLMC
 
 @task(name="load-questions", persist_result=False)
 def load_questions(path: str) -> QuestionSet:
-    return load_question_set(path)
+    """Parsed once per process and file content: the stage tasks read the same set."""
+    return shared_question_set(path)
 
 
 @task(name="load-graph", persist_result=False, **RETRIES)
