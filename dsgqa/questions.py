@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -87,8 +88,20 @@ class QuestionSet(BaseModel):
         return {q.uid: q for q in self.questions}
 
     def fingerprint(self) -> str:
+        """Hash of every question; remembered per set object (frozen), since each stage task
+        asks for it and 5,000 questions take a tenth of a second to dump."""
+        known = _SET_FINGERPRINTS.get(id(self))
+        if known is not None and known[0]() is self:
+            return known[1]
         blob = json.dumps([q.model_dump() for q in self.questions], sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
+        _SET_FINGERPRINTS[id(self)] = (weakref.ref(self), digest)
+        weakref.finalize(self, _SET_FINGERPRINTS.pop, id(self), None)
+        return digest
+
+
+# id of a question set -> (weak reference to it, its fingerprint)
+_SET_FINGERPRINTS: dict[int, tuple[weakref.ref, str]] = {}
 
 
 def load_question_set(path: str | Path) -> QuestionSet:
