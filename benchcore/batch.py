@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from benchcore import progress
+from benchcore.gc_pause import gc_paused
 from benchcore.item_cache import ItemCache
 from benchcore.text_safety import safe_text
 
@@ -182,10 +183,11 @@ def cached_outcomes(items: Sequence[T], keys: Sequence[str], uid_of: Callable[[T
     all cached then costs one lookup each, where 64 pool threads contending for the GIL and
     the pool's own locks cost several times that."""
     found: list[Outcome | None] = []
-    for item, key in zip(items, keys, strict=True):
-        hit = cache.get_or_none(key)
-        found.append(None if hit is None else Outcome(uid=uid_of(item), value=hit,
-                                                      from_cache=True))
+    with gc_paused():
+        for item, key in zip(items, keys, strict=True):
+            hit = cache.get_or_none(key)
+            found.append(None if hit is None else Outcome(uid=uid_of(item), value=hit,
+                                                          from_cache=True))
     return found
 
 
