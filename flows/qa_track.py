@@ -13,7 +13,7 @@ from pathlib import Path
 
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
-from prefect.utilities.annotations import opaque, quote
+from prefect.utilities.annotations import quote
 
 from benchcore.batch import one_line_error
 from benchcore.llm.base import ModelConfig
@@ -93,13 +93,9 @@ def _submit(pipeline: PipelineConfig, model: ModelConfig, qa: QAConfig, graph: G
         answered = [in_context.submit(qa.questions, model, pipeline, qa, graph, run)]
     else:
         attempts = generate_cypher.submit(qa.questions, model, graph, run)
-        outcomes = run_query.submit(opaque(attempts), model, qa, graph, run)
-        answered = [attempts, outcomes,
-                    refine.submit(qa.questions, opaque(outcomes), model, run)]
-    # opaque(): a stage's outcomes are records, never futures; Prefect would otherwise walk
-    # every field of every item (seconds for 5,000 items) looking for some.
-    return [*answered,
-            compare.submit(qa.questions, opaque(answered[-1]), model, pipeline.label)]
+        outcomes = run_query.submit(attempts, model, qa, graph, run)
+        answered = [attempts, outcomes, refine.submit(qa.questions, outcomes, model, run)]
+    return [*answered, compare.submit(qa.questions, answered[-1], model, pipeline.label)]
 
 
 def finish_qa(pending: PendingQA, run_dir: Path) -> TrackSummary:
