@@ -41,7 +41,8 @@ def secret_values() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=8)
-def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str]:
+def pattern(secrets: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex for every secret value and key shape that `redact` masks."""
     return re.compile("|".join([*(re.escape(s) for s in secrets), *_SHAPES]))
 
 
@@ -56,5 +57,4 @@ def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
     """`text` with every secret value and key-shaped token masked."""
     if not text:
         return text
-    pattern = _pattern(secret_values() if secrets is None else secrets)
-    return pattern.sub(_masked, text)
+    return pattern(secret_values() if secrets is None else secrets).sub(_masked, text)

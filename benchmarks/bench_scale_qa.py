@@ -4,6 +4,7 @@ fresh and fully cached, with the whole process tree's peak memory and the report
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_scale_qa.py            # 5,000 questions
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_scale_qa.py --quick    # 500, a smoke run
     ... [--questions N] [--latency 0.05] [--connections 64] [--profile out.pstats]
+        [--profile-rerun out.pstats] [--no-ceiling]
 
 Set-up: the generated question set of the example Hydra graph (240 questions), cycled to N
 questions with their own uid and text, on that graph; the fake answers the generate stage with
@@ -27,6 +28,9 @@ Figures:
   the cached run; the fake server stands in for a remote endpoint and is left out.
 - cached rerun: the same run config again (same caches): 0 fresh LLM calls, every stage from
   the item cache; its wall time over the fresh run's.
+- fake server ceiling: the fake's own top rate on this machine with no harness at all
+  (`fake_ceiling.py`: models x max_connections threads, keep-alive `http.client`, as many
+  calls as the run makes), and that rate's share of the ideal: what is reachable at all here.
 - report: report.html's size, and that it parses (html.parser) with every section, closed
   drill-down items and a closing tag.
 """
@@ -41,7 +45,9 @@ import time
 from pathlib import Path
 
 from bench_orchestration import SlowModel, config_for, synthetic_questions
+from fake_ceiling import Ceiling, measure_ceiling, request_bodies
 from figure_table import Figure, figure_table
+from gc_clock import GCClock
 from process_tree import PeakTreeRSS
 from report_check import read_report
 from stage_clock import StageClock
@@ -82,6 +88,7 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
         ROOT / "questions/demo/apartment_questions.yaml"
     questions, known = synthetic_questions(args.questions, folder, source)
     profiler = cProfile.Profile() if args.profile else None
+    rerun_profiler = cProfile.Profile() if args.profile_rerun else None
     with prefect_test_harness(server_startup_timeout=120), \
             heartbeats_off_for_temporary_api(temporary=True):
         fake = ScaleModel(known, args.latency)
@@ -98,18 +105,40 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
                     if profiler:
                         profiler.disable()
                 fresh, tasks = state.result(), task_seconds(state)
+                if rerun_profiler:
+                    rerun_profiler.enable()
                 started = time.perf_counter()
-                cached = nlp_dsg_benchmark(config)
+                with GCClock() as gc_clock:
+                    cached = nlp_dsg_benchmark(config)
                 cached_s = time.perf_counter() - started
+                if rerun_profiler:
+                    rerun_profiler.disable()
         finally:
             fake.stop()
     if profiler:
         profiler.dump_stats(args.profile)
-    return figures(args, fresh, cached, fresh_s, cached_s, clock, rss, tasks)
+    if rerun_profiler:
+        rerun_profiler.dump_stats(args.profile_rerun)
+    ceiling = None if args.no_ceiling else fake_ceiling(args, known)
+    return figures(args, fresh, cached, fresh_s, cached_s, clock, rss, tasks, ceiling, gc_clock)
+
+
+def fake_ceiling(args: argparse.Namespace, known: dict[str, dict]) -> Ceiling:
+    """The fake's own top rate: a new fake (same latency, same replies), the run's number of
+    calls from models x max_connections keep-alive connections, no harness."""
+    fake = ScaleModel(known, args.latency)
+    try:
+        texts = [q["question"] for q in known.values()]
+        bodies = request_bodies(texts, MODELS[0]) + request_bodies(texts, MODELS[1])
+        return measure_ceiling(fake.base_url, bodies, calls=2 * args.questions * len(MODELS),
+                               threads=len(MODELS) * args.connections)
+    finally:
+        fake.stop()
 
 
 def figures(args, fresh, cached, fresh_s, cached_s, clock: StageClock, rss: PeakTreeRSS,
-            tasks: dict[str, float]) -> list[Figure]:
+            tasks: dict[str, float], ceiling: Ceiling | None = None,
+            gc_clock: GCClock | None = None) -> list[Figure]:
     n, models = args.questions, len(MODELS)
     calls = 2 * n * models
     fresh_calls = fresh.llm_calls()["fresh"]
@@ -121,6 +150,16 @@ def figures(args, fresh, cached, fresh_s, cached_s, clock: StageClock, rss: Peak
     shape = read_report(report) if report.is_file() else None
     problems = shape.problems() if shape else ["no report"]
     accuracy = {r["model"]: r["accuracy"] for r in fresh.qa.overall_records}
+    ideal_rate = models * args.connections / args.latency
+    ceiling_rows = [] if ceiling is None else [
+        Figure("fake server ceiling (no harness)",
+               f"{ceiling.rate:,.0f} calls/s = {ceiling.rate / ideal_rate:.1%} of ideal "
+               f"({ceiling.calls:,} calls, {ceiling.threads} keep-alive threads, "
+               f"{ceiling.seconds:.2f} s)"),
+        Figure("harness rate, share of the ceiling",
+               f"{calls / llm_s if llm_s else 0:,.0f} of {ceiling.rate:,.0f} calls/s = "
+               f"{(calls / llm_s if llm_s else 0) / ceiling.rate:.1%}"),
+    ]
     stage_spans = ", ".join(f"{s} {clock.span(s):.1f}" for s in
                             (Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.COMPARE))
     return [
@@ -135,6 +174,7 @@ def figures(args, fresh, cached, fresh_s, cached_s, clock: StageClock, rss: Peak
         Figure("throughput, share of ideal", f"{share:.1%} (ideal "
                f"{models * args.connections / args.latency:,.0f} calls/s)", ">= 90%",
                share >= 0.9),
+        *ceiling_rows,
         Figure("fresh run wall time", f"{fresh_s:.2f} s (ideal / wall = {ideal_s / fresh_s:.1%})"),
         Figure("stage spans (s)", stage_spans),
         Figure("results-table, store-results, build-report (s)",
@@ -145,6 +185,10 @@ def figures(args, fresh, cached, fresh_s, cached_s, clock: StageClock, rss: Peak
         Figure("fully cached rerun", f"{cached_s:.2f} s = {cached_s / fresh_s:.1%} of fresh "
                f"({cached.llm_calls()['fresh']} fresh LLM calls)", "<= 5%",
                cached_s / fresh_s <= 0.05 and cached.llm_calls()["fresh"] == 0),
+        *([] if gc_clock is None else [Figure(
+            "garbage collection during the rerun",
+            f"{gc_clock.seconds:.2f} s ({gc_clock.collections[2]} full collections; the "
+            f"fresh run's results are still alive in this process)")]),
         Figure("HTML report size", f"{size_mb:.2f} MB", "<= 20 MB", size_mb <= 20),
         Figure("HTML report opens", "; ".join(problems) if problems else
                f"{len(shape.sections)} sections, {shape.drill_items:,} drill-down items "
@@ -161,6 +205,10 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--profile", help="Write a cProfile of the fresh run to this file.")
+    parser.add_argument("--profile-rerun",
+                        help="Write a cProfile of the fully cached rerun to this file.")
+    parser.add_argument("--no-ceiling", action="store_true",
+                        help="Skip measuring the fake server's own top rate.")
     args = parser.parse_args()
     if args.questions is None:
         args.questions = 500 if args.quick else 5_000

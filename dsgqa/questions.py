@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -87,17 +88,36 @@ class QuestionSet(BaseModel):
         return {q.uid: q for q in self.questions}
 
     def fingerprint(self) -> str:
+        """Hash of every question; remembered per set object (frozen), since each stage task
+        asks for it and 5,000 questions take a tenth of a second to dump."""
+        known = _SET_FINGERPRINTS.get(id(self))
+        if known is not None and known[0]() is self:
+            return known[1]
         blob = json.dumps([q.model_dump() for q in self.questions], sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
+        _SET_FINGERPRINTS[id(self)] = (weakref.ref(self), digest)
+        weakref.finalize(self, _SET_FINGERPRINTS.pop, id(self), None)
+        return digest
+
+
+# id of a question set -> (weak reference to it, its fingerprint)
+_SET_FINGERPRINTS: dict[int, tuple[weakref.ref, str]] = {}
 
 
 def load_question_set(path: str | Path) -> QuestionSet:
     """Read and validate a question file, or raise `QuestionFileError` with one line."""
     path = Path(path)
+    return _parse_question_set(path, _read_text(path))
+
+
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text()
+        return path.read_text()
     except OSError as error:
         raise QuestionFileError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def _parse_question_set(path: Path, text: str) -> QuestionSet:
     try:
         data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
@@ -191,15 +211,24 @@ def _reject_duplicates(questions: list[Question]) -> None:
         seen[question.uid] = i
 
 
-_SHARED: dict[tuple[str, int, int], QuestionSet] = {}
+_SHARED: dict[tuple[str, str], QuestionSet] = {}
+_SHARED_LIMIT = 8
 
 
 def shared_question_set(path: str | Path) -> QuestionSet:
-    """The question set of a file, parsed once per process (and again if the file changes).
-    Stage tasks take the file name, not the parsed set: a path pickles to a Dask worker and
-    hashes in no time, where a few hundred questions would be walked by Prefect on every call."""
-    stat = Path(path).stat()
-    slot = (str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
-    if slot not in _SHARED:
-        _SHARED[slot] = load_question_set(path)
-    return _SHARED[slot]
+    """The question set of a file, parsed once per process per file content (YAML and
+    validation of 5,000 questions take seconds; the load-questions task and every stage task
+    ask for the set). Keyed by the text's hash, so any edit is seen, however quickly it
+    follows. Stage tasks take the file name, not the parsed set: a path pickles to a Dask
+    worker and hashes in no time, where a few hundred questions would be walked by Prefect on
+    every call."""
+    path = Path(path)
+    text = _read_text(path)
+    slot = (str(path.resolve()), hashlib.sha256(text.encode()).hexdigest())
+    found = _SHARED.get(slot)
+    if found is None:
+        found = _parse_question_set(path, text)
+        if len(_SHARED) >= _SHARED_LIMIT:
+            _SHARED.pop(next(iter(_SHARED)))
+        _SHARED[slot] = found
+    return found

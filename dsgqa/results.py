@@ -20,6 +20,7 @@ import pandas as pd
 from benchcore.batch import Outcome
 from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
+from benchcore.redact import secret_values
 from benchcore.run_folder import (
     QA_COLUMNS,
     QA_MARKDOWN,
@@ -28,7 +29,7 @@ from benchcore.run_folder import (
     QA_SUMMARY_BY_TAG,
     TRANSCRIPTS_DIR,
 )
-from benchcore.text_safety import safe_value
+from benchcore.text_safety import safe_record, safe_value
 from benchcore.track_summary import TrackSummary
 from dsgqa.graphstore.error_kind import ERROR_KINDS
 from dsgqa.questions import Question
@@ -209,7 +210,9 @@ def _rows_columns(outcome: QueryOutcome | None) -> dict[str, object]:
 def results_table(items: list[ItemResult]) -> pd.DataFrame:
     """Rows made storable and secret-free first: a reply, row or error text may come from
     anywhere, including item-cache entries written before that rule."""
-    return pd.DataFrame([safe_value(result_row(i)) for i in items], columns=list(QA_COLUMNS))
+    secrets = secret_values()
+    return pd.DataFrame([safe_record(result_row(i), secrets) for i in items],
+                        columns=list(QA_COLUMNS))
 
 
 SUMMARY_COLUMNS = [

@@ -127,13 +127,22 @@ def with_execution_matches(
     wanted = {o.uid: references[o.uid] for o in done if references.get(o.uid)}
     if not wanted:
         return done
-    reference_attempts = [
-        Outcome(uid=uid, value=CypherAttempt(uid=uid, model="reference", cypher=cypher,
-                                             raw_reply="", usage=records.LLMUsage()))
-        for uid, cypher in wanted.items()
-    ]
+    reference_attempts = [Outcome(uid=uid, value=reference_attempt(uid, cypher))
+                          for uid, cypher in wanted.items()]
     by_uid = {o.uid: o.value for o in run(reference_attempts) if o.ok}
     return [_with_execution_match(o, by_uid.get(o.uid), wanted.get(o.uid, "")) for o in done]
+
+
+_NO_USAGE = records.LLMUsage()
+
+
+def reference_attempt(uid: str, cypher: str) -> CypherAttempt:
+    """A question's reference query as an attempt the run-query path can take. Built without
+    validation (its fields are a question's validated text): the run-query stage of a cached
+    rerun builds one per question and model, and validating them cost more than their cache
+    lookups."""
+    return CypherAttempt.model_construct(uid=uid, model="reference", cypher=cypher,
+                                         raw_reply="", usage=_NO_USAGE)
 
 
 def _with_execution_match(outcome: Outcome[QueryOutcome], reference: QueryOutcome | None,

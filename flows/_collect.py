@@ -12,7 +12,7 @@ from benchcore.batch import Outcome, one_line_error
 def outcomes_or_failures(future: PrefectFuture, uids: list[str], label: str = "") -> list[Outcome]:
     """`label` (e.g. the model) goes into the error text, which is all a failed batch leaves."""
     try:
-        return future.result()
+        return list(future.result())
     except Exception as error:
         where = f"{label} batch failed" if label else "batch failed"
         return [Outcome(uid=uid, error=f"{where}: {one_line_error(error)}") for uid in uids]

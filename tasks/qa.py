@@ -8,11 +8,12 @@ question sets, clients and database handles are looked up per process from those
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from prefect import task
 
-from benchcore.batch import Outcome
+from benchcore.batch import Outcome, Outcomes
 from benchcore.item_cache import ItemCache
 from benchcore.llm.base import LLMClient, ModelConfig
 from benchcore.llm.process_clients import shared_client
@@ -23,7 +24,7 @@ from dsgqa.graph_handle import GraphInfo, shared_graph
 from dsgqa.in_context import scene_text
 from dsgqa.oracle import register_oracle_provider
 from dsgqa.pipeline_batches import agent_batch, in_context_batch, reference_rows
-from dsgqa.questions import QuestionSet, load_question_set, shared_question_set
+from dsgqa.questions import QuestionSet, shared_question_set
 from dsgqa.records import AgentRun, CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
 from dsgqa.results import ItemResult, summarize_qa_run
 from dsgqa.stage_batches import (
@@ -46,7 +47,8 @@ def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions) -> LLMC
 
 @task(name="load-questions", persist_result=False)
 def load_questions(path: str) -> QuestionSet:
-    return load_question_set(path)
+    """Parsed once per process and file content: the stage tasks read the same set."""
+    return shared_question_set(path)
 
 
 @task(name="load-graph", persist_result=False, **RETRIES)
@@ -64,15 +66,15 @@ def load_graph(qa: QAConfig) -> GraphInfo:
 )
 def generate_cypher(
     questions_file: str, model: ModelConfig, graph: GraphInfo, run: RunOptions
-) -> list[Outcome[CypherAttempt]]:
+) -> Outcomes[CypherAttempt]:
     questions = shared_question_set(questions_file)
-    return generate_cypher_batch(
+    return Outcomes(generate_cypher_batch(
         questions.questions,
         _client(model, questions, run),
         graph.schema,
         ItemCache(run.stage_cache_dir, Stage.GENERATE_CYPHER),
         run.refreshes(Stage.GENERATE_CYPHER),
-    )
+    ))
 
 
 @task(
@@ -82,13 +84,13 @@ def generate_cypher(
     **RETRIES,
 )
 def run_query(
-    attempts: list[Outcome[CypherAttempt]],
+    attempts: Sequence[Outcome[CypherAttempt]],
     model: ModelConfig,
     qa: QAConfig,
     graph: GraphInfo,
     run: RunOptions,
-) -> list[Outcome[QueryOutcome]]:
-    return run_query_batch(
+) -> Outcomes[QueryOutcome]:
+    return Outcomes(run_query_batch(
         attempts,
         shared_graph(qa).store,
         graph.fingerprint,
@@ -98,7 +100,7 @@ def run_query(
         run.refreshes(Stage.RUN_QUERY),
         references={q.uid: q.cypher for q in shared_question_set(qa.questions).questions
                     if q.cypher},
-    )
+    ))
 
 
 def _query_runner(qa: QAConfig, graph: GraphInfo, run: RunOptions) -> QueryRunner:
@@ -120,9 +122,9 @@ def _references(questions_file: str) -> dict[str, str]:
 def agent(
     questions_file: str, model: ModelConfig, pipeline: PipelineConfig, qa: QAConfig,
     graph: GraphInfo, run: RunOptions,
-) -> list[Outcome[AgentRun]]:
+) -> Outcomes[AgentRun]:
     questions = shared_question_set(questions_file)
-    return agent_batch(
+    return Outcomes(agent_batch(
         questions.questions,
         _client(model, questions, run),
         graph.schema,
@@ -132,7 +134,7 @@ def agent(
         ItemCache(run.stage_cache_dir, Stage.AGENT),
         run.refreshes(Stage.AGENT),
         references=_references(questions_file),
-    )
+    ))
 
 
 @task(
@@ -144,11 +146,11 @@ def agent(
 def in_context(
     questions_file: str, model: ModelConfig, pipeline: PipelineConfig, qa: QAConfig,
     graph: GraphInfo, run: RunOptions,
-) -> list[Outcome[RefinedAnswer]]:
+) -> Outcomes[RefinedAnswer]:
     questions = shared_question_set(questions_file)
     oracle_rows = (reference_rows(questions.questions, _query_runner(qa, graph, run))
                    if model.provider == "oracle" else None)
-    return in_context_batch(
+    return Outcomes(in_context_batch(
         questions.questions,
         _client(model, questions, run),
         scene_text(qa.scene_graph, pipeline.variant),
@@ -156,7 +158,7 @@ def in_context(
         ItemCache(run.stage_cache_dir, Stage.IN_CONTEXT),
         run.refreshes(Stage.IN_CONTEXT),
         oracle_rows=oracle_rows,
-    )
+    ))
 
 
 @task(
@@ -167,27 +169,27 @@ def in_context(
 )
 def refine(
     questions_file: str,
-    outcomes: list[Outcome[QueryOutcome]],
+    outcomes: Sequence[Outcome[QueryOutcome]],
     model: ModelConfig,
     run: RunOptions,
-) -> list[Outcome[RefinedAnswer]]:
+) -> Outcomes[RefinedAnswer]:
     questions = shared_question_set(questions_file)
-    return refine_batch(
+    return Outcomes(refine_batch(
         questions.questions,
         outcomes,
         _client(model, questions, run),
         ItemCache(run.stage_cache_dir, Stage.REFINE),
         run.refreshes(Stage.REFINE),
-    )
+    ))
 
 
 @task(name=Stage.COMPARE, task_run_name=f"{Stage.COMPARE}[{{model.name}}, {{pipeline}}]",
       persist_result=False)
 def compare(
-    questions_file: str, answers: list[Outcome[RefinedAnswer]] | list[Outcome[AgentRun]],
+    questions_file: str, answers: Sequence[Outcome[RefinedAnswer]] | Sequence[Outcome[AgentRun]],
     model: ModelConfig, pipeline: str = "feedforward",
-) -> list[Outcome[Verdict]]:
-    return compare_batch(shared_question_set(questions_file).questions, answers)
+) -> Outcomes[Verdict]:
+    return Outcomes(compare_batch(shared_question_set(questions_file).questions, answers))
 
 
 @task(name="results-table", persist_result=False)

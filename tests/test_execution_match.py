@@ -78,6 +78,9 @@ def test_many_rows_in_another_order() -> None:
     ("MATCH (r:Room) RETURN r ORDER BY r.nodeSymbol UNION ALL MATCH (p:Place) RETURN p", False),
     ("not Cypher at all ORDER BY x", False),
     ("MATCH (r:Room) RETURN r.nodeSymbol\nORDER\tBY r.nodeSymbol;", True),
+    # no ORDER keyword at all: answered without a parse; any case still counts
+    ("MATCH (r:Room) RETURN r.border AS b", False),
+    ("MATCH (r:Room) RETURN r.nodeSymbol OrDeR By r.nodeSymbol", True),
 ])
 def test_the_reference_orders_only_through_its_final_return(query, expected) -> None:
     assert reference_orders(query) is expected

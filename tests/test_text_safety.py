@@ -8,7 +8,14 @@ import pytest
 
 from benchcore.failure_causes import cause_of, describe_causes, top_causes
 from benchcore.redact import redact, register_secret_env
-from benchcore.text_safety import REPLACEMENT, safe_frame, safe_value, storable
+from benchcore.text_safety import (
+    REPLACEMENT,
+    already_safe,
+    safe_frame,
+    safe_record,
+    safe_value,
+    storable,
+)
 
 
 def test_lone_surrogates_become_replacement_characters() -> None:
@@ -32,6 +39,43 @@ def test_configured_key_and_key_shapes_are_masked(monkeypatch: pytest.MonkeyPatc
     assert redact("a skeleton key, an sk- prefix") == "a skeleton key, an sk- prefix"
     frame = safe_frame(pd.DataFrame({"error": [text], "n": [1]}))
     assert "gw-LAB" not in frame.loc[0, "error"] and frame.loc[0, "n"] == 1
+
+
+
+@pytest.mark.parametrize("record", [
+    {"uid": "q1", "answer": "4", "correct": True, "score": 0.5, "note": None},
+    {"uid": "q2", "answer": "a\udcffb", "error": ""},                       # a surrogate
+    {"uid": "q3", "query_error": "401 Bearer abc.def-123456 rejected"},       # a bearer token
+    {"uid": "q4", "reply": "key sk-proj-AbCdEf123456"},                       # an sk- key
+    {"uid": "q5", "reply": "sk-abc", "next": "defghi"},        # a key shape split over cells
+    {"uid": "q6", "a": "text\0with NUL", "b": "", "c": "plainvalue-42 here"},
+    {"uid": "q\udcff7"},                                                     # in a key too
+])
+def test_a_record_checked_in_one_pass_is_what_safe_value_makes_it(
+    record: dict, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OTHER_API_KEY", "plainvalue-42")
+    assert safe_record(record) == safe_value(record)
+    assert safe_record(record) is not record
+
+
+def test_joined_texts_are_safe_only_when_every_text_is() -> None:
+    secrets = ("plainvalue-42",)
+    assert already_safe(["a", "b", ""], secrets)
+    assert already_safe([], secrets)
+    assert not already_safe(["a", "x plainvalue-42"], secrets)
+    assert not already_safe(["\ud800"], secrets)
+    assert already_safe(["plainval", "ue-42"], secrets)   # no secret spans two texts
+    assert already_safe(["Bearer", "abcdefgh"], ())        # nor a bearer token
+
+
+def test_a_clean_frame_comes_back_equal_and_a_dirty_one_cleaned() -> None:
+    clean = pd.DataFrame({"a": ["x", "y", None], "n": [1, 2, 3]})
+    assert safe_frame(clean).equals(clean)
+    dirty = pd.DataFrame({"a": ["x", "sk-proj-AbCdEf123456"], "b": ["\udcff", "ok"]}, dtype=object)
+    cleaned = safe_frame(dirty)
+    assert list(cleaned["a"]) == ["x", "sk-***"]
+    assert list(cleaned["b"]) == [REPLACEMENT, "ok"]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,132 @@
+"""A fully cached batch is read in the calling thread, item by item from the item cache, and
+hands Prefect a sequence it does not walk; what is missing, failed or refreshed is still
+computed per item. The question set is parsed once per file content."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import threading
+
+from prefect.utilities.collections import visit_collection
+
+from benchcore import progress
+from benchcore.batch import Outcome, Outcomes, run_items
+from benchcore.item_cache import ItemCache
+from dsgqa import questions as questions_module
+from dsgqa.questions import load_question_set, shared_question_set
+
+
+def _batch(cache: ItemCache, compute, refresh: bool = False, workers: int = 4) -> list[Outcome]:
+    return run_items("stage", ["a", "b", "c"], uid_of=str, key_of=lambda item: f"k-{item}",
+                     compute=compute, cache=cache, workers=workers, refresh=refresh)
+
+
+def test_a_cached_batch_is_read_without_computing_and_a_refresh_recomputes(tmp_path) -> None:
+    cache = ItemCache(tmp_path, "stage")
+    first = _batch(cache, compute=str.upper)
+    assert [o.value for o in first] == ["A", "B", "C"] and not any(o.from_cache for o in first)
+
+    threads: set[int] = set()
+    events: list[tuple[str, int]] = []
+    stop = progress.listen(lambda event, stage, count: events.append((event, count)))
+    try:
+        def never(item: str) -> str:
+            threads.add(threading.get_ident())
+            raise AssertionError("a cached item was computed")
+
+        again = _batch(cache, compute=never)
+    finally:
+        stop()
+    assert [(o.uid, o.value, o.from_cache) for o in again] == [
+        ("a", "A", True), ("b", "B", True), ("c", "C", True)]
+    assert not threads
+    assert events == [("started", 3), ("advanced", 3)]
+
+    refreshed = _batch(cache, compute=lambda item: item * 2, refresh=True)
+    assert [(o.value, o.from_cache) for o in refreshed] == [("aa", False), ("bb", False),
+                                                           ("cc", False)]
+    assert [o.value for o in _batch(cache, compute=str.upper)] == ["aa", "bb", "cc"]
+
+
+def test_only_missing_and_failed_items_are_computed_in_item_order(tmp_path) -> None:
+    cache = ItemCache(tmp_path, "stage")
+
+    def flaky(item: str) -> str:
+        if item == "b":
+            raise RuntimeError("server said no")
+        return item.upper()
+
+    first = _batch(cache, compute=flaky)
+    assert [o.ok for o in first] == [True, False, True]
+    computed: list[str] = []
+
+    def count(item: str) -> str:
+        computed.append(item)
+        return item.upper()
+
+    second = _batch(cache, compute=count)
+    assert computed == ["b"]
+    assert [(o.uid, o.value, o.from_cache) for o in second] == [
+        ("a", "A", True), ("b", "B", False), ("c", "C", True)]
+
+
+def test_a_one_worker_batch_runs_in_the_calling_thread_in_order() -> None:
+    seen: list[tuple[str, int]] = []
+
+    def compute(item: str) -> str:
+        seen.append((item, threading.get_ident()))
+        return item
+
+    done = run_items("compare", ["x", "y", "z"], uid_of=str, key_of=lambda item: "",
+                     compute=compute, cache=None, workers=1)
+    assert [o.value for o in done] == ["x", "y", "z"]
+    assert seen == [(item, threading.get_ident()) for item in "xyz"]
+
+
+def test_outcomes_are_a_sequence_prefect_leaves_whole() -> None:
+    items = [Outcome(uid=f"q{i}", value=i) for i in range(5)]
+    batch = Outcomes(items)
+    assert len(batch) == 5 and batch[1] == items[1] and batch[1:3] == items[1:3]
+    assert list(batch) == items and batch == items and batch == Outcomes(items)
+    assert pickle.loads(pickle.dumps(batch)) == batch
+
+    visited: list[object] = []
+    visit_collection(batch, visit_fn=visited.append, max_depth=1)
+    assert visited == [batch]      # as Prefect links a task's result: the batch, not each item
+    visited.clear()
+    visit_collection(items, visit_fn=visited.append, max_depth=1)
+    assert len(visited) == 6
+
+
+QUESTIONS = """questions:
+  - uid: q1
+    question: How many chairs are there?
+    solution: "4"
+    correctness_comparator: {comparison_type: SLDP}
+"""
+
+
+def test_the_question_set_is_parsed_once_per_file_content(tmp_path) -> None:
+    path = tmp_path / "questions.yaml"
+    path.write_text(QUESTIONS)
+    first = shared_question_set(path)
+    assert shared_question_set(path) is first
+    assert first == load_question_set(path)
+
+    # An edit of the same size within the same mtime is still seen: the key is the text.
+    stat = path.stat()
+    path.write_text(QUESTIONS.replace('"4"', '"5"'))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    edited = shared_question_set(path)
+    assert edited is not first and edited.questions[0].solution == "5"
+
+
+def test_a_question_set_fingerprint_is_remembered_and_right(tmp_path) -> None:
+    path = tmp_path / "questions.yaml"
+    path.write_text(QUESTIONS)
+    one, other = load_question_set(path), load_question_set(path)
+    assert one.fingerprint() == one.fingerprint() == other.fingerprint()
+    assert questions_module._SET_FINGERPRINTS[id(one)][1] == one.fingerprint()
+    changed = load_question_set(path).model_copy(update={"questions": ()})
+    assert changed.fingerprint() != one.fingerprint()
