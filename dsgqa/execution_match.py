@@ -4,7 +4,9 @@ the model's query return the rows the reference query returns?
 The rules, so a model is not punished for what does not change the answer:
 - column names are ignored (a model may alias differently); column order is kept;
 - rows compare as a multiset, unless the reference orders its result (an `ORDER BY` in its
-  final RETURN, read from the parse tree), then as a sequence;
+  final RETURN, read from the parse tree), then as a sequence; rows the reference's sort keys
+  tie on have no defined order (Neo4j may return them either way), so when every sort key is a
+  returned column, each run of tied reference rows compares as a multiset in its place;
 - cells compare as SLDP values (`dsgqa.sldp`), numbers within the SLDP tolerance, so a float
   that differs in the last digits, or an integer returned as a float, still matches; a point
   (`{x, y, z}`) compares field by field.
@@ -18,11 +20,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from lark import Tree
 
 from dsgqa.dialect import CypherSyntaxError
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.parser import parse
 from dsgqa.sldp import SLDPError, from_python
 from dsgqa.sldp.equality import effective_tol, equal
@@ -35,46 +39,109 @@ TOLERANCE = 0.01
 _ORDER_KEYWORD = re.compile(r"ORDER\b", re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class ResultOrder:
+    """How the reference orders its rows. `keys`: the returned columns its sort keys are (by
+    alias or by the same expression), so ties can be seen in the rows; None when a key is not
+    returned (then the order is compared strictly: ties cannot be told apart)."""
+
+    keys: tuple[int, ...] | None
+
+
 def reference_orders(reference_cypher: str) -> bool:
-    """Whether the reference's final result is ordered (`_parsed_reference_orders`). Each
-    model's answer to a question is compared with the same reference, on every run: parsing
-    the reference each time was most of a fully cached rerun's run-query stage."""
+    """Whether the reference's final result is ordered."""
+    return reference_order(reference_cypher) is not None
+
+
+def reference_order(reference_cypher: str) -> ResultOrder | None:
+    """How the reference's final result is ordered, or None when it is not
+    (`_parsed_reference_order`). Each model's answer to a question is compared with the same
+    reference, on every run: parsing the reference each time was most of a fully cached
+    rerun's run-query stage."""
     if not _ORDER_KEYWORD.search(reference_cypher):
-        return False
-    return _parsed_reference_orders(reference_cypher)
+        return None
+    return _parsed_reference_order(reference_cypher)
 
 
 @functools.lru_cache(maxsize=16_384)
-def _parsed_reference_orders(reference_cypher: str) -> bool:
-    """Whether the reference's final result has a defined order: an ORDER BY in the RETURN
-    that ends the query. An ORDER BY in a WITH (before an aggregation, say) orders what the
-    next clause sees, not the rows; after a UNION no order is defined. A reference the grammar
-    cannot read (Neo4j syntax beyond it, on the Neo4j backend) counts as unordered."""
+def _parsed_reference_order(reference_cypher: str) -> ResultOrder | None:
+    """The order of the reference's final result: an ORDER BY in the RETURN that ends the
+    query. An ORDER BY in a WITH (before an aggregation, say) orders what the next clause sees,
+    not the rows; after a UNION no order is defined. A reference the grammar cannot read (Neo4j
+    syntax beyond it, on the Neo4j backend) counts as unordered."""
     try:
         root = parse(reference_cypher)
     except CypherSyntaxError:
-        return False
+        return None
     query = root.children[0]
     parts = [c for c in query.children if isinstance(c, Tree)]
     if any(part.data == "union" for part in parts):
-        return False
+        return None
     last = parts[-1].children[-1]
     if not (isinstance(last, Tree) and last.data == "return_clause"):
-        return False
-    return any(isinstance(c, Tree) and c.data == "order" for c in last.children[0].children)
+        return None
+    projection = last.children[0]
+    order = next((c for c in projection.children if isinstance(c, Tree) and c.data == "order"),
+                 None)
+    if order is None:
+        return None
+    return ResultOrder(_key_columns(projection, order))
+
+
+def _key_columns(projection: Tree, order: Tree) -> tuple[int, ...] | None:
+    """The returned column each sort key is, or None when one is not returned (or `*` hides
+    which columns there are)."""
+    items = next(c for c in projection.children if isinstance(c, Tree) and c.data == "proj_items")
+    if any(not isinstance(c, Tree) for c in items.children):  # RETURN *
+        return None
+    columns = [(item.children[0], plain_name(item.children[1]) if len(item.children) > 1
+                else None) for item in items.children]
+    keys = []
+    for sort_item in order.children:
+        expr = sort_item.children[0]
+        alias = plain_name(expr.children[0]) if expr.data == "var" else None
+        found = next((i for i, (column, name) in enumerate(columns)
+                      if column == expr or (alias is not None and name == alias)), None)
+        if found is None:
+            return None
+        keys.append(found)
+    return tuple(keys)
 
 
 def rows_match(rows: Sequence[Sequence[Any]], reference: Sequence[Sequence[Any]],
-               ordered: bool, tol: float = TOLERANCE) -> bool:
-    """The model's rows equal the reference rows under the rules above."""
+               ordered: bool | ResultOrder | None, tol: float = TOLERANCE) -> bool:
+    """The model's rows equal the reference rows under the rules above. `ordered`: the
+    reference's `ResultOrder` (ties compare as multisets), True (strict order), or
+    False/None (a multiset)."""
     if len(rows) != len(reference):
         return False
     tol = effective_tol(tol)
     given = [_row_value(row) for row in rows]
     wanted = [_row_value(row) for row in reference]
-    if ordered:
+    if not ordered:
+        return _one_to_one(given, wanted, tol)
+    keys = ordered.keys if isinstance(ordered, ResultOrder) else None
+    if keys is None:
         return all(equal(a, b, tol) for a, b in zip(given, wanted, strict=True))
-    return _one_to_one(given, wanted, tol)
+    return all(_one_to_one(given[start:end], wanted[start:end], tol)
+               for start, end in _tie_runs(reference, keys))
+
+
+def _tie_runs(reference: Sequence[Sequence[Any]], keys: tuple[int, ...]
+              ) -> list[tuple[int, int]]:
+    """[start, end) of each run of consecutive reference rows with equal sort-key cells."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(reference) + 1):
+        if i == len(reference) or _key_cells(reference[i], keys) != _key_cells(
+                reference[start], keys):
+            runs.append((start, i))
+            start = i
+    return runs
+
+
+def _key_cells(row: Sequence[Any], keys: tuple[int, ...]) -> list[Any]:
+    return [row[k] if k < len(row) else None for k in keys]
 
 
 def _row_value(row: Sequence[Any]) -> Value:

@@ -22,7 +22,7 @@ from benchcore.names import Stage
 from benchcore.text_safety import safe_text, safe_value
 from dsgqa import prompts, records, stages
 from dsgqa.dialect import translator_version
-from dsgqa.execution_match import reference_orders, rows_match
+from dsgqa.execution_match import reference_order, rows_match
 from dsgqa.graphstore import (
     GraphStore,
     error_kind,
@@ -151,7 +151,7 @@ def _with_execution_match(outcome: Outcome[QueryOutcome], reference: QueryOutcom
         return outcome  # nothing trustworthy to compare with
     value = outcome.value
     match = value.valid and not value.truncated and rows_match(
-        value.rows, reference.rows, ordered=reference_orders(reference_cypher))
+        value.rows, reference.rows, ordered=reference_order(reference_cypher))
     return replace(outcome, value=value.model_copy(update={"execution_match": match}))
 
 
