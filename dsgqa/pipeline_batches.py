@@ -26,9 +26,8 @@ from dsgqa.prompts import AGENT_TEMPLATES, IN_CONTEXT_TEMPLATES, prompt_hash
 from dsgqa.questions import Question
 from dsgqa.records import AgentRun, CypherAttempt, LLMUsage, QueryOutcome, RefinedAnswer
 from dsgqa.stage_batches import (
-    _QUERY_CODE,
-    _RECORDS,
-    QUERY_WORKERS,
+    QUERY_CODE,
+    RECORDS_CODE,
     QueryRunner,
     keep_query,
     with_execution_matches,
@@ -49,7 +48,7 @@ def agent_batch(
     """Each question's agent run. `run` executes a query as the run-query stage does;
     `query_settings` are what shapes its rows (graph fingerprint, backend, limits). With
     `references`, the agent's last query is compared with the reference's rows."""
-    version = (source_version(agent_module, agent_tools), _RECORDS, _QUERY_CODE,
+    version = (source_version(agent_module, agent_tools), RECORDS_CODE, QUERY_CODE,
                prompt_hash(*AGENT_TEMPLATES), _short_hash(schema), client.config.fingerprint(),
                client.config.tool_protocol, max_iterations, *query_settings)
 
@@ -100,7 +99,7 @@ def in_context_batch(
     """Each question answered from the serialized graph. `oracle_rows` (uid -> the reference
     query's columns and rows) is only for the demo's oracle client, which cannot read a graph
     from text; it is never part of the prompt or a key."""
-    version = (source_version(in_context_module, in_context), _RECORDS,
+    version = (source_version(in_context_module, in_context), RECORDS_CODE,
                prompt_hash(*IN_CONTEXT_TEMPLATES), _short_hash(graph_text), variant,
                client.config.fingerprint(), client.config.context_tokens)
     hints = oracle_rows or {}
@@ -126,4 +125,4 @@ def reference_rows(
             for o in run(attempts) if o.value is not None}
 
 
-__all__ = ["QUERY_WORKERS", "agent_batch", "in_context_batch", "reference_rows"]
+__all__ = ["agent_batch", "in_context_batch", "reference_rows"]

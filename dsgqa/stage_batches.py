@@ -43,8 +43,8 @@ QUERY_WORKERS = 4
 # Answers a retry may change: not kept in the item cache, so the next run asks again.
 TRANSIENT_QUERY_ERRORS = ("query timed out", "query worker died")
 # Everything that shapes a stage's output besides its inputs: editing it invalidates results.
-_RECORDS = source_version(records, extract, prompts)
-_QUERY_CODE = source_version(run_query_module, write_guard, kuzu_store, neo4j_store,
+RECORDS_CODE = source_version(records, extract, prompts)
+QUERY_CODE = source_version(run_query_module, write_guard, kuzu_store, neo4j_store,
                              query_worker, records, error_kind, layout) + translator_version()
 
 
@@ -71,7 +71,7 @@ def generate_cypher_batch(
     questions: Sequence[Question], client: LLMClient, schema: str, cache: ItemCache | None,
     refresh: bool = False,
 ) -> list[Outcome[CypherAttempt]]:
-    version = (source_version(generate_module), _RECORDS, prompt_hash(*CYPHER_TEMPLATES),
+    version = (source_version(generate_module), RECORDS_CODE, prompt_hash(*CYPHER_TEMPLATES),
                hashlib.sha256(schema.encode()).hexdigest()[:16], client.config.fingerprint())
     return run_items(
         Stage.GENERATE_CYPHER, questions, uid_of=lambda q: q.uid,
@@ -105,7 +105,7 @@ def query_runner(
 ) -> QueryRunner:
     """Runs queries as the run-query stage does (guard, translation, limits), item-cached by
     the query text and everything that shapes its rows."""
-    version = (_QUERY_CODE, graph_fingerprint, store.backend, _engine_version(store.backend),
+    version = (QUERY_CODE, graph_fingerprint, store.backend, _engine_version(store.backend),
                getattr(store, "memory_limit_mb", None), timeout_s, max_rows)
 
     def run(attempts: Sequence[Outcome[CypherAttempt]]) -> list[Outcome[QueryOutcome]]:
@@ -168,7 +168,7 @@ def refine_batch(
     questions: Sequence[Question], outcomes: Sequence[Outcome[QueryOutcome]],
     client: LLMClient, cache: ItemCache | None, refresh: bool = False,
 ) -> list[Outcome[RefinedAnswer]]:
-    version = (source_version(refine_module), _RECORDS, prompt_hash(*REFINE_TEMPLATES),
+    version = (source_version(refine_module), RECORDS_CODE, prompt_hash(*REFINE_TEMPLATES),
                client.config.fingerprint())
     pairs = [(q, o) for q, o in zip(questions, outcomes, strict=True) if o.ok]
 
