@@ -105,13 +105,15 @@ class OpenAIChatClient:
         with self._limit:
             self._breaker.check()   # it may have opened while this call waited for a slot
             data = self._create(messages, tools)
-        text, prompt_tokens, completion_tokens = _reply_fields(data)
+        reply = data if isinstance(data, dict) else {}
+        message = _first_message(reply)
+        usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
         return LLMReply(
-            text=safe_text(text),
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
+            text=safe_text(_text(message.get("content"))),
+            prompt_tokens=_count(usage, "prompt_tokens"),
+            completion_tokens=_count(usage, "completion_tokens"),
             seconds=time.perf_counter() - started,
-            tool_calls=_tool_calls(data),
+            tool_calls=_tool_calls(message),
         )
 
     def _create(self, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> object:
@@ -149,33 +151,26 @@ class OpenAIChatClient:
         return data
 
 
-def _reply_fields(data: object) -> tuple[str, int, int]:
-    """Text, prompt and completion tokens of a chat completion; what is missing or malformed
-    in an untrusted reply counts as empty (the item then scores as a failure, never a crash)."""
-    reply = data if isinstance(data, dict) else {}
+# What is missing or malformed in an untrusted reply counts as empty: the item then scores as a
+# failure, never a crash.
+def _first_message(reply: dict) -> dict:
+    """The first choice's message of a chat completion, or {}."""
     choices = reply.get("choices")
     first = choices[0] if isinstance(choices, list) and choices else {}
     message = first.get("message") if isinstance(first, dict) else None
-    text = message.get("content") if isinstance(message, dict) else None
-    usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
-
-    def count(field: str) -> int:
-        value = usage.get(field)
-        return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-    return (text if isinstance(text, str) else "", count("prompt_tokens"),
-            count("completion_tokens"))
+    return message if isinstance(message, dict) else {}
 
 
-def _tool_calls(data: object) -> tuple[ToolCall, ...]:
-    """The reply's function calls, as written (arguments stay raw JSON text, checked by the
+def _count(usage: dict, field: str) -> int:
+    value = usage.get(field)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _tool_calls(message: dict) -> tuple[ToolCall, ...]:
+    """The message's function calls, as written (arguments stay raw JSON text, checked by the
     caller, since a model may send malformed JSON); a malformed entry keeps what it has, with
     an empty name, so the caller reports it back to the model as an unknown tool."""
-    reply = data if isinstance(data, dict) else {}
-    choices = reply.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices else {}
-    message = first.get("message") if isinstance(first, dict) else None
-    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    calls = message.get("tool_calls")
     found = []
     for index, call in enumerate(calls if isinstance(calls, list) else []):
         call = call if isinstance(call, dict) else {}
