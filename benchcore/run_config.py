@@ -282,6 +282,12 @@ def resolve_config(config: BenchmarkConfig | None, config_file: str | None) -> B
     return load_config(config_file)
 
 
+def _invalid(path: Path, error: ValidationError) -> ConfigError:
+    """The first validation error as one line naming the file and the field."""
+    first = error.errors()[0]
+    return ConfigError(f"{path}: field {_field_path(first['loc'])}: {first['msg']}")
+
+
 def _field_path(loc: tuple[int | str, ...]) -> str:
     """`qa.pipelines.0.kind`: the path as written in the file, without the names pydantic adds
     for the member of a union it tried (`PipelineConfig`, `literal[...]`)."""
@@ -299,9 +305,7 @@ def load_config(path: str | Path) -> BenchmarkConfig:
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: malformed YAML: {error}".splitlines()[0]) from None
     except ValidationError as error:
-        first = error.errors()[0]
-        field = _field_path(first["loc"])
-        raise ConfigError(f"{path}: field {field}: {first['msg']}") from None
+        raise _invalid(path, error) from None
 
 
 def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path:
@@ -324,6 +328,4 @@ def load_run_config(run_dir: Path) -> BenchmarkConfig:
     try:
         return BenchmarkConfig.model_validate_json(path.read_text())
     except ValidationError as error:
-        first = error.errors()[0]
-        field = _field_path(first["loc"])
-        raise ConfigError(f"{path}: field {field}: {first['msg']}") from None
+        raise _invalid(path, error) from None
