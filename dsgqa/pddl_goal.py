@@ -55,7 +55,7 @@ from planeval.formula import (
     format_clause,
     format_dnf,
 )
-from planeval.pddl import FALSE, TRUE, And, Atom, Equals, Exists, ForAll, Formula, Imply, Not, Or
+from planeval.pddl import FALSE, TRUE, And, Atom, Equals, Formula, Imply, Not, Or
 from planeval.syntax_errors import describe_parse_error
 
 __all__ = [
@@ -174,7 +174,7 @@ def _check_depth(formula: Formula) -> None:
 def _as_goal(goal: Any) -> Formula:
     if isinstance(goal, str):
         return parse_goal(goal)
-    if isinstance(goal, Atom | Equals | Not | And | Or | Imply | Exists | ForAll):
+    if isinstance(goal, Formula):
         _check_depth(goal)
         return goal
     raise TypeError(f"expected goal text or a parsed formula, got {type(goal).__name__}")

@@ -43,8 +43,9 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[e:ROOM_CONNECTED]->(:Room) "
             "RETURN count(e) AS relationships",
             len(near), ("directed",)))
+        hops = view.hops(room)
         for k in (2, 3):
-            within = {n for n, d in view.hops(room).items() if 0 < d <= k}
+            within = {n for n, d in hops.items() if 0 < d <= k}
             out.append(Candidate(
                 CATEGORY, "rooms_within_k", f"rooms_within_{k}_of_{room}",
                 f"Which rooms are within {k} hops of room {room}? "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from random import Random
 
 from dsgqa.question_gen.candidate import (
@@ -91,9 +92,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
 def _more(view: GraphView, rng: Random) -> list[Candidate]:
     """Classes by count, rooms by distance from an object, rooms by adjacency degree."""
     out: list[Candidate] = []
-    counts: dict[str, int] = {}
-    for o in view.label("Object"):
-        counts[o.class_name] = counts.get(o.class_name, 0) + 1
+    counts = Counter(o.class_name for o in view.label("Object"))
     if 2 <= len(counts) <= MAX_ITEMS:
         out.append(Candidate(
             CATEGORY, "classes_by_count", "classes_by_count",

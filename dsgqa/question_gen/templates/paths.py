@@ -33,7 +33,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                     f"MATCH p = shortestPath((a:Room {{nodeSymbol: '{a}'}})"
                     f"-[:ROOM_CONNECTED*]-(b:Room {{nodeSymbol: '{b}'}})) RETURN length(p) AS hops",
                     hops[b], ("hops",)))
-                routes = _shortest_routes(view, a, b)
+                routes = _shortest_routes(view, a, b, hops)
                 if len(routes) == 1 and hops[b] >= 2:
                     out.append(Candidate(
                         CATEGORY, "room_route", f"room_route_{a}_{b}",
@@ -80,9 +80,10 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
     return out
 
 
-def _shortest_routes(view: GraphView, start: str, goal: str) -> list[list[str]]:
-    """Every shortest route from start to goal (a handful at most in a room graph)."""
-    dist = view.hops(start)
+def _shortest_routes(view: GraphView, start: str, goal: str,
+                     dist: dict[str, int]) -> list[list[str]]:
+    """Every shortest route from start to goal (a handful at most in a room graph); `dist` is
+    every node's hop count from start (`view.hops(start)`)."""
 
     def back(node: str) -> list[list[str]]:
         if node == start:
