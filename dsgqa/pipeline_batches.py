@@ -13,7 +13,6 @@ An agent's turns are also response-cached one by one (keyed by the conversation 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -26,31 +25,29 @@ from dsgqa.prompts import AGENT_TEMPLATES, IN_CONTEXT_TEMPLATES, prompt_hash
 from dsgqa.questions import Question
 from dsgqa.records import AgentRun, CypherAttempt, LLMUsage, QueryOutcome, RefinedAnswer
 from dsgqa.stage_batches import (
-    QUERY_CODE,
     RECORDS_CODE,
     QueryRunner,
+    fresh_calls,
     keep_query,
+    reference_attempt,
+    short_hash,
     with_execution_matches,
 )
 from dsgqa.stages import agent as agent_module
 from dsgqa.stages import in_context as in_context_module
 
 
-def _short_hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 def agent_batch(
     questions: Sequence[Question], client: LLMClient, schema: str, run: QueryRunner,
-    query_settings: Sequence[object], max_iterations: int, cache: ItemCache | None,
-    refresh: bool = False, references: Mapping[str, str] | None = None,
+    max_iterations: int, cache: ItemCache | None, refresh: bool = False,
+    references: Mapping[str, str] | None = None,
 ) -> list[Outcome[AgentRun]]:
-    """Each question's agent run. `run` executes a query as the run-query stage does;
-    `query_settings` are what shapes its rows (graph fingerprint, backend, limits). With
-    `references`, the agent's last query is compared with the reference's rows."""
-    version = (source_version(agent_module, agent_tools), RECORDS_CODE, QUERY_CODE,
-               prompt_hash(*AGENT_TEMPLATES), _short_hash(schema), client.config.fingerprint(),
-               client.config.tool_protocol, max_iterations, *query_settings)
+    """Each question's agent run. `run` executes a query as the run-query stage does (its
+    `version`, what shapes the rows, is part of the agent's key). With `references`, the
+    agent's last query is compared with the reference's rows."""
+    version = (source_version(agent_module, agent_tools), RECORDS_CODE,
+               prompt_hash(*AGENT_TEMPLATES), short_hash(schema), client.config.fingerprint(),
+               client.config.tool_protocol, max_iterations, *run.version)
 
     def compute(question: Question) -> AgentRun:
         def run_cypher(cypher: str) -> QueryOutcome:
@@ -100,7 +97,7 @@ def in_context_batch(
     query's columns and rows) is only for the demo's oracle client, which cannot read a graph
     from text; it is never part of the prompt or a key."""
     version = (source_version(in_context_module, in_context), RECORDS_CODE,
-               prompt_hash(*IN_CONTEXT_TEMPLATES), _short_hash(graph_text), variant,
+               prompt_hash(*IN_CONTEXT_TEMPLATES), short_hash(graph_text), variant,
                client.config.fingerprint(), client.config.context_tokens)
     hints = oracle_rows or {}
     return run_items(
@@ -109,7 +106,7 @@ def in_context_batch(
         compute=lambda q: in_context_module.answer_in_context(
             q, client, graph_text, variant, hints.get(q.uid)),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=lambda a: 0 if a.usage.cached else 1,
+        fresh_calls_of=fresh_calls,
     )
 
 
@@ -117,9 +114,7 @@ def reference_rows(
     questions: Sequence[Question], run: QueryRunner,
 ) -> dict[str, dict[str, object]]:
     """uid -> the reference query's columns and rows, for the oracle's in-context answers."""
-    attempts = [Outcome(uid=q.uid, value=CypherAttempt(uid=q.uid, model="reference",
-                                                       cypher=q.cypher, raw_reply="",
-                                                       usage=LLMUsage()))
+    attempts = [Outcome(uid=q.uid, value=reference_attempt(q.uid, q.cypher))
                 for q in questions if q.cypher]
     return {o.uid: {"columns": o.value.columns, "rows": o.value.rows, "valid": o.value.valid}
             for o in run(attempts) if o.value is not None}

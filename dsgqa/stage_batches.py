@@ -11,7 +11,7 @@ Each function is what one Prefect task runs (tasks/qa.py). Keys:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from benchcore import extract
@@ -63,7 +63,13 @@ def keep_query(outcome: QueryOutcome) -> bool:
     return outcome.valid or not (outcome.error or "").startswith(TRANSIENT_QUERY_ERRORS)
 
 
-def _fresh(usage_holder: CypherAttempt | RefinedAnswer) -> int:
+def short_hash(text: str) -> str:
+    """A text's digest as a cache-key part (a schema, a serialized graph)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def fresh_calls(usage_holder: CypherAttempt | RefinedAnswer) -> int:
+    """1 when the holder's reply was a fresh call, 0 when it came from the response cache."""
     return 0 if usage_holder.usage.cached else 1
 
 
@@ -72,13 +78,13 @@ def generate_cypher_batch(
     refresh: bool = False,
 ) -> list[Outcome[CypherAttempt]]:
     version = (source_version(generate_module), RECORDS_CODE, prompt_hash(*CYPHER_TEMPLATES),
-               hashlib.sha256(schema.encode()).hexdigest()[:16], client.config.fingerprint())
+               short_hash(schema), client.config.fingerprint())
     return run_items(
         Stage.GENERATE_CYPHER, questions, uid_of=lambda q: q.uid,
         key_of=lambda q: item_key(Stage.GENERATE_CYPHER, q.fingerprint(), *version),
         compute=lambda q: stages.generate_cypher(q, client, schema),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=_fresh,
+        fresh_calls_of=fresh_calls,
     )
 
 
@@ -90,34 +96,35 @@ def run_query_batch(
     """Each model query's outcome; where `references` (uid -> reference Cypher) has the item,
     the reference runs the same way (guard, translation, limits, cache) and the outcome says
     whether the rows match (`execution_match`)."""
-    run = query_runner(store, graph_fingerprint, timeout_s, max_rows, cache, refresh)
+    run = QueryRunner(store, graph_fingerprint, timeout_s, max_rows, cache, refresh)
     ready = [a for a in attempts if a.ok]
     done = with_execution_matches(run(ready), run, references or {})
     return _merge(attempts, done, Stage.RUN_QUERY)
 
 
-QueryRunner = Callable[[Sequence[Outcome[CypherAttempt]]], list[Outcome[QueryOutcome]]]
-
-
-def query_runner(
-    store: GraphStore, graph_fingerprint: str, timeout_s: float, max_rows: int,
-    cache: ItemCache | None, refresh: bool = False,
-) -> QueryRunner:
+class QueryRunner:
     """Runs queries as the run-query stage does (guard, translation, limits), item-cached by
-    the query text and everything that shapes its rows."""
-    version = (QUERY_CODE, graph_fingerprint, store.backend, _engine_version(store.backend),
-               getattr(store, "memory_limit_mb", None), timeout_s, max_rows)
+    the query text and `version`: everything that shapes its rows (stage code, graph, backend
+    and engine version, memory and time limits, row cap). A stage that keeps such rows in its
+    own cache (the agent's) keys them on the same `version`."""
 
-    def run(attempts: Sequence[Outcome[CypherAttempt]]) -> list[Outcome[QueryOutcome]]:
+    def __init__(self, store: GraphStore, graph_fingerprint: str, timeout_s: float,
+                 max_rows: int, cache: ItemCache | None, refresh: bool = False) -> None:
+        self.store, self.timeout_s, self.max_rows = store, timeout_s, max_rows
+        self.cache, self.refresh = cache, refresh
+        self.version = (QUERY_CODE, graph_fingerprint, store.backend,
+                        _engine_version(store.backend), getattr(store, "memory_limit_mb", None),
+                        timeout_s, max_rows)
+
+    def __call__(self, attempts: Sequence[Outcome[CypherAttempt]]
+                 ) -> list[Outcome[QueryOutcome]]:
         return run_items(
             Stage.RUN_QUERY, attempts, uid_of=lambda a: a.uid,
-            key_of=lambda a: item_key(Stage.RUN_QUERY, a.value.cypher, *version),
+            key_of=lambda a: item_key(Stage.RUN_QUERY, a.value.cypher, *self.version),
             compute=lambda a: storable_outcome(stages.run_query(
-                store, a.value, timeout_s=timeout_s, max_rows=max_rows)),
-            cache=cache, workers=QUERY_WORKERS, refresh=refresh, keep=keep_query,
+                self.store, a.value, timeout_s=self.timeout_s, max_rows=self.max_rows)),
+            cache=self.cache, workers=QUERY_WORKERS, refresh=self.refresh, keep=keep_query,
         )
-
-    return run
 
 
 def with_execution_matches(
@@ -182,7 +189,7 @@ def refine_batch(
         Stage.REFINE, pairs, uid_of=lambda p: p[0].uid, key_of=key,
         compute=lambda p: stages.refine(p[0], p[1].value, client),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=_fresh,
+        fresh_calls_of=fresh_calls,
     )
     return _merge(outcomes, done, Stage.REFINE)
 

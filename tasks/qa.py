@@ -31,7 +31,6 @@ from dsgqa.stage_batches import (
     QueryRunner,
     compare_batch,
     generate_cypher_batch,
-    query_runner,
     refine_batch,
     run_query_batch,
 )
@@ -98,19 +97,19 @@ def run_query(
         qa.max_rows,
         ItemCache(run.stage_cache_dir, Stage.RUN_QUERY),
         run.refreshes(Stage.RUN_QUERY),
-        references={q.uid: q.cypher for q in shared_question_set(qa.questions).questions
-                    if q.cypher},
+        references=_references(shared_question_set(qa.questions)),
     ))
 
 
 def _query_runner(qa: QAConfig, graph: GraphInfo, run: RunOptions) -> QueryRunner:
-    return query_runner(shared_graph(qa).store, graph.fingerprint, qa.query_timeout_s,
+    return QueryRunner(shared_graph(qa).store, graph.fingerprint, qa.query_timeout_s,
                         qa.max_rows, ItemCache(run.stage_cache_dir, Stage.RUN_QUERY),
                         run.refreshes(Stage.RUN_QUERY))
 
 
-def _references(questions_file: str) -> dict[str, str]:
-    return {q.uid: q.cypher for q in shared_question_set(questions_file).questions if q.cypher}
+def _references(questions: QuestionSet) -> dict[str, str]:
+    """uid -> reference Cypher, for execution accuracy."""
+    return {q.uid: q.cypher for q in questions.questions if q.cypher}
 
 
 @task(
@@ -129,11 +128,10 @@ def agent(
         _client(model, questions, run),
         graph.schema,
         _query_runner(qa, graph, run),
-        (graph.fingerprint, graph.backend, qa.query_timeout_s, qa.max_rows),
         pipeline.max_iterations,
         ItemCache(run.stage_cache_dir, Stage.AGENT),
         run.refreshes(Stage.AGENT),
-        references=_references(questions_file),
+        references=_references(questions),
     ))
 
 
