@@ -69,14 +69,6 @@ class PipelineConfig(BaseModel):
     def runs(self, model: ModelConfig) -> bool:
         return self.models is None or model.name in self.models or model.label in self.models
 
-    def settings(self) -> dict[str, object]:
-        """What changes this pipeline's answers (part of its stages' cache keys)."""
-        if self.kind == "agentic":
-            return {"kind": self.kind, "max_iterations": self.max_iterations}
-        if self.kind == "in_context":
-            return {"kind": self.kind, "variant": self.variant}
-        return {"kind": self.kind}
-
 
 def _pipeline_entries(value: object) -> object:
     """`pipelines: [feedforward, agentic]` is short for `[{kind: feedforward}, {kind: agentic}]`."""
@@ -111,8 +103,7 @@ class QAConfig(BaseModel):
     def _distinct_labels(
         cls, pipelines: list[PipelineConfig | PipelineKind]
     ) -> list[PipelineConfig | PipelineKind]:
-        pipelines = [PipelineConfig(kind=p) if isinstance(p, str) else p for p in pipelines]
-        labels = [p.label for p in pipelines]
+        labels = [p.label for p in pipelines if isinstance(p, PipelineConfig)]
         repeated = sorted({label for label in labels if labels.count(label) > 1})
         if repeated:
             raise ValueError(f"pipeline {repeated[0]!r} is listed twice; give one a `name`")

@@ -48,11 +48,6 @@ class ResultOrder:
     keys: tuple[int, ...] | None
 
 
-def reference_orders(reference_cypher: str) -> bool:
-    """Whether the reference's final result is ordered."""
-    return reference_order(reference_cypher) is not None
-
-
 def reference_order(reference_cypher: str) -> ResultOrder | None:
     """How the reference's final result is ordered, or None when it is not
     (`_parsed_reference_order`). Each model's answer to a question is compared with the same
