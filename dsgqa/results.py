@@ -229,20 +229,20 @@ NO_DATABASE = "none"
 def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Per group: items, correct, accuracy, mean F1, share of queries that ran, errored items,
     tokens and cost. Reads fresh tables and stored ones alike (a missing boolean, from a stage
-    that never ran, counts as False), so the report shows exactly these numbers."""
+    that never ran, counts as False), so the report shows exactly these numbers. Grouping by
+    `pipeline` needs the rows through `with_pipeline` first, as both summaries below do."""
     if rows.empty:
         return pd.DataFrame(columns=[*keys, *SUMMARY_COLUMNS])
     # In-context rows ran no query (backend "none"): out of the valid-Cypher share.
     queried = rows["backend"].fillna("").astype(str) != NO_DATABASE if "backend" in rows \
         else pd.Series(True, index=rows.index)
-    rows = with_pipeline(rows).assign(
+    rows = rows.assign(
         _correct=_truthy(rows["correct"]),
         _valid=_truthy(rows["valid_cypher"]).astype("Float64").where(queried),
         _error=rows["error"].fillna("").astype(str) != "",
-        _f1=pd.to_numeric(rows["score_f1"], errors="coerce").fillna(0.0),
-        _tokens=pd.to_numeric(rows["tokens"], errors="coerce").fillna(0),
-        _cost=pd.to_numeric(rows["cost_usd"], errors="coerce").fillna(0.0),
-        _seconds=_numbers(rows, "seconds"), _calls=_numbers(rows, "llm_calls"),
+        _f1=_numbers(rows, "score_f1"), _tokens=_numbers(rows, "tokens"),
+        _cost=_numbers(rows, "cost_usd"), _seconds=_numbers(rows, "seconds"),
+        _calls=_numbers(rows, "llm_calls"),
     )
     kinds = rows["query_error_kind"].fillna("").astype(str) if "query_error_kind" in rows \
         else pd.Series("", index=rows.index)
@@ -354,6 +354,7 @@ def write_transcripts(items: Sequence[ItemResult], out_dir: Path) -> list[Path]:
     JSON line per question in `transcripts/<model>__<pipeline>.jsonl`; rewritten whole, so a
     rerun's file holds that run's conversations."""
     by_file: dict[Path, list[str]] = {}
+    secrets = secret_values()
     for item in items:
         if item.agent is None:
             continue
@@ -361,7 +362,8 @@ def write_transcripts(items: Sequence[ItemResult], out_dir: Path) -> list[Path]:
         line = {"uid": item.question.uid, "model": item.model, "pipeline": item.pipeline,
                 "stop_reason": item.agent.stop_reason, "calls": item.agent.calls,
                 "answer": item.agent.answer, "messages": item.agent.transcript}
-        by_file.setdefault(path, []).append(json.dumps(safe_value(line), ensure_ascii=False))
+        by_file.setdefault(path, []).append(json.dumps(safe_value(line, secrets),
+                                                       ensure_ascii=False))
     for path, lines in by_file.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
