@@ -34,9 +34,6 @@ ANSWER = ToolSpec(
         "required": ["answer"], "additionalProperties": False},
 )
 TOOLS: tuple[ToolSpec, ...] = (RUN_CYPHER, ANSWER)
-# Rows shown to the model per tool result: the same cap as the results' rows JSON.
-TOOL_RESULT_ROWS = 50
-TOOL_RESULT_BYTES = 20_000
 
 
 @dataclass(frozen=True)
@@ -94,8 +91,8 @@ def query_result_text(outcome: QueryOutcome) -> str:
     if not outcome.valid:
         return json.dumps({"status": "error", "error_kind": outcome.query_error_kind,
                            "error": outcome.error or ""}, ensure_ascii=False)
-    rows, cut = capped_rows_json(outcome.columns, outcome.rows, TOOL_RESULT_ROWS,
-                                 TOOL_RESULT_BYTES)
+    # Rows shown to the model: the same cap as the results' rows JSON.
+    rows, cut = capped_rows_json(outcome.columns, outcome.rows)
     shown = len(json.loads(rows)["rows"])
     note = {"status": "ok", "rows_total": outcome.n_rows, "rows_shown": shown,
             "row_cap_reached": outcome.truncated}

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.emit import Emitter, plain_name, quote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
@@ -331,8 +331,7 @@ class Rewriter:
         subject, label = node.children
         self.note("label predicate->label()")
         return tree("compare", call("label", subject), Token("EQ", "="),
-                    tree("str_lit", Token("STRING", "'" + plain_name(label).replace(
-                        "\\", "\\\\").replace("'", "\\'") + "'")))
+                    tree("str_lit", Token("STRING", quote_string(plain_name(label)))))
 
     def r_index(self, node: Tree) -> Tree:
         base, index = node.children

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from lark import Tree
 
+from benchcore.names import EMBEDDED_BACKENDS, Backend
 from dsgqa.dialect.emit import Emitter
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.parser import parse
 from dsgqa.dialect.rewrite import Rewriter
 
-Target = Literal["kuzu", "ladybug", "neo4j"]
+Target = Backend
 # Engines that speak Kuzu's dialect (Ladybug is a Kuzu fork with the same Cypher).
-KUZU_DIALECT: frozenset[str] = frozenset({"kuzu", "ladybug"})
+KUZU_DIALECT: frozenset[str] = frozenset(EMBEDDED_BACKENDS)
 
 
 @dataclass(frozen=True)
