@@ -94,7 +94,7 @@ class GraphStore(ABC):
         """The schema text for the prompt, generated from the loaded database."""
         from dsgqa.graphstore.schema_description import describe_schema
 
-        return describe_schema(self.schema_facts(), self.backend)
+        return describe_schema(self.schema_facts())
 
     @abstractmethod
     def close(self) -> None:

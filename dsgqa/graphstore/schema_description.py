@@ -92,7 +92,7 @@ def _by_label(mapping: dict[str, T]) -> list[tuple[str, T]]:
     return sorted(mapping.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
 
 
-def describe_schema(facts: SchemaFacts, backend: str) -> str:
+def describe_schema(facts: SchemaFacts) -> str:
     """Plain text: labels with properties and classes, edge types with endpoints, notes."""
     lines = ["Node labels (properties):"]
     for label, props in _by_label(facts.properties):
