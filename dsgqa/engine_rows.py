@@ -31,8 +31,7 @@ from dsgqa.stages.run_query import run_query
 def engine_rows(backend: str, graph: SceneGraph, queries: list[str],
                 db_root: Path) -> Iterator[dict[str, Any]]:
     """One result per query, in order, each through `run_query` (guard, translation, guard)."""
-    store = open_graph_store(backend, graph, db_root=db_root)
-    try:
+    with open_graph_store(backend, graph, db_root=db_root) as store:
         for i, query in enumerate(queries):
             attempt = CypherAttempt(uid=f"q{i}", model="engine_rows", cypher=query,
                                     raw_reply=query, usage=LLMUsage())
@@ -40,8 +39,6 @@ def engine_rows(backend: str, graph: SceneGraph, queries: list[str],
             yield {"query": query, "executed": outcome.cypher_executed,
                    "rewrites": list(outcome.rewrites), "valid": outcome.valid,
                    "error": outcome.error or "", "rows": outcome.rows}
-    finally:
-        store.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,8 +39,7 @@ def check(backend: str, questions: Path, scene_graph: Path,
     question_set = load_question_set(questions).questions
     oracle = OracleClient(ModelConfig(name="oracle", provider="oracle"),
                           {q.uid: q for q in question_set})
-    store = open_graph_store(backend, load_scene_graph(scene_graph), db_root=db_root)
-    try:
+    with open_graph_store(backend, load_scene_graph(scene_graph), db_root=db_root) as store:
         for question in question_set:
             attempt = generate_cypher(question, oracle, schema="")
             outcome = run_query(store, attempt)
@@ -50,8 +49,6 @@ def check(backend: str, questions: Path, scene_graph: Path,
             yield {"uid": question.uid, "passed": bool(passed), "error": outcome.error or "",
                    "answer": str(answer), "solution": question.solution,
                    "cypher": outcome.cypher_executed}
-    finally:
-        store.close()
 
 
 def main(argv: list[str] | None = None) -> int:
