@@ -44,8 +44,8 @@ def build_instances(n: int, source: Path, folder: Path) -> dict[str, tuple[str, 
     from planeval import PlanningData
 
     data = PlanningData(source)
-    solved = [(d, i, data.gold_plan(d, i)) for d in data.domain_names()
-              for i in data.instance_names(d) if data.gold_plan(d, i)]
+    solved = [(d, i, gold) for d in data.domain_names() for i in data.instance_names(d)
+              if (gold := data.gold_plan(d, i))]
     replies: dict[str, tuple[str, bool]] = {}
     for k in range(n):
         domain, instance, gold = solved[k % len(solved)]

@@ -87,9 +87,6 @@ class PeakTreeRSS:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
-    def exclude(self, pid: int) -> None:
-        self.excluded.add(pid)
-
     def _sample(self) -> None:
         while not self._stop.is_set():
             self.peak = max(self.peak, tree_rss(self.root, self.excluded))

@@ -21,7 +21,6 @@ class ReportShape:
     drill_items_closed: int = 0
     wrong_items: int = 0
     images: int = 0
-    tables: int = 0
     notes: list[str] = field(default_factory=list)
     ended: bool = False
 
@@ -60,8 +59,6 @@ class _Reader(HTMLParser):
             self.shape.wrong_items += "wrong" in classes
         elif tag == "img":
             self.shape.images += 1
-        elif tag == "table":
-            self.shape.tables += 1
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "h2" and self._in == "h2":

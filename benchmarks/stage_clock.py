@@ -16,12 +16,11 @@ from benchcore import progress
 
 
 class StageClock:
-    """Context manager that records every stage's span and item count while it is open."""
+    """Context manager that records every stage's span while it is open."""
 
     def __init__(self) -> None:
         self.first: dict[str, float] = {}
         self.last: dict[str, float] = {}
-        self.items: dict[str, int] = {}
         self._lock = threading.Lock()
         self._stop: Callable[[], None] | None = None
 
@@ -30,8 +29,6 @@ class StageClock:
         with self._lock:
             self.first.setdefault(stage, now)
             self.last[stage] = now
-            if event == "advanced":
-                self.items[stage] = self.items.get(stage, 0) + count
 
     def __enter__(self) -> StageClock:
         self._stop = progress.listen(self._heard)
