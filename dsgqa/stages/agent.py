@@ -32,8 +32,8 @@ def run_agent(
     replies: list[LLMReply] = []
     queries: list[QueryOutcome] = []
     answer: str | None = None
-    for turn in range(1, max_iterations + 1):
-        reply = client.complete(messages, _context(question.uid, turn, queries),
+    for _ in range(max_iterations):
+        reply = client.complete(messages, _context(question.uid, queries),
                                 TOOLS if native else ())
         replies.append(reply)
         messages.append(reply.assistant_message())
@@ -58,12 +58,10 @@ def run_agent(
     )
 
 
-def _context(uid: str, turn: int, queries: list[QueryOutcome]) -> CallContext:
-    """The turn, and for the oracle the last query's rows (real providers ignore both)."""
-    last = queries[-1] if queries else None
-    extra: dict[str, object] = {"turn": turn, "queries": len(queries)}
-    if last is not None:
-        extra.update(columns=last.columns, rows=last.rows, valid=last.valid)
+def _context(uid: str, queries: list[QueryOutcome]) -> CallContext:
+    """For the oracle, the last query's rows (real providers ignore them; the scripted client
+    reads its turn from the conversation itself)."""
+    extra = {"columns": queries[-1].columns, "rows": queries[-1].rows} if queries else {}
     return CallContext(uid=uid, stage="agent", extra=extra)
 
 
