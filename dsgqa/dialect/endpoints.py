@@ -25,20 +25,13 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.trees import tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 DIRECTED = "startNode->start_node"
 UNDIRECTED = "startNode->CASE on _src"
 _KUZU = {"startnode": "start_node", "endnode": "end_node"}
 _NEO4J = {"startnode": "startNode", "endnode": "endNode"}
-
-
-def _t(data: str, *children: object) -> Tree:
-    return Tree(data, list(children))
-
-
-def _var(text: str | Tree) -> Tree:
-    return _t("var", text if isinstance(text, Tree) else _t("name", Token("NAME", text)))
 
 
 @dataclass
@@ -139,8 +132,8 @@ class Endpoints:
                                "hop in scope, so its stored direction is unknown on Kuzu")
         if binding.directed:
             self.note(DIRECTED)
-            kuzu = _t("call", _var(_KUZU[fname]), _var(rel))
-            return kuzu if key is None else _t("prop", kuzu, key)
+            kuzu = tree("call", var(_KUZU[fname]), var(rel))
+            return kuzu if key is None else tree("prop", kuzu, key)
         if not binding.alive:
             raise DialectError(f"{shown} of an undirected match after a WITH that "
                                "dropped its endpoints: the stored direction is unknown on Kuzu")
@@ -149,19 +142,19 @@ class Endpoints:
                                f"{shown}.property or a whole RETURN/WITH item")
         x, y = (self._name(end) for end in binding.ends)
         first, second = (x, y) if fname == "startnode" else (y, x)
-        is_src = _t("compare", _t("call", _var("id"), _var(x)), Token("EQ", "="),
-                    _t("call", _var("struct_extract"), _var(rel),
-                       _t("str_lit", Token("STRING", "'_src'"))))
-        pick: list[Tree] = [_var(first), _var(second)]
+        is_src = tree("compare", tree("call", var("id"), var(x)), Token("EQ", "="),
+                    tree("call", var("struct_extract"), var(rel),
+                       tree("str_lit", Token("STRING", "'_src'"))))
+        pick: list[Tree] = [var(first), var(second)]
         if key is not None:
-            pick = [_t("prop", p, key) for p in pick]
+            pick = [tree("prop", p, key) for p in pick]
         self.note(UNDIRECTED)
-        return _t("case_expr", _t("case_when", is_src, pick[0]), pick[1])
+        return tree("case_expr", tree("case_when", is_src, pick[0]), pick[1])
 
     def _name(self, node: Tree) -> Tree:
         found = _node_name(node)
         if found is None:
-            found = _t("name", Token("NAME", self.names.fresh("_node")))
+            found = tree("name", Token("NAME", self.names.fresh("_node")))
             node.children.insert(0, found)
         return found
 

@@ -27,19 +27,16 @@ heuristics). Kuzu never gets it.
 
 from __future__ import annotations
 
-from lark import Token, Tree
+from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.trees import int_lit, name, tree
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "WITH ORDER BY->UNWIND barrier"
 # Aggregating functions of Neo4j and of Kuzu's dialect (count(*) is a `call_star`).
 AGGREGATES = frozenset({"count", "collect", "sum", "avg", "min", "max", "stdev", "stdevp",
                         "percentilecont", "percentiledisc"})
-
-
-def _t(data: str, *children: object) -> Tree:
-    return Tree(data, list(children))
 
 
 def _projection(clause: Tree) -> Tree:
@@ -73,8 +70,7 @@ def _has_aggregate(node: object) -> bool:
 
 
 def _barrier(variable: str) -> Tree:
-    return _t("unwind", _t("list_literal", _t("int_lit", Token("INT", "0"))),
-              _t("name", Token("NAME", variable)))
+    return tree("unwind", tree("list_literal", int_lit(0)), name(variable))
 
 
 def add_order_barriers(single_query: Tree, names: FreshNames) -> bool:

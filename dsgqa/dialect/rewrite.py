@@ -26,6 +26,7 @@ from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_barrier import add_order_barriers
+from dsgqa.dialect.trees import call, int_lit, name, tree, var
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 
@@ -48,26 +49,6 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
     "tofloatornull", "tostringornull", "tobooleanornull",
 })
-
-
-def tree(data: str, *children: object) -> Tree:
-    return Tree(data, list(children))
-
-
-def name(text: str) -> Tree:
-    return tree("name", Token("NAME", text))
-
-
-def var(text: str) -> Tree:
-    return tree("var", name(text))
-
-
-def call(function: str, *args: object) -> Tree:
-    return tree("call", var(function), *args)
-
-
-def int_lit(value: int) -> Tree:
-    return tree("int_lit", Token("INT", str(value)))
 
 
 def arith(left: object, op: str, right: object) -> Tree:

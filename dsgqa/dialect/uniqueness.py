@@ -35,6 +35,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.trees import call, tree, var
 
 REWRITE = "relationship uniqueness"
 _SHORTEST = ("SHORTEST", "ALL SHORTEST")
@@ -51,18 +52,6 @@ class _Position:
     types: frozenset[str] | None
     variable_length: bool
     ends: list[tuple[Labels, Labels]]  # possible (stored start, stored end) label sets
-
-
-def _t(data: str, *children: object) -> Tree:
-    return Tree(data, list(children))
-
-
-def _var(text: str) -> Tree:
-    return _t("var", _t("name", Token("NAME", text)))
-
-
-def _call(function: str, *args: object) -> Tree:
-    return _t("call", _var(function), *args)
 
 
 def _labels(node: Tree) -> Labels:
@@ -127,22 +116,22 @@ def _may_share(p: _Position, q: _Position) -> bool:
 
 
 def _rels(name: str) -> Tree:
-    return _call("rels", _var(name))
+    return call("rels", var(name))
 
 
 def _distinct(p: _Position, q: _Position) -> Tree:
     assert p.name is not None and q.name is not None
     if not p.variable_length and not q.variable_length:
-        return _t("compare", _var(p.name), Token("COMP_OP", "<>"), _var(q.name))
+        return tree("compare", var(p.name), Token("COMP_OP", "<>"), var(q.name))
     if p.variable_length and q.variable_length:
-        both = _call("size", _call("list_distinct", _call("list_concat", _rels(p.name),
+        both = call("size", call("list_distinct", call("list_concat", _rels(p.name),
                                                           _rels(q.name))))
-        total = _t("arith", _call("size", _rels(p.name)), Token("ADD_OP", "+"),
-                   _call("size", _rels(q.name)))
-        return _t("compare", both, Token("EQ", "="), total)
+        total = tree("arith", call("size", _rels(p.name)), Token("ADD_OP", "+"),
+                   call("size", _rels(q.name)))
+        return tree("compare", both, Token("EQ", "="), total)
     single, many = (q, p) if p.variable_length else (p, q)
     assert single.name is not None and many.name is not None
-    return _t("not_", _t("in_", _var(single.name), _rels(many.name)))
+    return tree("not_", tree("in_", var(single.name), _rels(many.name)))
 
 
 class FreshNames:
@@ -174,9 +163,9 @@ class Uniqueness:
             return
         made = self.names.fresh("_rel")
         detail = _detail(position.rel)
-        name_node = _t("name", Token("NAME", made))
+        name_node = tree("name", Token("NAME", made))
         if detail is None:  # `-->` or `-[]->`: the emitter prints the brackets from the rel kind
-            position.rel.children.append(_t("rel_detail", name_node))
+            position.rel.children.append(tree("rel_detail", name_node))
         else:
             detail.children.insert(0, name_node)
         position.name = made
@@ -199,11 +188,11 @@ class Uniqueness:
                      None)
         condition = conditions[0]
         for more in conditions[1:]:
-            condition = _t("and_", condition, more)
+            condition = tree("and_", condition, more)
         if where is None:
-            clause.children.append(_t("where", condition))
+            clause.children.append(tree("where", condition))
         else:
-            where.children[0] = _t("and_", _t("paren", where.children[0]), condition)
+            where.children[0] = tree("and_", tree("paren", where.children[0]), condition)
         return True
 
     def expand_stars(self, single_query: Tree) -> None:
@@ -237,7 +226,7 @@ class Uniqueness:
             return
         if not visible and len(items.children) == 1:
             raise CypherSyntaxError("RETURN * or WITH * with no variables in scope")
-        spelled = [_t("proj_item", _t("var", n)) for n in visible]
+        spelled = [tree("proj_item", tree("var", n)) for n in visible]
         items.children = spelled + items.children[1:]
 
 
