@@ -68,8 +68,7 @@ class Endpoints:
         self.note = note
 
     def run(self, root: Tree) -> None:
-        if not any(_endpoint_call(c) for c in root.iter_subtrees()
-                   if c.data == "call" and _is_endpoint_name(c)):
+        if not any(_endpoint_call(c) for c in root.iter_subtrees()):
             return
         for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
             self._single_query(single)
@@ -158,11 +157,6 @@ class Endpoints:
             node.children.insert(0, found)
         return found
 
-
-def _is_endpoint_name(call: Tree) -> bool:
-    callee = call.children[0]
-    return isinstance(callee, Tree) and callee.data == "var" and \
-        plain_name(callee.children[0]).lower() in _KUZU
 
 
 def _after_with(clause: Tree, bindings: dict[str, _Binding], generated: set[str]) -> None:
