@@ -67,7 +67,11 @@ def _schema_text(store: GraphStore, db_root: Path, fingerprint: str) -> str:
     if path.is_file():
         return path.read_text()
     text = store.schema_description()
-    path.write_text(text)
+    # Written aside and renamed: a Dask worker opening the same graph at this moment must read
+    # the whole text or none of it, never the empty file `write_text` starts with.
+    scratch = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}")
+    scratch.write_text(text)
+    os.replace(scratch, path)
     return text
 
 

@@ -246,3 +246,50 @@ def test_a_malformed_reply_is_an_empty_answer_not_a_crash(body: dict) -> None:
     with FakeOpenAIServer(lambda req, n: (200, body, {})) as server:
         reply = OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
     assert (reply.text, reply.prompt_tokens, reply.completion_tokens) == ("", 0, 0)
+
+
+def test_a_429_without_retry_after_waits_before_the_retry() -> None:
+    """The SDK's schedule: the first retry waits about 0.5 s (urllib3 alone would retry at
+    once, answering a rate limit with another request the same moment)."""
+    def responder(req: dict, n: int):
+        return error_reply(429, "slow down") if n == 1 else chat_reply("ok")
+
+    with FakeOpenAIServer(responder) as server:
+        started = time.monotonic()
+        reply = OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+        waited = time.monotonic() - started
+    assert reply.text == "ok" and len(server.requests) == 2
+    assert waited >= 0.375   # 0.5 s less the jitter of at most a quarter
+
+
+def test_a_retry_after_beyond_the_cap_is_cut_to_it() -> None:
+    from benchcore.llm.http_pool import retry_policy
+
+    policy = retry_policy(3)
+    assert policy.parse_retry_after("3600") == 60 and policy.parse_retry_after("2") == 2
+    assert policy.total == 3
+    assert 429 in policy.status_forcelist and 503 in policy.status_forcelist
+    assert 400 not in policy.status_forcelist and 404 not in policy.status_forcelist
+
+
+def test_the_proxy_variables_are_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchcore.llm.http_pool import pool_for
+
+    monkeypatch.setenv("https_proxy", "http://proxy.example:3128")
+    monkeypatch.setenv("no_proxy", "internal.example")
+    through = pool_for("https://api.example/v1", 7)
+    direct = pool_for("https://internal.example/v1", 7)
+    assert through.proxy is not None and through.proxy.host == "proxy.example"
+    assert direct.proxy is None
+    assert (through.host, through.port) == ("api.example", 443)
+
+
+def test_one_pool_per_endpoint_keeps_connections_alive() -> None:
+    with FakeOpenAIServer(lambda req, n: chat_reply(f"reply {n}")) as server:
+        client = OpenAIChatClient(_config(server))
+        again = OpenAIChatClient(_config(server))
+        for _ in range(3):
+            client.complete(MESSAGES, CTX)
+            again.complete(MESSAGES, CTX)
+        assert client._pool is again._pool
+        assert client._pool.num_connections == 1 and client._pool.num_requests == 6
