@@ -277,8 +277,8 @@ def test_the_proxy_variables_are_honoured(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setenv("https_proxy", "http://proxy.example:3128")
     monkeypatch.setenv("no_proxy", "internal.example")
-    through = pool_for("https://api.example/v1", 7)
-    direct = pool_for("https://internal.example/v1", 7)
+    through = pool_for("m", "https://api.example/v1", 7)
+    direct = pool_for("m", "https://internal.example/v1", 7)
     assert through.proxy is not None and through.proxy.host == "proxy.example"
     assert direct.proxy is None
     assert (through.host, through.port) == ("api.example", 443)
@@ -292,4 +292,6 @@ def test_one_pool_per_endpoint_keeps_connections_alive() -> None:
             client.complete(MESSAGES, CTX)
             again.complete(MESSAGES, CTX)
         assert client._pool is again._pool
+        other = OpenAIChatClient(_config(server).model_copy(update={"name": "other-model"}))
+        assert other._pool is not client._pool   # each model its own max_connections
         assert client._pool.num_connections == 1 and client._pool.num_requests == 6

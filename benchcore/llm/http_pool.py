@@ -57,16 +57,17 @@ def retry_policy(retries: int) -> Retry:
     )
 
 
-_POOLS: dict[tuple[str, int], Pool] = {}
+_POOLS: dict[tuple[str, str, int], Pool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def pool_for(base_url: str | None, max_connections: int) -> Pool:
-    """The process's pool for an endpoint: at most `max_connections` open connections, kept
-    alive between calls; a caller beyond them waits for one. The `https_proxy`/`http_proxy` and
-    `no_proxy` variables are honoured, as the SDK did."""
+def pool_for(model: str, base_url: str | None, max_connections: int) -> Pool:
+    """The process's pool for a model at an endpoint: at most `max_connections` open
+    connections (the model's own cap, as its concurrency limit: two models served by one
+    endpoint each get theirs), kept alive between calls; a caller beyond them waits for one.
+    The `https_proxy`/`http_proxy` and `no_proxy` variables are honoured, as the SDK did."""
     url = base_url or DEFAULT_BASE_URL
-    slot = (url, max_connections)
+    slot = (model, url, max_connections)
     with _POOLS_LOCK:
         if slot not in _POOLS:
             _POOLS[slot] = _new_pool(url, max_connections)

@@ -91,7 +91,7 @@ class OpenAIChatClient:
         check_credentials(config)
         register_secret_env(config.api_key_env)
         self.config = config
-        self._pool = pool_for(config.base_url, config.max_connections)
+        self._pool = pool_for(config.name, config.base_url, config.max_connections)
         self._path = request_path(config.base_url, "/chat/completions")
         self._headers = _headers(config)
         self._timeout = urllib3.Timeout(connect=config.timeout_s, read=config.timeout_s)
