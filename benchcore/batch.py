@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -162,17 +161,44 @@ def run_items(
             progress.advanced(stage, hits)
     missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
     jobs = [(items[i], keys[i]) for i in missing]
-    if workers <= 1:
-        # One worker: the calling thread does the work, as a pool would, in item order,
-        # without a future and its locks per item (5,000 compare items spent longer there).
-        done: Iterable[Outcome[V]] = map(one, jobs)
-        for i, outcome in zip(missing, done, strict=True):
-            outcomes[i] = outcome
-    elif jobs:
-        with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-            for i, outcome in zip(missing, pool.map(one, jobs), strict=True):
-                outcomes[i] = outcome
+    for i, outcome in zip(missing, _each(one, jobs, workers), strict=True):
+        outcomes[i] = outcome
     return outcomes  # type: ignore[return-value]  # every slot is filled by now
+
+
+def _each(work: Callable[[T], V], jobs: Sequence[T], workers: int) -> list[V]:
+    """`work` of every job, in job order, on up to `workers` threads that each take the next
+    job as they finish one. Not an executor's `map`: that makes a future, a condition and a
+    queue entry per job up front, in the calling thread, and with 64 workers already
+    competing for the GIL those 5,000 submissions cost a stage more than its own work. One
+    worker: the calling thread does the jobs itself."""
+    if workers <= 1 or len(jobs) <= 1:
+        return list(map(work, jobs))
+    results: list[V | None] = [None] * len(jobs)
+    failures: list[BaseException] = []
+    taken = iter(range(len(jobs)))
+    lock = threading.Lock()
+
+    def worker() -> None:
+        try:
+            while not failures:
+                with lock:
+                    index = next(taken, None)
+                if index is None:
+                    return
+                results[index] = work(jobs[index])
+        except BaseException as error:  # re-raised in the caller, as map would
+            failures.append(error)
+
+    threads = [threading.Thread(target=worker, daemon=True)
+               for _ in range(min(workers, len(jobs)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return results  # type: ignore[return-value]  # every slot is filled when none failed
 
 
 def cached_outcomes(items: Sequence[T], keys: Sequence[str], uid_of: Callable[[T], str],

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -57,11 +58,13 @@ def _connection_limit(config: ModelConfig) -> AbstractContextManager[object]:
 
 
 def _cluster_semaphore(config: ModelConfig) -> AbstractContextManager[object] | None:
-    """A distributed.Semaphore when this process is a Dask worker, else None."""
-    try:
-        from distributed import Semaphore, get_worker
-    except ImportError:
+    """A distributed.Semaphore when this process is a Dask worker, else None. A process that
+    has not imported `distributed` is no Dask worker; importing it just to ask took half a
+    second of the first LLM stage's start."""
+    if "distributed" not in sys.modules:
         return None
+    from distributed import Semaphore, get_worker
+
     try:
         get_worker()
     except ValueError:  # not running inside a Dask worker
