@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pickle
 from pathlib import Path
 from typing import Any
@@ -45,20 +46,23 @@ class ItemCache:
 
     def __init__(self, root: str | Path, stage: str) -> None:
         self.folder = Path(root) / stage
+        self._folder = os.fspath(self.folder)
         self._store = SegmentStore.shared(self.folder)
 
     def __len__(self) -> int:
         return len(self._store)
 
-    def _legacy_path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.pkl"
+    def _legacy_path(self, key: str) -> str:
+        # A string path: every miss looks here, and pathlib's parsing cost more than the
+        # failed open itself.
+        return os.path.join(self._folder, key[:2], f"{key}.pkl")
 
     def get(self, key: str) -> Any | None:
         data = self._store.get(key)
         if data is not None:
             return pickle.loads(data)
         try:
-            with self._legacy_path(key).open("rb") as handle:
+            with open(self._legacy_path(key), "rb") as handle:
                 return pickle.load(handle)
         except (FileNotFoundError, NotADirectoryError, EOFError, pickle.UnpicklingError):
             return None

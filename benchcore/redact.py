@@ -22,6 +22,7 @@ _SECRET_NAME = re.compile(r"(API_KEY|_TOKEN|_SECRET|PASSWORD)$", re.IGNORECASE)
 _SHAPES = (r"\bsk-[A-Za-z0-9_\-]{6,}", r"\bBearer\s+[A-Za-z0-9._~+/=\-]{6,}")
 _REGISTERED: set[str] = {"OPENAI_API_KEY"}
 _LOCK = threading.Lock()
+_LAST: tuple[object, tuple[str, ...]] | None = None   # (environment seen, its secret values)
 
 
 def register_secret_env(name: str) -> None:
@@ -31,13 +32,27 @@ def register_secret_env(name: str) -> None:
 
 
 def secret_values() -> tuple[str, ...]:
-    """The current values of secret-holding environment variables, longest first."""
+    """The current values of secret-holding environment variables, longest first.
+
+    Asked for every reply and error text (twice per LLM call), so the answer is kept until the
+    environment or the registered names change: reading and matching every variable name cost
+    0.1 ms a call, a tenth of the harness's whole work per call at 64 connections."""
+    global _LAST
     with _LOCK:
-        names = set(_REGISTERED)
-    names |= {name for name in os.environ if _SECRET_NAME.search(name)}
-    values = {os.environ.get(name, "") for name in names}
-    return tuple(sorted((v for v in values if len(v) >= MIN_SECRET_LENGTH), key=len,
-                        reverse=True))
+        names = frozenset(_REGISTERED)
+    # CPython's raw environment (bytes to bytes): comparing it is one C-level tuple compare,
+    # where going through os.environ decodes every name and value.
+    raw = getattr(os.environ, "_data", None)
+    state = (names, tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items()))
+    last = _LAST
+    if last is not None and last[0] == state:
+        return last[1]
+    found = names | {name for name in os.environ if _SECRET_NAME.search(name)}
+    values = {os.environ.get(name, "") for name in found}
+    secrets = tuple(sorted((v for v in values if len(v) >= MIN_SECRET_LENGTH), key=len,
+                           reverse=True))
+    _LAST = (state, secrets)
+    return secrets
 
 
 @functools.lru_cache(maxsize=8)

@@ -42,6 +42,20 @@ def test_configured_key_and_key_shapes_are_masked(monkeypatch: pytest.MonkeyPatc
 
 
 
+def test_a_secret_set_or_changed_later_is_masked_from_then_on(monkeypatch) -> None:
+    """The secret values are kept between calls; a changed environment or a newly registered
+    name must still be seen at once."""
+    monkeypatch.delenv("LATE_SERVICE_TOKEN", raising=False)
+    assert redact("token value-0123456789") == "token value-0123456789"
+    monkeypatch.setenv("LATE_SERVICE_TOKEN", "value-0123456789")
+    assert redact("token value-0123456789") == "token ***"
+    monkeypatch.setenv("LATE_SERVICE_TOKEN", "other-9876543210")
+    assert redact("value-0123456789 other-9876543210") == "value-0123456789 ***"
+    monkeypatch.setenv("LATE_PLAIN", "registered-later-42")
+    assert redact("registered-later-42") == "registered-later-42"
+    register_secret_env("LATE_PLAIN")
+    assert redact("registered-later-42") == "***"
+
 @pytest.mark.parametrize("record", [
     {"uid": "q1", "answer": "4", "correct": True, "score": 0.5, "note": None},
     {"uid": "q2", "answer": "a\udcffb", "error": ""},                       # a surrogate

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, replace
@@ -38,6 +39,7 @@ class ResponseCache:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._root = os.fspath(self.root)
         self._store = SegmentStore.shared(self.root)
 
     def __len__(self) -> int:
@@ -55,15 +57,17 @@ class ResponseCache:
         blob = json.dumps(request, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    def _legacy_path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
+    def _legacy_path(self, key: str) -> str:
+        # A string path: every miss looks here (see ItemCache._legacy_path).
+        return os.path.join(self._root, key[:2], f"{key}.json")
 
     def get(self, key: str) -> LLMReply | None:
         """The cached reply, or None for a missing or unusable entry."""
         try:
             raw = self._store.get(key)
             if raw is None:
-                raw = self._legacy_path(key).read_bytes()
+                with open(self._legacy_path(key), "rb") as handle:
+                    raw = handle.read()
             data = json.loads(raw.decode("utf-8"))
             calls = tuple(ToolCall(**{k: str(v) for k, v in call.items()})
                           for call in data.pop("tool_calls", []))
