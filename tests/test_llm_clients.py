@@ -295,3 +295,18 @@ def test_one_pool_per_endpoint_keeps_connections_alive() -> None:
         other = OpenAIChatClient(_config(server).model_copy(update={"name": "other-model"}))
         assert other._pool is not client._pool   # each model its own max_connections
         assert client._pool.num_connections == 1 and client._pool.num_requests == 6
+
+
+@pytest.mark.parametrize(("base_url", "says"), [
+    ("localhost:8000/v1", "must be an http:// or https:// URL with a host"),
+    ("http://localhost:99999/v1", "not a URL: Port out of range"),
+])
+def test_a_base_url_the_client_cannot_use_is_a_config_error(tmp_path, base_url, says) -> None:
+    from benchcore.run_config import ConfigError, load_config
+
+    path = tmp_path / "run.yaml"
+    path.write_text(f"models: [{{name: m, base_url: '{base_url}'}}]\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert str(caught.value).startswith(f"{path}: field models.0.base_url: Value error, {says}")
+    assert "\n" not in str(caught.value)

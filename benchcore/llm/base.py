@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # One chat message in the OpenAI wire format: {"role", "content"}, plus "tool_calls" on an
 # assistant message that called tools and "tool_call_id" on a tool result.
@@ -137,6 +138,24 @@ class ModelConfig(BaseModel):
         "servers without it, the text protocol (a fenced cypher block is a call).")
     usd_per_1m_input: float = Field(default=0.0, description="Price, for the cost column.")
     usd_per_1m_output: float = Field(default=0.0, description="Price, for the cost column.")
+
+    @field_validator("base_url")
+    @classmethod
+    def _an_http_url(cls, value: str | None) -> str | None:
+        """A base URL the client can reach, checked when the config is read: a typo such as
+        `localhost:8000/v1` (no scheme) is then a config error naming the field, not the
+        error of every item."""
+        if value is None:
+            return value
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018  # reading it checks the port's range
+        except ValueError as error:
+            raise ValueError(f"not a URL: {error}") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// URL with a host, "
+                             "e.g. http://localhost:8000/v1")
+        return value
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return (prompt_tokens * self.usd_per_1m_input
