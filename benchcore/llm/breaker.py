@@ -1,6 +1,6 @@
 """A circuit breaker per model endpoint and process: stop calling a dead endpoint.
 
-Each item's call already retries a dropped connection with backoff (the SDK's `max_retries`),
+Each item's call already retries a dropped connection with backoff (`max_retries`, `http_pool`),
 so a dead base URL costs every item that whole backoff: 72 s for 28 items, 1.5 h for 5,000.
 After `max_consecutive_connection_failures` calls in a row ended without reaching the server
 (refused, reset, timed out), the breaker opens: further calls fail at once with the cause of
@@ -9,8 +9,8 @@ call is let through every `PROBE_INTERVAL_S`, so a long-lived process (a Dask wo
 when the endpoint comes back.
 
 Between the first such failure and the breaker opening, the endpoint is `suspect`: calls then
-try once, without the SDK's retries, so the breaker opens after one backoff cycle rather than
-after one per concurrent slot.
+try once, without retries, so the breaker opens after one backoff cycle rather than after one
+per concurrent slot.
 """
 
 from __future__ import annotations
