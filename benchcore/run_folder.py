@@ -129,7 +129,7 @@ def typed(frame: pd.DataFrame, bools: tuple[str, ...], texts: tuple[str, ...]) -
             frame[column] = pd.NA if column in bools else ""
     for column in frame.columns:
         if column in bools:
-            frame[column] = frame[column].map(_to_bool).astype("boolean")
+            frame[column] = frame[column].map(optional_bool).astype("boolean")
         elif column in texts:
             frame[column] = frame[column].astype(object).fillna("").astype(str)
         else:
@@ -142,7 +142,9 @@ def typed(frame: pd.DataFrame, bools: tuple[str, ...], texts: tuple[str, ...]) -
     return frame
 
 
-def _to_bool(value: object) -> bool | None:
+def optional_bool(value: object) -> bool | None:
+    """True/False as the tables write them (bools, numpy bools, their text, 1/0, yes/no);
+    anything else is missing."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()

@@ -28,6 +28,7 @@ from benchcore.run_folder import (
     QA_SUMMARY,
     QA_SUMMARY_BY_TAG,
     TRANSCRIPTS_DIR,
+    optional_bool,
 )
 from benchcore.text_safety import safe_record, safe_value
 from benchcore.track_summary import TrackSummary
@@ -215,10 +216,11 @@ def results_table(items: list[ItemResult]) -> pd.DataFrame:
                         columns=list(QA_COLUMNS))
 
 
+# The summary's count of failed queries per error kind, one column each.
+ERROR_KIND_COLUMNS = tuple(f"query_{kind}" for kind in ERROR_KINDS)
 SUMMARY_COLUMNS = [
     "items", "correct", "accuracy", "execution_accuracy", "mean_f1", "valid_cypher", "errors",
-    "tokens", "cost_usd", "seconds", "llm_calls",
-    *(f"query_{kind}" for kind in ERROR_KINDS),
+    "tokens", "cost_usd", "seconds", "llm_calls", *ERROR_KIND_COLUMNS,
 ]
 # Results written before pipelines existed were all feed-forward.
 DEFAULT_PIPELINE = "feedforward"
@@ -250,7 +252,7 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     # Execution accuracy counts only items whose question has a reference query (NA otherwise).
     matched = rows["execution_match"] if "execution_match" in rows \
         else pd.Series(pd.NA, index=rows.index)
-    rows = rows.assign(_executed=matched.map(_optional_bool).astype("boolean").astype("Float64"))
+    rows = rows.assign(_executed=matched.map(optional_bool).astype("boolean").astype("Float64"))
     grouped = rows.groupby(keys, sort=True)
     return pd.DataFrame({
         "items": grouped.size(),
@@ -280,12 +282,6 @@ def _numbers(rows: pd.DataFrame, column: str) -> pd.Series:
     if column not in rows:
         return pd.Series(0.0, index=rows.index)
     return pd.to_numeric(rows[column], errors="coerce").fillna(0)
-
-
-def _optional_bool(value: object) -> bool | None:
-    """True/False as written by the tables (bools, numpy bools or their text); else missing."""
-    text = str(value).strip().lower()
-    return True if text == "true" else False if text == "false" else None
 
 
 def _truthy(values: pd.Series) -> pd.Series:

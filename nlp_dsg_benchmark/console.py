@@ -17,6 +17,7 @@ from benchcore.failure_causes import describe_causes
 from benchcore.run_folder import QA_TABLE, read_table
 from benchcore.run_summary import RunSummary
 from benchcore.text_safety import safe_text
+from dsgqa.results import ERROR_KIND_COLUMNS
 
 PLANNING_COLUMNS = [
     "experiment", "n_instances", "n_solved_successfully", "execution_success_rate",
@@ -35,7 +36,7 @@ def qa_summary_frame(records: list[dict[str, object]]) -> pd.DataFrame:
     """The QA summary as the console shows it: the headline columns, and the failed queries'
     kinds folded into one column (`dialect 2, syntax 1`)."""
     overall = pd.DataFrame(records)
-    kinds = [c for c in overall.columns if c.startswith("query_")]
+    kinds = [c for c in ERROR_KIND_COLUMNS if c in overall.columns]
     folded = [", ".join(f"{c.removeprefix('query_')} {int(row[c])}" for c in kinds
                         if pd.notna(row[c]) and int(row[c])) or "-"
               for _, row in overall.iterrows()]

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dsgqa.results import DEFAULT_PIPELINE, summary_by_tag, summary_overall, with_pipeline
+from dsgqa.results import (
+    DEFAULT_PIPELINE,
+    ERROR_KIND_COLUMNS,
+    summary_by_tag,
+    summary_overall,
+    with_pipeline,
+)
 from planeval.evaluation import EVALUATION_COLUMNS
 from planeval.overview import overview
 
@@ -53,9 +59,7 @@ def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
 def qa_error_kinds(qa: pd.DataFrame) -> pd.DataFrame:
     """Per model and pipeline: how many queries failed with each kind (syntax, dialect, schema,
     refused, timeout, runtime), as the QA track counts them."""
-    summary = summary_overall(qa)
-    kinds = [c for c in summary.columns if c.startswith("query_")]
-    return summary[["model", "pipeline", *kinds]]
+    return summary_overall(qa)[["model", "pipeline", *ERROR_KIND_COLUMNS]]
 
 
 def qa_by_tag(qa: pd.DataFrame) -> pd.DataFrame:
