@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
 from pathlib import Path
 from typing import Any
 
-from benchcore.segment_store import SegmentStore
+from benchcore.segment_store import OneFileLayout, SegmentStore
 
 
 def item_key(stage: str, *parts: Any) -> str:
@@ -46,23 +45,21 @@ class ItemCache:
 
     def __init__(self, root: str | Path, stage: str) -> None:
         self.folder = Path(root) / stage
-        self._folder = os.fspath(self.folder)
         self._store = SegmentStore.shared(self.folder)
+        self._one_file = OneFileLayout(self.folder, ".pkl")
 
     def __len__(self) -> int:
         return len(self._store)
-
-    def _legacy_path(self, key: str) -> str:
-        # A string path: every miss looks here, and pathlib's parsing cost more than the
-        # failed open itself.
-        return os.path.join(self._folder, key[:2], f"{key}.pkl")
 
     def get(self, key: str) -> Any | None:
         data = self._store.get(key)
         if data is not None:
             return pickle.loads(data)
+        path = self._one_file.path(key)
+        if path is None:
+            return None
         try:
-            with open(self._legacy_path(key), "rb") as handle:
+            with open(path, "rb") as handle:
                 return pickle.load(handle)
         except (FileNotFoundError, NotADirectoryError, EOFError, pickle.UnpicklingError):
             return None

@@ -97,3 +97,15 @@ def test_the_shared_store_sees_other_writers_after_a_refresh(tmp_path) -> None:
     other.put("theirs", b"3")
     assert SegmentStore.shared(tmp_path).get("theirs") == b"3"
     assert shared.get("mine") == b"1"
+
+
+def test_a_folder_without_one_file_entries_is_not_searched_for_them(tmp_path) -> None:
+    from benchcore.segment_store import OneFileLayout
+
+    (tmp_path / "stage").mkdir()
+    (tmp_path / "stage" / "x.seg").write_bytes(b"")
+    assert OneFileLayout(tmp_path / "stage", ".pkl").path("abcd") is None
+    assert OneFileLayout(tmp_path / "missing", ".pkl").path("abcd") is None
+    (tmp_path / "stage" / "ab").mkdir()
+    assert OneFileLayout(tmp_path / "stage", ".pkl").path("abcd") == \
+        str(tmp_path / "stage" / "ab" / "abcd.pkl")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, replace
@@ -29,7 +28,7 @@ from benchcore.llm.base import (
     ToolCall,
     ToolSpec,
 )
-from benchcore.segment_store import SegmentStore
+from benchcore.segment_store import OneFileLayout, SegmentStore
 from benchcore.text_safety import safe_text
 
 
@@ -39,8 +38,8 @@ class ResponseCache:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._root = os.fspath(self.root)
         self._store = SegmentStore.shared(self.root)
+        self._one_file = OneFileLayout(self.root, ".json")
 
     def __len__(self) -> int:
         return len(self._store)
@@ -57,16 +56,15 @@ class ResponseCache:
         blob = json.dumps(request, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    def _legacy_path(self, key: str) -> str:
-        # A string path: every miss looks here (see ItemCache._legacy_path).
-        return os.path.join(self._root, key[:2], f"{key}.json")
-
     def get(self, key: str) -> LLMReply | None:
         """The cached reply, or None for a missing or unusable entry."""
         try:
             raw = self._store.get(key)
             if raw is None:
-                with open(self._legacy_path(key), "rb") as handle:
+                path = self._one_file.path(key)
+                if path is None:
+                    return None
+                with open(path, "rb") as handle:
                     raw = handle.read()
             data = json.loads(raw.decode("utf-8"))
             calls = tuple(ToolCall(**{k: str(v) for k, v in call.items()})
