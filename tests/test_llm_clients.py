@@ -310,3 +310,11 @@ def test_a_base_url_the_client_cannot_use_is_a_config_error(tmp_path, base_url, 
         load_config(path)
     assert str(caught.value).startswith(f"{path}: field models.0.base_url: Value error, {says}")
     assert "\n" not in str(caught.value)
+
+
+def test_a_redirect_is_an_error_not_a_reply() -> None:
+    moved = FakeOpenAIServer(lambda req, n: (307, {"error": {"message": "moved"}},
+                                             {"Location": "http://127.0.0.1:9/v1"}))
+    with moved as server, pytest.raises(LLMError, match="HTTP 307: request failed: moved"):
+        OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+    assert len(server.requests) == 1

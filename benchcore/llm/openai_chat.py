@@ -148,7 +148,7 @@ class OpenAIChatClient:
             self._breaker.failed(cause)
             raise LLMError(safe_text(f"{cause} ({_first_line(reason)})")) from None
         self._breaker.answered()
-        if response.status >= 400:
+        if not 200 <= response.status < 300:   # redirects are not followed, as the SDK did not
             raise LLMError(_describe_status_error(self.config, response.status, response.data))
         try:
             return json.loads(response.data)
