@@ -54,3 +54,12 @@ def test_markdown_cells_are_capped(tmp_path: Path) -> None:
     assert len(markdown) < 5_000
     assert "a \\| b c" in markdown
     assert len(pd.read_csv(paths["rows_csv"])["answer"][0]) == len(huge)   # the CSV keeps all
+
+
+def test_markdown_shows_number_like_answers_as_written(tmp_path: Path) -> None:
+    """tabulate reads number-like text as numbers; a model's answer must be shown as it said."""
+    paths = write_results(_table(["0.10", "1e3", "007"]), tmp_path)
+    rows = [line for line in paths["markdown"].read_text().splitlines()
+            if line.startswith("| q")]
+    answers = [row.split("|")[6].strip() for row in rows]
+    assert answers == ["0.10", "1e3", "007"]
