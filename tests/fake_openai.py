@@ -6,10 +6,13 @@ request is recorded, so tests can assert the request shape the client sent.
 
 from __future__ import annotations
 
+import datetime
 import json
+import ssl
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from openai.types.chat import ChatCompletion
@@ -55,8 +58,11 @@ def error_reply(status: int, message: str, headers: dict[str, str] | None = None
 class FakeOpenAIServer:
     """Context manager: starts on 127.0.0.1 with a free port, stops on exit."""
 
-    def __init__(self, responder: Callable[[dict[str, Any], int], Reply]) -> None:
+    def __init__(self, responder: Callable[[dict[str, Any], int], Reply],
+                 tls: ssl.SSLContext | None = None) -> None:
+        """`tls`: serve HTTPS with this server context (see `self_signed_tls`)."""
         self.responder = responder
+        self.scheme = "https" if tls else "http"
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
@@ -84,12 +90,15 @@ class FakeOpenAIServer:
                 pass
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if tls is not None:
+            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"{self.scheme}://localhost:{port}/v1" if self.scheme == "https" \
+            else f"http://{host}:{port}/v1"
 
     def __enter__(self) -> FakeOpenAIServer:
         self._thread.start()
@@ -99,3 +108,33 @@ class FakeOpenAIServer:
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join(timeout=5)
+
+
+def self_signed_tls(folder: Path) -> tuple[ssl.SSLContext, Path]:
+    """A server TLS context for `localhost` with a self-signed certificate, and the
+    certificate's PEM file (what a client must trust to accept it)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name)
+        .public_key(key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = folder / "server.pem", folder / "server.key"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    return context, cert_file

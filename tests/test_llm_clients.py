@@ -318,3 +318,21 @@ def test_a_redirect_is_an_error_not_a_reply() -> None:
     with moved as server, pytest.raises(LLMError, match="HTTP 307: request failed: moved"):
         OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
     assert len(server.requests) == 1
+
+
+def test_https_verifies_the_server_against_the_trusted_certificates(tmp_path, monkeypatch) -> None:
+    """certifi's bundle by default, so a self-signed server is refused in one line; trusted
+    once `SSL_CERT_FILE` names its certificate (an internal CA), as with the SDK."""
+    from tests.fake_openai import self_signed_tls
+
+    tls, certificate = self_signed_tls(tmp_path)
+    with FakeOpenAIServer(lambda req, n: chat_reply("over tls"), tls=tls) as server:
+        monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+        untrusted = _config(server, max_retries=0).model_copy(update={"name": "untrusted"})
+        refused = r"cannot reach https://localhost:\d+/v1 \(.*CERTIFICATE_VERIFY_FAILED"
+        with pytest.raises(LLMError, match=refused):
+            OpenAIChatClient(untrusted).complete(MESSAGES, CTX)
+        monkeypatch.setenv("SSL_CERT_FILE", str(certificate))
+        trusted = _config(server).model_copy(update={"name": "trusted"})
+        reply = OpenAIChatClient(trusted).complete(MESSAGES, CTX)
+    assert reply.text == "over tls"

@@ -18,6 +18,7 @@ caller can say what it was.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import urllib.request
@@ -65,7 +66,8 @@ def pool_for(model: str, base_url: str | None, max_connections: int) -> Pool:
     """The process's pool for a model at an endpoint: at most `max_connections` open
     connections (the model's own cap, as its concurrency limit: two models served by one
     endpoint each get theirs), kept alive between calls; a caller beyond them waits for one.
-    The `https_proxy`/`http_proxy` and `no_proxy` variables are honoured, as the SDK did."""
+    The `https_proxy`/`http_proxy`/`no_proxy` and `SSL_CERT_FILE`/`SSL_CERT_DIR` variables are
+    honoured, as the SDK did."""
     url = base_url or DEFAULT_BASE_URL
     slot = (model, url, max_connections)
     with _POOLS_LOCK:
@@ -75,9 +77,12 @@ def pool_for(model: str, base_url: str | None, max_connections: int) -> Pool:
 
 
 def _new_pool(url: str, max_connections: int) -> Pool:
-    options = {"maxsize": max_connections, "block": True}
+    options: dict[str, object] = {"maxsize": max_connections, "block": True}
     if urlsplit(url).scheme == "https":
-        options["ca_certs"] = certifi.where()
+        # certifi's bundle, unless the machine names its own (an internal CA), as httpx did.
+        options["ca_certs"] = os.environ.get("SSL_CERT_FILE") or certifi.where()
+        if os.environ.get("SSL_CERT_DIR"):
+            options["ca_cert_dir"] = os.environ["SSL_CERT_DIR"]
     proxy = _proxy_for(url)
     if proxy:
         return urllib3.ProxyManager(proxy, num_pools=1, **options).connection_from_url(url)
