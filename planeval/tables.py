@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+from tabulate import tabulate
 
 from planeval.errors import PlanevalError
 
@@ -29,13 +30,24 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
-    """A GitHub-style Markdown table; None/NaN shown as NA (AutoPlanBench's convention)."""
-    shown = frame.astype(object).apply(lambda column: column.map(_cell))
-    shown = shown.where(shown.notna(), "NA")
-    return shown.to_markdown(index=False, floatfmt=".3f")
+    """A GitHub-style Markdown table; None/NaN shown as NA (AutoPlanBench's convention).
+
+    Gaps stay gaps for tabulate (its missing value), so a number column with one is still a
+    number column (right-aligned, three decimals); columns of text (names, lists) are shown as
+    written, where tabulate would read an instance named `01` as the number 1."""
+    rows = [[None if _missing(value) else _cell(value) for value in row]
+            for row in frame.astype(object).itertuples(index=False)]
+    text = [i for i in range(len(frame.columns)) if any(isinstance(row[i], str) for row in rows)]
+    return tabulate(rows, headers=[str(c) for c in frame.columns], tablefmt="pipe",
+                    floatfmt=".3f", missingval="NA", disable_numparse=text or False)
 
 
 def _cell(value: object) -> object:
     if isinstance(value, list | tuple | set | frozenset):
         return ", ".join(str(v) for v in value)
     return value
+
+
+def _missing(value: object) -> bool:
+    """None, NaN or pandas' NA: a gap, which tabulate shows as its missing value."""
+    return value is None or value is pd.NA or (isinstance(value, float) and value != value)

@@ -1,4 +1,5 @@
-"""Evaluation from generation logs, the seed 002/003 overview, instance analysis and the CLI."""
+"""Evaluation from generation logs, AutoPlanBench's overview and the EAI-style aggregate report,
+instance analysis and the CLI."""
 
 from __future__ import annotations
 
@@ -195,7 +196,7 @@ def test_overview_has_seed_002_and_003_metrics(
         ni["unsuccessful_bec_not_recog_goal"],
         ni["unsuccessful_bec_not_executable"],
     ) == (1, 1, 1)
-    # seed 003 aggregate
+    # the action-sequence evaluation's aggregate report (EAI error taxonomy)
     assert ni["task_success_rate"] == 0.25 and ni["execution_success_rate"] == 0.75
     assert ni["rate_precondition"] == 0.25 and ni["rate_goal_not_reached"] == 0.5
     assert ni["rate_additional_step"] == 0.5 and ni["rate_missing_step"] == 0.25
@@ -339,3 +340,12 @@ def test_cli_as_a_process_prints_no_traceback(tmp_path: Path) -> None:
         f"planeval: error: {broken}: line 1, column 35: unsupported requirements :fluents "
         "(planeval simulates STRIPS/ADL without numbers or time)"
     )
+
+
+def test_markdown_tables_show_names_as_written() -> None:
+    from planeval.tables import to_markdown
+
+    frame = pd.DataFrame({"instance": ["01", "p2"], "task_success_rate": [0.5, None]})
+    lines = to_markdown(frame).splitlines()
+    assert [line.split("|")[1].strip() for line in lines[2:]] == ["01", "p2"]
+    assert "0.500" in lines[2] and "NA" in lines[3]
