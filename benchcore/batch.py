@@ -194,8 +194,12 @@ def _each(work: Callable[[T], V], jobs: Sequence[T], workers: int) -> list[V]:
                for _ in range(min(workers, len(jobs)))]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        for thread in threads:
+            thread.join()
+    except BaseException as interrupt:   # the caller was interrupted (Ctrl-C, a timeout):
+        failures.append(interrupt)       # the workers take no further job
+        raise
     if failures:
         raise failures[0]
     return results  # type: ignore[return-value]  # every slot is filled when none failed

@@ -120,16 +120,9 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
-    from benchcore.llm.base import ModelConfig
-    from benchcore.run_config import (
-        BenchmarkConfig,
-        ConfigError,
-        PipelineConfig,
-        PlanningConfig,
-        QAConfig,
-        load_config,
-        with_inputs_under,
-    )
+    from pydantic import ValidationError
+
+    from benchcore.run_config import ConfigError, load_config, with_inputs_under
 
     if args.command == "rerun":
         return _rerun_config(args)
@@ -151,6 +144,18 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
     if missing:
         flags = ", ".join("--" + m.replace("_", "-") for m in missing)
         raise ConfigError(f"run: missing {flags} (or give --config FILE)")
+    try:
+        return _config_from_flags(args)
+    except ValidationError as error:   # a flag's value the config refuses: name the flag
+        first = error.errors()[0]
+        field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), "?")
+        raise ConfigError(f"run: --{field.replace('_', '-')}: {first['msg']}") from None
+
+
+def _config_from_flags(args: argparse.Namespace) -> BenchmarkConfig:
+    from benchcore.llm.base import ModelConfig
+    from benchcore.run_config import BenchmarkConfig, PipelineConfig, PlanningConfig, QAConfig
+
     models = [
         ModelConfig(name=name, provider=args.provider, base_url=args.base_url,
                     api_key_env=args.api_key_env, script=args.script,

@@ -65,6 +65,7 @@ class FakeOpenAIServer:
         self.scheme = "https" if tls else "http"
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.paths: list[str] = []   # request targets as sent (absolute when sent to a proxy)
         self._lock = threading.Lock()
         server = self
 
@@ -75,6 +76,7 @@ class FakeOpenAIServer:
                 with server._lock:
                     server.requests.append(payload)
                     server.headers.append(dict(self.headers))
+                    server.paths.append(self.path)
                     n = len(server.requests)
                 status, body, headers = server.responder(payload, n)
                 data = json.dumps(body).encode()

@@ -8,6 +8,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from benchcore.batch import run_items
 from benchcore.item_cache import ItemCache
 
@@ -48,3 +50,24 @@ def test_refresh_recomputes_and_distinct_keys_run_side_by_side(tmp_path) -> None
                          compute=compute, cache=cache, workers=4, refresh=True)
     assert [o.value for o in outcomes] == ["new 0", "new 1", "new 2", "new 3"]
     assert ItemCache(tmp_path, "q").get("k0") == "new 0"
+
+
+def test_a_batch_keeps_item_order_and_stops_taking_items_once_one_raises() -> None:
+    """The worker threads return results in item order; an exception that escapes an item
+    (run_items catches item errors, so this is a fault of the batch itself, or an interrupt)
+    reaches the caller, and the workers take no further items."""
+    from benchcore.batch import _each
+
+    assert _each(lambda n: n * n, list(range(50)), workers=8) == [n * n for n in range(50)]
+    started: list[int] = []
+
+    def job(n: int) -> int:
+        started.append(n)
+        if n == 0:
+            raise KeyboardInterrupt
+        time.sleep(0.01)
+        return n
+
+    with pytest.raises(KeyboardInterrupt):
+        _each(job, list(range(200)), workers=2)
+    assert len(started) < 20

@@ -55,6 +55,9 @@ def test_run_against_openai_compatible_endpoint(tmp_path: Path, monkeypatch, cap
         (["run", "--questions", str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH)],
          "missing --model"),
         (["run", "--config", "{config}"], "field models"),
+        (["run", "--model", "m", "--base-url", "localhost:8000/v1", "--questions",
+          str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH)],
+         "run: --base-url: Value error, must be an http:// or https:// URL with a host"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str],

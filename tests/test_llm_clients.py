@@ -262,12 +262,14 @@ def test_a_429_without_retry_after_waits_before_the_retry() -> None:
     assert waited >= 0.375   # 0.5 s less the jitter of at most a quarter
 
 
-def test_a_retry_after_beyond_the_cap_is_cut_to_it() -> None:
+def test_the_retry_policy_reads_retry_after_as_the_sdk_did() -> None:
     from benchcore.llm.http_pool import retry_policy
 
     policy = retry_policy(3)
-    assert policy.parse_retry_after("3600") == 60 and policy.parse_retry_after("2") == 2
-    assert policy.total == 3
+    assert policy.parse_retry_after("2") == 2 and policy.parse_retry_after("0.25") == 0.25
+    for absent in ("3600", "soon", "-1", "0"):   # over a minute, malformed, negative, none
+        assert policy.parse_retry_after(absent) == 0
+    assert policy.total == 3 and policy.other == 3
     assert 429 in policy.status_forcelist and 503 in policy.status_forcelist
     assert 400 not in policy.status_forcelist and 404 not in policy.status_forcelist
 
@@ -281,7 +283,48 @@ def test_the_proxy_variables_are_honoured(monkeypatch: pytest.MonkeyPatch) -> No
     direct = pool_for("m", "https://internal.example/v1", 7)
     assert through.proxy is not None and through.proxy.host == "proxy.example"
     assert direct.proxy is None
-    assert (through.host, through.port) == ("api.example", 443)
+
+
+def test_an_http_endpoint_behind_a_proxy_is_asked_through_it(monkeypatch) -> None:
+    """The proxy gets the absolute URL (not a path meant for the endpoint) and the
+    credentials written in the proxy variable."""
+    import base64
+
+    with FakeOpenAIServer(lambda req, n: chat_reply("via proxy")) as proxy:
+        port = proxy.base_url.split(":")[2].split("/")[0]
+        monkeypatch.setenv("http_proxy", f"http://lab%20user:p%40ss@127.0.0.1:{port}")
+        monkeypatch.delenv("no_proxy", raising=False)
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        config = ModelConfig(name="behind-proxy", base_url="http://vllm.internal:8000/v1")
+        reply = OpenAIChatClient(config).complete(MESSAGES, CTX)
+    assert reply.text == "via proxy"
+    assert proxy.paths == ["http://vllm.internal:8000/v1/chat/completions"]
+    sent = {k.lower(): v for k, v in proxy.headers[0].items()}
+    assert sent["proxy-authorization"] == "Basic " + base64.b64encode(b"lab user:p@ss").decode()
+
+
+@pytest.mark.parametrize("retry_after", ["1.5", "soon", "-3", "86400"])
+def test_any_retry_after_gets_a_retry_not_an_error(retry_after: str) -> None:
+    """Fractions are waited for; malformed, negative or over-a-minute values mean the
+    backoff, as the SDK read them (urllib3 alone raised on the first)."""
+    def responder(req: dict, n: int):
+        return error_reply(429, "slow", {"Retry-After": retry_after}) if n == 1 \
+            else chat_reply("ok")
+
+    with FakeOpenAIServer(responder) as server:
+        started = time.monotonic()
+        reply = OpenAIChatClient(_config(server)).complete(MESSAGES, CTX)
+        waited = time.monotonic() - started
+    assert reply.text == "ok" and len(server.requests) == 2
+    assert waited >= (1.5 if retry_after == "1.5" else 0.375) and waited < 5
+
+
+def test_openai_base_url_is_where_a_model_without_base_url_goes(monkeypatch) -> None:
+    with FakeOpenAIServer(lambda req, n: chat_reply("from the gateway")) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)   # a keyless gateway is fine
+        reply = OpenAIChatClient(ModelConfig(name="via-env")).complete(MESSAGES, CTX)
+    assert reply.text == "from the gateway" and len(server.requests) == 1
 
 
 def test_one_pool_per_endpoint_keeps_connections_alive() -> None:
@@ -294,7 +337,8 @@ def test_one_pool_per_endpoint_keeps_connections_alive() -> None:
         assert client._pool is again._pool
         other = OpenAIChatClient(_config(server).model_copy(update={"name": "other-model"}))
         assert other._pool is not client._pool   # each model its own max_connections
-        assert client._pool.num_connections == 1 and client._pool.num_requests == 6
+        connections = client._pool.connection_from_url(server.base_url)
+        assert connections.num_connections == 1 and connections.num_requests == 6
 
 
 @pytest.mark.parametrize(("base_url", "says"), [
@@ -336,3 +380,16 @@ def test_https_verifies_the_server_against_the_trusted_certificates(tmp_path, mo
         trusted = _config(server).model_copy(update={"name": "trusted"})
         reply = OpenAIChatClient(trusted).complete(MESSAGES, CTX)
     assert reply.text == "over tls"
+
+
+def test_a_reply_that_cannot_be_read_is_not_a_dead_endpoint() -> None:
+    """A body that does not decode came from a live server: one clear line, and the breaker
+    does not count it as a connection failure."""
+    from benchcore.llm.breaker import breaker_for
+
+    garbled = FakeOpenAIServer(lambda req, n: (200, {"not": "gzip"}, {"Content-Encoding": "gzip"}))
+    with garbled as server, pytest.raises(LLMError, match="could not be read") as caught:
+        config = _config(server).model_copy(update={"name": "garbled-model"})
+        OpenAIChatClient(config).complete(MESSAGES, CTX)
+    assert "cannot reach" not in str(caught.value) and "\n" not in str(caught.value)
+    assert not breaker_for(config).suspect

@@ -22,7 +22,7 @@ import os
 import random
 import threading
 import urllib.request
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import certifi
 import urllib3
@@ -32,28 +32,43 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRIED_STATUSES = frozenset({408, 409, 429, *range(500, 600)})
 _BACKOFF_FIRST_S, _BACKOFF_MAX_S, _RETRY_AFTER_MAX_S = 0.5, 8.0, 60
 
-Pool = urllib3.HTTPConnectionPool
+Pool = urllib3.PoolManager
 
 
 class _Backoff(Retry):
-    """urllib3's policy with the SDK's schedule: the first retry waits too (urllib3 retries at
-    once), so a 429 without `Retry-After` is not answered by another request the same moment."""
+    """urllib3's policy with the SDK's schedule and its reading of `Retry-After`."""
 
     def get_backoff_time(self) -> float:
+        """The first retry waits too (urllib3 retries at once), so a 429 without `Retry-After`
+        is not answered by another request the same moment."""
         errors = len(self.history)
         if errors == 0:
             return 0.0
         wait = min(self.backoff_max, self.backoff_factor * 2 ** (errors - 1))
         return wait * (0.75 + 0.25 * random.random())
 
+    def parse_retry_after(self, retry_after: str) -> float:
+        """Seconds (fractions too) or an HTTP date, as the SDK read it. A value that is
+        malformed, negative or over a minute counts as absent (0: the backoff applies), where
+        urllib3 would raise on the first and wait out the last."""
+        try:
+            seconds = float(retry_after)
+        except ValueError:
+            try:
+                seconds = super().parse_retry_after(retry_after)
+            except urllib3.exceptions.InvalidHeader:
+                return 0.0
+        return seconds if 0 < seconds <= _RETRY_AFTER_MAX_S else 0.0
+
 
 def retry_policy(retries: int) -> Retry:
-    """`retries` more tries after the first, for any failure worth another try."""
+    """`retries` more tries after the first, for any failure worth another try: refused,
+    dropped or timed-out connections, TLS and proxy failures, and the statuses above."""
     return _Backoff(
-        total=retries, connect=retries, read=retries, status=retries, other=0, redirect=0,
-        allowed_methods=None,               # POST too: a chat completion has no side effects
+        total=retries, connect=retries, read=retries, status=retries, other=retries,
+        redirect=0, allowed_methods=None,   # POST too: a chat completion has no side effects
         status_forcelist=RETRIED_STATUSES, raise_on_status=False,
-        respect_retry_after_header=True, retry_after_max=_RETRY_AFTER_MAX_S,
+        respect_retry_after_header=True,
         backoff_factor=_BACKOFF_FIRST_S, backoff_max=_BACKOFF_MAX_S,
     )
 
@@ -62,40 +77,46 @@ _POOLS: dict[tuple[str, str, int], Pool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def pool_for(model: str, base_url: str | None, max_connections: int) -> Pool:
-    """The process's pool for a model at an endpoint: at most `max_connections` open
-    connections (the model's own cap, as its concurrency limit: two models served by one
-    endpoint each get theirs), kept alive between calls; a caller beyond them waits for one.
-    The `https_proxy`/`http_proxy`/`no_proxy` and `SSL_CERT_FILE`/`SSL_CERT_DIR` variables are
-    honoured, as the SDK did."""
-    url = base_url or DEFAULT_BASE_URL
-    slot = (model, url, max_connections)
+def pool_for(model: str, base_url: str, max_connections: int) -> Pool:
+    """The process's connections for a model at an endpoint (requests go to absolute URLs):
+    at most `max_connections` open (the model's own cap, as its concurrency limit: two models
+    served by one endpoint each get theirs), kept alive between calls; a caller beyond them
+    waits for one. The proxy variables (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`,
+    a proxy's `user:password@`) and `SSL_CERT_FILE`/`SSL_CERT_DIR` are honoured, as httpx did."""
+    slot = (model, base_url, max_connections)
     with _POOLS_LOCK:
         if slot not in _POOLS:
-            _POOLS[slot] = _new_pool(url, max_connections)
+            _POOLS[slot] = _new_pool(base_url, max_connections)
         return _POOLS[slot]
 
 
 def _new_pool(url: str, max_connections: int) -> Pool:
-    options: dict[str, object] = {"maxsize": max_connections, "block": True}
+    options: dict[str, object] = {"num_pools": 1, "maxsize": max_connections, "block": True}
     if urlsplit(url).scheme == "https":
         # certifi's bundle, unless the machine names its own (an internal CA), as httpx did.
         options["ca_certs"] = os.environ.get("SSL_CERT_FILE") or certifi.where()
         if os.environ.get("SSL_CERT_DIR"):
             options["ca_cert_dir"] = os.environ["SSL_CERT_DIR"]
     proxy = _proxy_for(url)
-    if proxy:
-        return urllib3.ProxyManager(proxy, num_pools=1, **options).connection_from_url(url)
-    return urllib3.connection_from_url(url, **options)
+    if proxy is None:
+        return urllib3.PoolManager(**options)
+    parts = urlsplit(proxy)
+    if parts.username is not None:
+        credentials = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+        options["proxy_headers"] = urllib3.make_headers(proxy_basic_auth=credentials)
+        proxy = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+    return urllib3.ProxyManager(proxy, **options)
 
 
 def _proxy_for(url: str) -> str | None:
-    host = urlsplit(url).hostname or ""
-    if urllib.request.proxy_bypass(host):
+    parts = urlsplit(url)
+    if urllib.request.proxy_bypass(parts.hostname or ""):
         return None
-    return urllib.request.getproxies().get(urlsplit(url).scheme)
+    proxies = urllib.request.getproxies()
+    return proxies.get(parts.scheme) or proxies.get("all")
 
 
-def request_path(base_url: str | None, endpoint: str) -> str:
-    """The path of `endpoint` under the base URL's own path (`/v1` + `/chat/completions`)."""
-    return urlsplit(base_url or DEFAULT_BASE_URL).path.rstrip("/") + endpoint
+def base_url_of(configured: str | None) -> str:
+    """The endpoint a model without a `base_url` is sent to: `$OPENAI_BASE_URL` when set (the
+    SDK read it too; without it, a gateway's key would go to api.openai.com), else OpenAI's."""
+    return configured or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL

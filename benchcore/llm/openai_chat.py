@@ -32,7 +32,7 @@ from benchcore.llm.base import (
     ToolSpec,
 )
 from benchcore.llm.breaker import breaker_for
-from benchcore.llm.http_pool import pool_for, request_path, retry_policy
+from benchcore.llm.http_pool import DEFAULT_BASE_URL, base_url_of, pool_for, retry_policy
 from benchcore.redact import register_secret_env
 from benchcore.text_safety import safe_text
 
@@ -78,7 +78,7 @@ def check_credentials(config: ModelConfig) -> None:
     """Fail at once, naming the variable to set, when a model would be sent to OpenAI's own
     endpoint without a key: the call could only end in a 401, or, without network, in minutes
     of connection retries."""
-    if config.provider == "openai" and config.base_url is None \
+    if config.provider == "openai" and base_url_of(config.base_url) == DEFAULT_BASE_URL \
             and not os.environ.get(config.api_key_env):
         raise LLMError(
             f"model {config.name}: no API key for api.openai.com: set ${config.api_key_env} "
@@ -94,8 +94,13 @@ class OpenAIChatClient:
         check_credentials(config)
         register_secret_env(config.api_key_env)
         self.config = config
-        self._pool = pool_for(config.name, config.base_url, config.max_connections)
-        self._path = request_path(config.base_url, "/chat/completions")
+        self._base_url = base_url_of(config.base_url)
+        self._url = self._base_url.rstrip("/") + "/chat/completions"
+        try:
+            self._pool = pool_for(config.name, self._base_url, config.max_connections)
+        except (ValueError, urllib3.exceptions.HTTPError) as error:   # e.g. a socks proxy
+            raise LLMError(f"model {config.name}: cannot use the proxy for {self._base_url}: "
+                           f"{_first_line(error)}") from None
         self._headers = _headers(config)
         self._timeout = urllib3.Timeout(connect=config.timeout_s, read=config.timeout_s)
         self._retries = retry_policy(config.max_retries)
@@ -125,28 +130,27 @@ class OpenAIChatClient:
     def _create(self, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> object:
         """One call with its retries; failures as one-line `LLMError`s, and every call that
         never reached the server counted by the breaker. The reply is the decoded JSON."""
-        name, where = self.config.name, self.config.base_url or "api.openai.com"
+        name, where = self.config.name, self.config.base_url or self._base_url
         body = {"model": name, "messages": messages,
                 **({"tools": [tool.wire() for tool in tools]} if tools else {}),
                 **{k: v for k, v in self.config.sampling_params().items() if v is not None}}
         try:
             response = self._pool.urlopen(
-                "POST", self._path, body=json.dumps(body).encode("utf-8"),
+                "POST", self._url, body=json.dumps(body).encode("utf-8"),
                 headers=self._headers, timeout=self._timeout, redirect=False,
                 retries=self._single_try if self._breaker.suspect else self._retries,
             )
         except urllib3.exceptions.HTTPError as error:
             reason = getattr(error, "reason", None) or error
-            # A refused connection is a NewConnectionError, which urllib3 derives from its
-            # connect-timeout error: not a timeout for the reader of the message.
-            if isinstance(reason, urllib3.exceptions.TimeoutError) and not isinstance(
-                    reason, urllib3.exceptions.NewConnectionError):
-                cause = f"model {name}: timed out after {self.config.timeout_s:g} s ({where})"
+            if isinstance(reason, _UNREACHED):
+                cause = _unreached_cause(reason, name, where, self.config.timeout_s)
                 self._breaker.failed(cause)
-                raise LLMError(cause) from None
-            cause = f"model {name}: cannot reach {where}"
-            self._breaker.failed(cause)
-            raise LLMError(safe_text(f"{cause} ({_first_line(reason)})")) from None
+                raise LLMError(safe_text(cause)) from None
+            # The server answered, but what came back could not be read (a malformed header,
+            # a body that does not decode): the endpoint is alive, this reply is bad.
+            self._breaker.answered()
+            raise LLMError(safe_text(f"model {name}: the reply from {where} could not be "
+                                     f"read: {_first_line(reason)}")) from None
         self._breaker.answered()
         if not 200 <= response.status < 300:   # redirects are not followed, as the SDK did not
             raise LLMError(_describe_status_error(self.config, response.status, response.data))
@@ -154,6 +158,24 @@ class OpenAIChatClient:
             return json.loads(response.data)
         except ValueError:
             raise LLMError(f"model {name}: the reply from {where} is not JSON") from None
+
+
+# Failures of a call that never got an answer from the server: what the breaker counts.
+_UNREACHED = (
+    urllib3.exceptions.NewConnectionError, urllib3.exceptions.TimeoutError,
+    urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError,
+    urllib3.exceptions.ProxyError, OSError,
+)
+
+
+def _unreached_cause(reason: BaseException, name: str, where: str, timeout_s: float) -> str:
+    """'timed out after N s' for a timeout, else 'cannot reach' with the first line of why. A
+    refused connection is a NewConnectionError, which urllib3 derives from its connect-timeout
+    error: not a timeout for the reader of the message."""
+    if isinstance(reason, urllib3.exceptions.TimeoutError) and not isinstance(
+            reason, urllib3.exceptions.NewConnectionError):
+        return f"model {name}: timed out after {timeout_s:g} s ({where})"
+    return f"model {name}: cannot reach {where} ({_first_line(reason)})"
 
 
 def _headers(config: ModelConfig) -> dict[str, str]:
