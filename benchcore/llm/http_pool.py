@@ -22,6 +22,7 @@ import os
 import random
 import threading
 import urllib.request
+from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
 import certifi
@@ -88,6 +89,15 @@ def pool_for(model: str, base_url: str, max_connections: int) -> Pool:
         if slot not in _POOLS:
             _POOLS[slot] = _new_pool(base_url, max_connections)
         return _POOLS[slot]
+
+
+def sender(pool: Pool, url: str) -> tuple[Callable[..., urllib3.BaseHTTPResponse], str]:
+    """How to send to `url` through `pool`: a proxy takes the absolute URL; without one, the
+    endpoint's own connection pool takes the path, which skips the manager's per-request
+    lookup of that pool (0.04 ms a call, 6% of the top rate)."""
+    if pool.proxy is not None:
+        return pool.urlopen, url
+    return pool.connection_from_url(url).urlopen, urllib3.util.parse_url(url).request_uri
 
 
 def _new_pool(url: str, max_connections: int) -> Pool:

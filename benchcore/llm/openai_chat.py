@@ -32,7 +32,13 @@ from benchcore.llm.base import (
     ToolSpec,
 )
 from benchcore.llm.breaker import breaker_for
-from benchcore.llm.http_pool import DEFAULT_BASE_URL, base_url_of, pool_for, retry_policy
+from benchcore.llm.http_pool import (
+    DEFAULT_BASE_URL,
+    base_url_of,
+    pool_for,
+    retry_policy,
+    sender,
+)
 from benchcore.redact import register_secret_env
 from benchcore.text_safety import safe_text
 
@@ -98,6 +104,7 @@ class OpenAIChatClient:
         self._url = self._base_url.rstrip("/") + "/chat/completions"
         try:
             self._pool = pool_for(config.name, self._base_url, config.max_connections)
+            self._send, self._target = sender(self._pool, self._url)
         except (ValueError, urllib3.exceptions.HTTPError) as error:   # e.g. a socks proxy
             raise LLMError(f"model {config.name}: cannot use the proxy for {self._base_url}: "
                            f"{_first_line(error)}") from None
@@ -135,8 +142,8 @@ class OpenAIChatClient:
                 **({"tools": [tool.wire() for tool in tools]} if tools else {}),
                 **{k: v for k, v in self.config.sampling_params().items() if v is not None}}
         try:
-            response = self._pool.urlopen(
-                "POST", self._url, body=json.dumps(body).encode("utf-8"),
+            response = self._send(
+                "POST", self._target, body=json.dumps(body).encode("utf-8"),
                 headers=self._headers, timeout=self._timeout, redirect=False,
                 retries=self._single_try if self._breaker.suspect else self._retries,
             )
