@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from dsgqa.graphstore import open_graph_store
-from dsgqa.graphstore.layout import node_properties, stored_edges
+from dsgqa.graphstore.layout import node_properties, node_values, stored_edges
 from dsgqa.scene_graph import load_scene_graph
 from tests.test_scene_graph import EXAMPLE
 
@@ -39,6 +39,17 @@ def test_property_names_are_heracles(graph):
     assert node_properties("Object") == ("nodeSymbol", "class", "name", "center", "bbox_center",
                                          "bbox_dim")
     assert node_properties("Room") == ("nodeSymbol", "class", "name", "center")
+
+
+def test_every_loader_takes_its_property_names_from_the_layout(graph):
+    from dsgqa.graphstore.neo4j_store import _node_query
+
+    for node in graph.nodes:
+        assert tuple(node_values(node)) == node_properties(node.label)
+    assert _node_query("Object") == (
+        "UNWIND $rows AS r CREATE (n:Object) SET n.nodeSymbol = r.nodeSymbol, n.class = r.class, "
+        "n.name = r.name, n.center = point(r.center), n.bbox_center = point(r.bbox_center), "
+        "n.bbox_dim = point(r.bbox_dim)")
 
 
 def test_the_kuzu_database_holds_the_layout(graph, tmp_path):

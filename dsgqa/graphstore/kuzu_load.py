@@ -22,7 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from dsgqa.graphstore.layout import POINT_PROPERTIES, box_points, node_properties, stored_edges
+from dsgqa.graphstore.layout import POINT_PROPERTIES, node_properties, node_values, stored_edges
 from dsgqa.scene_graph import CONNECTED_EDGE, CONTAINS, LABELS, SceneGraph, SceneNode
 
 _VEC = "STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)"
@@ -85,10 +85,8 @@ def _struct(vec: tuple[float, float, float] | None) -> str:
 
 
 def _node_row(node: SceneNode) -> list[str]:
-    row = [node.symbol, node.class_name, node.name, _struct(node.center)]
-    if node.label == "Object":
-        row += [_struct(point) for point in box_points(node).values()]
-    return row
+    return [_struct(value) if name in POINT_PROPERTIES else value
+            for name, value in node_values(node).items()]
 
 
 def _copy_options(rows: list[list[str]]) -> str:

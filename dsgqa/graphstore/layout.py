@@ -29,6 +29,17 @@ def box_points(node: SceneNode) -> dict[str, tuple[float, float, float] | None]:
     return {"bbox_center": node.bbox_center, "bbox_dim": node.bbox_size}
 
 
+def node_values(node: SceneNode) -> dict[str, object]:
+    """A node's properties as Heracles names them, in storage order (`node_properties`);
+    points as (x, y, z) tuples, which each loader writes in its engine's point form. Every
+    loader takes its names from here, so a rename is one edit."""
+    values: dict[str, object] = {"nodeSymbol": node.symbol, "class": node.class_name,
+                                 "name": node.name, "center": node.center}
+    if node.label == "Object":
+        values.update(box_points(node))
+    return values
+
+
 def stored_edges(graph: SceneGraph) -> list[SceneEdge]:
     """The relationships a Heracles database holds for `graph`: CONTAINS as parent -> child,
     every same-layer edge once in each direction (no duplicates, no self-loops doubled)."""

@@ -27,7 +27,7 @@ from dsgqa.graphstore.base import (
     one_line,
     plain_value,
 )
-from dsgqa.graphstore.layout import POINT_PROPERTIES, box_points, node_properties, stored_edges
+from dsgqa.graphstore.layout import POINT_PROPERTIES, node_properties, node_values, stored_edges
 from dsgqa.graphstore.write_guard import write_violation
 from dsgqa.scene_graph import LABELS, SceneGraph, SceneNode
 
@@ -42,10 +42,10 @@ _TRUSTED_TIMEOUT_S = 300.0
 
 
 def _node_query(label: str) -> str:
-    bbox = (", n.bbox_center = point(r.bbox_center), n.bbox_dim = point(r.bbox_dim)"
-            if label == "Object" else "")
-    return (f"UNWIND $rows AS r CREATE (n:{label}) SET n.nodeSymbol = r.nodeSymbol, "
-            f"n.class = r.class, n.name = r.name, n.center = point(r.center){bbox}")
+    """One batch of `label` nodes, with the layout's properties; points as Neo4j points."""
+    sets = ", ".join(f"n.{name} = point(r.{name})" if name in POINT_PROPERTIES
+                     else f"n.{name} = r.{name}" for name in node_properties(label))
+    return f"UNWIND $rows AS r CREATE (n:{label}) SET {sets}"
 
 
 def _edge_query(edge_type: str, src: str, dst: str) -> str:
@@ -58,9 +58,8 @@ def _xyz(vec: tuple[float, float, float] | None) -> dict[str, float] | None:
 
 
 def _node_row(node: SceneNode) -> dict[str, Any]:
-    return {"nodeSymbol": node.symbol, "class": node.class_name, "name": node.name,
-            "center": _xyz(node.center),
-            **{key: _xyz(point) for key, point in box_points(node).items()}}
+    return {name: _xyz(value) if name in POINT_PROPERTIES else value
+            for name, value in node_values(node).items()}
 
 
 def _batches(rows: list[Any]) -> list[list[Any]]:
