@@ -15,17 +15,23 @@ No retries, limits or redaction: an upper bound for the transport, to read again
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
 import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
 
-from bench_llm_transport import MODELS, SYSTEM
-from bench_orchestration import SlowModel
-from figure_table import Figure, figure_table
+from bench_llm_transport import (
+    MODELS,
+    PROMPTS,
+    fake_server,
+    load_arguments,
+    on_threads,
+    rate_figure,
+    timed,
+)
+from figure_table import figure_table
 
 
 class AsyncTransport:
@@ -58,9 +64,7 @@ class AsyncTransport:
 
 
 def _body(model: str, index: int) -> bytes:
-    messages = [{"role": "system", "content": SYSTEM},
-                {"role": "user", "content": f"Question: question {index % 200}"}]
-    return json.dumps({"model": model, "messages": messages}).encode()
+    return json.dumps({"model": model, "messages": PROMPTS[index % len(PROMPTS)]}).encode()
 
 
 def on_the_loop(transport: AsyncTransport, calls: int, connections: int) -> None:
@@ -80,37 +84,23 @@ def on_the_loop(transport: AsyncTransport, calls: int, connections: int) -> None
 def from_threads(transport: AsyncTransport, calls: int, connections: int) -> None:
     loop_thread = threading.Thread(target=transport.loop.run_forever, daemon=True)
     loop_thread.start()
-    counter, lock = iter(range(calls)), threading.Lock()
 
-    def caller(model: str) -> None:
-        while True:
-            with lock:
-                index = next(counter, None)
-            if index is None:
-                return
-            asyncio.run_coroutine_threadsafe(transport.post(model, _body(model, index)),
-                                             transport.loop).result()
+    def caller(model: str) -> Callable[[int], object]:
+        def call(index: int) -> object:
+            coroutine = transport.post(model, _body(model, index))
+            return asyncio.run_coroutine_threadsafe(coroutine, transport.loop).result()
+        return call
 
-    threads = [threading.Thread(target=caller, args=(MODELS[k % len(MODELS)],))
-               for k in range(connections * len(MODELS))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    on_threads(calls, [caller(MODELS[k % len(MODELS)])
+                       for k in range(connections * len(MODELS))])
     transport.loop.call_soon_threadsafe(transport.loop.stop)
     loop_thread.join()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=6000)
-    parser.add_argument("--latency", type=float, default=0.05)
-    parser.add_argument("--connections", type=int, default=64)
-    args = parser.parse_args()
+    args = load_arguments(__doc__.splitlines()[0])
     ideal = len(MODELS) * args.connections / args.latency
-    known = {f"q{i}": {"uid": f"q{i}", "question": f"question {i}",
-                       "cypher": "MATCH (n) RETURN count(n)", "solution": "1"} for i in range(200)}
-    fake = SlowModel(known, args.latency)
+    fake = fake_server(args.latency)
     rows = []
     try:
         for label, shape in (("aiohttp, every call a task on one loop", on_the_loop),
@@ -118,14 +108,11 @@ def main() -> None:
                               from_threads)):
             transport = AsyncTransport(fake.base_url, args.connections)
             try:
-                cpu, started = time.process_time(), time.perf_counter()
-                shape(transport, args.calls, args.connections)
-                rate = args.calls / (time.perf_counter() - started)
-                cpu_ms = (time.process_time() - cpu) / args.calls * 1000
+                rate, cpu_ms = timed(lambda shape=shape, transport=transport:
+                                     shape(transport, args.calls, args.connections), args.calls)
             finally:
                 transport.close()
-            rows.append(Figure(label, f"{rate:,.0f} calls/s = {rate / ideal:.1%} of ideal, "
-                                      f"{cpu_ms:.2f} ms CPU/call"))
+            rows.append(rate_figure(label, rate, cpu_ms, ideal))
     finally:
         fake.stop()
     print(f"\nasyncio transport: {args.calls:,} calls, {len(MODELS)} models x "

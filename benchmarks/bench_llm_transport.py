@@ -20,7 +20,7 @@ import argparse
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench_orchestration import SlowModel
@@ -31,6 +31,8 @@ from benchcore.llm.base import CallContext, Message, ModelConfig
 
 MODELS = ("fake-a", "fake-b")
 SYSTEM = "You translate questions about a 3D scene graph into Cypher. " + "Schema: ... " * 250
+PROMPTS = [[{"role": "system", "content": SYSTEM},
+            {"role": "user", "content": f"Question: question {i}"}] for i in range(200)]
 CONTEXT = CallContext(uid="q", stage="cypher")
 
 Call = Callable[[list[Message]], object]
@@ -57,51 +59,77 @@ def sdk_client(model: str, base_url: str, connections: int) -> Call:
                                               "temperature": 0, "seed": 0}).json()
 
 
-def measure(make: Callable[[str, str, int], Call], base_url: str, calls: int,
-            connections: int) -> tuple[float, float]:
-    """(calls/s, ms of this process's CPU per call) for `calls` calls over both models."""
-    clients = {model: make(model, base_url, connections) for model in MODELS}
-    prompts = [[{"role": "system", "content": SYSTEM},
-                {"role": "user", "content": f"Question: question {i}"}] for i in range(200)]
+def load_arguments(description: str) -> argparse.Namespace:
+    """The load both transport benchmarks send: calls, fake latency, connections per model."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--calls", type=int, default=6000)
+    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--connections", type=int, default=64)
+    return parser.parse_args()
+
+
+def fake_server(latency: float) -> SlowModel:
+    """The loopback fake, knowing the 200 questions of `PROMPTS`."""
+    known = {f"q{i}": {"uid": f"q{i}", "question": f"question {i}",
+                       "cypher": "MATCH (n) RETURN count(n)", "solution": "1"} for i in range(200)}
+    return SlowModel(known, latency)
+
+
+def on_threads(calls: int, callers: Sequence[Callable[[int], object]]) -> None:
+    """One thread per caller, each calling it with the next call's index until `calls` are
+    made."""
     counter, lock = iter(range(calls)), threading.Lock()
 
-    def worker(call: Call) -> None:
+    def worker(caller: Callable[[int], object]) -> None:
         while True:
             with lock:
                 index = next(counter, None)
             if index is None:
                 return
-            call(prompts[index % len(prompts)])
+            caller(index)
 
-    threads = [threading.Thread(target=worker, args=(clients[MODELS[k % len(MODELS)]],))
-               for k in range(connections * len(MODELS))]
-    cpu, started = time.process_time(), time.perf_counter()
+    threads = [threading.Thread(target=worker, args=(caller,)) for caller in callers]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+
+
+def timed(run: Callable[[], object], calls: int) -> tuple[float, float]:
+    """(calls/s, ms of this process's CPU per call) of `run`, which makes `calls` calls."""
+    cpu, started = time.process_time(), time.perf_counter()
+    run()
     seconds = time.perf_counter() - started
     return calls / seconds, (time.process_time() - cpu) / calls * 1000
 
 
+def rate_figure(label: str, rate: float, cpu_ms: float, ideal: float) -> Figure:
+    return Figure(label, f"{rate:,.0f} calls/s = {rate / ideal:.1%} of ideal, "
+                         f"{cpu_ms:.2f} ms CPU/call")
+
+
+def measure(make: Callable[[str, str, int], Call], base_url: str, calls: int,
+            connections: int) -> tuple[float, float]:
+    """(calls/s, ms of this process's CPU per call) for `calls` calls over both models."""
+    clients = [make(model, base_url, connections) for model in MODELS]
+
+    def caller(call: Call) -> Callable[[int], object]:
+        return lambda index: call(PROMPTS[index % len(PROMPTS)])
+
+    callers = [caller(clients[k % len(MODELS)]) for k in range(connections * len(MODELS))]
+    return timed(lambda: on_threads(calls, callers), calls)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=6000)
-    parser.add_argument("--latency", type=float, default=0.05)
-    parser.add_argument("--connections", type=int, default=64)
-    args = parser.parse_args()
+    args = load_arguments(__doc__.splitlines()[0])
     ideal = len(MODELS) * args.connections / args.latency
-    known = {f"q{i}": {"uid": f"q{i}", "question": f"question {i}",
-                       "cypher": "MATCH (n) RETURN count(n)", "solution": "1"} for i in range(200)}
-    fake = SlowModel(known, args.latency)
+    fake = fake_server(args.latency)
     try:
-        rows = []
-        for label, make in (("OpenAIChatClient (urllib3)", harness_client),
-                            ("openai SDK (raw post)", sdk_client)):
-            rate, cpu_ms = measure(make, fake.base_url, args.calls, args.connections)
-            rows.append(Figure(label, f"{rate:,.0f} calls/s = {rate / ideal:.1%} of ideal, "
-                                      f"{cpu_ms:.2f} ms CPU/call"))
-        bodies = request_bodies([q["question"] for q in known.values()], MODELS[0])
+        rows = [rate_figure(label, *measure(make, fake.base_url, args.calls, args.connections),
+                            ideal)
+                for label, make in (("OpenAIChatClient (urllib3)", harness_client),
+                                    ("openai SDK (raw post)", sdk_client))]
+        bodies = request_bodies([f"question {i}" for i in range(len(PROMPTS))], MODELS[0])
         ceiling = measure_ceiling(fake.base_url, bodies, args.calls,
                                   len(MODELS) * args.connections)
         rows.append(Figure("http.client (fake server ceiling)",
