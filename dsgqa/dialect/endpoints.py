@@ -25,7 +25,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import tree, var
+from dsgqa.dialect.trees import hops, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 DIRECTED = "startNode->start_node"
@@ -88,23 +88,11 @@ class Endpoints:
     def _bind(match: Tree, bindings: dict[str, _Binding]) -> None:
         pattern_list = next(c for c in match.children
                             if isinstance(c, Tree) and c.data == "pattern_list")
-        for pattern in pattern_list.children:
-            chain = pattern.children[-1]
-            if not (isinstance(chain, Tree) and chain.data == "chain"):
+        for left, rel, right, parts in hops(pattern_list):
+            if "name" not in parts or "var_length" in parts:
                 continue
-            items = chain.children
-            for i in range(1, len(items) - 1, 2):
-                rel = items[i]
-                detail = next((c for c in rel.children
-                               if isinstance(c, Tree) and c.data == "rel_detail"), None)
-                if detail is None:
-                    continue
-                parts = {c.data: c for c in detail.children}
-                if "name" not in parts or "var_length" in parts:
-                    continue
-                bindings[plain_name(parts["name"])] = _Binding(
-                    directed=rel.data in ("rel_left", "rel_right"),
-                    ends=(items[i - 1], items[i + 1]))
+            bindings[plain_name(parts["name"])] = _Binding(
+                directed=rel.data in ("rel_left", "rel_right"), ends=(left, right))
 
     def _rewrite_in(self, node: Tree, bindings: dict[str, _Binding]) -> None:
         for i, child in enumerate(node.children):

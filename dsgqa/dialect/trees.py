@@ -1,8 +1,10 @@
 """Building parse-tree nodes for rewrites: the node shapes `cypher.lark` produces, so a rewritten
 tree prints (`emit`) like one the parser made. One leaf module, so every rewrite pass builds
-nodes the same way."""
+nodes the same way, and walks a MATCH pattern's relationships the same way (`hops`)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from lark import Token, Tree
 
@@ -26,3 +28,23 @@ def call(function: str, *args: object) -> Tree:
 
 def int_lit(value: int) -> Tree:
     return tree("int_lit", Token("INT", str(value)))
+
+
+def rel_detail(rel: Tree) -> Tree | None:
+    """A relationship pattern's `[name:TYPE*1..3 {...}]` part, or None for a bare `--`."""
+    return next((c for c in rel.children if isinstance(c, Tree) and c.data == "rel_detail"), None)
+
+
+def hops(pattern_list: Tree) -> Iterator[tuple[Tree, Tree, Tree, dict[str, Tree]]]:
+    """Every relationship of a MATCH's pattern list, in order, as (left node, relationship, right
+    node, the detail's parts by kind: `name`, `rel_types`, `var_length`, ...; empty without a
+    detail). Patterns that are not a chain (a `shortestPath(...)` call) have none."""
+    for pattern in pattern_list.children:
+        chain = pattern.children[-1]
+        if not (isinstance(chain, Tree) and chain.data == "chain"):
+            continue
+        items = chain.children
+        for i in range(1, len(items) - 1, 2):
+            detail = rel_detail(items[i])
+            parts = {c.data: c for c in detail.children} if detail is not None else {}
+            yield items[i - 1], items[i], items[i + 1], parts

@@ -35,7 +35,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
-from dsgqa.dialect.trees import call, tree, var
+from dsgqa.dialect.trees import call, hops, rel_detail, tree, var
 
 REWRITE = "relationship uniqueness"
 _SHORTEST = ("SHORTEST", "ALL SHORTEST")
@@ -63,43 +63,32 @@ def _labels(node: Tree) -> Labels:
                      if t.data == "label_term")
 
 
-def _detail(rel: Tree) -> Tree | None:
-    return next((c for c in rel.children if isinstance(c, Tree) and c.data == "rel_detail"), None)
-
-
 def _positions(pattern_list: Tree) -> Iterator[_Position]:
-    for pattern in pattern_list.children:
-        chain = pattern.children[-1]
-        if not (isinstance(chain, Tree) and chain.data == "chain"):
+    for left_node, rel, right_node, parts in hops(pattern_list):
+        left, right = _labels(left_node), _labels(right_node)
+        length = parts.get("var_length")
+        if length is not None and any(
+                isinstance(c, Tree) and c.data == "recursion_mode"
+                and " ".join(str(c.children[0]).upper().split()) in _SHORTEST
+                for c in length.children):
             continue
-        items = chain.children
-        for i in range(1, len(items) - 1, 2):
-            rel, left, right = items[i], _labels(items[i - 1]), _labels(items[i + 1])
-            detail = _detail(rel)
-            parts = {c.data: c for c in detail.children} if detail is not None else {}
-            length = parts.get("var_length")
-            if length is not None and any(
-                    isinstance(c, Tree) and c.data == "recursion_mode"
-                    and " ".join(str(c.children[0]).upper().split()) in _SHORTEST
-                    for c in length.children):
-                continue
-            types = parts.get("rel_types")
-            if length is not None:
-                ends: list[tuple[Labels, Labels]] = [(None, None)]
-            elif rel.data == "rel_right":
-                ends = [(left, right)]
-            elif rel.data == "rel_left":
-                ends = [(right, left)]
-            else:
-                ends = [(left, right), (right, left)]
-            yield _Position(
-                rel=rel,
-                name=plain_name(parts["name"]) if "name" in parts else None,
-                types=None if types is None else frozenset(
-                    plain_name(c).lower() for c in types.children if c.data == "name"),
-                variable_length=length is not None,
-                ends=ends,
-            )
+        types = parts.get("rel_types")
+        if length is not None:
+            ends: list[tuple[Labels, Labels]] = [(None, None)]
+        elif rel.data == "rel_right":
+            ends = [(left, right)]
+        elif rel.data == "rel_left":
+            ends = [(right, left)]
+        else:
+            ends = [(left, right), (right, left)]
+        yield _Position(
+            rel=rel,
+            name=plain_name(parts["name"]) if "name" in parts else None,
+            types=None if types is None else frozenset(
+                plain_name(c).lower() for c in types.children if c.data == "name"),
+            variable_length=length is not None,
+            ends=ends,
+        )
 
 
 def _overlap(a: Labels, b: Labels) -> bool:
@@ -162,7 +151,7 @@ class Uniqueness:
         if position.name is not None:
             return
         made = self.names.fresh("_rel")
-        detail = _detail(position.rel)
+        detail = rel_detail(position.rel)
         name_node = tree("name", Token("NAME", made))
         if detail is None:  # `-->` or `-[]->`: the emitter prints the brackets from the rel kind
             position.rel.children.append(tree("rel_detail", name_node))
@@ -238,7 +227,7 @@ def _pattern_names(match: Tree) -> Iterator[Tree]:
             yield pattern.children[0]
         chain = pattern.children[-1]
         for item in chain.children if isinstance(chain, Tree) else ():
-            holder = _detail(item) if item.data.startswith("rel_") else item
+            holder = rel_detail(item) if item.data.startswith("rel_") else item
             if holder is None:
                 continue
             found = next((c for c in holder.children
