@@ -181,6 +181,7 @@ def plain_pipeline(config) -> float:
     from dsgqa.graph_handle import close_shared_graphs, shared_graph
     from dsgqa.questions import load_question_set
     from dsgqa.stage_batches import (
+        QueryRunner,
         compare_batch,
         generate_cypher_batch,
         refine_batch,
@@ -194,8 +195,9 @@ def plain_pipeline(config) -> float:
     client = shared_client(model, run.llm_cache_dir)
     attempts = generate_cypher_batch(questions.questions, client, graph.schema,
                                      ItemCache(run.stage_cache_dir, Stage.GENERATE_CYPHER))
-    outcomes = run_query_batch(attempts, graph.store, graph.fingerprint, qa.query_timeout_s,
-                               qa.max_rows, ItemCache(run.stage_cache_dir, Stage.RUN_QUERY))
+    outcomes = run_query_batch(attempts, QueryRunner(
+        graph.store, graph.fingerprint, qa.query_timeout_s, qa.max_rows,
+        ItemCache(run.stage_cache_dir, Stage.RUN_QUERY)))
     answers = refine_batch(questions.questions, outcomes, client,
                            ItemCache(run.stage_cache_dir, Stage.REFINE))
     verdicts = compare_batch(questions.questions, answers)

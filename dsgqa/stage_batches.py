@@ -89,14 +89,12 @@ def generate_cypher_batch(
 
 
 def run_query_batch(
-    attempts: Sequence[Outcome[CypherAttempt]], store: GraphStore, graph_fingerprint: str,
-    timeout_s: float, max_rows: int, cache: ItemCache | None, refresh: bool = False,
+    attempts: Sequence[Outcome[CypherAttempt]], run: QueryRunner,
     references: Mapping[str, str] | None = None,
 ) -> list[Outcome[QueryOutcome]]:
     """Each model query's outcome; where `references` (uid -> reference Cypher) has the item,
     the reference runs the same way (guard, translation, limits, cache) and the outcome says
     whether the rows match (`execution_match`)."""
-    run = QueryRunner(store, graph_fingerprint, timeout_s, max_rows, cache, refresh)
     ready = [a for a in attempts if a.ok]
     done = with_execution_matches(run(ready), run, references or {})
     return _merge(attempts, done, Stage.RUN_QUERY)

@@ -89,16 +89,8 @@ def run_query(
     graph: GraphInfo,
     run: RunOptions,
 ) -> Outcomes[QueryOutcome]:
-    return Outcomes(run_query_batch(
-        attempts,
-        shared_graph(qa).store,
-        graph.fingerprint,
-        qa.query_timeout_s,
-        qa.max_rows,
-        ItemCache(run.stage_cache_dir, Stage.RUN_QUERY),
-        run.refreshes(Stage.RUN_QUERY),
-        references=_references(shared_question_set(qa.questions)),
-    ))
+    return Outcomes(run_query_batch(attempts, _query_runner(qa, graph, run),
+                                    references=_references(shared_question_set(qa.questions))))
 
 
 def _query_runner(qa: QAConfig, graph: GraphInfo, run: RunOptions) -> QueryRunner:
