@@ -1,5 +1,5 @@
-"""The HTTP side of OpenAI-compatible calls: one urllib3 connection pool per endpoint, and the
-retry policy.
+"""The HTTP side of OpenAI-compatible calls: one urllib3 connection pool per model and endpoint,
+and the retry policy.
 
 Why urllib3 and not the openai SDK (httpx underneath): against the loopback fake with 0.05 s
 replies and 2 x 64 threads, on this project's 2-core machine, the SDK spent 1.35 ms of CPU per
@@ -11,9 +11,9 @@ SDK's request building, not the socket. With the harness's own work on top, the 
 
 What the SDK's retry loop did, urllib3's `Retry` does: it retries refused and dropped
 connections, timeouts, 408/409/429 and 5xx answers, waits with exponential backoff and jitter
-(0.5 s doubling to 8 s, as the SDK), honours `Retry-After` on 429 and 503 (waiting at most 60 s;
-the SDK ignored a longer one), and hands back the last answer when the retries run out, so the
-caller can say what it was.
+(0.5 s doubling to 8 s, as the SDK), honours `Retry-After` on 429 and 503 as the SDK read it
+(fractions too; a malformed one, or one over 60 s, means the backoff), and hands back the last
+answer when the retries run out, so the caller can say what it was.
 """
 
 from __future__ import annotations

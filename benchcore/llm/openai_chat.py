@@ -137,7 +137,7 @@ class OpenAIChatClient:
     def _create(self, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> object:
         """One call with its retries; failures as one-line `LLMError`s, and every call that
         never reached the server counted by the breaker. The reply is the decoded JSON."""
-        name, where = self.config.name, self.config.base_url or self._base_url
+        name, where = self.config.name, self._base_url
         body = {"model": name, "messages": messages,
                 **({"tools": [tool.wire() for tool in tools]} if tools else {}),
                 **{k: v for k, v in self.config.sampling_params().items() if v is not None}}
