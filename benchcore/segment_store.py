@@ -153,7 +153,7 @@ class OneFileLayout:
     """Where the earlier layout, one file per entry (`<folder>/<key[:2]>/<key><suffix>`), kept
     an entry; read-only, nothing writes it any more. Whether the folder has any such entries is
     looked up once, at the first miss: in a folder without them (everything written since),
-    each miss would otherwise pay a failed open, 5% of an LLM stage's CPU at 64 connections."""
+    each miss would otherwise pay a failed open of a file that cannot exist."""
 
     def __init__(self, folder: str | os.PathLike[str], suffix: str) -> None:
         self.folder, self.suffix = os.fspath(folder), suffix
