@@ -7,7 +7,7 @@ loopback fake LLM, with no harness around the calls.
 Two models, each with `connections` threads (as the QA scale run: 2 x 64 at 0.05 s, ideal
 2,560 calls/s), post chat completions shaped like the generate-cypher stage's (a 3 KB system
 prompt) until `calls` are answered, through:
-- `OpenAIChatClient` (benchcore.llm.openai_chat: urllib3 pool, retry policy, breaker, limit);
+- `OpenAIChatClient` (benchcore.llm.openai_chat: libcurl handles, retry policy, breaker, limit);
 - the openai SDK as the client used it before (`post` with `cast_to=httpx.Response`, the SDK's
   cheapest documented call, its retries on);
 - plain `http.client` keep-alive connections: the fake server's own ceiling on this machine.
@@ -127,7 +127,7 @@ def main() -> None:
     try:
         rows = [rate_figure(label, *measure(make, fake.base_url, args.calls, args.connections),
                             ideal)
-                for label, make in (("OpenAIChatClient (urllib3)", harness_client),
+                for label, make in (("OpenAIChatClient (libcurl)", harness_client),
                                     ("openai SDK (raw post)", sdk_client))]
         bodies = request_bodies([f"question {i}" for i in range(len(PROMPTS))], MODELS[0])
         ceiling = measure_ceiling(fake.base_url, bodies, args.calls,

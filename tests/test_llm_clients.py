@@ -263,25 +263,29 @@ def test_a_429_without_retry_after_waits_before_the_retry() -> None:
 
 
 def test_the_retry_policy_reads_retry_after_as_the_sdk_did() -> None:
-    from benchcore.llm.http_pool import retry_policy
+    from email.utils import formatdate
 
-    policy = retry_policy(3)
-    assert policy.parse_retry_after("2") == 2 and policy.parse_retry_after("0.25") == 0.25
-    for absent in ("3600", "soon", "-1", "0"):   # over a minute, malformed, negative, none
-        assert policy.parse_retry_after(absent) == 0
-    assert policy.total == 3 and policy.other == 3
-    assert 429 in policy.status_forcelist and 503 in policy.status_forcelist
-    assert 400 not in policy.status_forcelist and 404 not in policy.status_forcelist
+    from benchcore.llm.http_pool import RETRIED_STATUSES, RetryPolicy
+
+    assert RetryPolicy.retry_after_s("2") == 2 and RetryPolicy.retry_after_s("0.25") == 0.25
+    in_ten = RetryPolicy.retry_after_s(formatdate(time.time() + 10, usegmt=True))
+    assert 8 <= in_ten <= 10                      # an HTTP date
+    for absent in ("3600", "soon", "-1", "0", "", None):   # over a minute, malformed, none
+        assert RetryPolicy.retry_after_s(absent) == 0
+    assert 0.375 <= RetryPolicy.backoff_s(1) <= 0.5 and 0.75 <= RetryPolicy.backoff_s(2) <= 1
+    assert 6 <= RetryPolicy.backoff_s(30) <= 8   # doubling stops at 8 s
+    assert 429 in RETRIED_STATUSES and 503 in RETRIED_STATUSES and 408 in RETRIED_STATUSES
+    assert 400 not in RETRIED_STATUSES and 404 not in RETRIED_STATUSES
 
 
 def test_the_proxy_variables_are_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
-    from benchcore.llm.http_pool import pool_for
+    from benchcore.llm.http_pool import endpoint_for
 
     monkeypatch.setenv("https_proxy", "http://proxy.example:3128")
     monkeypatch.setenv("no_proxy", "internal.example")
-    through = pool_for("m", "https://api.example/v1", 7)
-    direct = pool_for("m", "https://internal.example/v1", 7)
-    assert through.proxy is not None and through.proxy.host == "proxy.example"
+    through = endpoint_for("m", "https://api.example/v1", 7, {}, 60)
+    direct = endpoint_for("m", "https://internal.example/v1", 7, {}, 60)
+    assert through.proxy == "http://proxy.example:3128"
     assert direct.proxy is None
 
 
@@ -334,11 +338,10 @@ def test_one_pool_per_endpoint_keeps_connections_alive() -> None:
         for _ in range(3):
             client.complete(MESSAGES, CTX)
             again.complete(MESSAGES, CTX)
-        assert client._pool is again._pool
+        assert client._endpoint is again._endpoint
         other = OpenAIChatClient(_config(server).model_copy(update={"name": "other-model"}))
-        assert other._pool is not client._pool   # each model its own max_connections
-        connections = client._pool.connection_from_url(server.base_url)
-        assert connections.num_connections == 1 and connections.num_requests == 6
+        assert other._endpoint is not client._endpoint   # each model its own max_connections
+        assert client._endpoint.connections_made == 1 and len(server.requests) == 6
 
 
 @pytest.mark.parametrize(("base_url", "says"), [
@@ -373,7 +376,7 @@ def test_https_verifies_the_server_against_the_trusted_certificates(tmp_path, mo
     with FakeOpenAIServer(lambda req, n: chat_reply("over tls"), tls=tls) as server:
         monkeypatch.delenv("SSL_CERT_FILE", raising=False)
         untrusted = _config(server, max_retries=0).model_copy(update={"name": "untrusted"})
-        refused = r"cannot reach https://localhost:\d+/v1 \(.*CERTIFICATE_VERIFY_FAILED"
+        refused = r"cannot reach https://localhost:\d+/v1 \(SSL certificate .*self-signed"
         with pytest.raises(LLMError, match=refused):
             OpenAIChatClient(untrusted).complete(MESSAGES, CTX)
         monkeypatch.setenv("SSL_CERT_FILE", str(certificate))

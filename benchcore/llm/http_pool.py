@@ -1,121 +1,217 @@
-"""The HTTP side of OpenAI-compatible calls: one urllib3 connection pool per model and endpoint,
-and the retry policy.
+"""The HTTP side of OpenAI-compatible calls: a pool of libcurl handles per model and endpoint
+(pycurl), and the retry policy.
 
-Why urllib3 and not the openai SDK (httpx underneath): against the loopback fake with 0.05 s
-replies and 2 x 64 threads, on this project's 2-core machine, the SDK spent 1.35 ms of CPU per
-call and topped out at 765 calls/s, while the same requests through a urllib3 pool cost 0.31 ms
-and reached 2,416 calls/s of the ideal 2,560 (`benchmarks/bench_llm_transport.py`). The SDK
-with a urllib3 transport under it still cost 1.09 ms: the time goes to httpx's client and the
-SDK's request building, not the socket. With the harness's own work on top, the SDK kept a
-5,000-question run below a fifth of the ideal rate.
+Why libcurl: every LLM call of a stage runs on one of the harness's threads, and what a call
+does in Python holds the GIL. Against the loopback fake with 0.05 s replies and 2 x 64 threads
+on this project's 2-core machine (`benchmarks/bench_llm_transport.py`, CPU of the calling
+process per call):
+- the openai SDK (httpx) cost 2.0-2.7 ms and reached a fifth of the ideal 2,560 calls/s;
+- a urllib3 pool cost 0.46-0.50 ms (a third of it http.client's header parsing through the
+  `email` package) and reached 80-85%; with the harness's own work on top, a 5,000-question
+  run stayed near half the ideal rate;
+- libcurl does the request, the reply and the connection in C with the GIL released: 0.12-0.13
+  ms, 97-98% of the ideal, as fast as the fake server itself answers.
 
-What the SDK's retry loop did, urllib3's `Retry` does: it retries refused and dropped
-connections, timeouts, 408/409/429 and 5xx answers, waits with exponential backoff and jitter
-(0.5 s doubling to 8 s, as the SDK), honours `Retry-After` on 429 and 503 as the SDK read it
-(fractions too; a malformed one, or one over 60 s, means the backoff), and hands back the last
-answer when the retries run out, so the caller can say what it was.
+What the SDK's retry loop did, `RetryPolicy` and `send` do: refused and dropped connections,
+timeouts, TLS and proxy failures, 408/409/429 and 5xx answers get another try after an
+exponential backoff with jitter (0.5 s doubling to 8 s, as the SDK); `Retry-After` is honoured
+as the SDK read it (fractions too; a malformed one, or one over 60 s, means the backoff); when
+the retries run out the last answer is handed back, so the caller can say what it was.
 """
 
 from __future__ import annotations
 
+import email.utils
 import os
 import random
 import threading
+import time
 import urllib.request
-from collections.abc import Callable
-from urllib.parse import unquote, urlsplit
+from dataclasses import dataclass
+from io import BytesIO
+from urllib.parse import urlsplit
 
 import certifi
-import urllib3
-from urllib3.util.retry import Retry
+import pycurl
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRIED_STATUSES = frozenset({408, 409, 429, *range(500, 600)})
-_BACKOFF_FIRST_S, _BACKOFF_MAX_S, _RETRY_AFTER_MAX_S = 0.5, 8.0, 60
+_BACKOFF_FIRST_S, _BACKOFF_MAX_S, _RETRY_AFTER_MAX_S = 0.5, 8.0, 60.0
 
-Pool = urllib3.PoolManager
+# libcurl's failures of a call that never got an answer: refused, unresolved, timed out, reset,
+# dropped mid-reply, TLS and proxy failures. Retried, and what the circuit breaker counts.
+# Anything else (a malformed reply, a body that does not decode) came from a live server.
+_UNREACHED_CODES = frozenset({
+    pycurl.E_COULDNT_RESOLVE_PROXY, pycurl.E_COULDNT_RESOLVE_HOST, pycurl.E_COULDNT_CONNECT,
+    pycurl.E_OPERATION_TIMEDOUT, pycurl.E_SSL_CONNECT_ERROR, pycurl.E_PEER_FAILED_VERIFICATION,
+    pycurl.E_SEND_ERROR, pycurl.E_RECV_ERROR, pycurl.E_GOT_NOTHING, pycurl.E_PARTIAL_FILE,
+    pycurl.E_SSL_CACERT_BADFILE, pycurl.E_SSL_CERTPROBLEM, pycurl.E_SSL_CIPHER,
+    pycurl.E_HTTP2,
+    92, 97,   # libcurl's HTTP2_STREAM (a stream reset) and PROXY (a proxy handshake failed)
+})
 
 
-class _Backoff(Retry):
-    """urllib3's policy with the SDK's schedule and its reading of `Retry-After`."""
+class TransportError(Exception):
+    """A call that got no usable answer. `unreached`: no answer at all (the breaker counts it,
+    a retry may help); else the server answered with something that cannot be read."""
 
-    def get_backoff_time(self) -> float:
-        """The first retry waits too (urllib3 retries at once), so a 429 without `Retry-After`
-        is not answered by another request the same moment."""
-        errors = len(self.history)
-        if errors == 0:
-            return 0.0
-        wait = min(self.backoff_max, self.backoff_factor * 2 ** (errors - 1))
+    def __init__(self, message: str, unreached: bool, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.unreached = unreached
+        self.timed_out = timed_out
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the server said: status, body, and the header lines (read only when needed)."""
+
+    status: int
+    body: bytes
+    header_lines: tuple[bytes, ...] = ()
+
+    def header(self, name: str) -> str | None:
+        """The last value of a header, case-insensitively (a proxy's CONNECT answer comes
+        first, the endpoint's last)."""
+        wanted, found = name.lower().encode("latin-1"), None
+        for line in self.header_lines:
+            field, colon, value = line.partition(b":")
+            if colon and field.strip().lower() == wanted:
+                found = value.strip().decode("latin-1")
+        return found
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """`retries` more tries after the first, for any failure worth another try."""
+
+    retries: int
+
+    @staticmethod
+    def backoff_s(retry: int) -> float:
+        """The wait before the `retry`th retry (1-based): 0.5 s doubling to 8 s, less up to a
+        quarter of jitter. The first retry waits too, so a 429 without `Retry-After` is not
+        answered by another request the same moment."""
+        wait = min(_BACKOFF_MAX_S, _BACKOFF_FIRST_S * 2 ** (retry - 1))
         return wait * (0.75 + 0.25 * random.random())
 
-    def parse_retry_after(self, retry_after: str) -> float:
-        """Seconds (fractions too) or an HTTP date, as the SDK read it. A value that is
-        malformed, negative or over a minute counts as absent (0: the backoff applies), where
-        urllib3 would raise on the first and wait out the last."""
+    @staticmethod
+    def retry_after_s(value: str | None) -> float:
+        """Seconds (fractions too) or an HTTP date, as the SDK read it. A value that is absent,
+        malformed, negative or over a minute counts as absent: 0, the backoff applies."""
+        if not value:
+            return 0.0
         try:
-            seconds = float(retry_after)
+            seconds = float(value)
         except ValueError:
-            try:
-                seconds = super().parse_retry_after(retry_after)
-            except urllib3.exceptions.InvalidHeader:
+            when = email.utils.parsedate_tz(value)
+            if when is None:
                 return 0.0
+            seconds = email.utils.mktime_tz(when) - time.time()
         return seconds if 0 < seconds <= _RETRY_AFTER_MAX_S else 0.0
 
-
-def retry_policy(retries: int) -> Retry:
-    """`retries` more tries after the first, for any failure worth another try: refused,
-    dropped or timed-out connections, TLS and proxy failures, and the statuses above."""
-    return _Backoff(
-        total=retries, connect=retries, read=retries, status=retries, other=retries,
-        redirect=0, allowed_methods=None,   # POST too: a chat completion has no side effects
-        status_forcelist=RETRIED_STATUSES, raise_on_status=False,
-        respect_retry_after_header=True,
-        backoff_factor=_BACKOFF_FIRST_S, backoff_max=_BACKOFF_MAX_S,
-    )
+    def wait_s(self, retry: int, answer: Answer | None) -> float:
+        """How long to wait before the `retry`th retry after `answer` (None: no answer)."""
+        if answer is not None:
+            after = self.retry_after_s(answer.header("retry-after"))
+            if after:
+                return after
+        return self.backoff_s(retry)
 
 
-_POOLS: dict[tuple[str, str, int], Pool] = {}
-_POOLS_LOCK = threading.Lock()
+class Endpoint:
+    """The process's connections for a model at an endpoint: libcurl handles, each keeping its
+    connection alive between calls, made on demand and handed to one call at a time. Callers
+    cap their concurrent calls at `max_connections` (the model's limit), so at most that many
+    handles, hence connections, exist. Proxy variables (`https_proxy`, `http_proxy`,
+    `all_proxy`, `no_proxy`, a proxy's `user:password@`) are read as Python reads them, and
+    `SSL_CERT_FILE`/`SSL_CERT_DIR` name the trusted certificates instead of certifi's bundle."""
+
+    def __init__(self, url: str, headers: dict[str, str], timeout_s: float) -> None:
+        self.url = url
+        self.proxy = _proxy_for(url)
+        self.connections_made = 0
+        self._header_lines = [f"{k}: {v}" for k, v in headers.items()] + ["Expect:"]
+        self._timeout_ms = max(1, round(timeout_s * 1000))
+        self._idle: list[pycurl.Curl] = []
+        self._lock = threading.Lock()
+
+    def post(self, body: bytes) -> Answer:
+        """One try: the answer, or a `TransportError`."""
+        with self._lock:
+            handle = self._idle.pop() if self._idle else self._new_handle()
+        sink, headers = BytesIO(), []
+        try:
+            handle.setopt(pycurl.POSTFIELDS, body)
+            handle.setopt(pycurl.WRITEDATA, sink)
+            handle.setopt(pycurl.HEADERFUNCTION, headers.append)
+            try:
+                handle.perform()
+            except pycurl.error as error:
+                code, message = error.args if len(error.args) == 2 else (0, str(error))
+                raise TransportError(str(message) or f"libcurl error {code}",
+                                     unreached=code in _UNREACHED_CODES,
+                                     timed_out=code == pycurl.E_OPERATION_TIMEDOUT) from None
+            return Answer(handle.getinfo(pycurl.RESPONSE_CODE), sink.getvalue(), tuple(headers))
+        finally:
+            made = handle.getinfo(pycurl.NUM_CONNECTS)
+            handle.setopt(pycurl.HEADERFUNCTION, _ignore)   # no reference to this call's list
+            with self._lock:
+                self.connections_made += made
+                self._idle.append(handle)
+
+    def _new_handle(self) -> pycurl.Curl:
+        handle = pycurl.Curl()
+        handle.setopt(pycurl.URL, self.url)
+        handle.setopt(pycurl.POST, 1)
+        handle.setopt(pycurl.HTTPHEADER, self._header_lines)
+        handle.setopt(pycurl.NOSIGNAL, 1)             # timeouts without signals: threads
+        handle.setopt(pycurl.CONNECTTIMEOUT_MS, self._timeout_ms)
+        handle.setopt(pycurl.TIMEOUT_MS, self._timeout_ms)
+        handle.setopt(pycurl.FOLLOWLOCATION, 0)       # a redirect is an error, as with the SDK
+        handle.setopt(pycurl.ACCEPT_ENCODING, "")     # what libcurl can decode, decoded
+        handle.setopt(pycurl.PROXY, self.proxy or "")  # "": no proxy, whatever libcurl reads
+        if urlsplit(self.url).scheme == "https":
+            handle.setopt(pycurl.CAINFO, os.environ.get("SSL_CERT_FILE") or certifi.where())
+            if os.environ.get("SSL_CERT_DIR"):
+                handle.setopt(pycurl.CAPATH, os.environ["SSL_CERT_DIR"])
+        return handle
 
 
-def pool_for(model: str, base_url: str, max_connections: int) -> Pool:
-    """The process's connections for a model at an endpoint (requests go to absolute URLs):
-    at most `max_connections` open (the model's own cap, as its concurrency limit: two models
-    served by one endpoint each get theirs), kept alive between calls; a caller beyond them
-    waits for one. The proxy variables (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`,
-    a proxy's `user:password@`) and `SSL_CERT_FILE`/`SSL_CERT_DIR` are honoured, as httpx did."""
-    slot = (model, base_url, max_connections)
-    with _POOLS_LOCK:
-        if slot not in _POOLS:
-            _POOLS[slot] = _new_pool(base_url, max_connections)
-        return _POOLS[slot]
+def _ignore(line: bytes) -> None:
+    return None
 
 
-def sender(pool: Pool, url: str) -> tuple[Callable[..., urllib3.BaseHTTPResponse], str]:
-    """How to send to `url` through `pool`: a proxy takes the absolute URL; without one, the
-    endpoint's own connection pool takes the path, which skips the manager's per-request
-    lookup of that pool (0.04 ms a call, 6% of the top rate)."""
-    if pool.proxy is not None:
-        return pool.urlopen, url
-    return pool.connection_from_url(url).urlopen, urllib3.util.parse_url(url).request_uri
+def send(endpoint: Endpoint, body: bytes, policy: RetryPolicy) -> Answer:
+    """`body` posted with the policy's retries: the first answer that is not retried, or the
+    last answer when the retries run out; a `TransportError` when the last try got none."""
+    retry = 0
+    while True:
+        try:
+            answer = endpoint.post(body)
+        except TransportError as error:
+            if not error.unreached or retry >= policy.retries:
+                raise
+            answer = None
+        else:
+            if answer.status not in RETRIED_STATUSES or retry >= policy.retries:
+                return answer
+        retry += 1
+        time.sleep(policy.wait_s(retry, answer))
 
 
-def _new_pool(url: str, max_connections: int) -> Pool:
-    options: dict[str, object] = {"num_pools": 1, "maxsize": max_connections, "block": True}
-    if urlsplit(url).scheme == "https":
-        # certifi's bundle, unless the machine names its own (an internal CA), as httpx did.
-        options["ca_certs"] = os.environ.get("SSL_CERT_FILE") or certifi.where()
-        if os.environ.get("SSL_CERT_DIR"):
-            options["ca_cert_dir"] = os.environ["SSL_CERT_DIR"]
-    proxy = _proxy_for(url)
-    if proxy is None:
-        return urllib3.PoolManager(**options)
-    parts = urlsplit(proxy)
-    if parts.username is not None:
-        credentials = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
-        options["proxy_headers"] = urllib3.make_headers(proxy_basic_auth=credentials)
-        proxy = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
-    return urllib3.ProxyManager(proxy, **options)
+_ENDPOINTS: dict[tuple, Endpoint] = {}
+_ENDPOINTS_LOCK = threading.Lock()
+
+
+def endpoint_for(model: str, url: str, max_connections: int, headers: dict[str, str],
+                 timeout_s: float) -> Endpoint:
+    """The process's endpoint for a model (two models at one endpoint each get their own
+    `max_connections`). Keyed by process too: a forked worker opens its own connections."""
+    slot = (os.getpid(), model, url, max_connections, tuple(headers.items()), timeout_s)
+    with _ENDPOINTS_LOCK:
+        if slot not in _ENDPOINTS:
+            _ENDPOINTS[slot] = Endpoint(url, headers, timeout_s)
+        return _ENDPOINTS[slot]
 
 
 def _proxy_for(url: str) -> str | None:

@@ -1,6 +1,6 @@
 """OpenAI-compatible chat completions (OpenAI, vLLM, Ollama, llama.cpp servers).
 
-The request and reply are the OpenAI chat-completions wire format, sent through a urllib3 pool
+The request and reply are the OpenAI chat-completions wire format, sent through libcurl handles
 (`http_pool`: why not the openai SDK, and the retry policy, which follows the SDK's: 429, 408,
 409, 5xx, timeouts and dropped connections are retried with exponential backoff that honours
 Retry-After). Errors that no retry can fix (400 bad request, 401/403 bad key, 404 unknown model)
@@ -20,8 +20,6 @@ import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 
-import urllib3
-
 from benchcore.llm.base import (
     CallContext,
     LLMError,
@@ -34,10 +32,11 @@ from benchcore.llm.base import (
 from benchcore.llm.breaker import breaker_for
 from benchcore.llm.http_pool import (
     DEFAULT_BASE_URL,
+    RetryPolicy,
+    TransportError,
     base_url_of,
-    pool_for,
-    retry_policy,
-    sender,
+    endpoint_for,
+    send,
 )
 from benchcore.redact import register_secret_env
 from benchcore.text_safety import safe_text
@@ -101,17 +100,11 @@ class OpenAIChatClient:
         register_secret_env(config.api_key_env)
         self.config = config
         self._base_url = base_url_of(config.base_url)
-        self._url = self._base_url.rstrip("/") + "/chat/completions"
-        try:
-            self._pool = pool_for(config.name, self._base_url, config.max_connections)
-            self._send, self._target = sender(self._pool, self._url)
-        except (ValueError, urllib3.exceptions.HTTPError) as error:   # e.g. a socks proxy
-            raise LLMError(f"model {config.name}: cannot use the proxy for {self._base_url}: "
-                           f"{_first_line(error)}") from None
-        self._headers = _headers(config)
-        self._timeout = urllib3.Timeout(connect=config.timeout_s, read=config.timeout_s)
-        self._retries = retry_policy(config.max_retries)
-        self._single_try = retry_policy(0)
+        self._endpoint = endpoint_for(
+            config.name, self._base_url.rstrip("/") + "/chat/completions",
+            config.max_connections, _headers(config), config.timeout_s)
+        self._retries = RetryPolicy(config.max_retries)
+        self._single_try = RetryPolicy(0)
         self._limit = _connection_limit(config)
         self._breaker = breaker_for(config)
 
@@ -142,47 +135,27 @@ class OpenAIChatClient:
                 **({"tools": [tool.wire() for tool in tools]} if tools else {}),
                 **{k: v for k, v in self.config.sampling_params().items() if v is not None}}
         try:
-            response = self._send(
-                "POST", self._target, body=json.dumps(body).encode("utf-8"),
-                headers=self._headers, timeout=self._timeout, redirect=False,
-                retries=self._single_try if self._breaker.suspect else self._retries,
-            )
-        except urllib3.exceptions.HTTPError as error:
-            reason = getattr(error, "reason", None) or error
-            if isinstance(reason, _UNREACHED):
-                cause = _unreached_cause(reason, name, where, self.config.timeout_s)
+            answer = send(self._endpoint, json.dumps(body).encode("utf-8"),
+                          self._single_try if self._breaker.suspect else self._retries)
+        except TransportError as error:
+            if error.unreached:
+                cause = (f"model {name}: timed out after {self.config.timeout_s:g} s ({where})"
+                         if error.timed_out else
+                         f"model {name}: cannot reach {where} ({_first_line(error)})")
                 self._breaker.failed(cause)
                 raise LLMError(safe_text(cause)) from None
             # The server answered, but what came back could not be read (a malformed header,
             # a body that does not decode): the endpoint is alive, this reply is bad.
             self._breaker.answered()
             raise LLMError(safe_text(f"model {name}: the reply from {where} could not be "
-                                     f"read: {_first_line(reason)}")) from None
+                                     f"read: {_first_line(error)}")) from None
         self._breaker.answered()
-        if not 200 <= response.status < 300:   # redirects are not followed, as the SDK did not
-            raise LLMError(_describe_status_error(self.config, response.status, response.data))
+        if not 200 <= answer.status < 300:   # redirects are not followed, as the SDK did not
+            raise LLMError(_describe_status_error(self.config, answer.status, answer.body))
         try:
-            return json.loads(response.data)
+            return json.loads(answer.body)
         except ValueError:
             raise LLMError(f"model {name}: the reply from {where} is not JSON") from None
-
-
-# Failures of a call that never got an answer from the server: what the breaker counts.
-_UNREACHED = (
-    urllib3.exceptions.NewConnectionError, urllib3.exceptions.TimeoutError,
-    urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError,
-    urllib3.exceptions.ProxyError, OSError,
-)
-
-
-def _unreached_cause(reason: BaseException, name: str, where: str, timeout_s: float) -> str:
-    """'timed out after N s' for a timeout, else 'cannot reach' with the first line of why. A
-    refused connection is a NewConnectionError, which urllib3 derives from its connect-timeout
-    error: not a timeout for the reader of the message."""
-    if isinstance(reason, urllib3.exceptions.TimeoutError) and not isinstance(
-            reason, urllib3.exceptions.NewConnectionError):
-        return f"model {name}: timed out after {timeout_s:g} s ({where})"
-    return f"model {name}: cannot reach {where} ({_first_line(reason)})"
 
 
 def _headers(config: ModelConfig) -> dict[str, str]:
