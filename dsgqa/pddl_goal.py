@@ -32,6 +32,7 @@ from typing import Any
 
 from lark import Lark, LarkError, Token, Transformer, UnexpectedInput
 
+from benchcore.once import built_once
 from dsgqa.nesting import deeper_than
 from dsgqa.sldp import Score
 from planeval.boolean import (
@@ -129,7 +130,7 @@ class _Builder(Transformer):
         return Atom(str(children[0]).lower(), ())
 
 
-@functools.cache
+@built_once
 def _parser() -> Lark:
     """Built once per process."""
     return Lark(

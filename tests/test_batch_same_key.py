@@ -71,3 +71,25 @@ def test_a_batch_keeps_item_order_and_stops_taking_items_once_one_raises() -> No
     with pytest.raises(KeyboardInterrupt):
         _each(job, list(range(200)), workers=2)
     assert len(started) < 20
+
+
+def test_a_value_built_once_is_built_once_when_threads_ask_at_the_same_moment() -> None:
+    """The stage threads' first parses all ask for the parser at once; one builds it."""
+    from benchcore.once import built_once
+
+    builds: list[int] = []
+    start = threading.Barrier(16)
+
+    @built_once
+    def parser() -> object:
+        builds.append(1)
+        time.sleep(0.05)          # long enough for every other thread to arrive meanwhile
+        return object()
+
+    def ask(_: int) -> object:
+        start.wait()
+        return parser()
+
+    with ThreadPoolExecutor(16) as pool:
+        values = list(pool.map(ask, range(16)))
+    assert len(builds) == 1 and all(value is values[0] for value in values)

@@ -3,18 +3,18 @@ millisecond for a typical query)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
+from benchcore.once import built_once
 from dsgqa.dialect.errors import CypherSyntaxError
 
 GRAMMAR = Path(__file__).with_name("cypher.lark")
 
 
-@lru_cache(maxsize=1)
+@built_once
 def _parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
                 propagate_positions=True, maybe_placeholders=False, cache=False)

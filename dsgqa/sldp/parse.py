@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lark import Lark, LarkError, Token, Transformer, UnexpectedInput
 
+from benchcore.once import built_once
 from dsgqa.sldp.values import (
     MAX_DEPTH,
     Number,
@@ -83,7 +84,7 @@ class _Builder(Transformer):
         return SLDPDict(tuple(children))
 
 
-@functools.cache
+@built_once
 def _parser() -> Lark:
     """Built once per process: grammar analysis costs far more than a parse."""
     return Lark(
