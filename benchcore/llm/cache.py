@@ -16,7 +16,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 
 from benchcore.llm.base import (
@@ -77,7 +77,10 @@ class ResponseCache:
         return replace(reply, text=safe_text(reply.text))
 
     def put(self, key: str, reply: LLMReply) -> None:
-        entry = {**asdict(reply), "text": safe_text(reply.text), "cached": False,
+        # Field by field, not `asdict`: its recursive deep copy cost more than the JSON.
+        entry = {"text": safe_text(reply.text), "prompt_tokens": reply.prompt_tokens,
+                 "completion_tokens": reply.completion_tokens, "seconds": reply.seconds,
+                 "cached": False,
                  "tool_calls": [{"id": safe_text(c.id), "name": safe_text(c.name),
                                  "arguments": safe_text(c.arguments)}
                                 for c in reply.tool_calls]}
