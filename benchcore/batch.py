@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 from benchcore import progress
 from benchcore.gc_pause import gc_paused
 from benchcore.item_cache import ItemCache
+from benchcore.one_core import batch_core, pin_this_thread
 from benchcore.text_safety import safe_text
 
 T = TypeVar("T")
@@ -115,10 +116,13 @@ def run_items(
     refresh: bool = False,
     fresh_calls_of: Callable[[V], int] = lambda value: 0,
     keep: Callable[[V], bool] = lambda value: True,
+    one_core: bool = False,
 ) -> list[Outcome[V]]:
     """Outcomes in item order. `refresh` ignores (and overwrites) cached entries; `keep` says
     whether a value may be cached (a result that a retry might change, such as a timeout under
-    load, is used for this run but recomputed by the next)."""
+    load, is used for this run but recomputed by the next). `one_core`: the workers share one
+    CPU core (`benchcore.one_core`: for stages that only wait on an LLM, never for stages that
+    may start processes)."""
 
     def one(job: tuple[T, str]) -> Outcome[V]:
         try:
@@ -165,18 +169,19 @@ def run_items(
     # (requests, replies, records) and form no cycles, yet its collections, run on whichever
     # of 64+ threads allocates next, cost a 5,000-item LLM stage ~0.1 ms of CPU a call.
     with gc_paused():
-        done = _each(one, jobs, workers)
+        done = _each(one, jobs, workers, batch_core() if one_core else None)
     for i, outcome in zip(missing, done, strict=True):
         outcomes[i] = outcome
     return outcomes  # type: ignore[return-value]  # every slot is filled by now
 
 
-def _each(work: Callable[[T], V], jobs: Sequence[T], workers: int) -> list[V]:
+def _each(work: Callable[[T], V], jobs: Sequence[T], workers: int, core: int | None = None
+          ) -> list[V]:
     """`work` of every job, in job order, on up to `workers` threads that each take the next
     job as they finish one. Not an executor's `map`: that makes a future, a condition and a
     queue entry per job up front, in the calling thread, and with 64 workers already
     competing for the GIL those 5,000 submissions cost a stage more than its own work. One
-    worker: the calling thread does the jobs itself."""
+    worker: the calling thread does the jobs itself. `core`: every worker thread runs there."""
     if workers <= 1 or len(jobs) <= 1:
         return list(map(work, jobs))
     results: list[V | None] = [None] * len(jobs)
@@ -185,6 +190,7 @@ def _each(work: Callable[[T], V], jobs: Sequence[T], workers: int) -> list[V]:
 
     def worker() -> None:
         try:
+            pin_this_thread(core)
             while not failures:
                 index = next(taken, None)
                 if index is None:

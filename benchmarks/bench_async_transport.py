@@ -11,6 +11,10 @@ aiohttp, in the two shapes a harness could take:
 
 No retries, limits or redaction: an upper bound for the transport, to read against
 `OpenAIChatClient` alone in `bench_llm_transport.py`.
+
+The road not taken, kept as its measurement: aiohttp reached 91-95% of the ideal at 0.32 ms
+of CPU a call; libcurl under the stage's own threads (the transport since) reaches 97% at
+0.15 ms, with the stages left as they are.
 """
 
 from __future__ import annotations

@@ -106,7 +106,7 @@ def in_context_batch(
         compute=lambda q: in_context_module.answer_in_context(
             q, client, graph_text, variant, hints.get(q.uid)),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=fresh_calls,
+        fresh_calls_of=fresh_calls, one_core=True,
     )
 
 

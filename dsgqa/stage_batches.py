@@ -84,7 +84,7 @@ def generate_cypher_batch(
         key_of=lambda q: item_key(Stage.GENERATE_CYPHER, q.fingerprint(), *version),
         compute=lambda q: stages.generate_cypher(q, client, schema),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=fresh_calls,
+        fresh_calls_of=fresh_calls, one_core=True,
     )
 
 
@@ -187,7 +187,7 @@ def refine_batch(
         Stage.REFINE, pairs, uid_of=lambda p: p[0].uid, key_of=key,
         compute=lambda p: stages.refine(p[0], p[1].value, client),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=fresh_calls,
+        fresh_calls_of=fresh_calls, one_core=True,
     )
     return _merge(outcomes, done, Stage.REFINE)
 

@@ -59,7 +59,7 @@ def generate_plans_batch(
         Stage.GENERATE_PLAN, tasks, uid_of=lambda t: t.key,
         key_of=lambda t: item_key(Stage.GENERATE_PLAN, task_fingerprint(t), *version),
         compute=generate, cache=cache, workers=client.config.max_connections, refresh=refresh,
-        fresh_calls_of=_fresh, keep=lambda record: not record.get("error"),
+        fresh_calls_of=_fresh, keep=lambda record: not record.get("error"), one_core=True,
     )
 
 

@@ -4,6 +4,7 @@ finds every entry made from them."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -93,3 +94,29 @@ def test_a_value_built_once_is_built_once_when_threads_ask_at_the_same_moment() 
     with ThreadPoolExecutor(16) as pool:
         values = list(pool.map(ask, range(16)))
     assert len(builds) == 1 and all(value is values[0] for value in values)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs per-thread CPU affinity and two cores")
+def test_an_llm_batch_runs_its_threads_on_one_core_and_leaves_the_rest_alone(tmp_path,
+                                                                             monkeypatch) -> None:
+    """LLM stages' workers share one core (fewer cross-core GIL hand-overs); other batches'
+    workers and the calling thread keep the process's cores; the variable turns it off."""
+    import benchcore.one_core as one_core
+
+    everywhere = os.sched_getaffinity(0)
+
+    def cores_seen(pinned: bool) -> set[frozenset[int]]:
+        seen = run_items("s", list(range(8)), uid_of=str, key_of=str,
+                         compute=lambda i: frozenset(os.sched_getaffinity(0)), cache=None,
+                         workers=4, one_core=pinned)
+        return {outcome.value for outcome in seen}
+
+    pinned = cores_seen(True)
+    assert len(pinned) == 1 and len(next(iter(pinned))) == 1
+    assert next(iter(pinned)) <= everywhere
+    assert cores_seen(False) == {frozenset(everywhere)}
+    assert os.sched_getaffinity(0) == everywhere          # the caller was never pinned
+    monkeypatch.setenv("NLP_DSG_BENCHMARK_ONE_CORE", "0")
+    monkeypatch.setattr(one_core, "_chosen", {})
+    assert cores_seen(True) == {frozenset(everywhere)}
