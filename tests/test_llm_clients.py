@@ -396,3 +396,79 @@ def test_a_reply_that_cannot_be_read_is_not_a_dead_endpoint() -> None:
         OpenAIChatClient(config).complete(MESSAGES, CTX)
     assert "cannot reach" not in str(caught.value) and "\n" not in str(caught.value)
     assert not breaker_for(config).suspect
+
+
+def test_an_https_proxy_is_checked_against_the_trusted_certificates(tmp_path, monkeypatch) -> None:
+    """TLS to the proxy itself uses `SSL_CERT_FILE` too (a proxy of an internal CA)."""
+    from tests.fake_openai import self_signed_tls
+
+    tls, certificate = self_signed_tls(tmp_path)
+    with FakeOpenAIServer(lambda req, n: chat_reply("via tls proxy"), tls=tls) as proxy:
+        monkeypatch.setenv("http_proxy", proxy.base_url.removesuffix("/v1"))
+        monkeypatch.delenv("no_proxy", raising=False)
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.setenv("SSL_CERT_FILE", str(certificate))
+        config = ModelConfig(name="behind-tls-proxy", base_url="http://vllm.internal:8000/v1",
+                             max_retries=0)
+        reply = OpenAIChatClient(config).complete(MESSAGES, CTX)
+    assert reply.text == "via tls proxy"
+    assert proxy.paths == ["http://vllm.internal:8000/v1/chat/completions"]
+
+
+def test_python_decides_which_hosts_bypass_the_proxy(monkeypatch) -> None:
+    """libcurl would read `no_proxy` again in its own way (CIDR ranges, which Python does not
+    read): the decision made in Python is the one that holds."""
+    with FakeOpenAIServer(lambda req, n: chat_reply("via proxy")) as proxy:
+        monkeypatch.setenv("http_proxy", proxy.base_url.removesuffix("/v1"))
+        monkeypatch.setenv("no_proxy", "127.0.0.0/8")
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        config = ModelConfig(name="cidr", base_url="http://127.0.0.2:9/v1", max_retries=0)
+        assert OpenAIChatClient(config).complete(MESSAGES, CTX).text == "via proxy"
+
+
+@pytest.mark.parametrize("proxy", ["ftp://proxy.example:21", "http://[::1"])
+def test_a_proxy_the_client_cannot_use_fails_when_the_client_is_made(proxy, monkeypatch) -> None:
+    monkeypatch.setenv("https_proxy", proxy)
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    with pytest.raises(LLMError, match=r"cannot use the proxy for https://api\.example/v1"):
+        OpenAIChatClient(ModelConfig(name="p", base_url="https://api.example/v1"))
+
+
+def test_only_the_final_answers_headers_count() -> None:
+    """An interim 100 or a proxy's CONNECT answer comes first; its Retry-After is not the
+    endpoint's."""
+    from benchcore.llm.http_pool import Answer, RetryPolicy
+
+    answer = Answer(429, b"", (b"HTTP/1.1 100 Continue\r\n", b"Retry-After: 7\r\n", b"\r\n",
+                               b"HTTP/1.1 429 Too Many Requests\r\n", b"Content-Length: 0\r\n"))
+    assert answer.header("retry-after") is None
+    later = Answer(429, b"", (*answer.header_lines, b"retry-after: 2\r\n"))
+    assert later.header("Retry-After") == "2"
+    assert RetryPolicy.retry_after_s("Mon, 1 Jan 99999999999 00:00:00 GMT") == 0   # overflow
+
+
+def test_an_idle_connection_keeps_no_request_or_reply() -> None:
+    """64 idle handles per model must not hold 64 prompts and replies."""
+    import gc
+    import json
+    import sys
+    import tracemalloc
+
+    from benchcore.llm.http_pool import endpoint_for
+
+    with FakeOpenAIServer(lambda req, n: chat_reply("x" * 2_000_000)) as server:
+        endpoint = endpoint_for("idle", server.base_url + "/chat/completions", 2, {}, 10)
+        body = json.dumps({"model": "idle", "messages": MESSAGES}).encode() + b" " * 100_000
+        before = sys.getrefcount(body)
+        tracemalloc.start()
+        try:
+            answer = endpoint.post(body)
+            assert answer.status == 200 and len(answer.body) > 2_000_000
+            del answer
+            gc.collect()
+            held, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert sys.getrefcount(body) == before    # the request body is let go
+    assert held < 500_000                     # and so is the 2 MB reply

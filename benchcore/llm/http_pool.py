@@ -70,10 +70,14 @@ class Answer:
     header_lines: tuple[bytes, ...] = ()
 
     def header(self, name: str) -> str | None:
-        """The last value of a header, case-insensitively (a proxy's CONNECT answer comes
-        first, the endpoint's last)."""
+        """A header of the final answer, case-insensitively. libcurl hands over every block
+        it reads (a proxy's CONNECT answer, an interim 100) before the endpoint's final one;
+        each starts with its status line."""
         wanted, found = name.lower().encode("latin-1"), None
         for line in self.header_lines:
+            if line.startswith(b"HTTP/"):
+                found = None           # a new block: what came before was not the answer
+                continue
             field, colon, value = line.partition(b":")
             if colon and field.strip().lower() == wanted:
                 found = value.strip().decode("latin-1")
@@ -103,10 +107,11 @@ class RetryPolicy:
         try:
             seconds = float(value)
         except ValueError:
-            when = email.utils.parsedate_tz(value)
-            if when is None:
+            try:
+                when = email.utils.parsedate_tz(value)
+                seconds = email.utils.mktime_tz(when) - time.time() if when else 0.0
+            except (OverflowError, ValueError):   # a date past what the clock can hold
                 return 0.0
-            seconds = email.utils.mktime_tz(when) - time.time()
         return seconds if 0 < seconds <= _RETRY_AFTER_MAX_S else 0.0
 
     def wait_s(self, retry: int, answer: Answer | None) -> float:
@@ -154,7 +159,11 @@ class Endpoint:
             return Answer(handle.getinfo(pycurl.RESPONSE_CODE), sink.getvalue(), tuple(headers))
         finally:
             made = handle.getinfo(pycurl.NUM_CONNECTS)
-            handle.setopt(pycurl.HEADERFUNCTION, _ignore)   # no reference to this call's list
+            # An idle handle keeps no reference to this call's body, reply or header list:
+            # 64 idle handles would otherwise hold 64 prompts and replies per model.
+            handle.setopt(pycurl.POSTFIELDS, b"")
+            handle.setopt(pycurl.WRITEFUNCTION, _ignore)
+            handle.setopt(pycurl.HEADERFUNCTION, _ignore)
             with self._lock:
                 self.connections_made += made
                 self._idle.append(handle)
@@ -169,11 +178,20 @@ class Endpoint:
         handle.setopt(pycurl.TIMEOUT_MS, self._timeout_ms)
         handle.setopt(pycurl.FOLLOWLOCATION, 0)       # a redirect is an error, as with the SDK
         handle.setopt(pycurl.ACCEPT_ENCODING, "")     # what libcurl can decode, decoded
-        handle.setopt(pycurl.PROXY, self.proxy or "")  # "": no proxy, whatever libcurl reads
+        # Python's reading of the proxy variables is final: "" is no proxy, and an empty
+        # NOPROXY stops libcurl from reading `no_proxy` again its own way.
+        handle.setopt(pycurl.PROXY, self.proxy or "")
+        handle.setopt(pycurl.NOPROXY, "")
+        ca_file = os.environ.get("SSL_CERT_FILE") or certifi.where()
+        ca_dir = os.environ.get("SSL_CERT_DIR")
         if urlsplit(self.url).scheme == "https":
-            handle.setopt(pycurl.CAINFO, os.environ.get("SSL_CERT_FILE") or certifi.where())
-            if os.environ.get("SSL_CERT_DIR"):
-                handle.setopt(pycurl.CAPATH, os.environ["SSL_CERT_DIR"])
+            handle.setopt(pycurl.CAINFO, ca_file)
+            if ca_dir:
+                handle.setopt(pycurl.CAPATH, ca_dir)
+        if self.proxy and self.proxy.startswith("https://"):   # TLS to the proxy itself
+            handle.setopt(pycurl.PROXY_CAINFO, ca_file)
+            if ca_dir:
+                handle.setopt(pycurl.PROXY_CAPATH, ca_dir)
         return handle
 
 
@@ -214,12 +232,29 @@ def endpoint_for(model: str, url: str, max_connections: int, headers: dict[str, 
         return _ENDPOINTS[slot]
 
 
+_PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")
+
+
 def _proxy_for(url: str) -> str | None:
+    """The proxy the variables name for `url`, or None. A proxy URL libcurl cannot use is a
+    `ValueError` here, when the client is made, not a failure of every call."""
     parts = urlsplit(url)
     if urllib.request.proxy_bypass(parts.hostname or ""):
         return None
     proxies = urllib.request.getproxies()
-    return proxies.get(parts.scheme) or proxies.get("all")
+    proxy = proxies.get(parts.scheme) or proxies.get("all")
+    if proxy and "://" in proxy:     # without a scheme, libcurl takes an http proxy
+        scheme = proxy.partition("://")[0].lower()
+        if scheme not in _PROXY_SCHEMES:
+            raise ValueError(f"unsupported proxy scheme {scheme!r} in {proxy}")
+        try:
+            address = urlsplit(proxy)
+            has_host = address.hostname is not None and (address.port or 0) >= 0
+        except ValueError as error:       # a bracket left open, a port out of range
+            raise ValueError(f"malformed proxy URL {proxy}: {error}") from None
+        if not has_host:
+            raise ValueError(f"no host in proxy URL {proxy}")
+    return proxy or None
 
 
 def base_url_of(configured: str | None) -> str:

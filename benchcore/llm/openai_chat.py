@@ -100,9 +100,14 @@ class OpenAIChatClient:
         register_secret_env(config.api_key_env)
         self.config = config
         self._base_url = base_url_of(config.base_url)
-        self._endpoint = endpoint_for(
-            config.name, self._base_url.rstrip("/") + "/chat/completions",
-            config.max_connections, _headers(config), config.timeout_s)
+        self._endpoint_args = (config.name, self._base_url.rstrip("/") + "/chat/completions",
+                               config.max_connections, _headers(config), config.timeout_s)
+        try:
+            self._endpoint = endpoint_for(*self._endpoint_args)
+        except ValueError as error:   # the proxy variables name a proxy libcurl cannot use
+            raise LLMError(f"model {config.name}: cannot use the proxy for {self._base_url}: "
+                           f"{_first_line(error)}") from None
+        self._pid = os.getpid()
         self._retries = RetryPolicy(config.max_retries)
         self._single_try = RetryPolicy(0)
         self._limit = _connection_limit(config)
@@ -134,6 +139,8 @@ class OpenAIChatClient:
         body = {"model": name, "messages": messages,
                 **({"tools": [tool.wire() for tool in tools]} if tools else {}),
                 **{k: v for k, v in self.config.sampling_params().items() if v is not None}}
+        if os.getpid() != self._pid:   # a forked process opens connections of its own
+            self._endpoint, self._pid = endpoint_for(*self._endpoint_args), os.getpid()
         try:
             answer = send(self._endpoint, json.dumps(body).encode("utf-8"),
                           self._single_try if self._breaker.suspect else self._retries)
