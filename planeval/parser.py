@@ -11,13 +11,13 @@ one-line message.
 from __future__ import annotations
 
 import sys
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from benchcore.once import built_once
 from planeval.errors import PlanevalError
 from planeval.pddl import (
     OBJECT,
@@ -58,7 +58,7 @@ SUPPORTED_REQUIREMENTS = frozenset(
 )
 
 
-@cache
+@built_once
 def _lark() -> Lark:
     grammar = Path(__file__).with_name("pddl.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr")
