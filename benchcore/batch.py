@@ -8,6 +8,7 @@ run.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -165,10 +166,12 @@ def run_items(
             progress.advanced(stage, hits)
     missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
     jobs = [(items[i], keys[i]) for i in missing]
-    # The collector paused while the items compute: they allocate many short-lived containers
-    # (requests, replies, records) and form no cycles, yet its collections, run on whichever
-    # of 64+ threads allocates next, cost a 5,000-item LLM stage ~0.1 ms of CPU a call.
-    with gc_paused():
+    # An LLM stage computes with the collector paused: its items allocate many short-lived
+    # containers (requests, replies, records) and form no cycles (measured: 0 cyclic objects
+    # an item, errors included), yet collections run on whichever of 64+ threads allocates
+    # next cost a 5,000-item stage ~0.1 ms of CPU a call. Not other stages: a Cypher
+    # translation leaves a few cyclic objects behind, which must not pile up.
+    with gc_paused() if one_core else contextlib.nullcontext():
         done = _each(one, jobs, workers, batch_core() if one_core else None)
     for i, outcome in zip(missing, done, strict=True):
         outcomes[i] = outcome
@@ -186,13 +189,15 @@ def _each(work: Callable[[T], V], jobs: Sequence[T], workers: int, core: int | N
         return list(map(work, jobs))
     results: list[V | None] = [None] * len(jobs)
     failures: list[BaseException] = []
-    taken = iter(range(len(jobs)))   # `next` on it is atomic: one C call under the GIL
+    taken = iter(range(len(jobs)))
+    lock = threading.Lock()   # `next` alone is atomic only under the GIL (not free-threaded)
 
     def worker() -> None:
         try:
             pin_this_thread(core)
             while not failures:
-                index = next(taken, None)
+                with lock:
+                    index = next(taken, None)
                 if index is None:
                     return
                 results[index] = work(jobs[index])

@@ -1,12 +1,12 @@
 """Pausing the cyclic garbage collector while a batch reads many cached records at once, or
-computes its items.
+an LLM stage computes its items.
 
 Unpickling 20,000 cached records allocates hundreds of thousands of containers and none of
 them forms a cycle, yet each few hundred allocations start a collection, and every so often
 a full one that walks the whole heap (2.3 s of a 7 s fully cached rerun, measured with the
 fresh run's results alive). Paused, the new objects are looked at once when it resumes.
-Reference counting still frees everything as usual; only cycle detection waits. A batch
-computing its items is the same case: each LLM call allocates requests, replies and records
+Reference counting still frees everything as usual; only cycle detection waits. An LLM
+stage computing its items is the same case: each call allocates requests, replies and records
 that form no cycle, and with GC running a 5,000-question stage spent ~0.1 ms a call on it.
 
 Several batches run at once in threads, so the pause is counted: the collector resumes when

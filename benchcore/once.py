@@ -16,7 +16,7 @@ def built_once(build: Callable[[], T]) -> Callable[[], T]:
     threads all parse their first text at once, and each built a lark parser of its own
     (0.1-0.2 s of grammar analysis apiece, holding the GIL: 40% of a 5,000-question
     run-query stage's thread time)."""
-    lock = threading.Lock()
+    lock = threading.RLock()   # a build that asks for itself recurses, not deadlocks
     built: list[T] = []
 
     @wraps(build)

@@ -11,15 +11,18 @@ share of a call is small.
 
 Only the batch's own worker threads are pinned, and only for LLM stages: processes started
 from a pinned thread would inherit its single core (the query workers are started lazily by
-whichever thread asks first), so stages that run queries are left alone. Each process picks
-its core from its allowed set by process id, so Dask workers on one machine spread out.
-`NLP_DSG_BENCHMARK_ONE_CORE=0` turns it off (a machine where that core is kept busy by
-something else)."""
+whichever thread asks first), so stages that run queries are left alone. A Dask worker picks
+its core by its number in the cluster, so the workers of one machine spread over its cores
+(by process id, half the pairs shared a core); a worker without a number does not pin. Any
+other process picks by process id. `NLP_DSG_BENCHMARK_ONE_CORE=0` turns it off (a machine
+where that core is kept busy by something else, or a container whose CPU quota is not a
+cpuset, where the allowed set lists cores it does not own)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 
 _ENV = "NLP_DSG_BENCHMARK_ONE_CORE"
@@ -41,12 +44,35 @@ def _pick_core(pid: int) -> int | None:
     if os.environ.get(_ENV, "1") == "0" or not hasattr(os, "sched_setaffinity"):
         return None
     allowed = sorted(os.sched_getaffinity(0))
-    return allowed[pid % len(allowed)] if len(allowed) > 1 else None
+    if len(allowed) < 2:
+        return None
+    worker = _dask_worker_name()
+    if worker is None:
+        index = pid
+    elif isinstance(worker, int) and not isinstance(worker, bool):
+        index = worker
+    else:                    # a Dask worker without a number: no way to spread, so no pinning
+        return None
+    return allowed[index % len(allowed)]
+
+
+def _dask_worker_name() -> object | None:
+    """This Dask worker's name (LocalCluster numbers them 0, 1, ...), or None when the process
+    is no Dask worker. A process that has not imported `distributed` is none."""
+    if "distributed" not in sys.modules:
+        return None
+    from distributed import get_worker
+
+    try:
+        return get_worker().name
+    except ValueError:
+        return None
 
 
 def pin_this_thread(core: int | None) -> None:
     """Run the calling thread on `core` only (on Linux, affinity 0 is the calling thread)."""
     if core is not None:
-        # OSError: the core left the allowed set meanwhile (a cgroup change): stay put.
+        # OSError: the core left the allowed set meanwhile (a cgroup change), or the sandbox
+        # forbids setting affinity: stay put.
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {core})
