@@ -8,7 +8,6 @@ run.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -166,12 +165,12 @@ def run_items(
             progress.advanced(stage, hits)
     missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
     jobs = [(items[i], keys[i]) for i in missing]
-    # An LLM stage computes with the collector paused: its items allocate many short-lived
-    # containers (requests, replies, records) and form no cycles (measured: 0 cyclic objects
-    # an item, errors included), yet collections run on whichever of 64+ threads allocates
-    # next cost a 5,000-item stage ~0.1 ms of CPU a call. Not other stages: a Cypher
-    # translation leaves a few cyclic objects behind, which must not pile up.
-    with gc_paused() if one_core else contextlib.nullcontext():
+    # The items compute with the collector paused: they allocate many short-lived containers
+    # (requests, replies, rows, records) and form no cycles (measured for every stage, errors
+    # included: 0 cyclic objects an item; `test_a_translation_leaves_no_reference_cycles`),
+    # yet collections run on whichever of 64+ threads allocates next cost a 5,000-item LLM
+    # stage ~0.1 ms of CPU a call, and run-query more than a second.
+    with gc_paused():
         done = _each(one, jobs, workers, batch_core() if one_core else None)
     for i, outcome in zip(missing, done, strict=True):
         outcomes[i] = outcome

@@ -1,13 +1,14 @@
 """Pausing the cyclic garbage collector while a batch reads many cached records at once, or
-an LLM stage computes its items.
+computes its items.
 
 Unpickling 20,000 cached records allocates hundreds of thousands of containers and none of
 them forms a cycle, yet each few hundred allocations start a collection, and every so often
 a full one that walks the whole heap (2.3 s of a 7 s fully cached rerun, measured with the
 fresh run's results alive). Paused, the new objects are looked at once when it resumes.
-Reference counting still frees everything as usual; only cycle detection waits. An LLM
-stage computing its items is the same case: each call allocates requests, replies and records
-that form no cycle, and with GC running a 5,000-question stage spent ~0.1 ms a call on it.
+Reference counting still frees everything as usual; only cycle detection waits. A stage
+computing its items is the same case: each LLM call or query allocates requests, replies, rows
+and records that form no cycle, and with GC running a 5,000-question LLM stage spent ~0.1 ms
+a call on it. What cycles other threads make meanwhile waits for the end of the batch.
 
 Several batches run at once in threads, so the pause is counted: the collector resumes when
 the last reader is done, and only if it was running before the first one began."""

@@ -18,6 +18,7 @@ Anything Neo4j accepts that has no faithful Kuzu form raises `DialectError`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from lark import Token, Tree
 
@@ -101,16 +102,19 @@ class Rewriter:
     `target` is the engine (`kuzu` or `ladybug`): the dialect is one, but Ladybug needs passes
     of its own around its engine bugs (`order_barrier`)."""
 
+    # Rules rewritten before their children, by method name: a dict of bound methods kept on
+    # the rewriter would make every translation a reference cycle for the garbage collector.
+    _PRE: ClassVar[dict[str, str]] = {
+        "pattern_predicate": "pre_pattern_predicate",
+        "path_function": "pre_path_function",
+        "call": "pre_call",
+        "list_comp_map": "pre_list_comp_map",
+    }
+
     def __init__(self, source: str, target: str = "kuzu") -> None:
         self.source = source
         self.target = target
         self.applied: list[str] = []
-        self._pre: dict[str, Callable[[Tree], Tree]] = {
-            "pattern_predicate": self.pre_pattern_predicate,
-            "path_function": self.pre_path_function,
-            "call": self.pre_call,
-            "list_comp_map": self.pre_list_comp_map,
-        }
 
     def note(self, rewrite: str) -> None:
         if rewrite not in self.applied:
@@ -128,9 +132,9 @@ class Rewriter:
     def visit(self, node: object) -> object:
         if not isinstance(node, Tree):
             return node
-        pre = self._pre.get(str(node.data))
+        pre = self._PRE.get(str(node.data))
         if pre is not None:
-            node = pre(node)
+            node = getattr(self, pre)(node)
         node.children = [self.visit(child) for child in node.children]
         post = getattr(self, f"r_{node.data}", None)
         return post(node) if post is not None else node
