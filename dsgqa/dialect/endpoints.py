@@ -25,7 +25,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import hops, tree, var
+from dsgqa.dialect.trees import call, hops, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 DIRECTED = "startNode->start_node"
@@ -107,9 +107,9 @@ class Endpoints:
             else:
                 self._rewrite_in(child, bindings)
 
-    def _replace(self, call: Tree, bindings: dict[str, _Binding], *, key: Tree | None,
-                 whole_item: bool = False) -> Tree:
-        found = _endpoint_call(call)
+    def _replace(self, endpoint_call: Tree, bindings: dict[str, _Binding], *,
+                 key: Tree | None, whole_item: bool = False) -> Tree:
+        found = _endpoint_call(endpoint_call)
         assert found is not None
         fname, rel = found
         shown = f"{_NEO4J[fname]}({rel})"
@@ -119,7 +119,7 @@ class Endpoints:
                                "hop in scope, so its stored direction is unknown on Kuzu")
         if binding.directed:
             self.note(DIRECTED)
-            kuzu = tree("call", var(_KUZU[fname]), var(rel))
+            kuzu = call(_KUZU[fname], var(rel))
             return kuzu if key is None else tree("prop", kuzu, key)
         if not binding.alive:
             raise DialectError(f"{shown} of an undirected match after a WITH that "
@@ -129,9 +129,8 @@ class Endpoints:
                                f"{shown}.property or a whole RETURN/WITH item")
         x, y = (self._name(end) for end in binding.ends)
         first, second = (x, y) if fname == "startnode" else (y, x)
-        is_src = tree("compare", tree("call", var("id"), var(x)), Token("EQ", "="),
-                    tree("call", var("struct_extract"), var(rel),
-                       tree("str_lit", Token("STRING", "'_src'"))))
+        is_src = tree("compare", call("id", var(x)), Token("EQ", "="),
+                      call("struct_extract", var(rel), tree("str_lit", Token("STRING", "'_src'"))))
         pick: list[Tree] = [var(first), var(second)]
         if key is not None:
             pick = [tree("prop", p, key) for p in pick]
@@ -141,10 +140,9 @@ class Endpoints:
     def _name(self, node: Tree) -> Tree:
         found = _node_name(node)
         if found is None:
-            found = tree("name", Token("NAME", self.names.fresh("_node")))
+            found = name(self.names.fresh("_node"))
             node.children.insert(0, found)
         return found
-
 
 
 def _after_with(clause: Tree, bindings: dict[str, _Binding], generated: set[str]) -> None:

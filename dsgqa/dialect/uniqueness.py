@@ -35,7 +35,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
-from dsgqa.dialect.trees import call, hops, rel_detail, tree, var
+from dsgqa.dialect.trees import call, hops, name, rel_detail, tree, var
 
 REWRITE = "relationship uniqueness"
 _SHORTEST = ("SHORTEST", "ALL SHORTEST")
@@ -152,7 +152,7 @@ class Uniqueness:
             return
         made = self.names.fresh("_rel")
         detail = rel_detail(position.rel)
-        name_node = tree("name", Token("NAME", made))
+        name_node = name(made)
         if detail is None:  # `-->` or `-[]->`: the emitter prints the brackets from the rel kind
             position.rel.children.append(tree("rel_detail", name_node))
         else:
@@ -215,7 +215,7 @@ class Uniqueness:
             return
         if not visible and len(items.children) == 1:
             raise CypherSyntaxError("RETURN * or WITH * with no variables in scope")
-        spelled = [tree("proj_item", tree("var", n)) for n in visible]
+        spelled = [tree("proj_item", var(n)) for n in visible]
         items.children = spelled + items.children[1:]
 
 
