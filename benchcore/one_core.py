@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
+
+from benchcore.dask_worker import current_worker
 
 _ENV = "NLP_DSG_BENCHMARK_ONE_CORE"
 _chosen: dict[int, int | None] = {}   # process id -> its batch core (None: not pinning)
@@ -46,27 +47,13 @@ def _pick_core(pid: int) -> int | None:
     allowed = sorted(os.sched_getaffinity(0))
     if len(allowed) < 2:
         return None
-    worker = _dask_worker_name()
+    worker = current_worker()
     if worker is None:
-        index = pid
-    elif isinstance(worker, int) and not isinstance(worker, bool):
-        index = worker
-    else:                    # a Dask worker without a number: no way to spread, so no pinning
-        return None
-    return allowed[index % len(allowed)]
-
-
-def _dask_worker_name() -> object | None:
-    """This Dask worker's name (LocalCluster numbers them 0, 1, ...), or None when the process
-    is no Dask worker. A process that has not imported `distributed` is none."""
-    if "distributed" not in sys.modules:
-        return None
-    from distributed import get_worker
-
-    try:
-        return get_worker().name
-    except ValueError:
-        return None
+        return allowed[pid % len(allowed)]
+    number = getattr(worker, "name", None)   # LocalCluster numbers its workers 0, 1, ...
+    if not isinstance(number, int) or isinstance(number, bool):
+        return None          # a Dask worker without a number: no way to spread, so no pinning
+    return allowed[number % len(allowed)]
 
 
 def pin_this_thread(core: int | None) -> None:

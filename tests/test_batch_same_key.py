@@ -8,6 +8,7 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 
@@ -135,9 +136,11 @@ def test_dask_workers_pick_their_core_by_their_number(monkeypatch) -> None:
     monkeypatch.delenv("NLP_DSG_BENCHMARK_ONE_CORE", raising=False)
     monkeypatch.setattr(one_core.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
     for name, core in ((0, 0), (1, 1), (5, 1)):
-        monkeypatch.setattr(one_core, "_dask_worker_name", lambda name=name: name)
+        monkeypatch.setattr(one_core, "current_worker",
+                            lambda name=name: SimpleNamespace(name=name))
         assert one_core._pick_core(pid=1234) == core
-    monkeypatch.setattr(one_core, "_dask_worker_name", lambda: "tcp://10.0.0.2:4242")
+    monkeypatch.setattr(one_core, "current_worker",
+                        lambda: SimpleNamespace(name="tcp://10.0.0.2:4242"))
     assert one_core._pick_core(pid=1234) is None          # no number: not pinned
-    monkeypatch.setattr(one_core, "_dask_worker_name", lambda: None)
+    monkeypatch.setattr(one_core, "current_worker", lambda: None)
     assert one_core._pick_core(pid=1235) == 3             # not a worker: by process id

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import threading
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 
+from benchcore.dask_worker import current_worker
 from benchcore.llm.base import (
     CallContext,
     LLMError,
@@ -63,17 +63,11 @@ def _connection_limit(config: ModelConfig) -> AbstractContextManager[object]:
 
 
 def _cluster_semaphore(config: ModelConfig) -> AbstractContextManager[object] | None:
-    """A distributed.Semaphore when this process is a Dask worker, else None. A process that
-    has not imported `distributed` is no Dask worker; importing it just to ask took half a
-    second of the first LLM stage's start."""
-    if "distributed" not in sys.modules:
+    """A distributed.Semaphore when this process is a Dask worker, else None."""
+    if current_worker() is None:
         return None
-    from distributed import Semaphore, get_worker
+    from distributed import Semaphore
 
-    try:
-        get_worker()
-    except ValueError:  # not running inside a Dask worker
-        return None
     name = (f"llm-connections:{config.name}:{config.base_url or 'api.openai.com'}:"
             f"{config.max_connections}")
     return Semaphore(max_leases=config.max_connections, name=name)
