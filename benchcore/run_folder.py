@@ -14,6 +14,8 @@ integers. A run folder holds:
   `plan_usage.csv`, the generation logs under `plans/` and planner-derived gold plans under
   `derived_gold/`;
 - `report/`: the run's HTML and Markdown report.
+
+Beside the run folders, `store/` holds every recorded run's rows (reporting/store.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ import pandas as pd
 
 CONFIG_FILE = "config.json"
 REPORT_DIR = "report"
+
+# The results store, beside the run folders: `<results>/store/run_id=<id>/run.json` and the
+# run's Parquet tables (reporting/store.py writes it).
+STORE_DIR = "store"
+STORE_RUN_PREFIX = "run_id="
+STORE_RUN_FILE = "run.json"
 
 QA_RESULTS = "qa_results.csv"
 QA_SUMMARY = "qa_summary.csv"

@@ -27,12 +27,20 @@ class RunSummary:
     planning: TrackSummary | None = None
     report_html: str | None = None
     regressions: list[str] = field(default_factory=list)
+    # The report's headline per model, as Markdown and as records (the run's artifacts).
+    headline_markdown: str | None = None
+    headline_records: list[dict[str, object]] = field(default_factory=list)
+    # Set when nothing changed since the run finished cleanly and it was reused as it was
+    # (benchcore.finished_runs): when it finished.
+    reused_finished_at: str | None = None
 
-    def with_report(self, result: Any) -> RunSummary:
-        """This summary plus the report's location and regression flags."""
+    def with_report(self, result: Any, headline_markdown: str,
+                    headline_records: list[dict[str, object]]) -> RunSummary:
+        """This summary plus the report's location, headline and regression flags."""
         flags = [f"{r.model} {r.metric}: {r.before:.3f} -> {r.after:.3f}"
                  for r in result.regressions]
-        return replace(self, report_html=str(result.html_path), regressions=flags)
+        return replace(self, report_html=str(result.html_path), regressions=flags,
+                       headline_markdown=headline_markdown, headline_records=headline_records)
 
     def tracks(self) -> list[tuple[str, TrackSummary | None]]:
         return [("qa", self.qa), ("planning", self.planning)]

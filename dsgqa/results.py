@@ -307,10 +307,15 @@ def _rounded(summary: pd.DataFrame) -> pd.DataFrame:
                           "valid_cypher": 3, "cost_usd": 4, "seconds": 3})
 
 
+def summaries(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Accuracy per (model, pipeline), overall and per tag, rounded as the tables show them."""
+    return _rounded(summary_overall(table)), _rounded(summary_by_tag(table))
+
+
 def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     """Write rows and summaries as CSV and one Markdown report; return the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    overall, by_tag = _rounded(summary_overall(table)), _rounded(summary_by_tag(table))
+    overall, by_tag = summaries(table)
     paths = {
         "rows_csv": out_dir / QA_RESULTS,
         "summary_csv": out_dir / QA_SUMMARY,
@@ -320,19 +325,39 @@ def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     table.to_csv(paths["rows_csv"], index=False)
     overall.to_csv(paths["summary_csv"], index=False)
     by_tag.to_csv(paths["by_tag_csv"], index=False)
+    paths["markdown"].write_text(_summaries_markdown(overall, by_tag) + "\n\n## Per question\n\n"
+                                 + _markdown(_shown(table)) + "\n")
+    return paths
+
+
+# Rows of the per-question table the run's Prefect artifact shows (the file has them all).
+ARTIFACT_ROWS = 50
+
+
+def artifact_markdown(table: pd.DataFrame, overall: pd.DataFrame, by_tag: pd.DataFrame) -> str:
+    """The QA tables as the run's Prefect artifact: the summaries, and the first wrong or
+    errored questions. The whole per-question table of 10,000 items is 3 MB, which the Prefect
+    API refuses to publish as an event and its UI cannot show usefully; it stays in the file."""
+    overall, by_tag = _rounded(summary_overall(table)), _rounded(summary_by_tag(table))
+    right = table["correct"].astype("boolean").fillna(False).astype(bool)
+    wrong = table[~right | (table["error"] != "")]
+    note = (f"{len(wrong):,} of {len(table):,} rows wrong or errored"
+            + (f"; the first {ARTIFACT_ROWS} shown, all rows in {QA_MARKDOWN}"
+               if len(wrong) > ARTIFACT_ROWS else ""))
+    return (_summaries_markdown(overall, by_tag) + f"\n\n## Wrong or errored\n\n{note}\n\n"
+            + (_markdown(_shown(wrong.head(ARTIFACT_ROWS))) if len(wrong) else "") + "\n")
+
+
+def _summaries_markdown(overall: pd.DataFrame, by_tag: pd.DataFrame) -> str:
+    return ("# Scene-graph QA results\n\n## Overall\n\n" + _markdown(overall)
+            + "\n\n## By tag\n\n" + _markdown(by_tag))
+
+
+def _shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The per-question columns of the Markdown tables, answers cut to one short line."""
     shown = table[["uid", "model", "pipeline", "valid_cypher", "n_rows", "answer", "correct",
                    "score_f1"]]
-    shown = shown.assign(answer=shown["answer"].map(markdown_cell))
-    paths["markdown"].write_text(
-        "# Scene-graph QA results\n\n## Overall\n\n"
-        + _markdown(overall)
-        + "\n\n## By tag\n\n"
-        + _markdown(by_tag)
-        + "\n\n## Per question\n\n"
-        + _markdown(shown)
-        + "\n"
-    )
-    return paths
+    return shown.assign(answer=shown["answer"].map(markdown_cell))
 
 
 def _markdown(frame: pd.DataFrame) -> str:
@@ -388,14 +413,14 @@ def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
     table = results_table(items)
     paths = write_results(table, out_dir)
     write_transcripts(items, out_dir)
-    overall = _rounded(summary_overall(table))
+    overall, by_tag = summaries(table)
     return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
         units=table["uid"].nunique(),
         items=len(table),
         errors=int((table["error"] != "").sum()),
         overall_records=overall.to_dict(orient="records"),
-        markdown=paths["markdown"].read_text(),
+        markdown=artifact_markdown(table, overall, by_tag),
         llm_calls={
             "fresh": sum(i.fresh_llm_calls for i in items),
             "cached_stages": sum(i.cached_stages for i in items),

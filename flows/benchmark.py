@@ -2,6 +2,10 @@
 
 Both tracks' stages are submitted before either is awaited, so they run side by side: the
 planning branch starts first (it needs no database) and never waits for the QA branch.
+
+A rerun of a run that finished cleanly, with nothing changed since (inputs, code, caches, its
+files), reuses it as it is (`reuse-finished-run`, benchcore.finished_runs): same tables, same
+artifacts, no stage runs.
 """
 
 from __future__ import annotations
@@ -9,17 +13,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from prefect import flow
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
+from prefect.utilities.annotations import quote
 
 from benchcore.run_config import BenchmarkConfig, resolve_config
-from benchcore.run_folder import REPORT_DIR
+from benchcore.run_folder import REPORT_DIR, STORE_DIR
 from benchcore.run_summary import RunSummary, check_error_budget
+from flows._artifacts import publish_headline, publish_run
 from flows.planning_track import finish_planning, submit_planning
 from flows.qa_track import finish_qa, submit_qa
 from reporting.report import headline_markdown, headline_records
 from tasks.report import report, store_results
-from tasks.run import record_run_config
+from tasks.run import record_run_config, remember_finished_run, reuse_finished_run
 
 
 @flow(name="nlp-dsg-benchmark")
@@ -30,19 +35,22 @@ def nlp_dsg_benchmark(
     run_id = config.resolved_run_id(flow_run.scheduled_start_time, flow_run.id)
     run_dir = Path(config.results_dir) / run_id
     record_run_config(config, run_id, run_dir)
+    reused = reuse_finished_run(config, run_id, run_dir)
+    if reused is not None:
+        publish_run(reused)
+        return reused
     planning_pending = submit_planning(config) if config.runs_track("planning") else None
     qa_pending = submit_qa(config) if config.runs_track("qa") else None
     planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
     qa = finish_qa(qa_pending, run_dir) if qa_pending else None
     summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
     if config.report:
-        store_root = Path(config.results_dir) / "store"
+        store_root = Path(config.results_dir) / STORE_DIR
         store_results(run_dir, store_root)
         result = report(store_root, run_id, run_dir / REPORT_DIR)
-        create_markdown_artifact(markdown=headline_markdown(result), key="run-summary",
-                                 description=f"Headline numbers of run {run_id}")
-        create_table_artifact(table=headline_records(result), key="run-headline",
-                              description=f"Per-model headline of run {run_id}")
-        summary = summary.with_report(result)
+        summary = summary.with_report(result, headline_markdown(result),
+                                      headline_records(result))
+        publish_headline(summary)
     check_error_budget(summary, config.max_error_fraction)
+    remember_finished_run(config, run_id, run_dir, quote(summary))
     return summary

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
 from benchcore.run_config import BenchmarkConfig
 from benchcore.track_summary import TrackSummary
+from flows._artifacts import publish_planning
 from flows._collect import outcomes_or_failures
 from plangen.approaches import PLANNER_MODEL
 from plangen.batches import shared_planning_tasks
@@ -45,8 +45,5 @@ def finish_planning(pending: PendingPlanning, config: BenchmarkConfig,
                 for o in outcomes_or_failures(future, pending.uids, label)]
     summary = evaluate_plans(quote(outcomes), config.planning.data_dir, run_dir,
                              config.planning_models())
-    create_table_artifact(table=summary.overall_records, key="planning-overview",
-                          description="Planning overview per experiment")
-    create_markdown_artifact(markdown=summary.markdown, key="planning-results",
-                             description=f"Planning tables: {summary.paths['markdown']}")
+    publish_planning(summary)
     return summary

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
@@ -29,6 +28,7 @@ from dsgqa.results import (
     assemble_items,
     failed_items,
 )
+from flows._artifacts import publish_qa
 from flows._collect import outcomes_or_failures
 from tasks.qa import (
     agent,
@@ -109,12 +109,7 @@ def finish_qa(pending: PendingQA, run_dir: Path) -> TrackSummary:
     close_shared_graphs()
     # quote(): Prefect would otherwise walk every record of every item looking for futures.
     summary = write_qa_results(quote(items), run_dir)
-    create_table_artifact(
-        table=summary.overall_records, key="qa-summary",
-        description=f"QA accuracy per model ({summary.units} questions)",
-    )
-    create_markdown_artifact(markdown=summary.markdown, key="qa-results",
-                             description=f"QA results table: {summary.paths['markdown']}")
+    publish_qa(summary)
     return summary
 
 

@@ -68,7 +68,9 @@ def _parser() -> argparse.ArgumentParser:
 
     rerun = sub.add_parser(
         "rerun", help="Rerun a recorded run: finished items come from the caches (0 fresh LLM "
-        "calls for them); failed or missing items are redone; tables are rewritten in place.")
+        "calls for them); failed or missing items are redone; tables are rewritten in place. "
+        "A run that finished with no errored item, and whose inputs, code, caches and files "
+        "are unchanged since, is reused as it is.")
     rerun.add_argument("run_id", metavar="RUN_ID")
     rerun.add_argument("--stage", choices=[*QA_STAGES, *PLANNING_STAGES],
                        help="Rerun only the track this stage belongs to (keep the other's tables).")

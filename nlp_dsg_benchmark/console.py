@@ -93,6 +93,12 @@ def print_run(summary: RunSummary) -> None:
     for regression in summary.regressions:
         console.print(Text("REGRESSION", style="bold red"), Text(regression))
     _print_errors(summary)
+    if summary.reused_finished_at:
+        _plain(f"run {summary.run_id}: nothing to redo: it finished at "
+               f"{summary.reused_finished_at} with no errored item, and its inputs, code, "
+               "caches and files are unchanged since (0 LLM calls; --refresh STAGE recomputes "
+               "a stage)")
+        return
     calls = summary.llm_calls()
     _plain(
         f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}; "

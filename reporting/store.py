@@ -31,6 +31,8 @@ from typing import Any
 
 import pandas as pd
 
+from benchcore.input_versions import planning_data_version, question_set_version
+from benchcore.run_folder import STORE_RUN_FILE, STORE_RUN_PREFIX
 from benchcore.text_safety import safe_frame
 from reporting import provenance
 from reporting.errors import ReportError
@@ -39,8 +41,8 @@ from reporting.run_folder import RunFolder, read_run_folder
 QA_FILE = "qa.parquet"
 PLANNING_FILE = "planning.parquet"
 USAGE_FILE = "planning_usage.parquet"
-RUN_FILE = "run.json"
-RUN_PREFIX = "run_id="
+RUN_FILE = STORE_RUN_FILE
+RUN_PREFIX = STORE_RUN_PREFIX
 KEY_COLUMNS = ["run_id", "run_date", "model", "backend", "question_set_version",
                "planning_data_version", "prompt_hash", "git_commit"]
 PLANNING_SETTINGS = ("approach", "domain_format", "few_shot", "max_attempts", "max_steps")
@@ -71,9 +73,9 @@ def run_info(run: RunFolder) -> dict[str, Any]:
         "source": str(run.path.resolve()),
         "git_commit": provenance.git_commit(),
         "backend": str(qa_cfg.get("backend", "")) if run.qa is not None else "",
-        "question_set_version": provenance.question_set_version(
+        "question_set_version": question_set_version(
             qa_cfg.get("questions"), qa_cfg.get("scene_graph")) if run.qa is not None else "",
-        "planning_data_version": provenance.planning_data_version(
+        "planning_data_version": planning_data_version(
             plan_cfg.get("data_dir"), plan_cfg.get("domains")) if run.planning is not None else "",
         "qa_prompt_hash": provenance.qa_prompt_hash() if run.qa is not None else "",
         "planning_prompt_hash": provenance.planning_prompt_hash()

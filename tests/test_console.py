@@ -63,3 +63,19 @@ def test_markdown_shows_number_like_answers_as_written(tmp_path: Path) -> None:
             if line.startswith("| q")]
     answers = [row.split("|")[6].strip() for row in rows]
     assert answers == ["0.10", "1e3", "007"]
+
+
+def test_the_artifact_shows_the_summaries_and_at_most_50_wrong_rows(tmp_path: Path) -> None:
+    from dsgqa.results import ARTIFACT_ROWS, artifact_markdown, summaries
+
+    table = _table([str(i) for i in range(120)])
+    table["correct"] = pd.array([i % 2 == 0 if i != 1 else None for i in range(120)],
+                                dtype="boolean")
+    table.loc[2, "error"] = "HTTP 500"
+    text = artifact_markdown(table, *summaries(table))
+    assert "## Overall" in text and "## By tag" in text
+    assert f"61 of 120 rows wrong or errored; the first {ARTIFACT_ROWS} shown" in text
+    per_question = text.split("## Wrong or errored")[1]
+    assert per_question.count("| q") == ARTIFACT_ROWS   # one table line per shown row
+    assert "| q2 " in per_question and "| q1 " in per_question   # errored; unknown correctness
+    assert "| q4 " not in per_question                             # right: not listed

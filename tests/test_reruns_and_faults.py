@@ -64,6 +64,66 @@ def test_rerun_redoes_only_the_failed_items(tmp_path: Path, monkeypatch, capsys)
     assert "nothing to rerun" in capsys.readouterr().out
 
 
+def _artifact_keys(flow_run_id) -> set[str]:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterFlowRunId
+
+    with get_client(sync_client=True) as client:
+        artifacts = client.read_artifacts(artifact_filter=ArtifactFilter(
+            flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run_id])))
+    return {a.key for a in artifacts}
+
+
+def _stamps(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns
+            for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_clean_run_rerun_unchanged_is_reused_and_a_changed_one_is_redone(
+    tmp_path: Path, monkeypatch, capsys,
+) -> None:
+    from flows.benchmark import nlp_dsg_benchmark
+
+    monkeypatch.chdir(tmp_path)
+    questions, known = demo_subset(tmp_path, {"apt01", "apt04", "apt07"})
+    model = ReferenceModel(known)
+    run_dir = tmp_path / "results/clean"
+    with serve(model) as server:
+        config = _config(tmp_path, questions, server.base_url, "clean")
+        first = nlp_dsg_benchmark(config)
+        assert first.reused_finished_at is None and first.qa.errors == 0
+        asked, written = len(server.requests), _stamps(tmp_path / "results")
+
+        state = nlp_dsg_benchmark(config, return_state=True)
+        reused = state.result()
+        assert len(server.requests) == asked                 # no LLM call
+        assert _stamps(tmp_path / "results") == written      # no file rewritten
+        assert reused.reused_finished_at and reused.llm_calls()["fresh"] == 0
+        assert reused.qa.overall_records == first.qa.overall_records
+        assert reused.report_html == first.report_html
+        assert _artifact_keys(state.state_details.flow_run_id) >= {
+            "qa-summary", "qa-results", "run-summary", "run-headline"}
+
+        assert main(["rerun", "clean"]) == 0                 # the CLI says why nothing ran
+        assert "nothing to redo" in capsys.readouterr().out
+
+        # A table edited by hand: the run is redone from the item cache, the table restored.
+        rows = run_dir / "qa_results.csv"
+        rows.write_text(rows.read_text().replace("True", "False"))
+        redone = nlp_dsg_benchmark(config)
+        assert redone.reused_finished_at is None and len(server.requests) == asked
+        assert redone.llm_calls()["cached_stages"] > 0
+        assert _rows(tmp_path, "clean")["correct"].all()
+        assert nlp_dsg_benchmark(config).reused_finished_at   # and recorded again
+
+        # --refresh recomputes the stage whatever the record says (its replies still come
+        # from the response cache).
+        capsys.readouterr()
+        assert main(["rerun", "clean", "--refresh", "refine"]) == 0
+        printed = capsys.readouterr().out
+        assert "nothing to redo" not in printed and "served from the cache: 6" in printed
+
+
 def test_kill_9_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     from flows.benchmark import nlp_dsg_benchmark
 

@@ -1,0 +1,247 @@
+"""A record of each run that finished with no errored item, so that rerunning it with nothing
+changed redoes nothing, the way `make` or `dvc repro` skip a target that is newer than its inputs.
+
+Without it, rerunning a finished run (`rerun RUN_ID`, a retried flow run, a config with a fixed
+run id) rebuilds the same files from the item cache: every item read back, scored, tabled,
+recorded in the store and reported again. For 5,000 questions x 2 models that is about 5 s, a
+quarter of the fresh run, to write what is already there. The record holds a digest of
+everything the run's outputs depend on, the run's summary, and the size and modification time
+of every file the run wrote (its run folder and its folder in the results store). A rerun whose
+digest and files match reuses the run as it is.
+
+The digest covers:
+- the run's configuration (models, tracks, settings, paths, run id), except `refresh`;
+- the content of its inputs: question set, scene graph, planning data, model reply scripts;
+- the benchmark's own code: every file of its packages (a fix to scoring or tables redoes runs);
+- the installed distributions (name and version) and the Python version;
+- the results store's listing: the report compares the run with the runs around it, so a run
+  recorded since then changes the report.
+
+Left out on purpose: the LLM endpoint and keys. A finished item is never asked again anyway
+(the item cache serves it), so they cannot change a finished run's outputs.
+
+What keeps the record honest:
+- it lives in the cache directory (`<cache>/finished_runs/`): deleting the caches, the usual way
+  to force a fresh run, deletes it too;
+- `refresh` bypasses it;
+- a run with an errored item writes none, because its rerun must redo that item;
+- a run that does not reuse forgets the record before it starts, so a run killed half way
+  never leaves an old record behind that still looks valid;
+- output files are compared by size and modification time, as make, ninja and git's index do:
+  a table edited or deleted by hand means the run is rebuilt.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import pickle
+import sys
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from benchcore.input_versions import content_hash, planning_data_version, question_set_version
+from benchcore.run_config import BenchmarkConfig
+from benchcore.run_folder import STORE_DIR, STORE_RUN_FILE, STORE_RUN_PREFIX
+from benchcore.run_summary import RunSummary
+
+RECORDS_DIR = "finished_runs"
+# The benchmark's packages, beside this one: their files are the code a run's numbers come from.
+CODE_ROOT = Path(__file__).resolve().parent.parent
+CODE_PACKAGES = ("benchcore", "dsgqa", "planeval", "plangen", "reporting", "tasks", "flows",
+                 "nlp_dsg_benchmark")
+
+FileStamps = dict[str, tuple[int, int]]   # relative path -> (size, mtime_ns)
+
+
+@dataclass(frozen=True)
+class FinishedRun:
+    """What a clean run leaves for its reruns."""
+
+    digest: str
+    summary: RunSummary
+    finished_at: str
+    outputs: FileStamps           # the run folder's files
+    store_outputs: FileStamps     # the run's folder in the results store
+    store_listing: FileStamps     # every recorded run's run.json in the store
+
+
+def store_root(config: BenchmarkConfig) -> Path | None:
+    """Where the flow records runs, or None when the run is not recorded."""
+    return Path(config.results_dir) / STORE_DIR if config.report else None
+
+
+def reuse(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary | None:
+    """The run's summary when its record says nothing changed since it finished cleanly (0 LLM
+    calls, nothing rewritten); else None, and the record is forgotten before the run redoes
+    its work."""
+    if not config.refresh:
+        record = _read(_record_path(config, run_dir))
+        if record is not None and _still_valid(record, config, run_id, run_dir):
+            return _as_reused(record)
+    forget(config, run_dir)
+    return None
+
+
+def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSummary) -> bool:
+    """Record a finished run; only a run with no errored item is recorded (returns whether)."""
+    if any(track is not None and track.errors for _, track in summary.tracks()):
+        return False
+    store = store_root(config)
+    record = FinishedRun(
+        digest=run_digest(config, run_id),
+        summary=summary,
+        finished_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        outputs=file_stamps(run_dir),
+        store_outputs=file_stamps(store / f"{STORE_RUN_PREFIX}{run_id}") if store else {},
+        store_listing=store_listing(store) if store else {},
+    )
+    _write_atomically(_record_path(config, run_dir), pickle.dumps(record))
+    return True
+
+
+def forget(config: BenchmarkConfig, run_dir: Path) -> None:
+    _record_path(config, run_dir).unlink(missing_ok=True)
+
+
+def run_digest(config: BenchmarkConfig, run_id: str) -> str:
+    """Digest of what a run's outputs depend on (see the module's docstring)."""
+    pinned = config.model_copy(update={"run_id": run_id, "refresh": []})
+    parts = {
+        "config": pinned.model_dump(mode="json"),
+        "inputs": input_versions(config),
+        "code": code_version(),
+        "installed": installed_distributions(),
+        "python": sys.version,
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def input_versions(config: BenchmarkConfig) -> dict[str, str]:
+    """Content hashes of every file the configuration names."""
+    versions: dict[str, str] = {}
+    if config.qa is not None:
+        versions["qa"] = question_set_version(config.qa.questions, config.qa.scene_graph)
+    if config.planning is not None:
+        versions["planning"] = planning_data_version(config.planning.data_dir,
+                                                     config.planning.domains)
+    models = [*config.models, *(config.planning.models or [] if config.planning else [])]
+    for model in models:
+        if model.script:
+            versions[f"script:{model.script}"] = content_hash([Path(model.script)])
+    return versions
+
+
+def code_version() -> str:
+    """Hash of every file of the benchmark's packages (sources, grammars, prompt texts), with
+    their relative paths, so an added or removed module counts too."""
+    root, packages = CODE_ROOT, CODE_PACKAGES
+    files = sorted(
+        path for package in packages for path in (root / package).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    )
+    return content_hash(files, root)
+
+
+def installed_distributions() -> list[str]:
+    """The installed distributions' metadata folder names (`kuzu-0.11.3.dist-info`), from a
+    directory listing of the import path: reading every distribution's metadata
+    (`importlib.metadata`) costs 150 ms, a listing a few."""
+    names: set[str] = set()
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as listing:
+                names.update(e.name for e in listing
+                             if e.name.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+    return sorted(names)
+
+
+def file_stamps(folder: Path) -> FileStamps:
+    """Size and modification time of every file under `folder` (nothing when it is absent)."""
+    stamps: FileStamps = {}
+    for dirpath, _dirs, files in os.walk(folder):
+        for name in files:
+            path = Path(dirpath) / name
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            stamps[path.relative_to(folder).as_posix()] = (stat.st_size, stat.st_mtime_ns)
+    return stamps
+
+
+def store_listing(store: Path) -> FileStamps:
+    """Every recorded run's `run.json` in the results store, by run folder."""
+    listing: FileStamps = {}
+    for path in Path(store).glob(f"{STORE_RUN_PREFIX}*/{STORE_RUN_FILE}"):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        listing[path.parent.name] = (stat.st_size, stat.st_mtime_ns)
+    return listing
+
+
+def _still_valid(record: FinishedRun, config: BenchmarkConfig, run_id: str,
+                 run_dir: Path) -> bool:
+    """Outputs first (a few stat calls), then the digest (hashes the inputs and the code)."""
+    store = store_root(config)
+    if not _unchanged(record.outputs, run_dir):
+        return False
+    if store is not None:
+        if not _unchanged(record.store_outputs, store / f"{STORE_RUN_PREFIX}{run_id}"):
+            return False
+        if store_listing(store) != record.store_listing:
+            return False
+    return record.digest == run_digest(config, run_id)
+
+
+def _unchanged(stamps: FileStamps, folder: Path) -> bool:
+    """Every recorded file is still there with its size and modification time (files added
+    since, such as notes, do not matter)."""
+    for relative, stamp in stamps.items():
+        try:
+            stat = (folder / relative).stat()
+        except OSError:
+            return False
+        if (stat.st_size, stat.st_mtime_ns) != stamp:
+            return False
+    return True
+
+
+def _as_reused(record: FinishedRun) -> RunSummary:
+    """The finished run's summary, saying it was reused: no LLM call and no item stage ran."""
+    tracks = {name: None if track is None else
+              replace(track, llm_calls={key: 0 for key in track.llm_calls})
+              for name, track in record.summary.tracks()}
+    return replace(record.summary, qa=tracks["qa"], planning=tracks["planning"],
+                   reused_finished_at=record.finished_at)
+
+
+def _record_path(config: BenchmarkConfig, run_dir: Path) -> Path:
+    """One record per run folder (an absolute path: the same run id under two results folders
+    is two runs)."""
+    name = hashlib.sha256(str(Path(run_dir).resolve()).encode()).hexdigest()[:24]
+    return Path(config.cache_dir) / RECORDS_DIR / f"{name}.pkl"
+
+
+def _read(path: Path) -> FinishedRun | None:
+    """A record that cannot be read back (cut short, or from other code) is no record."""
+    try:
+        record = pickle.loads(path.read_bytes())
+    except Exception:
+        return None
+    return record if isinstance(record, FinishedRun) else None
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".tmp",
+                                     delete=False) as handle:
+        handle.write(data)
+    os.replace(handle.name, path)

@@ -1,0 +1,170 @@
+"""Reusing a run that finished cleanly when nothing changed since (benchcore.finished_runs), and
+every change that must make the rerun do its work again. No Prefect here: the flow's use of it
+is tested in test_reruns_and_faults.py."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from benchcore import finished_runs
+from benchcore.llm.base import ModelConfig
+from benchcore.run_config import BenchmarkConfig, QAConfig
+from benchcore.run_summary import RunSummary
+from benchcore.track_summary import TrackSummary
+from tests.conftest import PROJECT_ROOT
+
+DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
+DEMO_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
+RUN_ID = "nightly"
+
+
+def _config(tmp_path: Path, **updates) -> BenchmarkConfig:
+    questions = tmp_path / "inputs/questions.yaml"
+    if not questions.exists():
+        questions.parent.mkdir(parents=True)
+        shutil.copy(DEMO_QUESTIONS, questions)
+    config = BenchmarkConfig(
+        run_id=RUN_ID, results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / "cache"),
+        models=[ModelConfig(name="reference-cypher", provider="oracle")],
+        qa=QAConfig(questions=str(questions), scene_graph=str(DEMO_GRAPH)),
+    )
+    return config.model_copy(update=updates)
+
+
+def _finished_run(tmp_path: Path, errors: int = 0) -> tuple[Path, RunSummary]:
+    """A run folder and store folder as the flow leaves them, and the run's summary."""
+    run_dir = tmp_path / "results" / RUN_ID
+    (run_dir / "report").mkdir(parents=True)
+    (run_dir / "qa_results.csv").write_text("uid,model,correct\napt01,m,True\n")
+    (run_dir / "report/report.html").write_text("<html></html>")
+    stored = tmp_path / "results/store" / f"run_id={RUN_ID}"
+    stored.mkdir(parents=True)
+    (stored / "qa.parquet").write_bytes(b"PAR1")
+    (stored / "run.json").write_text("{}")
+    qa = TrackSummary(paths={"rows_csv": str(run_dir / "qa_results.csv")}, units=1, items=1,
+                      errors=errors, overall_records=[{"model": "m", "accuracy": 1.0}],
+                      markdown="# QA", llm_calls={"fresh": 2, "cached_stages": 1})
+    return run_dir, RunSummary(run_id=RUN_ID, run_dir=str(run_dir), qa=qa,
+                               headline_markdown="| m |", headline_records=[{"model": "m"}])
+
+
+def _bump(path: Path) -> None:
+    """Rewrite a file with the same bytes and a later modification time."""
+    stat = path.stat()
+    path.write_bytes(path.read_bytes())
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+
+
+def test_a_clean_run_is_reused_with_its_summary_and_no_llm_calls(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path)
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is None   # nothing recorded yet
+    assert finished_runs.remember(config, RUN_ID, run_dir, summary)
+
+    reused = finished_runs.reuse(config, RUN_ID, run_dir)
+    assert reused is not None and reused.reused_finished_at
+    assert reused.qa.overall_records == summary.qa.overall_records
+    assert reused.headline_records == [{"model": "m"}]
+    assert reused.llm_calls() == {"fresh": 0, "cached_stages": 0}
+    # A rerun via `rerun RUN_ID --refresh` carries `refresh`, which is not part of the run.
+    assert finished_runs.reuse(config.model_copy(update={"refresh": []}), RUN_ID, run_dir)
+
+
+def test_a_run_with_an_errored_item_is_not_recorded(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path, errors=1)
+    assert not finished_runs.remember(config, RUN_ID, run_dir, summary)
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is None
+
+
+@pytest.mark.parametrize("change", [
+    "question set edited", "config changed", "refresh asked", "output rewritten",
+    "output deleted", "store folder rewritten", "another run recorded", "caches deleted",
+    "record cut short",
+])
+def test_any_change_since_the_run_finished_makes_the_rerun_work(tmp_path: Path,
+                                                                change: str) -> None:
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path)
+    finished_runs.remember(config, RUN_ID, run_dir, summary)
+    store = tmp_path / "results/store"
+    if change == "question set edited":
+        path = Path(config.qa.questions)
+        path.write_text(path.read_text().replace("chair", "chairs", 1))
+    elif change == "config changed":
+        config = config.model_copy(update={"qa": config.qa.model_copy(update={"max_rows": 5})})
+    elif change == "refresh asked":
+        config = config.model_copy(update={"refresh": ["refine"]})
+    elif change == "output rewritten":
+        _bump(run_dir / "report/report.html")
+    elif change == "output deleted":
+        (run_dir / "qa_results.csv").unlink()
+    elif change == "store folder rewritten":
+        _bump(store / f"run_id={RUN_ID}" / "qa.parquet")
+    elif change == "another run recorded":
+        (store / "run_id=earlier").mkdir()
+        (store / "run_id=earlier/run.json").write_text("{}")
+    elif change == "caches deleted":
+        shutil.rmtree(config.cache_dir)
+    elif change == "record cut short":
+        record = next((Path(config.cache_dir) / finished_runs.RECORDS_DIR).iterdir())
+        record.write_bytes(record.read_bytes()[:100])
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is None
+    # A miss forgets the record: a run killed half way leaves no record behind to trust.
+    assert finished_runs.reuse(_config(tmp_path), RUN_ID, run_dir) is None
+
+
+def test_files_added_to_the_run_folder_later_do_not_matter(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path)
+    finished_runs.remember(config, RUN_ID, run_dir, summary)
+    (run_dir / "notes.txt").write_text("looked at it")
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is not None
+
+
+def test_a_change_to_the_benchmark_code_makes_the_rerun_work(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    code = tmp_path / "code"
+    (code / "scoring/__pycache__").mkdir(parents=True)
+    (code / "scoring/sldp.py").write_text("TOLERANCE = 0.01\n")
+    monkeypatch.setattr(finished_runs, "CODE_ROOT", code)
+    monkeypatch.setattr(finished_runs, "CODE_PACKAGES", ("scoring",))
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path)
+    finished_runs.remember(config, RUN_ID, run_dir, summary)
+
+    (code / "scoring/__pycache__/sldp.cpython-311.pyc").write_bytes(b"\0")   # not code
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is not None
+    (code / "scoring/sldp.py").write_text("TOLERANCE = 0.05\n")
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is None
+
+    finished_runs.remember(config, RUN_ID, run_dir, summary)
+    (code / "scoring/new_metric.py").write_text("")
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is None
+
+
+def test_the_same_run_id_under_another_results_folder_is_another_run(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path)
+    finished_runs.remember(config, RUN_ID, run_dir, summary)
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(tmp_path / "results", elsewhere)
+    moved = config.model_copy(update={"results_dir": str(elsewhere)})
+    assert finished_runs.reuse(moved, RUN_ID, elsewhere / RUN_ID) is None
+    assert finished_runs.reuse(config, RUN_ID, run_dir) is not None
+
+
+def test_a_reused_summary_keeps_every_field_but_the_call_counts(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path)
+    summary = replace(summary, regressions=["m accuracy: 0.900 -> 0.800"],
+                      report_html=str(run_dir / "report/report.html"))
+    finished_runs.remember(config, RUN_ID, run_dir, summary)
+    reused = finished_runs.reuse(config, RUN_ID, run_dir)
+    assert replace(reused, reused_finished_at=None, qa=summary.qa) == summary
+    assert replace(reused.qa, llm_calls=summary.qa.llm_calls) == summary.qa
