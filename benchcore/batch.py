@@ -33,6 +33,9 @@ class Outcome(Generic[V]):
     error: str | None = None
     from_cache: bool = False
     fresh_llm_calls: int = 0
+    # False for a value used in this run but not kept for the next, because a retry might
+    # change it (a query that timed out under load): a rerun computes it again.
+    settled: bool = True
 
     @property
     def ok(self) -> bool:
@@ -149,9 +152,11 @@ def run_items(
             value = compute(item)
         except Exception as error:
             return Outcome(uid=uid, error=f"{stage}: {one_line_error(error)}")
-        if cache is not None and keep(value):
+        settled = keep(value)
+        if cache is not None and settled:
             cache.put(key, value)
-        return Outcome(uid=uid, value=value, fresh_llm_calls=fresh_calls_of(value))
+        return Outcome(uid=uid, value=value, fresh_llm_calls=fresh_calls_of(value),
+                       settled=settled)
 
     if not items:
         return []

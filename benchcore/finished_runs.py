@@ -21,10 +21,15 @@ Left out on purpose: the LLM endpoint and keys. A finished item is never asked a
 (the item cache serves it), so they cannot change a finished run's outputs.
 
 What keeps the record honest:
+- the digest is taken when the run starts: an input or the code edited while it runs makes
+  the record one that no later run matches;
 - it lives in the cache directory (`<cache>/finished_runs/`): deleting the caches, the usual way
-  to force a fresh run, deletes it too;
+  to force a fresh run, deletes it too; and every file of the item and LLM caches the run left
+  must still be there, none shorter (they are append-only), or a rerun goes through them;
 - `refresh` bypasses it;
-- a run with an errored item writes none, because its rerun must redo that item;
+- a run with an errored item writes none, because its rerun must redo that item; nor does one
+  with an unsettled item (a query that timed out under load, used but not kept);
+- a run whose results store changed after its report read it writes none;
 - a run that does not reuse forgets the record before it starts, so a run killed half way
   never leaves an old record behind that still looks valid;
 - output files are compared by size and modification time, as make, ninja and git's index do:
@@ -55,18 +60,31 @@ CODE_PACKAGES = ("benchcore", "dsgqa", "planeval", "plangen", "reporting", "task
                  "nlp_dsg_benchmark")
 
 FileStamps = dict[str, tuple[int, int]]   # relative path -> (size, mtime_ns)
+# Bumped when the record's fields change: an older record is then no record.
+RECORD_FORMAT = 1
 
 
 @dataclass(frozen=True)
 class FinishedRun:
     """What a clean run leaves for its reruns."""
 
-    digest: str
+    digest: str                   # of what the run started from (`run_digest`)
     summary: RunSummary
     finished_at: str
     outputs: FileStamps           # the run folder's files
     store_outputs: FileStamps     # the run's folder in the results store
-    store_listing: FileStamps     # every recorded run's run.json in the store
+    store_listing: FileStamps     # every recorded run's run.json, as the report saw them
+    cache_files: FileStamps       # the item and LLM caches' files, which only ever grow
+    format: int = RECORD_FORMAT
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """What the flow learns before any stage runs: the finished run to reuse, if any, and the
+    digest of what this run starts from (its record must not take in what changes later)."""
+
+    reused: RunSummary | None
+    digest: str
 
 
 def store_root(config: BenchmarkConfig) -> Path | None:
@@ -74,30 +92,40 @@ def store_root(config: BenchmarkConfig) -> Path | None:
     return Path(config.results_dir) / STORE_DIR if config.report else None
 
 
-def reuse(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary | None:
+def reuse(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunStart:
     """The run's summary when its record says nothing changed since it finished cleanly (0 LLM
-    calls, nothing rewritten); else None, and the record is forgotten before the run redoes
-    its work."""
+    calls, nothing rewritten); else no summary, and the record is forgotten before the run
+    redoes its work."""
+    digest = run_digest(config, run_id)
     if not config.refresh:
         record = _read(_record_path(config, run_dir))
-        if record is not None and _still_valid(record, config, run_id, run_dir):
-            return _as_reused(record)
+        if record is not None and _still_valid(record, config, run_id, run_dir, digest):
+            return RunStart(_as_reused(record), digest)
     forget(config, run_dir)
-    return None
+    return RunStart(None, digest)
 
 
-def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSummary) -> bool:
-    """Record a finished run; only a run with no errored item is recorded (returns whether)."""
-    if any(track is not None and track.errors for _, track in summary.tracks()):
+def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSummary,
+             digest: str, store_seen: FileStamps | None = None) -> bool:
+    """Record a finished run (returns whether it did). `digest` is the run's at its start;
+    `store_seen` the store's listing when the report read it. Not recorded: a run with an
+    errored or unsettled item (its rerun must compute them again), or one whose store changed
+    after its report was built (the report would be stale)."""
+    if any(track is not None and (track.errors or track.unsettled)
+           for _, track in summary.tracks()):
         return False
     store = store_root(config)
+    listing = store_listing(store) if store else {}
+    if store is not None and listing != (store_seen or {}):
+        return False
     record = FinishedRun(
-        digest=run_digest(config, run_id),
+        digest=digest,
         summary=summary,
         finished_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         outputs=file_stamps(run_dir),
         store_outputs=file_stamps(store / f"{STORE_RUN_PREFIX}{run_id}") if store else {},
-        store_listing=store_listing(store) if store else {},
+        store_listing=listing,
+        cache_files=cache_files(config),
     )
     _write_atomically(_record_path(config, run_dir), pickle.dumps(record))
     return True
@@ -187,18 +215,42 @@ def store_listing(store: Path) -> FileStamps:
     return listing
 
 
-def _still_valid(record: FinishedRun, config: BenchmarkConfig, run_id: str,
-                 run_dir: Path) -> bool:
-    """Outputs first (a few stat calls), then the digest (hashes the inputs and the code)."""
-    store = store_root(config)
-    if not _unchanged(record.outputs, run_dir):
+def cache_files(config: BenchmarkConfig) -> FileStamps:
+    """The item cache's and the LLM response cache's files. Both are append-only segment
+    files: a file gone or shorter means entries this run used are gone, and a rerun through
+    the caches would ask the model again."""
+    run = config.run_options()
+    stamps: FileStamps = {}
+    for name, folder in (("stages", run.stage_cache_dir), ("llm", run.llm_cache_dir)):
+        stamps.update({f"{name}/{path}": stamp for path, stamp in file_stamps(folder).items()})
+    return stamps
+
+
+def _still_valid(record: FinishedRun, config: BenchmarkConfig, run_id: str, run_dir: Path,
+                 digest: str) -> bool:
+    """The digest, then the files: the run's (unchanged), the store's listing (the same),
+    the caches' (still there, none shorter). A record that cannot be read as this code
+    writes them is no record."""
+    try:
+        if record.format != RECORD_FORMAT or record.digest != digest:
+            return False
+        store = store_root(config)
+        if not _unchanged(record.outputs, run_dir):
+            return False
+        if store is not None and (
+                not _unchanged(record.store_outputs, store / f"{STORE_RUN_PREFIX}{run_id}")
+                or store_listing(store) != record.store_listing):
+            return False
+        return _still_cached(record.cache_files, cache_files(config))
+    except Exception:
         return False
-    if store is not None:
-        if not _unchanged(record.store_outputs, store / f"{STORE_RUN_PREFIX}{run_id}"):
-            return False
-        if store_listing(store) != record.store_listing:
-            return False
-    return record.digest == run_digest(config, run_id)
+
+
+def _still_cached(recorded: FileStamps, current: FileStamps) -> bool:
+    """Every cache file the run left is still there, at least as long (other runs may add
+    files and entries: that takes nothing away from this run's)."""
+    return all(path in current and current[path][0] >= size
+               for path, (size, _mtime) in recorded.items())
 
 
 def _unchanged(stamps: FileStamps, folder: Path) -> bool:

@@ -38,16 +38,29 @@ def question_set_version(questions: str | None, scene_graph: str | None) -> str:
 
 def planning_data_version(data_dir: str | None, domains: list[str] | None = None) -> str:
     """The planning inputs' version: every file of the configured domains (or the whole data
-    directory), hashed with its relative path so moving an instance counts as a change."""
+    directory), hashed with its relative path so moving an instance counts as a change. The
+    domains are found as the planning loader finds them (planeval.dataset): a data directory
+    holding `domain.pddl` is itself the one domain."""
     if not data_dir or not Path(data_dir).is_dir():
         return UNKNOWN
     root = Path(data_dir)
-    tops = [root / d for d in domains] if domains else [root]
+    if (root / "domain.pddl").is_file() or not domains:
+        tops = [root]
+    else:
+        tops = [root / d for d in domains]
     candidates = (p for top in tops for p in ([top] if top.is_file() else top.rglob("*")))
-    files = sorted(p for p in candidates if p.is_file() and not hidden_file(p.relative_to(root)))
+    files = sorted(p for p in candidates if p.is_file() and not ignored(p.relative_to(root)))
     return content_hash(files, root) if files else UNKNOWN
 
 
-def hidden_file(relative: Path) -> bool:
-    """Caches and editor files (`.git`, `__pycache__`) are not data."""
-    return any(part.startswith((".", "__")) for part in relative.parts)
+# Hidden files the planning loader still reads: its globs (`adapted_instances/*.pddl`) match them.
+_READ_WHEN_HIDDEN = (".pddl", ".txt")
+
+
+def ignored(relative: Path) -> bool:
+    """Caches and editor files (`.git/`, `__pycache__/`, `.DS_Store`) are not data; a hidden
+    PDDL or plan file is, since the loader reads it."""
+    *folders, name = relative.parts
+    if any(part.startswith((".", "__")) for part in folders):
+        return True
+    return name.startswith((".", "__")) and not name.endswith(_READ_WHEN_HIDDEN)

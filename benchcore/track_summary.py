@@ -17,3 +17,6 @@ class TrackSummary:
     llm_calls: dict[str, int]
     # The most common causes of the errored items with their counts (benchcore.failure_causes).
     error_causes: list[tuple[str, int]] = field(default_factory=list)
+    # Items not errored but not settled either (a query timed out under load): a rerun
+    # computes them again, so a run with any is not reused as it finished.
+    unsettled: int = 0

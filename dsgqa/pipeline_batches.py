@@ -77,13 +77,14 @@ def _with_last_query_matched(
     """Execution accuracy for agents: the last query the agent ran against the reference."""
     last = [Outcome(uid=o.uid, value=o.value.last_query) for o in done
             if o.ok and o.value is not None and o.value.last_query is not None]
-    matched = {o.uid: o.value for o in with_execution_matches(last, run, references)}
+    matched = {o.uid: o for o in with_execution_matches(last, run, references)}
     result = []
     for outcome in done:
         query = matched.get(outcome.uid)
-        if query is not None and outcome.value is not None:
-            queries = [*outcome.value.queries[:-1], query]
-            outcome = replace(outcome, value=outcome.value.model_copy(update={"queries": queries}))
+        if query is not None and query.value is not None and outcome.value is not None:
+            queries = [*outcome.value.queries[:-1], query.value]
+            outcome = replace(outcome, value=outcome.value.model_copy(update={"queries": queries}),
+                              settled=outcome.settled and query.settled)
         result.append(outcome)
     return result
 

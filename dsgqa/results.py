@@ -57,6 +57,8 @@ class ItemResult:
     cost_usd: float = 0.0
     llm_calls: int = 0
     agent: AgentRun | None = None
+    # False when a stage's result was used but not kept for the next run (see Outcome.settled).
+    settled: bool = True
 
 
 class QATrackError(RuntimeError):
@@ -100,6 +102,7 @@ def assemble_items(
             answer=r.value, verdict=v.value, error=_first_error(stages),
             fresh_llm_calls=sum(s.fresh_llm_calls for s in stages),
             cached_stages=sum(s.from_cache for s in stages), llm_calls=len(usages),
+            settled=all(s.settled for s in stages),
         ))
     return items
 
@@ -122,7 +125,7 @@ def assemble_agent_items(
             cost_usd=_cost(model, [run.usage] if run else []), attempt=attempt, outcome=last,
             answer=answer, verdict=v.value, error=_first_error((r, v)),
             fresh_llm_calls=r.fresh_llm_calls, cached_stages=int(r.from_cache),
-            llm_calls=run.calls if run else 0, agent=run,
+            llm_calls=run.calls if run else 0, agent=run, settled=r.settled and v.settled,
         ))
     return items
 
@@ -140,6 +143,7 @@ def assemble_in_context_items(
             cost_usd=_cost(model, usages), answer=a.value, verdict=v.value,
             error=_first_error((a, v)), fresh_llm_calls=a.fresh_llm_calls,
             cached_stages=int(a.from_cache), llm_calls=len(usages),
+            settled=a.settled and v.settled,
         ))
     return items
 
@@ -338,7 +342,6 @@ def artifact_markdown(table: pd.DataFrame, overall: pd.DataFrame, by_tag: pd.Dat
     """The QA tables as the run's Prefect artifact: the summaries, and the first wrong or
     errored questions. The whole per-question table of 10,000 items is 3 MB, which the Prefect
     API refuses to publish as an event and its UI cannot show usefully; it stays in the file."""
-    overall, by_tag = _rounded(summary_overall(table)), _rounded(summary_by_tag(table))
     right = table["correct"].astype("boolean").fillna(False).astype(bool)
     wrong = table[~right | (table["error"] != "")]
     note = (f"{len(wrong):,} of {len(table):,} rows wrong or errored"
@@ -419,6 +422,7 @@ def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
         units=table["uid"].nunique(),
         items=len(table),
         errors=int((table["error"] != "").sum()),
+        unsettled=sum(not i.settled for i in items),
         overall_records=overall.to_dict(orient="records"),
         markdown=artifact_markdown(table, overall, by_tag),
         llm_calls={

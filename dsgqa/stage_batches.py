@@ -134,7 +134,7 @@ def with_execution_matches(
         return done
     reference_attempts = [Outcome(uid=uid, value=reference_attempt(uid, cypher))
                           for uid, cypher in wanted.items()]
-    by_uid = {o.uid: o.value for o in run(reference_attempts) if o.ok}
+    by_uid = {o.uid: o for o in run(reference_attempts)}
     return [_with_execution_match(o, by_uid.get(o.uid), wanted.get(o.uid, "")) for o in done]
 
 
@@ -150,8 +150,13 @@ def reference_attempt(uid: str, cypher: str) -> CypherAttempt:
                                          raw_reply="", usage=_NO_USAGE)
 
 
-def _with_execution_match(outcome: Outcome[QueryOutcome], reference: QueryOutcome | None,
+def _with_execution_match(outcome: Outcome[QueryOutcome], ran: Outcome[QueryOutcome] | None,
                           reference_cypher: str) -> Outcome[QueryOutcome]:
+    """The outcome with `execution_match` set. A reference that failed or timed out leaves it
+    unset this time, and the item unsettled: a rerun runs the reference again."""
+    if ran is not None and not (ran.ok and ran.settled):
+        outcome = replace(outcome, settled=False)
+    reference = ran.value if ran is not None and ran.ok else None
     if not outcome.ok or reference is None or not reference.valid or reference.truncated:
         return outcome  # nothing trustworthy to compare with
     value = outcome.value

@@ -16,6 +16,7 @@ from prefect import flow
 from prefect.runtime import flow_run
 from prefect.utilities.annotations import quote
 
+from benchcore.finished_runs import store_listing
 from benchcore.run_config import BenchmarkConfig, resolve_config
 from benchcore.run_folder import REPORT_DIR, STORE_DIR
 from benchcore.run_summary import RunSummary, check_error_budget
@@ -35,22 +36,24 @@ def nlp_dsg_benchmark(
     run_id = config.resolved_run_id(flow_run.scheduled_start_time, flow_run.id)
     run_dir = Path(config.results_dir) / run_id
     record_run_config(config, run_id, run_dir)
-    reused = reuse_finished_run(config, run_id, run_dir)
-    if reused is not None:
-        publish_run(reused)
-        return reused
+    start = reuse_finished_run(config, run_id, run_dir)
+    if start.reused is not None:
+        publish_run(start.reused)
+        return start.reused
     planning_pending = submit_planning(config) if config.runs_track("planning") else None
     qa_pending = submit_qa(config) if config.runs_track("qa") else None
     planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
     qa = finish_qa(qa_pending, run_dir) if qa_pending else None
     summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
+    store_seen = None
     if config.report:
         store_root = Path(config.results_dir) / STORE_DIR
         store_results(run_dir, store_root)
+        store_seen = store_listing(store_root)   # the runs the report compares this one with
         result = report(store_root, run_id, run_dir / REPORT_DIR)
         summary = summary.with_report(result, headline_markdown(result),
                                       headline_records(result))
         publish_headline(summary)
     check_error_budget(summary, config.max_error_fraction)
-    remember_finished_run(config, run_id, run_dir, quote(summary))
+    remember_finished_run(config, run_id, run_dir, quote(summary), start.digest, store_seen)
     return summary

@@ -18,14 +18,17 @@ def record_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Pa
 
 
 @task(name="reuse-finished-run", persist_result=False)
-def reuse_finished_run(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary | None:
+def reuse_finished_run(config: BenchmarkConfig, run_id: str, run_dir: Path
+                       ) -> finished_runs.RunStart:
     """The run's summary when it finished cleanly and its inputs, code, caches and outputs are
-    unchanged since; None when it must run (its old record is then forgotten)."""
+    unchanged since (else none, and its old record is forgotten); and the digest of what this
+    run starts from."""
     return finished_runs.reuse(config, run_id, run_dir)
 
 
 @task(name="remember-finished-run", persist_result=False)
 def remember_finished_run(config: BenchmarkConfig, run_id: str, run_dir: Path,
-                          summary: RunSummary) -> bool:
-    """Record a run that finished with no errored item, for its reruns to reuse."""
-    return finished_runs.remember(config, run_id, run_dir, summary)
+                          summary: RunSummary, digest: str,
+                          store_seen: finished_runs.FileStamps | None) -> bool:
+    """Record a run that finished with no errored or unsettled item, for its reruns to reuse."""
+    return finished_runs.remember(config, run_id, run_dir, summary, digest, store_seen)

@@ -130,3 +130,42 @@ def test_a_question_set_fingerprint_is_remembered_and_right(tmp_path) -> None:
     assert questions_module._SET_FINGERPRINTS[id(one)][1] == one.fingerprint()
     changed = load_question_set(path).model_copy(update={"questions": ()})
     assert changed.fingerprint() != one.fingerprint()
+
+
+def test_a_value_not_kept_is_used_now_marked_unsettled_and_computed_again(tmp_path) -> None:
+    cache = ItemCache(tmp_path, "stage")
+    timed_out = {"b"}
+
+    def compute(item: str) -> str:
+        return "timed out" if item in timed_out else item.upper()
+
+    def batch() -> list[Outcome]:
+        return run_items("stage", ["a", "b"], uid_of=str, key_of=lambda item: f"k-{item}",
+                         compute=compute, cache=cache, keep=lambda value: value != "timed out")
+
+    first = batch()
+    assert [(o.value, o.settled) for o in first] == [("A", True), ("timed out", False)]
+    timed_out.clear()
+    again = batch()
+    assert [(o.value, o.settled, o.from_cache) for o in again] == [
+        ("A", True, True), ("B", True, False)]
+
+
+def test_a_reference_query_not_kept_leaves_the_item_unsettled() -> None:
+    from dsgqa.records import QueryOutcome
+    from dsgqa.stage_batches import with_execution_matches
+
+    def outcome(uid: str, rows: list, settled: bool = True) -> Outcome:
+        return Outcome(uid=uid, settled=settled, value=QueryOutcome(
+            uid=uid, backend="kuzu", cypher="", valid=True, columns=["n"], rows=rows))
+
+    def run_references(attempts: list[Outcome]) -> list[Outcome]:
+        # q1's reference ran; q2's timed out under load (used, not kept).
+        return [outcome("q1", [[1]]) if a.uid == "q1" else
+                Outcome(uid="q2", settled=False, value=QueryOutcome(
+                    uid="q2", backend="kuzu", cypher="", valid=False,
+                    error="query timed out after 10 s")) for a in attempts]
+
+    done = with_execution_matches([outcome("q1", [[1]]), outcome("q2", [[2]])], run_references,
+                                  {"q1": "RETURN 1 AS n", "q2": "RETURN 2 AS n"})
+    assert [(o.value.execution_match, o.settled) for o in done] == [(True, True), (None, False)]
