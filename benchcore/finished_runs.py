@@ -38,6 +38,7 @@ What keeps the record honest:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -96,7 +97,11 @@ def reuse(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunStart:
     """The run's summary when its record says nothing changed since it finished cleanly (0 LLM
     calls, nothing rewritten); else no summary, and the record is forgotten before the run
     redoes its work."""
-    digest = run_digest(config, run_id)
+    try:
+        digest = run_digest(config, run_id)
+    except Exception:   # never worth failing a run over: it then simply runs, unrecorded
+        forget(config, run_dir)
+        return RunStart(None, "")
     if not config.refresh:
         record = _read(_record_path(config, run_dir))
         if record is not None and _still_valid(record, config, run_id, run_dir, digest):
@@ -111,8 +116,8 @@ def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSu
     `store_seen` the store's listing when the report read it. Not recorded: a run with an
     errored or unsettled item (its rerun must compute them again), or one whose store changed
     after its report was built (the report would be stale)."""
-    if any(track is not None and (track.errors or track.unsettled)
-           for _, track in summary.tracks()):
+    if not digest or any(track is not None and (track.errors or track.unsettled)
+                         for _, track in summary.tracks()):
         return False
     store = store_root(config)
     listing = store_listing(store) if store else {}
@@ -127,12 +132,18 @@ def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSu
         store_listing=listing,
         cache_files=cache_files(config),
     )
-    _write_atomically(_record_path(config, run_dir), pickle.dumps(record))
+    try:   # the run's tables are written: a cache that cannot take the record fails nothing
+        _write_atomically(_record_path(config, run_dir), pickle.dumps(record))
+    except OSError:
+        return False
     return True
 
 
 def forget(config: BenchmarkConfig, run_dir: Path) -> None:
-    _record_path(config, run_dir).unlink(missing_ok=True)
+    """Drop the run's record. One that cannot be removed would be trusted later: that error
+    is raised, not passed over."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):   # there is none
+        _record_path(config, run_dir).unlink()
 
 
 def run_digest(config: BenchmarkConfig, run_id: str) -> str:

@@ -270,3 +270,12 @@ def test_planning_data_is_versioned_as_the_loader_reads_it(tmp_path: Path) -> No
     assert planning_data_version(str(domain), ["gripper"]) == version
     (domain / "adapted_instances/.draft.pddl").write_text("(define (problem d))")   # loaded
     assert planning_data_version(str(domain), ["gripper"]) != version
+
+
+def test_a_cache_that_cannot_take_the_record_fails_nothing(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    run_dir, summary = _finished_run(tmp_path)
+    Path(config.cache_dir).mkdir()
+    (Path(config.cache_dir) / finished_runs.RECORDS_DIR).write_text("not a folder")
+    assert not _remember(config, run_dir, summary)
+    assert _reused(config, run_dir) is None
