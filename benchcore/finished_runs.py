@@ -34,6 +34,12 @@ What keeps the record honest:
   never leaves an old record behind that still looks valid;
 - output files are compared by size and modification time, as make, ninja and git's index do:
   a table edited or deleted by hand means the run is rebuilt.
+
+What the cache check cannot see: another run (another run id, same models and questions) that
+refreshed a stage appends newer entries for the same keys in a file of its own. This run's
+files are all still there, so it is reused with the answers it had; a rerun through the caches
+would read the newer ones. `refresh` on this run id, or deleting its record, redoes it. The
+check stats every cache file, so it grows with the cache (a few ms per thousand files).
 """
 
 from __future__ import annotations
@@ -76,7 +82,7 @@ class FinishedRun:
     store_outputs: FileStamps     # the run's folder in the results store
     store_listing: FileStamps     # every recorded run's run.json, as the report saw them
     cache_files: FileStamps       # the item and LLM caches' files, which only ever grow
-    format: int = RECORD_FORMAT
+    format: int = 0               # a record from before the field existed reads as 0
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,7 @@ def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSu
         store_outputs=file_stamps(store / f"{STORE_RUN_PREFIX}{run_id}") if store else {},
         store_listing=listing,
         cache_files=cache_files(config),
+        format=RECORD_FORMAT,
     )
     try:   # the run's tables are written: a cache that cannot take the record fails nothing
         _write_atomically(_record_path(config, run_dir), pickle.dumps(record))

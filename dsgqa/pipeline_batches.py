@@ -108,16 +108,20 @@ def in_context_batch(
             q, client, graph_text, variant, hints.get(q.uid)),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
         fresh_calls_of=fresh_calls, one_core=True,
+        keep=lambda answer: bool(hints.get(answer.uid, {}).get("settled", True)),
     )
 
 
 def reference_rows(
     questions: Sequence[Question], run: QueryRunner,
 ) -> dict[str, dict[str, object]]:
-    """uid -> the reference query's columns and rows, for the oracle's in-context answers."""
+    """uid -> the reference query's columns and rows, for the oracle's in-context answers,
+    and whether they are settled (a reference that timed out under load is not: the answer
+    made from it must not be kept either)."""
     attempts = [Outcome(uid=q.uid, value=reference_attempt(q.uid, q.cypher))
                 for q in questions if q.cypher]
-    return {o.uid: {"columns": o.value.columns, "rows": o.value.rows, "valid": o.value.valid}
+    return {o.uid: {"columns": o.value.columns, "rows": o.value.rows, "valid": o.value.valid,
+                    "settled": o.settled}
             for o in run(attempts) if o.value is not None}
 
 

@@ -60,7 +60,15 @@ def _engine_version(backend: str) -> str:
 
 
 def keep_query(outcome: QueryOutcome) -> bool:
-    return outcome.valid or not (outcome.error or "").startswith(TRANSIENT_QUERY_ERRORS)
+    """Whether a query's outcome may be cached: not when a retry might change it. That is a
+    timeout of any engine (Kuzu's own message, or Neo4j's `TransactionTimedOut`, both of kind
+    `timeout`), a query worker that died, or the query path itself failing (a transient
+    database error the agent's tool reports as `run-query: …`)."""
+    if outcome.valid:
+        return True
+    error = outcome.error or ""
+    return not (outcome.query_error_kind == "timeout"
+                or error.startswith((*TRANSIENT_QUERY_ERRORS, f"{Stage.RUN_QUERY}:")))
 
 
 def short_hash(text: str) -> str:

@@ -169,3 +169,20 @@ def test_a_reference_query_not_kept_leaves_the_item_unsettled() -> None:
     done = with_execution_matches([outcome("q1", [[1]]), outcome("q2", [[2]])], run_references,
                                   {"q1": "RETURN 1 AS n", "q2": "RETURN 2 AS n"})
     assert [(o.value.execution_match, o.settled) for o in done] == [(True, True), (None, False)]
+
+
+def test_a_timeout_of_any_engine_or_a_failed_query_path_is_not_kept() -> None:
+    from dsgqa.records import QueryOutcome
+    from dsgqa.stage_batches import keep_query
+
+    def failed(error: str, kind: str) -> QueryOutcome:
+        return QueryOutcome(uid="q", backend="neo4j", cypher="MATCH (n) RETURN n", valid=False,
+                            error=error, query_error_kind=kind)
+
+    assert not keep_query(failed("query timed out after 10 s", "timeout"))          # Kuzu
+    assert not keep_query(failed("Neo.ClientError.Transaction.TransactionTimedOut: "
+                                 "the transaction has been terminated", "timeout"))  # Neo4j
+    assert not keep_query(failed("run-query: GraphStoreError: transient database error",
+                                 "runtime"))               # the agent's tool, path failed
+    assert keep_query(failed("Parser exception: invalid input", "syntax"))   # the model's fault
+    assert keep_query(QueryOutcome(uid="q", backend="kuzu", cypher="RETURN 1", valid=True))

@@ -110,6 +110,7 @@ def test_a_run_with_an_errored_item_is_not_recorded(tmp_path: Path) -> None:
     run_dir, summary = _finished_run(tmp_path, errors=1)
     assert not _remember(config, run_dir, summary)
     assert _reused(config, run_dir) is None
+    assert _remember(config, run_dir, replace(summary, qa=replace(summary.qa, errors=0)))
 
 
 @pytest.mark.parametrize("change", [
@@ -122,7 +123,7 @@ def test_any_change_since_the_run_finished_makes_the_rerun_work(tmp_path: Path, 
     config = _config(tmp_path)
     run_dir, summary = _finished_run(tmp_path)
     _fill_caches(config)
-    _remember(config, run_dir, summary)
+    assert _remember(config, run_dir, summary)
     store = tmp_path / "results/store"
     if change == "question set edited":
         path = Path(config.qa.questions)
@@ -224,9 +225,10 @@ def test_a_run_with_an_unsettled_item_is_not_recorded(tmp_path: Path) -> None:
     not kept: a rerun must try it again, so the run is not reused."""
     config = _config(tmp_path)
     run_dir, summary = _finished_run(tmp_path)
-    summary = replace(summary, qa=replace(summary.qa, unsettled=1))
-    assert not _remember(config, run_dir, summary)
+    unsettled = replace(summary, qa=replace(summary.qa, unsettled=1))
+    assert not _remember(config, run_dir, unsettled)
     assert _reused(config, run_dir) is None
+    assert _remember(config, run_dir, summary)                     # the same run, settled
 
 
 def test_inputs_edited_while_the_run_ran_are_not_taken_in(tmp_path: Path) -> None:
@@ -251,6 +253,7 @@ def test_a_run_recorded_after_the_report_read_the_store_stops_the_record(tmp_pat
     (tmp_path / "results/store/run_id=other/run.json").write_text("{}")
     assert not finished_runs.remember(config, RUN_ID, run_dir, summary, start.digest, seen)
     assert _reused(config, run_dir) is None
+    assert _remember(config, run_dir, summary)   # with the store as it now is, as a rerun sees it
 
 
 def test_planning_data_is_versioned_as_the_loader_reads_it(tmp_path: Path) -> None:

@@ -125,3 +125,42 @@ def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
     rows = pd.read_csv(tmp_path / "results/agent-killed/qa_results.csv", keep_default_na=False)
     assert len(rows) == len(UIDS) and rows["correct"].all()
     assert (rows["llm_calls"] == 2).all()
+
+
+def test_a_query_timed_out_under_load_is_retried_by_the_rerun_in_every_pipeline(
+    tmp_path: Path, monkeypatch,
+) -> None:
+    """A query (the model's or the reference's) that timed out is a wrong answer this time,
+    not an error, and not kept: the run is not recorded for reuse, and the rerun, with the load
+    gone, queries again and scores right, in every pipeline."""
+    from dsgqa import stage_batches
+    from dsgqa.records import QueryOutcome
+    from flows.benchmark import nlp_dsg_benchmark
+
+    questions, _ = demo_subset(tmp_path, UIDS)
+    config = BenchmarkConfig(
+        run_id="loaded", results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / "c"),
+        models=[ModelConfig(name="reference", provider="oracle")],
+        qa=_qa(tmp_path, questions, ["feedforward", "agentic", "in_context"]),
+    )
+    real_run_query = stage_batches.stages.run_query
+
+    def under_load(store, attempt, timeout_s=10.0, max_rows=200):
+        if attempt.uid == "apt04":   # the oracle's query is the reference: both time out
+            return QueryOutcome(uid=attempt.uid, backend=store.backend, cypher=attempt.cypher,
+                                valid=False, error=f"query timed out after {timeout_s:g} s",
+                                query_error_kind="timeout")
+        return real_run_query(store, attempt, timeout_s=timeout_s, max_rows=max_rows)
+
+    monkeypatch.setattr(stage_batches.stages, "run_query", under_load)
+    loaded = nlp_dsg_benchmark(config)
+    assert loaded.qa.errors == 0 and loaded.qa.unsettled == 3    # one item per pipeline
+    rows = pd.read_csv(tmp_path / "results/loaded/qa_results.csv", keep_default_na=False)
+    assert not rows[rows["uid"] == "apt04"]["correct"].any()
+
+    monkeypatch.setattr(stage_batches.stages, "run_query", real_run_query)   # load is gone
+    again = nlp_dsg_benchmark(config)
+    assert again.reused_finished_at is None and again.qa.unsettled == 0
+    rows = pd.read_csv(tmp_path / "results/loaded/qa_results.csv", keep_default_na=False)
+    assert rows["correct"].all()
+    assert nlp_dsg_benchmark(config).reused_finished_at   # clean now: recorded and reused
