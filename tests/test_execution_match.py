@@ -116,3 +116,13 @@ def test_rows_tied_on_the_sort_keys_compare_in_any_order() -> None:
                           reference, order)
     assert rows_match([["chair", 8.004], ["sofa", 3], ["lamp", 3.0], ["tv", 3], ["bed", 1]],
                       reference, order)                               # within the tolerance
+
+
+def test_the_very_rows_of_the_reference_match_without_conversion_but_only_when_exact() -> None:
+    """The shortcut for identical rows agrees with the SLDP rules: identical rows (NaN and
+    infinity included) match; rows equal to Python but not to SLDP (True and 1) do not."""
+    rows = [["kitchen", 3, 1.5, float("inf"), {"x": 1.0}], ["hall", 2, float("nan"), 0.0, None]]
+    same = [["kitchen", 3, 1.5, float("inf"), {"x": 1.0}], ["hall", 2, float("nan"), 0.0, None]]
+    assert rows_match(rows, same, ordered=True) and rows_match(rows, same, ordered=False)
+    assert [[True]] == [[1]] and not rows_match([[True]], [[1]], ordered=True)
+    assert rows_match([[1]], [[1.0]], ordered=True)   # the SLDP rule, not the shortcut
