@@ -33,6 +33,10 @@ Figures:
   run in this process, with what the runs before left alive collected and frozen out of the
   garbage collector's view first (`fresh_process_heap`), as a rerun in its own process would
   start.
+- models' run-query ends apart: each model's refine starts when its own run-query ends, so
+  for that long one model's refine shares the GIL with the other's run-query, and fewer than
+  both models' calls are in flight: a cause of a low throughput share that is not the LLM
+  stages' own cost.
 - fake server ceiling: the fake's own top rate on this machine with no harness at all
   (`fake_ceiling.py`: models x max_connections threads, keep-alive `http.client`, as many
   calls as the run makes), and that rate's share of the ideal: what is reachable at all here.
@@ -60,7 +64,7 @@ from gc_clock import GCClock
 from process_tree import PeakTreeRSS
 from report_check import read_report
 from stage_clock import StageClock
-from task_times import task_seconds
+from task_times import task_ends, task_seconds
 
 from benchcore.names import Stage
 from benchcore.run_summary import RunSummary
@@ -115,6 +119,7 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
                     if profiler:
                         profiler.disable()
                 fresh, tasks = state.result(), task_seconds(state)
+                drift_s = run_query_drift(task_ends(state))
                 if rerun_profiler:
                     rerun_profiler.enable()
                 with fresh_process_heap():
@@ -136,7 +141,14 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
         rerun_profiler.dump_stats(args.profile_rerun)
     ceiling = None if args.no_ceiling else fake_ceiling(args, known)
     reruns = Reruns(cached, cached_s, again, again_s)
-    return figures(args, fresh, reruns, fresh_s, clock, rss, tasks, ceiling, gc_clock)
+    return figures(args, fresh, reruns, fresh_s, clock, rss, tasks, ceiling, gc_clock, drift_s)
+
+
+def run_query_drift(ends: dict) -> float:
+    """How far apart the two models' run-query tasks ended, in seconds: the time one model's
+    refine runs beside the other's run-query (see the module docstring)."""
+    a, b = (ends.get(f"{Stage.RUN_QUERY}[{model}]") for model in MODELS)
+    return abs((a - b).total_seconds()) if a and b else float("nan")
 
 
 @dataclass(frozen=True)
@@ -180,7 +192,7 @@ def fake_ceiling(args: argparse.Namespace, known: dict[str, dict]) -> Ceiling:
 
 def figures(args, fresh, reruns: Reruns, fresh_s, clock: StageClock, rss: PeakTreeRSS,
             tasks: dict[str, float], ceiling: Ceiling | None = None,
-            gc_clock: GCClock | None = None) -> list[Figure]:
+            gc_clock: GCClock | None = None, drift_s: float = float("nan")) -> list[Figure]:
     n, models = args.questions, len(MODELS)
     calls = 2 * n * models
     fresh_calls = fresh.llm_calls()["fresh"]
@@ -218,6 +230,8 @@ def figures(args, fresh, reruns: Reruns, fresh_s, clock: StageClock, rss: PeakTr
         Figure("throughput, share of ideal", f"{share:.1%} (ideal {ideal_rate:,.0f} calls/s)",
                ">= 90%",
                share >= 0.9),
+        Figure("models' run-query ends apart", f"{drift_s:.2f} s (one model's refine runs "
+               "that long beside the other's run-query)"),
         *ceiling_rows,
         Figure("fresh run wall time", f"{fresh_s:.2f} s (ideal / wall = {ideal_s / fresh_s:.1%})"),
         Figure("stage spans (s)", stage_spans),
