@@ -316,10 +316,12 @@ def summaries(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return _rounded(summary_overall(table)), _rounded(summary_by_tag(table))
 
 
-def write_results(table: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
-    """Write rows and summaries as CSV and one Markdown report; return the paths."""
+def write_results(table: pd.DataFrame, out_dir: Path,
+                  tables: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> dict[str, Path]:
+    """Write rows and summaries as CSV and one Markdown report; return the paths. `tables`:
+    the `summaries` of `table` when the caller has them already (0.1 s at 10,000 rows)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    overall, by_tag = summaries(table)
+    overall, by_tag = tables or summaries(table)
     paths = {
         "rows_csv": out_dir / QA_RESULTS,
         "summary_csv": out_dir / QA_SUMMARY,
@@ -414,9 +416,9 @@ def transcript_file(model: str, pipeline: str) -> str:
 def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
     """Write the tables and return the summary the flow turns into artifacts."""
     table = results_table(items)
-    paths = write_results(table, out_dir)
-    write_transcripts(items, out_dir)
     overall, by_tag = summaries(table)
+    paths = write_results(table, out_dir, (overall, by_tag))
+    write_transcripts(items, out_dir)
     return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
         units=table["uid"].nunique(),
