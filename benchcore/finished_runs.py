@@ -57,7 +57,7 @@ from pathlib import Path
 
 from benchcore.input_versions import content_hash, planning_data_version, question_set_version
 from benchcore.run_config import BenchmarkConfig
-from benchcore.run_folder import STORE_DIR, STORE_RUN_FILE, STORE_RUN_PREFIX
+from benchcore.run_folder import STORE_DIR, STORE_RUN_FILE, STORE_RUN_PREFIX, store_run_dir
 from benchcore.run_summary import RunSummary
 
 RECORDS_DIR = "finished_runs"
@@ -134,7 +134,7 @@ def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSu
         summary=summary,
         finished_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         outputs=file_stamps(run_dir),
-        store_outputs=file_stamps(store / f"{STORE_RUN_PREFIX}{run_id}") if store else {},
+        store_outputs=file_stamps(store_run_dir(store, run_id)) if store else {},
         store_listing=listing,
         cache_files=cache_files(config),
         format=RECORD_FORMAT,
@@ -256,7 +256,7 @@ def _still_valid(record: FinishedRun, config: BenchmarkConfig, run_id: str, run_
         if not _unchanged(record.outputs, run_dir):
             return False
         if store is not None and (
-                not _unchanged(record.store_outputs, store / f"{STORE_RUN_PREFIX}{run_id}")
+                not _unchanged(record.store_outputs, store_run_dir(store, run_id))
                 or store_listing(store) != record.store_listing):
             return False
         return _still_cached(record.cache_files, cache_files(config))

@@ -34,6 +34,11 @@ STORE_DIR = "store"
 STORE_RUN_PREFIX = "run_id="
 STORE_RUN_FILE = "run.json"
 
+
+def store_run_dir(store_root: Path, run_id: str) -> Path:
+    """One recorded run's folder in the results store."""
+    return Path(store_root) / f"{STORE_RUN_PREFIX}{run_id}"
+
 QA_RESULTS = "qa_results.csv"
 QA_SUMMARY = "qa_summary.csv"
 QA_SUMMARY_BY_TAG = "qa_summary_by_tag.csv"

@@ -16,9 +16,9 @@ from prefect import flow
 from prefect.runtime import flow_run
 from prefect.utilities.annotations import quote
 
-from benchcore.finished_runs import store_listing
+from benchcore import finished_runs
 from benchcore.run_config import BenchmarkConfig, resolve_config
-from benchcore.run_folder import REPORT_DIR, STORE_DIR
+from benchcore.run_folder import REPORT_DIR
 from benchcore.run_summary import RunSummary, check_error_budget
 from flows._artifacts import publish_headline, publish_run
 from flows.planning_track import finish_planning, submit_planning
@@ -46,10 +46,11 @@ def nlp_dsg_benchmark(
     qa = finish_qa(qa_pending, run_dir) if qa_pending else None
     summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
     store_seen = None
-    if config.report:
-        store_root = Path(config.results_dir) / STORE_DIR
+    store_root = finished_runs.store_root(config)   # None when the run is not recorded
+    if store_root is not None:
         store_results(run_dir, store_root)
-        store_seen = store_listing(store_root)   # the runs the report compares this one with
+        # The runs the report compares this one with, before it reads them.
+        store_seen = finished_runs.store_listing(store_root)
         result = report(store_root, run_id, run_dir / REPORT_DIR)
         summary = summary.with_report(result, headline_markdown(result),
                                       headline_records(result))

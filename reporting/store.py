@@ -32,7 +32,7 @@ from typing import Any
 import pandas as pd
 
 from benchcore.input_versions import planning_data_version, question_set_version
-from benchcore.run_folder import STORE_RUN_FILE, STORE_RUN_PREFIX
+from benchcore.run_folder import STORE_RUN_FILE, STORE_RUN_PREFIX, store_run_dir
 from benchcore.text_safety import safe_frame
 from reporting import provenance
 from reporting.errors import ReportError
@@ -41,8 +41,6 @@ from reporting.run_folder import RunFolder, read_run_folder
 QA_FILE = "qa.parquet"
 PLANNING_FILE = "planning.parquet"
 USAGE_FILE = "planning_usage.parquet"
-RUN_FILE = STORE_RUN_FILE
-RUN_PREFIX = STORE_RUN_PREFIX
 KEY_COLUMNS = ["run_id", "run_date", "model", "backend", "question_set_version",
                "planning_data_version", "prompt_hash", "git_commit"]
 PLANNING_SETTINGS = ("approach", "domain_format", "few_shot", "max_attempts", "max_steps")
@@ -52,7 +50,7 @@ def record_run(run_dir: Path, store_root: Path) -> int:
     """Store one finished run's rows (replacing an earlier recording of the same run id) and
     return how many rows were stored."""
     run = read_run_folder(Path(run_dir))
-    folder = Path(store_root) / f"{RUN_PREFIX}{_checked_id(run.run_id)}"
+    folder = store_run_dir(store_root, _checked_id(run.run_id))
     info = run_info(run)
     tables = {
         QA_FILE: _keyed(run.qa, info, info["qa_prompt_hash"], info["backend"]),
@@ -104,7 +102,7 @@ def list_runs(store_root: Path) -> pd.DataFrame:
     """One row per recorded run (its `run.json`), oldest first."""
     root = _existing_store(store_root)
     infos = []
-    for path in sorted(root.glob(f"{RUN_PREFIX}*/{RUN_FILE}")):
+    for path in sorted(root.glob(f"{STORE_RUN_PREFIX}*/{STORE_RUN_FILE}")):
         try:
             infos.append(json.loads(path.read_text()))
         except (OSError, json.JSONDecodeError) as error:
@@ -134,7 +132,7 @@ def load_usage(store_root: Path, runs: Sequence[str] | None = None) -> pd.DataFr
     for folder in _run_folders(store_root, runs):
         usage = _read(folder / USAGE_FILE)
         if usage is not None:
-            frames.append(usage.assign(run_id=folder.name.removeprefix(RUN_PREFIX)))
+            frames.append(usage.assign(run_id=folder.name.removeprefix(STORE_RUN_PREFIX)))
     return _concat(frames)
 
 
@@ -174,7 +172,7 @@ def _replace_folder(folder: Path, tables: dict[str, pd.DataFrame | None],
         for name, table in tables.items():
             if table is not None:   # text masked again: a run folder may predate masking
                 safe_frame(table).to_parquet(staging / name, index=False)
-        (staging / RUN_FILE).write_text(json.dumps(info, indent=2, default=str))
+        (staging / STORE_RUN_FILE).write_text(json.dumps(info, indent=2, default=str))
         if folder.exists():
             folder.rename(retired)
         staging.rename(folder)
@@ -187,8 +185,8 @@ def _replace_folder(folder: Path, tables: dict[str, pd.DataFrame | None],
 
 def _run_folders(store_root: Path, runs: Sequence[str] | None) -> list[Path]:
     root = _existing_store(store_root)
-    known = {p.name.removeprefix(RUN_PREFIX): p for p in sorted(root.glob(f"{RUN_PREFIX}*"))
-             if p.is_dir()}
+    known = {p.name.removeprefix(STORE_RUN_PREFIX): p
+             for p in sorted(root.glob(f"{STORE_RUN_PREFIX}*")) if p.is_dir()}
     if runs is None:
         return list(known.values())
     unknown = [r for r in runs if r not in known]
