@@ -17,6 +17,7 @@ from prefect.runtime import flow_run
 from prefect.utilities.annotations import quote
 
 from benchcore import finished_runs
+from benchcore.llm.http_pool import close_idle_connections
 from benchcore.run_config import BenchmarkConfig, resolve_config
 from benchcore.run_folder import REPORT_DIR
 from benchcore.run_summary import RunSummary, check_error_budget
@@ -42,8 +43,11 @@ def nlp_dsg_benchmark(
         return start.reused
     planning_pending = submit_planning(config) if config.runs_track("planning") else None
     qa_pending = submit_qa(config) if config.runs_track("qa") else None
-    planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
-    qa = finish_qa(qa_pending, run_dir) if qa_pending else None
+    try:
+        planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
+        qa = finish_qa(qa_pending, run_dir) if qa_pending else None
+    finally:
+        close_idle_connections()   # a long-lived process must not keep every run's sockets
     summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
     store_seen = None
     store_root = finished_runs.store_root(config)   # None when the run is not recorded

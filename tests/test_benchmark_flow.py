@@ -174,6 +174,7 @@ def test_untrusted_model_output_is_scored_not_crashed(tmp_path: Path) -> None:
 def test_tracks_overlap(tmp_path: Path) -> None:
     """With a planning model slow enough to notice (an HTTP endpoint answering after 0.3 s),
     the QA branch starts before planning ends and planning starts before QA ends."""
+    from benchcore.llm.http_pool import _ENDPOINTS
     from flows.benchmark import nlp_dsg_benchmark
     from tests.fake_openai import FakeOpenAIServer, chat_reply
 
@@ -187,6 +188,10 @@ def test_tracks_overlap(tmp_path: Path) -> None:
             max_attempts=2, models=[ModelConfig(name="slow", base_url=server.base_url,
                                                 api_key_env="NONE", max_connections=2)])})
         state = nlp_dsg_benchmark(config, return_state=True)
+        # The run's connections are closed when its tracks are done: a process running many
+        # flows would otherwise keep every run's sockets.
+        used = [e for e in _ENDPOINTS.values() if e.url.startswith(server.base_url)]
+        assert used and all(e.connections_made >= 1 and not e._idle for e in used)
     flow_run_id = state.state_details.flow_run_id
     plans = _task_runs(flow_run_id, "generate-plan", 1)
     cyphers = _task_runs(flow_run_id, "generate-cypher", 1)

@@ -238,6 +238,52 @@ def test_closed_store_raises(tmp_path):
         store.query("RETURN 1")
 
 
+def test_queries_work_when_the_process_holds_over_1024_descriptors(tmp_path):
+    """A long-lived process (a served deployment, a test session) holds many descriptors after
+    a few runs' LLM connections; the worker's pipes then get numbers select() refuses."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1200
+    if soft < wanted:
+        if hard != resource.RLIM_INFINITY and hard < wanted:
+            pytest.skip(f"descriptor limit {hard} < {wanted}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    held = []
+    try:
+        while not held or held[-1] < 1050:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        store = open_graph_store("kuzu", load_scene_graph(DEMO), db_root=tmp_path)
+        try:
+            assert store.query("MATCH (r:Room) RETURN count(r)").rows == [[10]]
+        finally:
+            store.close()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_worker_that_fails_to_start_in_any_way_is_reaped(tmp_path, monkeypatch):
+    from dsgqa.graphstore import worker_pool
+
+    started = []
+
+    def broken_read(self, deadline):
+        started.append(self.process)
+        raise ValueError("the wait itself failed")
+
+    store = open_graph_store("kuzu", load_scene_graph(DEMO), db_root=tmp_path)
+    try:
+        monkeypatch.setattr(worker_pool._Worker, "_read", broken_read)
+        with pytest.raises(ValueError):
+            worker_pool._Worker(store._pool.spec)
+        assert len(started) == 1 and started[0].poll() is not None   # killed and reaped
+    finally:
+        store.close()
+
+
 def test_only_one_engine_per_process():
     import_engine("kuzu")
     with pytest.raises(GraphStoreError, match="kuzu is already loaded"):

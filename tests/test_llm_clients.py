@@ -344,6 +344,34 @@ def test_one_pool_per_endpoint_keeps_connections_alive() -> None:
         assert client._endpoint.connections_made == 1 and len(server.requests) == 6
 
 
+def test_idle_connections_are_closed_at_the_end_of_a_run_and_reopened_on_demand() -> None:
+    """A process that runs many flows must not keep every run's connections (and their
+    descriptors) open; the endpoint connects again when a later run calls it."""
+    import os
+
+    from benchcore.llm.http_pool import close_idle_connections
+
+    def descriptors() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    with FakeOpenAIServer(lambda req, n: chat_reply(f"reply {n}")) as server:
+        config = _config(server).model_copy(update={"name": "closing", "max_connections": 4})
+        client = OpenAIChatClient(config)
+        before = descriptors()
+        threads = [threading.Thread(target=client.complete, args=(MESSAGES, CTX))
+                   for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        opened, made = descriptors(), client._endpoint.connections_made
+        assert made >= 1 and opened > before
+        assert close_idle_connections() >= made and client._endpoint._idle == []
+        assert descriptors() <= opened - made     # a socket (and more) per connection
+        assert client.complete(MESSAGES, CTX).text.startswith("reply")
+        assert client._endpoint.connections_made == made + 1
+
+
 @pytest.mark.parametrize(("base_url", "says"), [
     ("localhost:8000/v1", "must be an http:// or https:// URL with a host"),
     ("http://localhost:99999/v1", "not a URL: Port out of range"),

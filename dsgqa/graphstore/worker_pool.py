@@ -9,6 +9,7 @@ failed. Nothing a query does can take the benchmark process down with it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import select
 import subprocess
@@ -66,6 +67,9 @@ class _Worker:
         except (WorkerTimeout, WorkerDied) as exc:
             self.kill()
             raise GraphStoreError(f"query worker did not start: {exc}") from None
+        except BaseException:
+            self.kill()   # whatever went wrong here, the child must not outlive its handle
+            raise
         if not hello.get("ready"):
             self.kill()
             raise GraphStoreError(f"cannot open database {spec.db_path}: {hello.get('error')}")
@@ -83,10 +87,14 @@ class _Worker:
         return self._read(deadline)
 
     def _read(self, deadline: float) -> dict[str, Any]:
+        """The worker's next line, or `WorkerTimeout` at the deadline. Waits with poll(), not
+        select(): select() refuses descriptors numbered 1024 or more, which a long-lived process
+        (a served deployment, a test session) reaches after a few runs' LLM connections."""
         stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
         remaining = deadline - time.monotonic()
-        ready, _, _ = select.select([stdout], [], [], max(0.0, remaining))
-        if not ready:
+        waiting = select.poll()
+        waiting.register(stdout, select.POLLIN)
+        if not waiting.poll(max(0, math.ceil(remaining * 1000))):
             raise WorkerTimeout(f"no answer within {max(0.0, remaining):.1f} s")
         line = stdout.readline()
         if not line:
