@@ -127,9 +127,10 @@ def run_items(
     CPU core (`benchcore.one_core`: for stages that only wait on an LLM, never for stages that
     may start processes)."""
 
-    def one(job: tuple[T, str]) -> Outcome[V]:
+    def one(job: tuple[int, T, str]) -> None:
+        index, item, key = job
         try:
-            return attempt(*job)
+            outcomes[index] = attempt(item, key)
         finally:
             progress.advanced(stage)
 
@@ -161,82 +162,114 @@ def run_items(
     if not items:
         return []
     progress.started(stage, len(items))
-    keys = [key_of(item) for item in items] if cache is not None else [""] * len(items)
     outcomes: list[Outcome[V] | None] = [None] * len(items)
-    if cache is not None and not refresh:
-        outcomes = cached_outcomes(items, keys, uid_of, cache)
-        hits = sum(o is not None for o in outcomes)
-        if hits:
-            progress.advanced(stage, hits)
-    missing = [i for i, outcome in enumerate(outcomes) if outcome is None]
-    jobs = [(items[i], keys[i]) for i in missing]
+    jobs = _to_compute(stage, items, uid_of, key_of, cache, not refresh, outcomes)
     # The items compute with the collector paused: they allocate many short-lived containers
     # (requests, replies, rows, records) and form no cycles (measured for every stage, errors
     # included: 0 cyclic objects an item; `test_a_translation_leaves_no_reference_cycles`),
     # yet collections run on whichever of 64+ threads allocates next cost a 5,000-item LLM
-    # stage ~0.1 ms of CPU a call, and run-query more than a second.
+    # stage ~0.1 ms of CPU a call, and run-query more than a second. Reading cached records
+    # back is the same case (hundreds of thousands of containers, no cycle).
     with gc_paused():
-        done = _each(one, jobs, workers, batch_core() if one_core else None)
-    for i, outcome in zip(missing, done, strict=True):
-        outcomes[i] = outcome
+        _each(one, jobs, workers, batch_core() if one_core else None)
     return outcomes  # type: ignore[return-value]  # every slot is filled by now
 
 
-def _each(work: Callable[[T], V], jobs: Sequence[T], workers: int, core: int | None = None
+def _to_compute(stage: str, items: Sequence[T], uid_of: Callable[[T], str],
+                key_of: Callable[[T], str], cache: ItemCache | None, look_up: bool,
+                outcomes: list[Outcome | None]) -> Iterator[tuple[int, T, str]]:
+    """The items to compute (index, item, key: "" without a cache), found as the workers ask
+    for them; with `look_up`, the cached ones go straight into `outcomes`.
+
+    Lazy on purpose. A fresh batch's first calls start at once, each key made when a worker
+    needs its next item, where making all 5,000 keys first kept an LLM stage with no call in
+    flight for 0.12 s (3% of its ideal time). A rerun's cached items are read in one pass by
+    one thread while the others wait on the batch's lock, not by 64 threads contending for the
+    GIL and the pool's locks, which cost several times the lookups themselves. An item being
+    computed by another batch right now is looked up again under its key's lock."""
+    hits = 0
+    for index, item in enumerate(items):
+        key = key_of(item) if cache is not None else ""
+        hit = cache.get_or_none(key) if cache is not None and look_up else None
+        if hit is not None:
+            outcomes[index] = Outcome(uid=uid_of(item), value=hit, from_cache=True)
+            hits += 1
+            continue
+        if hits:
+            progress.advanced(stage, hits)
+            hits = 0
+        yield index, item, key
+    if hits:
+        progress.advanced(stage, hits)
+
+
+_DONE = object()
+
+
+def _each(work: Callable[[T], V], jobs: Iterable[T], workers: int, core: int | None = None
           ) -> list[V]:
     """`work` of every job, in job order, on up to `workers` threads that each take the next
     job as they finish one. Not an executor's `map`: that makes a future, a condition and a
     queue entry per job up front, in the calling thread, and with 64 workers already
-    competing for the GIL those 5,000 submissions cost a stage more than its own work. One
-    worker: the calling thread does the jobs itself. `core`: every worker thread runs there."""
-    if workers <= 1 or len(jobs) <= 1:
-        return list(map(work, jobs))
-    results: list[V | None] = [None] * len(jobs)
+    competing for the GIL those 5,000 submissions cost a stage more than its own work.
+
+    `jobs` may be lazy (a generator): one thread at a time advances it, and a thread is added
+    only as a job is taken while fewer than `workers` run, so a batch left with few jobs starts
+    few threads. One worker: the calling thread does the jobs itself. `core`: every worker
+    thread runs there."""
+    source = iter(jobs)
+    if workers <= 1:
+        return list(map(work, source))
+    results: dict[int, V] = {}
     failures: list[BaseException] = []
-    taken = iter(range(len(jobs)))
+    threads: list[threading.Thread] = []
+    taken = 0
     lock = threading.Lock()   # `next` alone is atomic only under the GIL (not free-threaded)
+
+    def take() -> tuple[int, T] | None:
+        nonlocal taken
+        with lock:
+            if failures:
+                return None
+            job = next(source, _DONE)
+            if job is _DONE:
+                return None
+            if len(threads) < workers:
+                spawn()
+            taken += 1
+            return taken - 1, job  # type: ignore[return-value]  # not _DONE here
 
     def worker() -> None:
         try:
             pin_this_thread(core)
-            while not failures:
-                with lock:
-                    index = next(taken, None)
-                if index is None:
-                    return
-                results[index] = work(jobs[index])
+            while (next_job := take()) is not None:
+                index, job = next_job
+                results[index] = work(job)
         except BaseException as error:  # re-raised in the caller, as map would
             failures.append(error)
 
-    threads = [threading.Thread(target=worker, daemon=True)
-               for _ in range(min(workers, len(jobs)))]
-    for thread in threads:
+    def spawn() -> None:
+        thread = threading.Thread(target=worker, daemon=True)
+        threads.append(thread)
         thread.start()
+
+    with lock:
+        spawn()
+    joined = 0
     try:
-        for thread in threads:
+        while True:   # a thread is only added by a running one, so this ends with the last
+            with lock:
+                if joined == len(threads):
+                    break
+                thread = threads[joined]
             thread.join()
+            joined += 1
     except BaseException as interrupt:   # the caller was interrupted (Ctrl-C, a timeout):
         failures.append(interrupt)       # the workers take no further job
         raise
     if failures:
         raise failures[0]
-    return results  # type: ignore[return-value]  # every slot is filled when none failed
-
-
-def cached_outcomes(items: Sequence[T], keys: Sequence[str], uid_of: Callable[[T], str],
-                    cache: ItemCache) -> list[Outcome | None]:
-    """The items already in the cache, read in the calling thread before any worker starts;
-    None where an item must go to the pool (missing, unreadable, or being computed by another
-    batch right now: the pool takes the key's lock and looks again). A rerun whose items are
-    all cached then costs one lookup each, where 64 pool threads contending for the GIL and
-    the pool's own locks cost several times that."""
-    found: list[Outcome | None] = []
-    with gc_paused():
-        for item, key in zip(items, keys, strict=True):
-            hit = cache.get_or_none(key)
-            found.append(None if hit is None else Outcome(uid=uid_of(item), value=hit,
-                                                          from_cache=True))
-    return found
+    return [results[index] for index in range(taken)]
 
 
 def carried(previous: Outcome[object], stage: str) -> Outcome[V]:

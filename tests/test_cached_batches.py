@@ -1,5 +1,6 @@
-"""A fully cached batch is read in the calling thread, item by item from the item cache, and
-hands Prefect a sequence it does not walk; what is missing, failed or refreshed is still
+"""A fully cached batch is read in one pass by one thread, item by item from the item cache,
+and hands Prefect a sequence it does not walk; a fresh batch starts computing before all its
+keys are made; what is missing, failed or refreshed is still
 computed per item. The question set is parsed once per file content."""
 
 from __future__ import annotations
@@ -47,6 +48,30 @@ def test_a_cached_batch_is_read_without_computing_and_a_refresh_recomputes(tmp_p
     assert [(o.value, o.from_cache) for o in refreshed] == [("aa", False), ("bb", False),
                                                            ("cc", False)]
     assert [o.value for o in _batch(cache, compute=str.upper)] == ["aa", "bb", "cc"]
+
+
+def test_a_fresh_batch_starts_computing_before_all_its_keys_are_made(tmp_path) -> None:
+    """Keys are made as the workers need their next item: an LLM stage whose 5,000 keys were
+    made up front had no call in flight for its first 0.12 s."""
+    import time
+
+    log: list[tuple[str, int]] = []
+
+    def key_of(item: int) -> str:
+        log.append(("key", item))
+        return f"k-{item}"
+
+    def compute(item: int) -> int:
+        log.append(("compute", item))
+        time.sleep(0.002)
+        return item * 2
+
+    items = list(range(200))
+    done = run_items("stage", items, uid_of=str, key_of=key_of, compute=compute,
+                     cache=ItemCache(tmp_path, "stage"), workers=4)
+    assert [o.value for o in done] == [2 * i for i in items]
+    assert log.index(("compute", 0)) < log.index(("key", 199))
+    assert sorted(i for kind, i in log if kind == "key") == items   # one key per item
 
 
 def test_only_missing_and_failed_items_are_computed_in_item_order(tmp_path) -> None:
