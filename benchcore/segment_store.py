@@ -11,8 +11,19 @@ share a file. A record is a header (magic, key length, value length, CRC-32 of t
 key and the value, appended with one `os.write`. Opening a store maps every segment of the
 folder and indexes its complete records: a record cut short by a kill -9, or still being
 written by another process, runs past the end of the file and is left out; a damaged one fails
-its CRC and reads as a miss. Segments are read in modification order and a later record of a
-key wins, so a refreshed entry replaces the old one.
+its CRC and reads as a miss. A record replaces an indexed one of its key only if its segment
+is at least as recently modified (a store's own writes count as made when written), so a
+refreshed entry replaces the old one whatever order the segments are found in.
+
+Merging: every process that writes leaves a segment behind, and each mapped segment holds a
+file descriptor, so a cache used by a nightly run for a year (several segments a run) would
+pass a process's usual limit of 1,024 descriptors, and segments that could no longer be mapped
+would read as misses: LLM calls paid again. A store that opens a folder of `MERGE_AT` or more
+segments merges the idle ones (no live writer: each writer holds an exclusive `flock` on its
+own segment while it has it open) into one, keeping only the record that wins for each key,
+and removes them. The merged segment takes the newest modification time of those it replaces,
+and holds only keys whose winner was among them, so no record of a live segment loses to an
+older one that was merged. Maps already made of removed segments stay valid.
 
 `SegmentStore.shared(folder)` is the process's one store of a folder: what one thread writes,
 every other thread reads at once (two models' batches that run the same query find each other's
@@ -23,16 +34,20 @@ open their cache. `rm -rf` of the folder empties it.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import mmap
 import os
 import secrets
 import struct
 import threading
+import time
 import weakref
 import zlib
 from typing import ClassVar
 
 SUFFIX = ".seg"
+MERGE_AT = 32   # segments in a folder at which an opening store merges the idle ones
+_MERGING = ".merging"
 _HEADER = struct.Struct("<4sHII")   # magic, key length, value length, CRC-32 of the value
 _MAGIC = b"SEG1"
 
@@ -50,14 +65,18 @@ class SegmentStore:
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = os.fspath(folder)
-        # key -> (buffer, value offset, value length, CRC-32)
-        self._index: dict[str, tuple[bytes | mmap.mmap, int, int, int]] = {}
+        # key -> (buffer, value offset, value length, CRC-32, when its segment was modified,
+        # the segment's path: "" for this store's own writes)
+        self._index: dict[str, tuple[bytes | mmap.mmap, int, int, int, int, str]] = {}
         self._indexed: dict[str, int] = {}   # segment path -> bytes indexed so far
         self._lock = threading.Lock()
         self._fd: int | None = None
         self._own: str | None = None
         self._pid = 0
         self.refresh()
+        if len(self._indexed) >= MERGE_AT:
+            with contextlib.suppress(OSError):   # a folder that cannot be merged still works
+                self._merge_idle_segments()
 
     @classmethod
     def shared(cls, folder: str | os.PathLike[str]) -> SegmentStore:
@@ -75,33 +94,46 @@ class SegmentStore:
         return len(self._index)
 
     def refresh(self) -> None:
-        """Index the records appended to the folder's segments since the last look."""
+        """Index the records appended to the folder's segments since the last look. A segment
+        that vanished meanwhile was merged by another store: the folder is read again, to find
+        the merged one."""
+        for _ in range(3):
+            if not self._refresh_once():
+                return
+
+    def _refresh_once(self) -> bool:
+        """One look at the folder; True when a segment vanished before it could be read."""
         try:
             names = [n for n in os.listdir(self.folder) if n.endswith(SUFFIX)]
         except (FileNotFoundError, NotADirectoryError):
-            return
-        segments = []
+            return False
+        segments, vanished = [], False
         for name in names:
             path = os.path.join(self.folder, name)
             try:
                 info = os.stat(path)
             except FileNotFoundError:
+                vanished = True
                 continue
             if path != self._own and info.st_size > self._indexed.get(path, 0):
                 segments.append((info.st_mtime_ns, path))
         with self._lock:
-            for _, path in sorted(segments):
-                self._index_segment(path)
+            for modified, path in sorted(segments):
+                vanished |= not self._index_segment(path, modified)
+        return vanished
 
-    def _index_segment(self, path: str) -> None:
+    def _index_segment(self, path: str, modified: int) -> bool:
+        """Index the segment's records past what was indexed before; False if it vanished."""
         try:
             with open(path, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
                 if size == 0:
-                    return
+                    return True
                 buffer = mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ)
+        except FileNotFoundError:
+            return False
         except (OSError, ValueError):
-            return
+            return True
         offset = self._indexed.get(path, 0)
         while offset + _HEADER.size <= size:
             magic, key_length, value_length, crc = _HEADER.unpack_from(buffer, offset)
@@ -110,16 +142,19 @@ class SegmentStore:
             if magic != _MAGIC or end > size:
                 break
             key = buffer[offset + _HEADER.size:start].decode("utf-8", "replace")
-            self._index[key] = (buffer, start, value_length, crc)
+            known = self._index.get(key)
+            if known is None or known[4] <= modified:
+                self._index[key] = (buffer, start, value_length, crc, modified, path)
             offset = end
         self._indexed[path] = offset
+        return True
 
     def get(self, key: str) -> bytes | None:
         """The value last stored under `key`, or None (missing or damaged)."""
         entry = self._index.get(key)
         if entry is None:
             return None
-        buffer, start, length, crc = entry
+        buffer, start, length, crc, _, _ = entry
         value = bytes(buffer[start:start + length])
         return value if zlib.crc32(value) == crc else None
 
@@ -133,20 +168,71 @@ class SegmentStore:
         # and holding a lock across the system call made 128 threads queue behind it.
         if os.write(fd, record) != len(record):
             raise OSError(f"{self.folder}: short write to a cache segment (disk full?)")
-        self._index[key] = (record, len(record) - len(value), len(value), crc)
+        self._index[key] = (record, len(record) - len(value), len(value), crc, time.time_ns(),
+                            "")
 
     def _segment(self) -> int:
         """This store's own segment, opened on the first write (again in a forked child, which
-        must not append to its parent's file)."""
+        must not append to its parent's file), and locked for as long as it is open: a
+        merging store leaves a locked segment alone. Empty until locked, and an empty segment
+        is never merged, so no merge can take it between its creation and its lock."""
         if self._fd is None or self._pid != os.getpid():
             os.makedirs(self.folder, exist_ok=True)
             self._own = os.path.join(self.folder,
                                      f"{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}")
             self._fd = os.open(self._own,
                                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
             self._pid = os.getpid()
             weakref.finalize(self, _close, self._fd)
         return self._fd
+
+    def _merge_idle_segments(self) -> None:
+        """Merge the segments no live writer holds into one (see the module docstring). Run
+        when the store opens, before it has a segment of its own."""
+        idle: dict[str, int] = {}   # path -> its descriptor, locked
+        try:
+            for path in sorted(self._indexed):
+                try:
+                    fd = os.open(path, os.O_RDONLY)
+                except FileNotFoundError:
+                    continue
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:   # a live writer's
+                    os.close(fd)
+                    continue
+                idle[path] = fd
+            if len(idle) < 2:
+                return
+            self.refresh()   # what the idle segments' writers appended before they ended
+            self._write_merged(idle)
+        finally:
+            for fd in idle.values():
+                os.close(fd)
+
+    def _write_merged(self, idle: dict[str, int]) -> None:
+        newest = max(os.fstat(fd).st_mtime_ns for fd in idle.values())
+        name = f"{os.getpid()}-{secrets.token_hex(6)}"
+        scratch = os.path.join(self.folder, name + _MERGING)
+        with open(scratch, "wb") as out:
+            for key, (buffer, start, length, crc, _, path) in self._index.items():
+                if path not in idle:
+                    continue        # its winner is in a live segment, which stays
+                value = bytes(buffer[start:start + length])
+                if zlib.crc32(value) == crc:
+                    encoded = key.encode("utf-8")
+                    out.write(_HEADER.pack(_MAGIC, len(encoded), length, crc) + encoded + value)
+        os.utime(scratch, ns=(newest, newest))
+        merged = os.path.join(self.folder, name + SUFFIX)
+        os.replace(scratch, merged)   # in place before the old ones go: a reader finds one
+        for path in idle:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            self._indexed.pop(path, None)
+        # The index still points into the old maps (valid after the unlink); the merged
+        # segment holds the same records, so it counts as read.
+        self._indexed[merged] = os.stat(merged).st_size
 
 
 class OneFileLayout:

@@ -109,3 +109,94 @@ def test_a_folder_without_one_file_entries_is_not_searched_for_them(tmp_path) ->
     (tmp_path / "stage" / "ab").mkdir()
     assert OneFileLayout(tmp_path / "stage", ".pkl").path("abcd") == \
         str(tmp_path / "stage" / "ab" / "abcd.pkl")
+
+
+def _segments(folder) -> list:
+    return sorted(folder.glob(f"*{SUFFIX}"))
+
+
+def _written_and_ended(folder, records: dict[str, bytes], modified_ns: int | None = None) -> None:
+    """A segment whose writer has ended (its store gone, so its lock released)."""
+    store = SegmentStore(folder)
+    for key, value in records.items():
+        store.put(key, value)
+    own = store._own
+    del store                     # the finalizer closes the segment, releasing its lock
+    if modified_ns is not None:
+        os.utime(own, ns=(modified_ns, modified_ns))
+
+
+def test_a_folder_of_many_idle_segments_is_merged_when_opened(tmp_path, monkeypatch) -> None:
+    """Each mapped segment holds a descriptor: a year of nightly runs must not reach the
+    process's limit. The merge keeps each key's winning record, and only those."""
+    from benchcore import segment_store
+
+    monkeypatch.setattr(segment_store, "MERGE_AT", 1000)
+    for i in range(12):   # "k" rewritten in every segment: the newest segment's wins
+        _written_and_ended(tmp_path, {f"only-{i}": bytes([i]) * 50, "k": b"v%d" % i},
+                           modified_ns=(i + 1) * 10**9)
+    # An older-modified segment written last: its "k" is older, it must not win.
+    _written_and_ended(tmp_path, {"k": b"stale", "late": b"l"}, modified_ns=10**8)
+    before = sum(p.stat().st_size for p in _segments(tmp_path))
+    monkeypatch.setattr(segment_store, "MERGE_AT", 8)
+    descriptors = len(os.listdir("/proc/self/fd"))
+    merged = SegmentStore(tmp_path)
+    assert len(_segments(tmp_path)) == 1
+    assert _segments(tmp_path)[0].stat().st_mtime_ns == 12 * 10**9   # the newest replaced
+    assert sum(p.stat().st_size for p in _segments(tmp_path)) < before  # superseded dropped
+    for reader in (merged, SegmentStore(tmp_path)):
+        assert reader.get("k") == b"v11" and reader.get("late") == b"l"
+        assert all(reader.get(f"only-{i}") == bytes([i]) * 50 for i in range(12))
+        assert len(reader) == 14
+    del merged, reader
+    reopened = SegmentStore(tmp_path)
+    assert len(os.listdir("/proc/self/fd")) - descriptors <= 1   # one map for the folder
+    assert reopened.get("k") == b"v11"
+
+
+def test_a_live_writers_segment_is_not_merged_and_its_newer_records_still_win(
+        tmp_path, monkeypatch) -> None:
+    from benchcore import segment_store
+
+    monkeypatch.setattr(segment_store, "MERGE_AT", 1000)
+    for i in range(6):
+        _written_and_ended(tmp_path, {f"old-{i}": b"o", "k": b"merged"},
+                           modified_ns=(i + 1) * 10**9)
+    live = SegmentStore(tmp_path)          # a writer still running, as another process
+    live.put("k", b"live")                 # newer than every idle segment's "k"
+    reader = SegmentStore(tmp_path)        # a long-lived reader that saw everything
+    assert reader.get("k") == b"live"
+    monkeypatch.setattr(segment_store, "MERGE_AT", 4)
+    merging = SegmentStore(tmp_path)
+    segments = _segments(tmp_path)
+    assert len(segments) == 2 and live._own in {str(p) for p in segments}
+    reader.refresh()                       # finds the merged segment: no older "k" wins
+    for store in (merging, reader, SegmentStore(tmp_path)):
+        assert store.get("k") == b"live"
+        assert all(store.get(f"old-{i}") == b"o" for i in range(6))
+    live.put("k", b"later")
+    assert SegmentStore.shared(tmp_path).get("k") == b"later"
+
+
+def test_a_store_that_finds_a_segment_gone_reads_the_folder_again(tmp_path, monkeypatch) -> None:
+    """A segment merged away between a reader's listing and its read: the reader looks again
+    and finds the merged one, instead of missing those entries."""
+    from benchcore import segment_store
+
+    monkeypatch.setattr(segment_store, "MERGE_AT", 1000)
+    for i in range(5):
+        _written_and_ended(tmp_path, {f"k{i}": b"%d" % i})
+    reader = SegmentStore.__new__(SegmentStore)
+    listed = os.listdir
+
+    def listing_then_merge(folder):
+        names = listed(folder)
+        if not getattr(listing_then_merge, "done", False):
+            listing_then_merge.done = True
+            monkeypatch.setattr(segment_store, "MERGE_AT", 2)
+            SegmentStore(tmp_path)            # another store merges right after this listing
+        return names
+
+    monkeypatch.setattr(segment_store.os, "listdir", listing_then_merge)
+    reader.__init__(tmp_path)
+    assert [reader.get(f"k{i}") for i in range(5)] == [b"%d" % i for i in range(5)]
