@@ -223,7 +223,7 @@ def _each(work: Callable[[T], V], jobs: Iterable[T], workers: int, core: int | N
     results: dict[int, V] = {}
     failures: list[BaseException] = []
     threads: list[threading.Thread] = []
-    taken = 0
+    taken, refused = 0, False
     lock = threading.Lock()   # `next` alone is atomic only under the GIL (not free-threaded)
 
     def take() -> tuple[int, T] | None:
@@ -234,7 +234,7 @@ def _each(work: Callable[[T], V], jobs: Iterable[T], workers: int, core: int | N
             job = next(source, _DONE)
             if job is _DONE:
                 return None
-            if len(threads) < workers:
+            if len(threads) < workers and not refused:
                 spawn()
             taken += 1
             return taken - 1, job  # type: ignore[return-value]  # not _DONE here
@@ -249,9 +249,16 @@ def _each(work: Callable[[T], V], jobs: Iterable[T], workers: int, core: int | N
             failures.append(error)
 
     def spawn() -> None:
+        nonlocal refused
         thread = threading.Thread(target=worker, daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:   # no more threads allowed here: the running ones do the jobs
+            if not threads:
+                raise
+            refused = True
+            return
         threads.append(thread)
-        thread.start()
 
     with lock:
         spawn()

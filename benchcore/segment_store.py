@@ -20,10 +20,14 @@ file descriptor, so a cache used by a nightly run for a year (several segments a
 pass a process's usual limit of 1,024 descriptors, and segments that could no longer be mapped
 would read as misses: LLM calls paid again. A store that opens a folder of `MERGE_AT` or more
 segments merges the idle ones (no live writer: each writer holds an exclusive `flock` on its
-own segment while it has it open) into one, keeping only the record that wins for each key,
-and removes them. The merged segment takes the newest modification time of those it replaces,
-and holds only keys whose winner was among them, so no record of a live segment loses to an
-older one that was merged. Maps already made of removed segments stay valid.
+own segment while it has it open; and left alone for `MERGE_IDLE_S`, for writers on other
+machines whose locks are not seen here) into one, keeping only the record that wins for each
+key, and removes them. The merged segment takes the newest modification time of those it
+replaces, and holds only keys whose winner was among them, so no record of a live segment
+loses to an older one that was merged. Maps already made of removed segments stay valid.
+Where the file system has no locks, writing works as before and nothing is merged. A
+finished-run record (`finished_runs`) names the segments its run left, so after a merge its
+rerun goes through the item cache instead of being reused as it was.
 
 `SegmentStore.shared(folder)` is the process's one store of a folder: what one thread writes,
 every other thread reads at once (two models' batches that run the same query find each other's
@@ -47,7 +51,11 @@ from typing import ClassVar
 
 SUFFIX = ".seg"
 MERGE_AT = 32   # segments in a folder at which an opening store merges the idle ones
+# Only segments left alone this long are merged: a writer on another machine sharing the
+# folder over a mount whose locks are local to each machine holds a lock nobody here sees.
+MERGE_IDLE_S = 3600
 _MERGING = ".merging"
+_READ, _VANISHED, _UNREADABLE = "read", "vanished", "unreadable"
 _HEADER = struct.Struct("<4sHII")   # magic, key length, value length, CRC-32 of the value
 _MAGIC = b"SEG1"
 
@@ -119,22 +127,30 @@ class SegmentStore:
                 segments.append((info.st_mtime_ns, path))
         with self._lock:
             for modified, path in sorted(segments):
-                vanished |= not self._index_segment(path, modified)
+                vanished |= self._index_segment(path, modified) == _VANISHED
         return vanished
 
-    def _index_segment(self, path: str, modified: int) -> bool:
-        """Index the segment's records past what was indexed before; False if it vanished."""
+    def _index_segment(self, path: str, modified: int) -> str:
+        """Index the segment's records past what was indexed before: `_READ`, `_VANISHED`, or
+        `_UNREADABLE` (it could not be mapped: its records read as misses for now)."""
         try:
             with open(path, "rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
                 if size == 0:
-                    return True
+                    return _READ
                 buffer = mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ)
         except FileNotFoundError:
-            return False
+            return _VANISHED
         except (OSError, ValueError):
-            return True
+            return _UNREADABLE
         offset = self._indexed.get(path, 0)
+        if offset:
+            # The segment grew: its earlier entries move to the new map, which covers them, so
+            # the old one is let go (each map holds a descriptor; a long-lived process would
+            # otherwise keep one per look at a segment another process is writing).
+            for key, entry in self._index.items():
+                if entry[5] == path:
+                    self._index[key] = (buffer, *entry[1:])
         while offset + _HEADER.size <= size:
             magic, key_length, value_length, crc = _HEADER.unpack_from(buffer, offset)
             start = offset + _HEADER.size + key_length
@@ -147,7 +163,7 @@ class SegmentStore:
                 self._index[key] = (buffer, start, value_length, crc, modified, path)
             offset = end
         self._indexed[path] = offset
-        return True
+        return _READ
 
     def get(self, key: str) -> bytes | None:
         """The value last stored under `key`, or None (missing or damaged)."""
@@ -168,8 +184,11 @@ class SegmentStore:
         # and holding a lock across the system call made 128 threads queue behind it.
         if os.write(fd, record) != len(record):
             raise OSError(f"{self.folder}: short write to a cache segment (disk full?)")
-        self._index[key] = (record, len(record) - len(value), len(value), crc, time.time_ns(),
-                            "")
+        # Stamped as other processes will see it (the file's modification time, from the
+        # kernel's coarse clock), so a later write of the key elsewhere is not beaten by a
+        # finer clock's reading of an earlier moment.
+        self._index[key] = (record, len(record) - len(value), len(value), crc,
+                            os.fstat(fd).st_mtime_ns, "")
 
     def _segment(self) -> int:
         """This store's own segment, opened on the first write (again in a forked child, which
@@ -182,30 +201,42 @@ class SegmentStore:
                                      f"{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}")
             self._fd = os.open(self._own,
                                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
             self._pid = os.getpid()
             weakref.finalize(self, _close, self._fd)
+            # A file system without locks (some network mounts): the cache works as before,
+            # and nothing is merged there, since a merging store cannot lock either.
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return self._fd
 
     def _merge_idle_segments(self) -> None:
         """Merge the segments no live writer holds into one (see the module docstring). Run
         when the store opens, before it has a segment of its own."""
+        _remove_abandoned_merges(self.folder)
         idle: dict[str, int] = {}   # path -> its descriptor, locked
+        old_enough = time.time_ns() - MERGE_IDLE_S * 10**9
         try:
             for path in sorted(self._indexed):
                 try:
-                    fd = os.open(path, os.O_RDONLY)
-                except FileNotFoundError:
+                    fd = os.open(path, os.O_RDWR)   # network locks want a writable file
+                except OSError:
                     continue
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:   # a live writer's
+                    if os.fstat(fd).st_mtime_ns > old_enough:
+                        raise BlockingIOError   # written lately: maybe not done yet
+                except OSError:   # a live writer's, or locks do not work here
                     os.close(fd)
                     continue
                 idle[path] = fd
             if len(idle) < 2:
                 return
-            self.refresh()   # what the idle segments' writers appended before they ended
+            # What the idle segments' writers appended before they ended; all of it must be
+            # read, or the merge would drop what could not be.
+            with self._lock:
+                for path, fd in idle.items():
+                    if self._index_segment(path, os.fstat(fd).st_mtime_ns) != _READ:
+                        return
             self._write_merged(idle)
         finally:
             for fd in idle.values():
@@ -215,24 +246,41 @@ class SegmentStore:
         newest = max(os.fstat(fd).st_mtime_ns for fd in idle.values())
         name = f"{os.getpid()}-{secrets.token_hex(6)}"
         scratch = os.path.join(self.folder, name + _MERGING)
-        with open(scratch, "wb") as out:
-            for key, (buffer, start, length, crc, _, path) in self._index.items():
-                if path not in idle:
-                    continue        # its winner is in a live segment, which stays
-                value = bytes(buffer[start:start + length])
-                if zlib.crc32(value) == crc:
-                    encoded = key.encode("utf-8")
-                    out.write(_HEADER.pack(_MAGIC, len(encoded), length, crc) + encoded + value)
-        os.utime(scratch, ns=(newest, newest))
-        merged = os.path.join(self.folder, name + SUFFIX)
-        os.replace(scratch, merged)   # in place before the old ones go: a reader finds one
+        try:
+            with open(scratch, "wb") as out:
+                for key, (buffer, start, length, crc, _, path) in self._index.items():
+                    if path not in idle:
+                        continue        # its winner is in a live segment, which stays
+                    value = bytes(buffer[start:start + length])
+                    if zlib.crc32(value) == crc:
+                        encoded = key.encode("utf-8")
+                        out.write(_HEADER.pack(_MAGIC, len(encoded), length, crc) + encoded
+                                  + value)
+            os.utime(scratch, ns=(newest, newest))
+            merged = os.path.join(self.folder, name + SUFFIX)
+            os.replace(scratch, merged)   # in place before the old ones go: a reader finds one
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(scratch)
+            raise
         for path in idle:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
             self._indexed.pop(path, None)
-        # The index still points into the old maps (valid after the unlink); the merged
-        # segment holds the same records, so it counts as read.
-        self._indexed[merged] = os.stat(merged).st_size
+        # Read the merged segment: its records win over the idle ones' (same values, newest
+        # time), so the maps of the removed segments are let go.
+        with self._lock:
+            self._index_segment(merged, newest)
+
+
+def _remove_abandoned_merges(folder: str) -> None:
+    """Scratch files of merges that were killed part way (a merge takes seconds)."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(_MERGING) and \
+                    entry.stat().st_mtime < time.time() - MERGE_IDLE_S:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 class OneFileLayout:

@@ -144,3 +144,21 @@ def test_dask_workers_pick_their_core_by_their_number(monkeypatch) -> None:
     assert one_core._pick_core(pid=1234) is None          # no number: not pinned
     monkeypatch.setattr(one_core, "current_worker", lambda: None)
     assert one_core._pick_core(pid=1235) == 3             # not a worker: by process id
+
+
+def test_a_batch_goes_on_with_the_threads_it_got_when_no_more_can_start(monkeypatch) -> None:
+    """A process at its thread limit: the threads already running do every job."""
+    from benchcore.batch import _each
+
+    real_start = threading.Thread.start
+    started = []
+
+    def limited_start(self):
+        if len(started) >= 2:
+            raise RuntimeError("can't start new thread")
+        started.append(self)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", limited_start)
+    assert _each(lambda n: n + 1, list(range(40)), workers=8) == list(range(1, 41))
+    assert len(started) == 2

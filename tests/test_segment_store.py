@@ -185,7 +185,7 @@ def test_a_store_that_finds_a_segment_gone_reads_the_folder_again(tmp_path, monk
 
     monkeypatch.setattr(segment_store, "MERGE_AT", 1000)
     for i in range(5):
-        _written_and_ended(tmp_path, {f"k{i}": b"%d" % i})
+        _written_and_ended(tmp_path, {f"k{i}": b"%d" % i}, modified_ns=(i + 1) * 10**9)
     reader = SegmentStore.__new__(SegmentStore)
     listed = os.listdir
 
@@ -199,4 +199,58 @@ def test_a_store_that_finds_a_segment_gone_reads_the_folder_again(tmp_path, monk
 
     monkeypatch.setattr(segment_store.os, "listdir", listing_then_merge)
     reader.__init__(tmp_path)
+    assert len(_segments(tmp_path)) == 1          # the merge did happen under the reader
     assert [reader.get(f"k{i}") for i in range(5)] == [b"%d" % i for i in range(5)]
+
+
+def test_segments_written_lately_are_not_merged(tmp_path, monkeypatch) -> None:
+    """A writer on another machine, over a mount whose locks each machine keeps to itself,
+    holds a lock nobody here sees: only segments left alone for an hour are merged."""
+    from benchcore import segment_store
+
+    monkeypatch.setattr(segment_store, "MERGE_AT", 1000)
+    for i in range(4):
+        _written_and_ended(tmp_path, {f"k{i}": b"x"})
+    monkeypatch.setattr(segment_store, "MERGE_AT", 2)
+    assert len(SegmentStore(tmp_path)) == 4 and len(_segments(tmp_path)) == 4
+
+
+def test_without_file_locks_the_cache_still_works(tmp_path, monkeypatch) -> None:
+    """Some network mounts refuse flock: writing works as before (one segment), unmerged."""
+    import errno
+
+    from benchcore import segment_store
+
+    def no_locks(fd, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(segment_store.fcntl, "flock", no_locks)
+    store = SegmentStore(tmp_path)
+    for i in range(5):
+        store.put(f"k{i}", b"v")
+    assert len(_segments(tmp_path)) == 1 and SegmentStore(tmp_path).get("k4") == b"v"
+
+
+def test_a_later_write_elsewhere_wins_even_within_one_clock_tick(tmp_path) -> None:
+    """A store's own records are stamped with its segment's modification time, the clock
+    other processes' records are judged by, so a write made after it elsewhere wins."""
+    mine, theirs = SegmentStore(tmp_path), SegmentStore(tmp_path)
+    for i in range(20):
+        mine.put(f"k{i}", b"mine")
+        theirs.put(f"k{i}", b"theirs")
+    mine.refresh()
+    assert all(mine.get(f"k{i}") == b"theirs" for i in range(20))
+
+
+def test_a_segment_read_again_as_it_grows_keeps_one_map(tmp_path) -> None:
+    """Each map holds a descriptor: a long-lived reader of a segment another process keeps
+    writing must not keep one per look."""
+    writer, reader = SegmentStore(tmp_path), SegmentStore(tmp_path)
+    writer.put("first", b"1")
+    reader.refresh()
+    descriptors = len(os.listdir("/proc/self/fd"))
+    for i in range(50):
+        writer.put(f"k{i}", b"%d" % i)
+        reader.refresh()
+    assert len(os.listdir("/proc/self/fd")) <= descriptors
+    assert reader.get("first") == b"1" and reader.get("k49") == b"49"
