@@ -77,6 +77,9 @@ class SegmentStore:
         # the segment's path: "" for this store's own writes)
         self._index: dict[str, tuple[bytes | mmap.mmap, int, int, int, int, str]] = {}
         self._indexed: dict[str, int] = {}   # segment path -> bytes indexed so far
+        # segment path -> its size when last read: a segment ending in a record cut short by
+        # a kill is read again only when it grows, not at every refresh
+        self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
         self._fd: int | None = None
         self._own: str | None = None
@@ -123,7 +126,7 @@ class SegmentStore:
             except FileNotFoundError:
                 vanished = True
                 continue
-            if path != self._own and info.st_size > self._indexed.get(path, 0):
+            if path != self._own and info.st_size > self._seen.get(path, 0):
                 segments.append((info.st_mtime_ns, path))
         with self._lock:
             for modified, path in sorted(segments):
@@ -162,7 +165,7 @@ class SegmentStore:
             if known is None or known[4] <= modified:
                 self._index[key] = (buffer, start, value_length, crc, modified, path)
             offset = end
-        self._indexed[path] = offset
+        self._indexed[path], self._seen[path] = offset, size
         return _READ
 
     def get(self, key: str) -> bytes | None:
@@ -267,6 +270,7 @@ class SegmentStore:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
             self._indexed.pop(path, None)
+            self._seen.pop(path, None)
         # Read the merged segment: its records win over the idle ones' (same values, newest
         # time), so the maps of the removed segments are let go.
         with self._lock:

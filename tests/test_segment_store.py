@@ -254,3 +254,15 @@ def test_a_segment_read_again_as_it_grows_keeps_one_map(tmp_path) -> None:
         reader.refresh()
     assert len(os.listdir("/proc/self/fd")) <= descriptors
     assert reader.get("first") == b"1" and reader.get("k49") == b"49"
+
+
+def test_a_segment_ending_in_a_cut_record_is_read_again_only_when_it_grows(tmp_path) -> None:
+    """Re-reading it at every refresh would map it (a descriptor) and walk the index anew."""
+    writer = SegmentStore(tmp_path)
+    writer.put("whole", b"w")
+    with open(writer._own, "ab") as segment:
+        segment.write(b"SEG1\x05")                     # a header cut short by a kill
+    reader = SegmentStore(tmp_path)
+    mapped = reader._index["whole"][0]
+    reader.refresh()
+    assert reader._index["whole"][0] is mapped and reader.get("whole") == b"w"
