@@ -60,6 +60,17 @@ _HEADER = struct.Struct("<4sHII")   # magic, key length, value length, CRC-32 of
 _MAGIC = b"SEG1"
 
 
+class _Mapped:
+    """A segment's current map. Its index entries point here, so when the segment has grown
+    and is mapped again, one assignment moves them all to the new map and the old one (a file
+    descriptor) is let go, with no walk over the index."""
+
+    __slots__ = ("map",)
+
+    def __init__(self, buffer: mmap.mmap) -> None:
+        self.map = buffer
+
+
 def _close(fd: int) -> None:
     with contextlib.suppress(OSError):
         os.close(fd)
@@ -73,9 +84,12 @@ class SegmentStore:
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = os.fspath(folder)
-        # key -> (buffer, value offset, value length, CRC-32, when its segment was modified,
-        # the segment's path: "" for this store's own writes)
-        self._index: dict[str, tuple[bytes | mmap.mmap, int, int, int, int, str]] = {}
+        # key -> (its segment's map, or the record itself for this store's own writes; value
+        # offset, value length, CRC-32, when its segment was modified, the segment's path: ""
+        # for this store's own writes)
+        self._index: dict[str, tuple[_Mapped | bytes, int, int, int, int, str]] = {}
+        self._mapped: dict[str, _Mapped] = {}
+        self._unreadable: set[str] = set()   # segments that could not be mapped at last look
         self._indexed: dict[str, int] = {}   # segment path -> bytes indexed so far
         # segment path -> its size when last read: a segment ending in a record cut short by
         # a kill is read again only when it grows, not at every refresh
@@ -130,7 +144,12 @@ class SegmentStore:
                 segments.append((info.st_mtime_ns, path))
         with self._lock:
             for modified, path in sorted(segments):
-                vanished |= self._index_segment(path, modified) == _VANISHED
+                result = self._index_segment(path, modified)
+                vanished |= result == _VANISHED
+                if result == _UNREADABLE:
+                    self._unreadable.add(path)
+                else:
+                    self._unreadable.discard(path)
         return vanished
 
     def _index_segment(self, path: str, modified: int) -> str:
@@ -146,14 +165,12 @@ class SegmentStore:
             return _VANISHED
         except (OSError, ValueError):
             return _UNREADABLE
+        mapped = self._mapped.get(path)
+        if mapped is None:
+            mapped = self._mapped[path] = _Mapped(buffer)
+        else:
+            mapped.map = buffer   # it grew: the new map covers the earlier entries too
         offset = self._indexed.get(path, 0)
-        if offset:
-            # The segment grew: its earlier entries move to the new map, which covers them, so
-            # the old one is let go (each map holds a descriptor; a long-lived process would
-            # otherwise keep one per look at a segment another process is writing).
-            for key, entry in self._index.items():
-                if entry[5] == path:
-                    self._index[key] = (buffer, *entry[1:])
         while offset + _HEADER.size <= size:
             magic, key_length, value_length, crc = _HEADER.unpack_from(buffer, offset)
             start = offset + _HEADER.size + key_length
@@ -163,7 +180,7 @@ class SegmentStore:
             key = buffer[offset + _HEADER.size:start].decode("utf-8", "replace")
             known = self._index.get(key)
             if known is None or known[4] <= modified:
-                self._index[key] = (buffer, start, value_length, crc, modified, path)
+                self._index[key] = (mapped, start, value_length, crc, modified, path)
             offset = end
         self._indexed[path], self._seen[path] = offset, size
         return _READ
@@ -174,6 +191,8 @@ class SegmentStore:
         if entry is None:
             return None
         buffer, start, length, crc, _, _ = entry
+        if buffer.__class__ is _Mapped:
+            buffer = buffer.map
         value = bytes(buffer[start:start + length])
         return value if zlib.crc32(value) == crc else None
 
@@ -232,8 +251,8 @@ class SegmentStore:
                     os.close(fd)
                     continue
                 idle[path] = fd
-            if len(idle) < 2:
-                return
+            if len(idle) < 2 or self._unreadable:
+                return   # (a segment this store could not read might hold a newer record)
             # What the idle segments' writers appended before they ended; all of it must be
             # read, or the merge would drop what could not be.
             with self._lock:
@@ -251,10 +270,10 @@ class SegmentStore:
         scratch = os.path.join(self.folder, name + _MERGING)
         try:
             with open(scratch, "wb") as out:
-                for key, (buffer, start, length, crc, _, path) in self._index.items():
+                for key, (mapped, start, length, crc, _, path) in list(self._index.items()):
                     if path not in idle:
                         continue        # its winner is in a live segment, which stays
-                    value = bytes(buffer[start:start + length])
+                    value = bytes(mapped.map[start:start + length])
                     if zlib.crc32(value) == crc:
                         encoded = key.encode("utf-8")
                         out.write(_HEADER.pack(_MAGIC, len(encoded), length, crc) + encoded
@@ -271,6 +290,7 @@ class SegmentStore:
                 os.unlink(path)
             self._indexed.pop(path, None)
             self._seen.pop(path, None)
+            self._mapped.pop(path, None)
         # Read the merged segment: its records win over the idle ones' (same values, newest
         # time), so the maps of the removed segments are let go.
         with self._lock:

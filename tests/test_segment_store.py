@@ -266,3 +266,58 @@ def test_a_segment_ending_in_a_cut_record_is_read_again_only_when_it_grows(tmp_p
     mapped = reader._index["whole"][0]
     reader.refresh()
     assert reader._index["whole"][0] is mapped and reader.get("whole") == b"w"
+
+
+def test_a_refresh_beside_writing_threads_never_fails(tmp_path) -> None:
+    """Another process's segment grows while this process's batches write: the refresh must
+    not walk the index the writers are adding to."""
+    other = SegmentStore(tmp_path)
+    for i in range(100_000):
+        other.put(f"o{i}", b"v")
+    mine = SegmentStore(tmp_path)
+    stop, errors = threading.Event(), []
+
+    def write() -> None:
+        i = 0
+        while not stop.is_set():
+            mine.put(f"m{i}", b"x")
+            i += 1
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        for i in range(30):
+            other.put(f"later{i}", b"v")
+            try:
+                mine.refresh()
+            except Exception as error:   # what the test looks for
+                errors.append(repr(error))
+    finally:
+        stop.set()
+        writer.join()
+    assert errors == []
+    assert mine.get("later29") == b"v" and mine.get("o99999") == b"v" and mine.get("m0") == b"x"
+
+
+def test_no_merge_while_a_segment_cannot_be_read(tmp_path, monkeypatch) -> None:
+    """A segment this store could not map might hold a newer record of a key it would merge."""
+    import mmap as mmap_module
+
+    from benchcore import segment_store
+
+    monkeypatch.setattr(segment_store, "MERGE_AT", 1000)
+    for i in range(6):
+        _written_and_ended(tmp_path, {f"k{i}": b"v"}, modified_ns=(i + 1) * 10**9)
+    unmappable = str(_segments(tmp_path)[0])
+    real_mmap = mmap_module.mmap
+
+    class FailingFor(real_mmap):
+        def __new__(cls, fd, *args, **kwargs):
+            if os.readlink(f"/proc/self/fd/{fd}") == unmappable:
+                raise OSError(24, "Too many open files")
+            return real_mmap(fd, *args, **kwargs)
+
+    monkeypatch.setattr(segment_store.mmap, "mmap", FailingFor)
+    monkeypatch.setattr(segment_store, "MERGE_AT", 4)
+    store = SegmentStore(tmp_path)
+    assert len(_segments(tmp_path)) == 6 and len(store) == 5
