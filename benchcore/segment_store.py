@@ -71,6 +71,12 @@ class _Mapped:
         self.map = buffer
 
 
+def _record(key: str, value: bytes, crc: int) -> bytes:
+    """One record as a segment holds it: header, key, value."""
+    encoded = key.encode("utf-8")
+    return _HEADER.pack(_MAGIC, len(encoded), len(value), crc) + encoded + value
+
+
 def _close(fd: int) -> None:
     with contextlib.suppress(OSError):
         os.close(fd)
@@ -197,9 +203,8 @@ class SegmentStore:
         return value if zlib.crc32(value) == crc else None
 
     def put(self, key: str, value: bytes) -> None:
-        encoded = key.encode("utf-8")
         crc = zlib.crc32(value)
-        record = _HEADER.pack(_MAGIC, len(encoded), len(value), crc) + encoded + value
+        record = _record(key, value, crc)
         with self._lock:
             fd = self._segment()
         # No lock around the write: one write() on an O_APPEND file lands whole and unmixed,
@@ -270,14 +275,12 @@ class SegmentStore:
         scratch = os.path.join(self.folder, name + _MERGING)
         try:
             with open(scratch, "wb") as out:
-                for key, (mapped, start, length, crc, _, path) in list(self._index.items()):
+                for key, (_, _, _, crc, _, path) in list(self._index.items()):
                     if path not in idle:
                         continue        # its winner is in a live segment, which stays
-                    value = bytes(mapped.map[start:start + length])
-                    if zlib.crc32(value) == crc:
-                        encoded = key.encode("utf-8")
-                        out.write(_HEADER.pack(_MAGIC, len(encoded), length, crc) + encoded
-                                  + value)
+                    value = self.get(key)
+                    if value is not None:   # a damaged record stays a miss
+                        out.write(_record(key, value, crc))
             os.utime(scratch, ns=(newest, newest))
             merged = os.path.join(self.folder, name + SUFFIX)
             os.replace(scratch, merged)   # in place before the old ones go: a reader finds one
