@@ -3,8 +3,8 @@ fresh and fully cached, with the whole process tree's peak memory and the report
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_scale_qa.py            # 5,000 questions
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_scale_qa.py --quick    # 500, a smoke run
-    ... [--questions N] [--latency 0.05] [--connections 64] [--profile out.pstats]
-        [--profile-rerun out.pstats] [--no-ceiling]
+    ... [--questions N] [--latency 0.05] [--connections 64] [--runs 3]
+        [--profile out.pstats] [--profile-rerun out.pstats] [--no-ceiling]
 
 Set-up: the generated question set of the example Hydra graph (240 questions), cycled to N
 questions with their own uid and text, on that graph; the fake answers the generate stage with
@@ -19,6 +19,13 @@ Figures:
   calls per model x latency / max_connections (5,000 questions: 10,000 x 0.05 / 64 = 7.81 s).
   Each model has its own cap and the models run side by side, so that is also the run's ideal;
   the ideal throughput is models x max_connections / latency (2 x 64 / 0.05 = 2,560 calls/s).
+- fresh runs: `--runs` (3) fresh runs of the same questions, each with its own caches and run
+  id, in this one process (the later ones with what the earlier left frozen out of the
+  collector's view, as a run in its own process would start). The throughput verdict is their
+  median, and every run's share is shown beside it: on a shared 2-core machine one run's share
+  moves by several points with what else the machine does (the fake alone, with no harness,
+  fell from 97% to 91-93% of ideal while both cores were kept busy), and the median of a few
+  runs is what a benchmark reports about such a figure. The other figures are the first run's.
 - LLM time: the union of the two LLM stages' spans (first item started to last item finished,
   over both models' batches, from the stages' progress events); share of ideal = ideal LLM
   time / LLM time (= throughput / ideal throughput). The run-query stage between the two LLM
@@ -49,10 +56,11 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,6 +126,7 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
                     fresh_s = time.perf_counter() - started
                     if profiler:
                         profiler.disable()
+                shares = [llm_share(args, clock)]
                 fresh, tasks = state.result(), task_seconds(state)
                 drift_s = run_query_drift(task_ends(state))
                 if rerun_profiler:
@@ -133,6 +142,8 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
                     started = time.perf_counter()
                     again = nlp_dsg_benchmark(config.model_copy(update={"run_id": "scale-again"}))
                     again_s = time.perf_counter() - started
+                for run in range(2, args.runs + 1):
+                    shares.append(fresh_share(args, folder, questions, fake, graph, run))
         finally:
             fake.stop()
     if profiler:
@@ -141,7 +152,31 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
         rerun_profiler.dump_stats(args.profile_rerun)
     ceiling = None if args.no_ceiling else fake_ceiling(args, known)
     reruns = Reruns(cached, cached_s, again, again_s)
-    return figures(args, fresh, reruns, fresh_s, clock, rss, tasks, ceiling, gc_clock, drift_s)
+    return figures(args, fresh, reruns, fresh_s, clock, rss, tasks, ceiling, gc_clock, drift_s,
+                   shares)
+
+
+def fresh_share(args: argparse.Namespace, folder: Path, questions: Path, fake: SlowModel,
+                graph: Path, run: int) -> float:
+    """Another fresh run (caches and run id of its own): its LLM stages' share of ideal."""
+    from flows.benchmark import nlp_dsg_benchmark
+
+    config = config_for(folder, questions, fake.base_url, f"scale-{run}", args.connections,
+                        models=MODELS, scene_graph=graph)
+    with fresh_process_heap(), StageClock() as clock:
+        nlp_dsg_benchmark(config)
+    return llm_share(args, clock)
+
+
+def llm_share(args: argparse.Namespace, clock: StageClock) -> float:
+    """Ideal LLM time over the run's LLM time (the union of its LLM stages' spans)."""
+    llm_s = clock.busy(LLM_STAGES)
+    return ideal_llm_s(args) / llm_s if llm_s else 0.0
+
+
+def ideal_llm_s(args: argparse.Namespace) -> float:
+    """Calls per model x latency / max_connections: the models run side by side."""
+    return 2 * args.questions * args.latency / args.connections
 
 
 def run_query_drift(ends: dict) -> float:
@@ -192,13 +227,15 @@ def fake_ceiling(args: argparse.Namespace, known: dict[str, dict]) -> Ceiling:
 
 def figures(args, fresh, reruns: Reruns, fresh_s, clock: StageClock, rss: PeakTreeRSS,
             tasks: dict[str, float], ceiling: Ceiling | None = None,
-            gc_clock: GCClock | None = None, drift_s: float = float("nan")) -> list[Figure]:
+            gc_clock: GCClock | None = None, drift_s: float = float("nan"),
+            shares: Sequence[float] = ()) -> list[Figure]:
     n, models = args.questions, len(MODELS)
     calls = 2 * n * models
     fresh_calls = fresh.llm_calls()["fresh"]
-    ideal_s = 2 * n * args.latency / args.connections   # per model; the models run side by side
+    ideal_s = ideal_llm_s(args)
     llm_s = clock.busy(LLM_STAGES)
-    share = ideal_s / llm_s if llm_s else 0.0
+    share = statistics.median(shares) if shares else llm_share(args, clock)
+    each = ", ".join(f"{s:.1%}" for s in shares)
     cached, cached_s = reruns.same, reruns.same_s
     report = Path(cached.report_html or fresh.report_html or "")
     written = report.is_file()
@@ -225,11 +262,11 @@ def figures(args, fresh, reruns: Reruns, fresh_s, clock: StageClock, rss: PeakTr
         Figure("accuracy per model", ", ".join(f"{m} {a:.1%}" for m, a in accuracy.items())),
         Figure("ideal LLM time", f"{ideal_s:.2f} s ({2 * n:,} calls x {args.latency} s / "
                f"{args.connections} per model, models side by side)"),
-        Figure("LLM time (generate-cypher + refine spans)",
+        Figure("LLM time (generate-cypher + refine spans), first run",
                f"{llm_s:.2f} s = {rate:,.0f} calls/s"),
-        Figure("throughput, share of ideal", f"{share:.1%} (ideal {ideal_rate:,.0f} calls/s)",
-               ">= 90%",
-               share >= 0.9),
+        Figure("throughput, share of ideal",
+               f"{share:.1%}, median of {len(shares)} fresh runs ({each}; ideal "
+               f"{ideal_rate:,.0f} calls/s)", ">= 90%", share >= 0.9),
         Figure("models' run-query ends apart", f"{drift_s:.2f} s (one model's refine runs "
                "that long beside the other's run-query)"),
         *ceiling_rows,
@@ -272,9 +309,13 @@ def main() -> None:
     parser.add_argument("--profile", help="Write a cProfile of the fresh run to this file.")
     parser.add_argument("--profile-rerun",
                         help="Write a cProfile of the fully cached rerun to this file.")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="Fresh runs whose median share of ideal throughput is judged.")
     parser.add_argument("--no-ceiling", action="store_true",
                         help="Skip measuring the fake server's own top rate.")
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
     if args.questions is None:
         args.questions = 500 if args.quick else 5_000
     with tempfile.TemporaryDirectory() as tmp:
