@@ -72,11 +72,11 @@ def tree_rss(root: int, excluded: Iterable[int] = ()) -> int:
     own descendants still count: leave them out by pid too).
 
     A child whose resident and virtual sizes both equal its parent's is counted once, with
-    the parent: that is a child between `vfork` and `exec` (how `subprocess` starts a query
-    worker), which shares its parent's memory and shows all of it as its own. Summed twice,
-    one such moment caught by a sample read as 430 MB that never existed (a peak of 1.6 GB
-    for a run that held 1.05 GB), and only when the machine was busy enough to keep the child
-    waiting before its `exec`."""
+    the parent: that is a child between `vfork` and `exec` (how `subprocess` starts a child,
+    such as a query worker), which shares its parent's memory and shows all of it as its
+    own. Summed twice, one such moment caught by a sample read as 430 MB that never existed
+    (a peak of 1.6 GB for a run that held 1.05 GB), and only when the machine was busy enough
+    to keep the child waiting before its `exec`."""
     skip = set(excluded)
     usage = _usage_psutil(root) if psutil else _usage_proc(root)
     total = 0
