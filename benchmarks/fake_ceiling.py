@@ -2,7 +2,7 @@
 
 The QA scale benchmark's throughput is judged against an ideal (models x max_connections /
 latency) that assumes the fake answers instantly after its latency. On a small machine the
-fake itself (a threaded `http.server` in one process, JSON in and out) may not get there; this
+fake itself (a thread per connection in one process, JSON in and out) may not get there; this
 measures how far it gets with the cheapest client there is, so the harness's rate can be read
 against what is reachable at all.
 

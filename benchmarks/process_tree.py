@@ -10,7 +10,10 @@ psutil when it is installed, else /proc (Linux).
 
 from __future__ import annotations
 
+import ctypes
 import os
+import platform
+import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -61,29 +64,46 @@ def _usage_proc(root: int) -> dict[int, tuple[int, int, int]]:
         todo += children.get(pid, [])
         try:
             size, resident = Path(f"/proc/{pid}/statm").read_text().split()[:2]
+            usage[pid] = (parent_of.get(pid, 0), int(resident) * page, int(size) * page)
         except (OSError, ValueError):
             continue
-        usage[pid] = (parent_of.get(pid, 0), int(resident) * page, int(size) * page)
     return usage
+
+
+# kcmp(2) tells whether two processes share one address space; its number per architecture.
+_KCMP = {"x86_64": 312, "aarch64": 272}.get(platform.machine())
+_KCMP_VM = 1
+_libc = ctypes.CDLL(None, use_errno=True) if _KCMP and sys.platform == "linux" else None
+
+
+def _shares_memory(pid: int, parent: int, usage: dict[int, tuple[int, int, int]]) -> bool:
+    """Whether `pid` runs in its parent's address space: a child between `vfork` and `exec`.
+    kcmp where the kernel allows it; else both sizes equal, read a moment apart, which holds
+    for most samples but not all while the parent allocates."""
+    if _libc is not None:
+        same = _libc.syscall(_KCMP, pid, parent, _KCMP_VM, 0, 0)
+        if same >= 0:
+            return same == 0
+    return usage[pid][1:] == usage[parent][1:]
 
 
 def tree_rss(root: int, excluded: Iterable[int] = ()) -> int:
     """Bytes resident in `root` and all its descendants now, minus the excluded pids (their
     own descendants still count: leave them out by pid too).
 
-    A child whose resident and virtual sizes both equal its parent's is counted once, with
-    the parent: that is a child between `vfork` and `exec` (how `subprocess` starts a child,
-    such as a query worker), which shares its parent's memory and shows all of it as its
-    own. Summed twice, one such moment caught by a sample read as 430 MB that never existed
-    (a peak of 1.6 GB for a run that held 1.05 GB), and only when the machine was busy enough
+    A child that runs in its parent's address space is counted once, with the parent: that
+    is a child between `vfork` and `exec` (how `subprocess` starts a child, such as a query
+    worker), and it shows all of its parent's memory as its own. Summed twice, one such moment
+    caught by a sample added a 431 MB child that held nothing of its own (a 1.6 GB peak where
+    runs on the same machine peaked at 1.0-1.1 GB), and only when the machine was busy enough
     to keep the child waiting before its `exec`."""
     skip = set(excluded)
     usage = _usage_psutil(root) if psutil else _usage_proc(root)
     total = 0
-    for pid, (parent, resident, virtual) in usage.items():
-        shares_parent = parent in usage and usage[parent][1:] == (resident, virtual)
-        if pid not in skip and not shares_parent:
-            total += resident
+    for pid, (parent, resident, _) in usage.items():
+        if pid in skip or (parent in usage and _shares_memory(pid, parent, usage)):
+            continue
+        total += resident
     return total
 
 
