@@ -22,8 +22,8 @@ Figures:
 - fresh runs: `--runs` (3) fresh runs of the same questions, each with its own LLM and item
   caches and run id (the loaded graph database is shared: it is loaded before the LLM
   stages), in this one process (the later ones with what the earlier left frozen out of the
-  collector's view, as a run in its own process would start, and each under a memory sampler
-  as the first is). Every one must make all its LLM calls fresh. The throughput verdict is
+  collector's view, as a run in its own process would start, and each watched by the memory
+  sampler as the first is). Every one must make all its LLM calls fresh. The throughput verdict is
   their median, and every run's share is shown beside it: on a shared 2-core machine one run's
   share moves by several points with what else the machine does (the fake alone, with no
   harness, fell from 97% to 79-96% of ideal while two busy loops kept both cores busy), and the
@@ -35,7 +35,8 @@ Figures:
   bursts is not LLM time; ideal / whole fresh run is shown beside it.
 - peak RSS: the largest sum of resident memory over this process and its descendants (the
   temporary Prefect API, the Cypher query workers), sampled every 0.1 s through the fresh and
-  the cached run; the fake server stands in for a remote endpoint and is left out.
+  the cached run by a process of its own (`process_tree.py`); the fake server stands in for a
+  remote endpoint and is left out.
 - cached rerun: the same run config again (same run id, same caches): nothing changed since
   the run finished cleanly, so it is reused as it finished (benchcore.finished_runs); its wall
   time over the fresh run's. Then the same config under a new run id: 0 fresh LLM calls,
