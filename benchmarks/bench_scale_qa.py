@@ -162,8 +162,8 @@ def run_figures(args: argparse.Namespace, folder: Path) -> list[Figure]:
         rerun_profiler.dump_stats(args.profile_rerun)
     ceiling = None if args.no_ceiling else fake_ceiling(args, known)
     reruns = Reruns(cached, cached_s, again, again_s)
-    return figures(args, fresh, reruns, fresh_s, clock, rss, tasks, ceiling, gc_clock, drift_s,
-                   shares, fresh_calls)
+    return figures(args, fresh, reruns, fresh_s, clock, rss, tasks, shares, fresh_calls,
+                   ceiling, gc_clock, drift_s)
 
 
 def fresh_share(args: argparse.Namespace, folder: Path, questions: Path, fake: SlowModel,
@@ -238,15 +238,16 @@ def fake_ceiling(args: argparse.Namespace, known: dict[str, dict]) -> Ceiling:
 
 
 def figures(args, fresh, reruns: Reruns, fresh_s, clock: StageClock, rss: PeakTreeRSS,
-            tasks: dict[str, float], ceiling: Ceiling | None = None,
-            gc_clock: GCClock | None = None, drift_s: float = float("nan"),
-            shares: Sequence[float] = (), fresh_calls: Sequence[int] = ()) -> list[Figure]:
+            tasks: dict[str, float], shares: Sequence[float], fresh_calls: Sequence[int],
+            ceiling: Ceiling | None = None, gc_clock: GCClock | None = None,
+            drift_s: float = float("nan")) -> list[Figure]:
+    """The table's rows. `shares` and `fresh_calls`: every fresh run's, the first run first;
+    `clock` is the first run's."""
     n, models = args.questions, len(MODELS)
     calls = 2 * n * models
-    fresh_calls = fresh_calls or [fresh.llm_calls()["fresh"]]
     ideal_s = ideal_llm_s(args)
     llm_s = clock.busy(LLM_STAGES)
-    share = statistics.median(shares) if shares else llm_share(args, clock)
+    share = statistics.median(shares)
     each = ", ".join(f"{s:.1%}" for s in shares)
     cached, cached_s = reruns.same, reruns.same_s
     report = Path(cached.report_html or fresh.report_html or "")
