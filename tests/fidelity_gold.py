@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import statistics
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ class Node:
     center: Vec
     bbox_center: Vec | None = None
     bbox_dim: Vec | None = None
+    name: str = ""
 
 
 @dataclass
@@ -143,6 +145,7 @@ def load_graph(path: Path = EXAMPLE) -> Graph:
             center=_vec(attrs["position"]),
             bbox_center=_vec(box["world_P_center"]) if box else None,
             bbox_dim=_vec(box["dimensions"]) if box else None,
+            name=str(attrs.get("name") or ""),
         )
         label_of[raw["id"]] = label
     graph = Graph(nodes)
@@ -767,6 +770,478 @@ def _pairs_of_room_relationships(g: Graph) -> Any:
     # Comma-separated patterns of one MATCH never bind the same relationship either.
     stored = g.stored_edges("ROOM_CONNECTED")
     return stored * (stored - 1)
+
+
+# ----------------------------------------------------------------------------- Neo4j 5 idioms
+#
+# The questions below use the Cypher idioms models write for Heracles' schema that map least
+# directly onto Kuzu and Ladybug. Their answers follow Neo4j 5's definitions, spelled out in the
+# helpers: how `string + float` prints the float, how round() breaks ties, what stDev and the
+# percentile aggregates compute, which properties Heracles sets on a node.
+
+# Properties Heracles' loader sets, per label (docs/graph_layout.md): `class` only on Object,
+# MeshPlace and Room, `name` and the box only on Object. keys()/properties() see these, not our
+# stores' extra empty `class`/`name` columns, so the gold answers use them.
+_HERACLES_PROPERTIES = {
+    "Object": ("nodeSymbol", "class", "name", "center", "bbox_center", "bbox_dim"),
+    "MeshPlace": ("nodeSymbol", "class", "center"),
+    "Room": ("nodeSymbol", "class", "center"),
+    "Place": ("nodeSymbol", "center"),
+    "Building": ("nodeSymbol", "center"),
+}
+
+
+def _properties(node: Node) -> dict[str, Any]:
+    """`properties(n)` on Heracles' graph: points as points."""
+    values: dict[str, Any] = {"nodeSymbol": node.symbol, "class": node.cls, "name": node.name,
+                              "center": point(node.center)}
+    if node.bbox_center is not None and node.bbox_dim is not None:
+        values.update(bbox_center=point(node.bbox_center), bbox_dim=point(node.bbox_dim))
+    return {key: values[key] for key in _HERACLES_PROPERTIES[node.label] if key in values}
+
+
+def _half_up(value: float, digits: int) -> float:
+    """Neo4j's `round(x, digits)`: HALF_UP on the decimal text of the double. Python's round()
+    breaks ties differently, so a value that sits on a tie is refused rather than guessed."""
+    scaled = abs(value) * 10**digits
+    if abs(scaled - math.floor(scaled) - 0.5) < 1e-6:
+        raise ValueError(f"{value} rounds on a tie at {digits} digits: not a fair question")
+    return round(value, digits)
+
+
+def _java_text(value: float) -> str:
+    """How Neo4j prints a float in `string + float`: Java's Double.toString. Between 1e-3 and
+    1e7 that is plain decimal notation with at least one fraction digit, the shortest text that
+    reads back as the same double, which is what Python's repr prints for these values too
+    (outside that range Java switches to `1.0E7` notation: refused)."""
+    if not 1e-3 <= abs(value) < 1e7:
+        raise ValueError(f"{value}: Java prints it in scientific notation")
+    return repr(float(value))
+
+
+def _percentile_cont(values: Iterable[float], percentile: float) -> float:
+    """Neo4j's percentileCont: linear interpolation between the two nearest ranks."""
+    ordered = sorted(values)
+    index = percentile * (len(ordered) - 1)
+    low, high = math.floor(index), math.ceil(index)
+    return ordered[low] + (ordered[high] - ordered[low]) * (index - low)
+
+
+def _percentile_disc(values: Iterable[Any], percentile: float) -> Any:
+    """Neo4j's percentileDisc: the value at rank ceil(percentile * n), no interpolation."""
+    ordered = sorted(values)
+    if percentile == 1.0 or len(ordered) == 1:
+        return ordered[-1]
+    index = percentile * len(ordered)
+    whole = int(index)
+    return ordered[whole if index != whole or whole == 0 else whole - 1]
+
+
+def _top(scores: dict[str, float], count: int, *, descending: bool = True) -> list[str]:
+    """The first `count` keys by score, refusing ties anywhere up to the cut (the query breaks
+    them by nothing, so Neo4j's order there would be arbitrary)."""
+    ranked = sorted(scores, key=lambda key: scores[key], reverse=descending)
+    head = [scores[key] for key in ranked[:count + 1]]
+    if len(set(head)) != len(head):
+        raise ValueError(f"a tie among the first {count + 1}: {head}")
+    return ranked[:count]
+
+
+def _routes(start: str, goal: str, step: Callable[[str], Iterable[str]]) -> list[list[str]]:
+    """Every shortest node sequence from start to goal, moving with `step` (which may leave
+    nodes out: a shortestPath whose WHERE must hold on every node or relationship)."""
+    depth = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in step(here):
+            if there not in depth:
+                depth[there] = depth[here] + 1
+                queue.append(there)
+    if goal not in depth:
+        return []
+
+    def back(node: str) -> list[list[str]]:
+        if node == start:
+            return [[start]]
+        return [[*path, node] for prev in sorted(depth)
+                if depth[prev] == depth[node] - 1 and node in step(prev) for path in back(prev)]
+
+    return back(goal)
+
+
+def _only(routes: list[list[str]]) -> list[str]:
+    """The one shortest route; several would make a shortestPath answer arbitrary."""
+    (route,) = routes
+    return route
+
+
+def _number(symbol: str, letter: str) -> int:
+    """toInteger(split(symbol, letter)[1]): Neo4j's split keeps the empty piece before the
+    letter, as Python's str.split does."""
+    return int(symbol.split(letter)[1])
+
+
+def _mesh_children(g: Graph, parent: str) -> list[str]:
+    return sorted(c for c in g.children.get(parent, ()) if g.nodes[c].label == "MeshPlace")
+
+
+def _contained_in_room(g: Graph, room: str, cls: str) -> list[str]:
+    """Objects of a class reached by Room-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o), once per
+    path (an object in two of the room's mesh places appears twice, as a MATCH gives it)."""
+    return [o for m in _mesh_children(g, room) for o in sorted(g.children.get(m, ()))
+            if g.nodes[o].cls == cls]
+
+
+def _mesh_place_counts(g: Graph) -> dict[str, int]:
+    return {r.symbol: len(_mesh_children(g, r.symbol)) for r in g.of("Room")
+            if _mesh_children(g, r.symbol)}
+
+
+@gold("fid88")
+def _five_commonest_classes(g: Graph) -> Any:
+    counts = dict(Counter(o.cls for o in g.of("Object")))
+    return [[cls, counts[cls]] for cls in _top(counts, 5)]
+
+
+@gold("fid89")
+def _three_fullest_rooms(g: Graph) -> Any:
+    counts = {r: len(objects) for r, objects in _room_objects(g).items() if objects}
+    return [[r, counts[r]] for r in _ranked(counts, descending=True)[:3]]
+
+
+@gold("fid90")
+def _class_with_highest_mean_height(g: Graph) -> Any:
+    heights: dict[str, list[float]] = {}
+    for o in g.of("Object"):
+        heights.setdefault(o.cls, []).append(o.center[2])
+    means = {cls: sum(zs) / len(zs) for cls, zs in heights.items()}
+    (best,) = _top(means, 1)
+    return [best, means[best]]
+
+
+@gold("fid91")
+def _mesh_place_count_labels(g: Graph) -> Any:
+    # `string + integer` prints the integer as Neo4j's toString does: no fraction.
+    return {f"{room}:{n}" for room, n in _mesh_place_counts(g).items()}
+
+
+@gold("fid92")
+def _box_closest_to_bicycle_text(g: Graph) -> Any:
+    bike = _the(g, "Object", "bicycle")
+    meters = {b.symbol: dist(b.center, bike.center) for b in g.of("Object", "box")}
+    (box,) = _top(meters, 1, descending=False)
+    return f"{box} at {_java_text(_half_up(meters[box], 1))} m"
+
+
+@gold("fid93")
+def _trash_distance_labels(g: Graph) -> Any:
+    return {f"{t.symbol}: {_java_text(_half_up(dist(t.center, g.nodes[r].center), 2))}"
+            for t in g.of("Object", "trash") for r in g.rooms_of(t.symbol)}
+
+
+@gold("fid94")
+def _largest_object_number(g: Graph) -> Any:
+    return max(_number(o.symbol, "O") for o in g.of("Object"))
+
+
+@gold("fid95")
+def _sign_with_smallest_number(g: Graph) -> Any:
+    numbers = {o.symbol: _number(o.symbol, "O") for o in g.of("Object", "sign")}
+    (first,) = _top(numbers, 1, descending=False)
+    return first
+
+
+@gold("fid96")
+def _class_of_object_number_237(g: Graph) -> Any:
+    (cls,) = [o.cls for o in g.of("Object") if o.symbol.split("O")[1] == "237"]
+    return cls
+
+
+@gold("fid97")
+def _digit_five_in_object_symbols(g: Graph) -> Any:
+    # size(split(s, '5')) - 1 counts the 5s only because split keeps the empty pieces
+    # ('O55' -> ['O', '', '']).
+    return sum(len(o.symbol.split("5")) - 1 for o in g.of("Object"))
+
+
+@gold("fid98")
+def _bicycle_symbol_split_at_o(g: Graph) -> Any:
+    return _the(g, "Object", "bicycle").symbol.split("O")
+
+
+@gold("fid99")
+def _sign_heights_pairs(g: Graph) -> Any:
+    return as_set(SLDPList((o.symbol, _half_up(o.center[2], 2))) for o in g.of("Object", "sign"))
+
+
+@gold("fid100")
+def _rooms_with_mesh_place_counts_ordered(g: Graph) -> Any:
+    counts = _mesh_place_counts(g)
+    return [[r, counts[r]] for r in _ranked(counts, descending=True)]
+
+
+@gold("fid101")
+def _sample_stdev_of_sign_heights(g: Graph) -> Any:
+    # stDev is the sample deviation (n - 1); far enough from stDevP here to tell them apart.
+    heights = [o.center[2] for o in g.of("Object", "sign")]
+    sample, population = statistics.stdev(heights), statistics.pstdev(heights)
+    _clear(sample, population, 0.05)
+    return sample
+
+
+@gold("fid102")
+def _population_stdev_of_room_x(g: Graph) -> Any:
+    xs = [r.center[0] for r in g.of("Room")]
+    population, sample = statistics.pstdev(xs), statistics.stdev(xs)
+    _clear(population, sample, 0.05)
+    return population
+
+
+@gold("fid103")
+def _median_seating_x(g: Graph) -> Any:
+    xs = [o.center[0] for o in g.of("Object", "seating")]
+    assert len(xs) % 2 == 0, "an even count makes percentileCont interpolate"
+    return _percentile_cont(xs, 0.5)
+
+
+@gold("fid104")
+def _median_mesh_place_degree(g: Graph) -> Any:
+    return _percentile_disc((_degree(g, m.symbol) for m in g.of("MeshPlace")), 0.5)
+
+
+@gold("fid105")
+def _storage_box_height_75th_percentile(g: Graph) -> Any:
+    heights = []
+    for o in g.of("Object", "storage"):
+        assert o.bbox_dim is not None
+        heights.append(o.bbox_dim[2])
+    return _percentile_disc(heights, 0.75)
+
+
+@gold("fid106")
+def _room_symbols_spelled_out(g: Graph) -> Any:
+    return {r.symbol.replace("R", "Room ") for r in g.of("Room")}
+
+
+@gold("fid107")
+def _highest_mesh_place_number_in_r3(g: Graph) -> Any:
+    return max(int(m.replace("P", "")) for m in _mesh_children(g, "R3"))
+
+
+@gold("fid108")
+def _property_names_of_bicycle(g: Graph) -> Any:
+    return set(_properties(_the(g, "Object", "bicycle")))
+
+
+@gold("fid109")
+def _nodes_with_bounding_box(g: Graph) -> Any:
+    return sum("bbox_dim" in _properties(n) for n in g.nodes.values())
+
+
+@gold("fid110")
+def _class_of_object_nearest_lounge_center(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge")
+    meters = {o.symbol: dist(o.center, lounge.center) for o in g.of("Object")}
+    (nearest,) = _top(meters, 1, descending=False)
+    return _properties(g.nodes[nearest])["class"]
+
+
+@gold("fid111")
+def _light_positions_via_properties(g: Graph) -> Any:
+    return {o.symbol: _properties(o)["center"] for o in g.of("Object", "light")}
+
+
+@gold("fid112")
+def _bicycle_properties(g: Graph) -> Any:
+    return _properties(_the(g, "Object", "bicycle"))
+
+
+def _close_pairs(g: Graph, cls: str, meters: float) -> list[tuple[str, str]]:
+    """Unordered pairs of a class closer than `meters` (elementId(a) < elementId(b) keeps one
+    order of each pair, whichever it is)."""
+    objects = g.of("Object", cls)
+    return [(a.symbol, b.symbol) for i, a in enumerate(objects) for b in objects[i + 1:]
+            if _clear(dist(a.center, b.center), meters) < meters]
+
+
+@gold("fid113")
+def _close_seating_pairs(g: Graph) -> Any:
+    return len(_close_pairs(g, "seating", 0.7))
+
+
+@gold("fid114")
+def _storage_with_close_storage(g: Graph) -> Any:
+    return {s for pair in _close_pairs(g, "storage", 1.0) for s in pair}
+
+
+@gold("fid115")
+def _easternmost_object_in_r2(g: Graph) -> Any:
+    xs = {o: g.nodes[o].center[0] for o in g.objects_in_room("R2")}
+    (east,) = _top(xs, 1)
+    return east
+
+
+@gold("fid116")
+def _two_highest_signs(g: Graph) -> Any:
+    heights = {o.symbol: o.center[2] for o in g.of("Object", "sign")}
+    return _top(heights, 2)[::-1]
+
+
+@gold("fid117")
+def _rooms_left_behind_r1_to_r3(g: Graph) -> Any:
+    return _only(g.shortest_paths("R1", "R3"))[:-1]
+
+
+@gold("fid118")
+def _intermediate_mesh_places_bicycle_to_bag(g: Graph) -> Any:
+    return g.hops(_holder(g, "bicycle"))[_holder(g, "bag")] - 1
+
+
+@gold("fid119")
+def _surface_mesh_places_per_room(g: Graph) -> Any:
+    return {r.symbol: sum(g.nodes[m].cls == "surface" for m in _mesh_children(g, r.symbol))
+            for r in g.of("Room")}
+
+
+@gold("fid120")
+def _neighbours_of_r2_by_comprehension(g: Graph) -> Any:
+    return set(g.neighbours["R2"])
+
+
+@gold("fid121")
+def _lounge_seating_containments(g: Graph) -> Any:
+    # A pattern comprehension has one element per path, like a MATCH: no DISTINCT.
+    return len(_contained_in_room(g, _the(g, "Room", "lounge").symbol, "seating"))
+
+
+@gold("fid122")
+def _rooms_by_mesh_places_alias_order(g: Graph) -> Any:
+    # ORDER BY n DESC, r DESC: `r` is the returned alias (the symbol), not the room node.
+    counts = _mesh_place_counts(g)
+    return [[r, counts[r]] for r in sorted(counts, key=lambda r: (counts[r], r), reverse=True)]
+
+
+@gold("fid123")
+def _decor_symbols_descending(g: Graph) -> Any:
+    return sorted((o.symbol for o in g.of("Object", "decor")), reverse=True)
+
+
+@gold("fid124")
+def _object_nearest_each_room_center(g: Graph) -> Any:
+    answer = {}
+    for room, objects in _room_objects(g).items():
+        if objects:
+            center = g.nodes[room].center
+            (answer[room],) = _top({o: dist(g.nodes[o].center, center) for o in objects}, 1,
+                                   descending=False)
+    return answer
+
+
+@gold("fid125")
+def _center_of_first_room_after_r1(g: Graph) -> Any:
+    return point(g.nodes[_only(g.shortest_paths("R1", "R3"))[1]].center)
+
+
+@gold("fid126")
+def _hallway_farthest_from_lounge(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge")
+    (farthest,) = _top({h.symbol: dist(h.center, lounge.center)
+                        for h in g.of("Room", "hallway")}, 1)
+    return farthest
+
+
+@gold("fid127")
+def _nearest_trash_distance_per_room(g: Graph) -> Any:
+    # Rooms without a trash can: the OPTIONAL MATCH leaves t NULL, min() of nothing is NULL.
+    return {r.symbol: min((dist(r.center, g.nodes[t].center)
+                           for t in _contained_in_room(g, r.symbol, "trash")), default=-1)
+            for r in g.of("Room")}
+
+
+@gold("fid128")
+def _light_x_per_room(g: Graph) -> Any:
+    answer = {}
+    for r in g.of("Room"):
+        xs = [g.nodes[t].center[0] for t in _contained_in_room(g, r.symbol, "light")]
+        assert len(xs) <= 1, "collect() order would be undefined"
+        answer[r.symbol] = xs
+    return answer
+
+
+@gold("fid129")
+def _highest_sign_per_room(g: Graph) -> Any:
+    return {r.symbol: max((g.nodes[s].center[2] for s in _contained_in_room(g, r.symbol, "sign")),
+                          default=-1)
+            for r in g.of("Room")}
+
+
+@gold("fid130")
+def _mesh_hops_bicycle_to_bag_avoiding_p6397(g: Graph) -> Any:
+    # Neo4j returns the shortest path that satisfies the WHERE, not the shortest path filtered.
+    start, goal = _holder(g, "bicycle"), _holder(g, "bag")
+    avoided = "P6397"
+    assert all(avoided in route for route in g.shortest_paths(start, goal))
+    routes = _routes(start, goal, lambda m: sorted(g.neighbours.get(m, set()) - {avoided}))
+    return len(routes[0]) - 1
+
+
+@gold("fid131")
+def _r4_to_r5_over_containment_only(g: Graph) -> Any:
+    def contains_either_way(node: str) -> list[str]:
+        return sorted(g.children.get(node, set()) | g.parents.get(node, set()))
+
+    assert "R5" in g.neighbours["R4"], "unfiltered, the shortest route is the direct edge"
+    return _only(_routes("R4", "R5", contains_either_way))
+
+
+@gold("fid132")
+def _route_r3_to_r4_avoiding_r2(g: Graph) -> Any:
+    assert any("R2" in route for route in g.shortest_paths("R3", "R4"))
+    return _only(_routes("R3", "R4", lambda r: sorted(g.neighbours[r] - {"R2"})))
+
+
+@gold("fid133")
+def _rooms_with_objects_near_center_height(g: Graph) -> Any:
+    return {r for r, objects in _room_objects(g).items() if len(objects) >= 2
+            and all(_clear(abs(g.nodes[o].center[2] - g.nodes[r].center[2]), 1.5) < 1.5
+                    for o in objects)}
+
+
+@gold("fid134")
+def _classes_kept_near_floor_level(g: Graph) -> Any:
+    heights: dict[str, list[float]] = {}
+    for o in g.of("Object"):
+        heights.setdefault(o.cls, []).append(o.center[2])
+    return {cls for cls, zs in heights.items()
+            if len(zs) > 1 and all(_clear(abs(z), 0.5) < 0.5 for z in zs)}
+
+
+@gold("fid135")
+def _room_of_box_closest_to_bicycle(g: Graph) -> Any:
+    bike = _the(g, "Object", "bicycle")
+    (box,) = _top({b.symbol: dist(b.center, bike.center) for b in g.of("Object", "box")}, 1,
+                  descending=False)
+    (room,) = g.rooms_of(box)
+    return room
+
+
+@gold("fid136")
+def _objects_sharing_mesh_place_with_bag(g: Graph) -> Any:
+    # Relationship uniqueness: the path cannot come back to the bag over the same CONTAINS.
+    bag = _the(g, "Object", "bag").symbol
+    return {o for m in g.parents[bag] for o in g.children[m]} - {bag}
+
+
+@gold("fid137")
+def _nearest_trash_to_lounge_center(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge")
+    return _half_up(min(dist(lounge.center, t.center) for t in g.of("Object", "trash")), 2)
+
+
+@gold("fid138")
+def _room_entered_r3_from(g: Graph) -> Any:
+    return _only(g.shortest_paths("R1", "R3"))[-2]
 
 
 def answers(graph: Graph | None = None) -> dict[str, str]:

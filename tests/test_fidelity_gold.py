@@ -7,6 +7,7 @@ spark_dsg's own (parents, children, siblings), which is where Heracles takes its
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -33,6 +34,21 @@ IDIOMS = {
     "idiom-startNode": "startNode(", "idiom-in-list": " IN [", "idiom-pattern-predicate": "NOT (",
     "idiom-return-center": ".center", "idiom-return-node": "RETURN DISTINCT o",
     "idiom-collect": "collect(", "idiom-relationship-uniqueness": "]-",
+    # Neo4j 5 idioms without a direct Kuzu form; a pattern where one substring cannot say it.
+    "idiom-aggregate-in-order-by": re.compile(r"ORDER BY (count|avg|sum|min|max)\("),
+    "idiom-string-concat": "' + ", "idiom-split": "split(", "idiom-mixed-list": "collect([",
+    "idiom-stDev": "stDev(", "idiom-stDevP": "stDevP(", "idiom-percentileCont": "percentileCont(",
+    "idiom-percentileDisc": "percentileDisc(", "idiom-replace": "replace(", "idiom-keys": "keys(",
+    "idiom-properties": "properties(", "idiom-elementId": "elementId(",
+    "idiom-negative-index": re.compile(r"\[-\d+\]"),
+    "idiom-negative-slice": re.compile(r"\[(-\d+\.\.|\d*\.\.-\d+)\]"),
+    "idiom-pattern-comprehension": re.compile(r"\[\([^|]*\|"),
+    "idiom-pattern-comprehension-where": re.compile(r"\[\([^|]* WHERE [^|]*\|"),
+    "idiom-alias-shadows-variable": re.compile(r"RETURN (\w+)\.\w+ AS \1\b"),
+    "idiom-index-property": re.compile(r"\[-?\d+\]\.\w"),
+    "idiom-optional-point-field": re.compile(r"OPTIONAL MATCH .*\b(\w+)\b.*\1\.center"),
+    "idiom-shortestPath-where": re.compile(r"shortestPath\(.*\)\s+WHERE (none|all)\("),
+    "idiom-all-abs": re.compile(r"WITH .* WHERE .*all\(\w+ IN \w+ WHERE abs\("),
 }
 
 
@@ -90,9 +106,17 @@ def test_idiom_tags_name_what_the_query_uses(question):
     assert any(tag in CATEGORIES for tag in question.tags), question.tags
     for tag in question.tags:
         if tag.startswith("idiom-"):
-            assert IDIOMS[tag] in question.cypher, (tag, question.cypher)
+            assert _uses(IDIOMS[tag], question.cypher), (tag, question.cypher)
         else:
             assert tag in CATEGORIES, tag
+
+
+def _uses(marker: str | re.Pattern[str], cypher: str) -> bool:
+    """A substring marker, or a pattern for idioms one substring cannot name (an alias that
+    shadows its variable, a WHERE inside a pattern comprehension)."""
+    if isinstance(marker, str):
+        return marker in cypher
+    return marker.search(" ".join(cypher.split())) is not None
 
 
 def test_every_idiom_is_covered():
