@@ -27,7 +27,7 @@ REWRITES = [
      "ELSE floor(o.center.x) END AS INT64)"),
     ("toFloat->CAST", "RETURN toFloat('2.5') AS f", "RETURN CAST('2.5' AS DOUBLE) AS f",
      "RETURN 2.5"),
-    ("toString->CAST", "RETURN toString(12) AS s", "RETURN CAST(12 AS STRING) AS s",
+    ("toString->by type", "RETURN toString(12) AS s", "RETURN CAST(12 AS STRING) AS s",
      "RETURN '12'"),
     ("point->struct",
      "MATCH (o:Object {nodeSymbol: 'O2'}) WITH o.center AS c MATCH (p:Object) "
@@ -167,7 +167,7 @@ DIALECT_ERRORS = [
     "CALL { MATCH (n) RETURN n } RETURN n",
     "CALL db.labels() YIELD label RETURN label",
     "MATCH (n:Room:Building) RETURN n",
-    "MATCH (n) RETURN keys(n)",
+    "MATCH ()-[r]->() RETURN keys(r)",
     "RETURN date()",
     "MATCH (n:Room) RETURN [(n)-->(m) | m.nodeSymbol]",
     "RETURN point({latitude: 1.0, longitude: 2.0})",

@@ -307,7 +307,11 @@ class Emitter:
         return f"{op}{text}" if str(op) == "-" else text
 
     def e_prop(self, node: Tree) -> str:
-        return f"{self._sub(node.children[0], _ATOM)}.{name_text(node.children[1])}"
+        base = node.children[0]
+        text = self._sub(base, _ATOM)
+        if isinstance(base, Tree) and base.data in ("index", "kuzu_slice"):
+            text = f"({text})"  # Kuzu's parser refuses `xs[1].p`
+        return f"{text}.{name_text(node.children[1])}"
 
     def e_index(self, node: Tree) -> str:
         return f"{self._sub(node.children[0], _ATOM)}[{self.emit(node.children[1])}]"

@@ -55,10 +55,10 @@ def _aggregates(clause: object) -> bool:
         return False
     items = next(c for c in _projection(clause).children
                  if isinstance(c, Tree) and c.data == "proj_items")
-    return _has_aggregate(items)
+    return has_aggregate(items)
 
 
-def _has_aggregate(node: object) -> bool:
+def has_aggregate(node: object) -> bool:
     if not isinstance(node, Tree) or node.data == "subquery":
         return False
     if node.data in ("call", "call_star", "call_distinct"):
@@ -66,7 +66,7 @@ def _has_aggregate(node: object) -> bool:
         if isinstance(callee, Tree) and callee.data == "var" \
                 and plain_name(callee.children[0]).lower() in AGGREGATES:
             return True
-    return any(_has_aggregate(child) for child in node.children)
+    return any(has_aggregate(child) for child in node.children)
 
 
 def _barrier(variable: str) -> Tree:

@@ -17,25 +17,29 @@ Anything Neo4j accepts that has no faithful Kuzu form raises `DialectError`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import ClassVar
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import Emitter, plain_name, quote_string
+from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.functions import UDFS
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_barrier import add_order_barriers
+from dsgqa.dialect.order_by import fix_order_by
 from dsgqa.dialect.trees import call, int_lit, name, tree, var
+from dsgqa.dialect.types import NODE_KEYS, NUMBERS, OBJECT_KEYS, annotate_types, ctype
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
-    "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "date",
+    "date",
     "datetime", "localdatetime", "localtime", "time", "duration", "timestamp", "randomuuid",
-    "replace", "point.withinbbox", "isempty", "valuetype",
+    "point.withinbbox", "isempty", "valuetype",
     "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist", "e", "haversin",
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
@@ -49,6 +53,7 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "tofloat", "tointeger",
     "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
     "tofloatornull", "tostringornull", "tobooleanornull",
+    "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "replace",
 })
 
 
@@ -59,6 +64,13 @@ def arith(left: object, op: str, right: object) -> Tree:
 
 def prop(base: object, key: str) -> Tree:
     return tree("prop", base, name(key))
+
+
+def key_name(key: str) -> Tree:
+    """A property or field name node for `key`, backquoted when it is not an identifier."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+        return name(key)
+    return tree("name", Token("QUOTED_NAME", "`" + key.replace("`", "``") + "`"))
 
 
 def cast(value: object, kuzu_type: str) -> Tree:
@@ -82,6 +94,25 @@ def _int_value(node: object) -> int | None:
         inner = _int_value(node.children[1])
         return None if inner is None else -inner
     return None
+
+
+def _slice_bound(base: object, bound: object, offset: int) -> Tree:
+    """A Neo4j slice bound as a Kuzu position: `offset` is 1 for the start (0-based -> 1-based)
+    and 0 for the end (exclusive 0-based = inclusive 1-based); negative bounds count from the
+    end and stop at the list's start."""
+    value = _int_value(bound)
+    if value is not None and value >= 0:
+        return int_lit(value + offset)
+    from_end = arith(call("size", base), "+", bound)
+    clamped = tree("case_when", tree("compare", from_end, Token("COMP_OP", "<"), int_lit(0)),
+                   int_lit(offset))
+    shifted = arith(from_end, "+", int_lit(offset)) if offset else from_end
+    if value is not None:
+        return tree("case_expr", clamped, shifted)
+    counted = arith(bound, "+", int_lit(offset)) if offset else bound
+    return tree("case_expr",
+                tree("case_when", tree("compare", bound, Token("COMP_OP", ">="), int_lit(0)),
+                     counted), clamped, shifted)
 
 
 def _plus_one(index: object) -> Tree:
@@ -109,6 +140,9 @@ class Rewriter:
         "path_function": "pre_path_function",
         "call": "pre_call",
         "list_comp_map": "pre_list_comp_map",
+        "list_comp": "pre_list_comp_map",
+        "index": "pre_key_access",
+        "prop": "pre_key_access",
     }
 
     def __init__(self, source: str, target: str = "kuzu") -> None:
@@ -123,6 +157,7 @@ class Rewriter:
     def run(self, root: Tree) -> Tree:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
+        annotate_types(root)
         names = FreshNames(taken)
         self.names = names
         self.uniqueness = Uniqueness(names)
@@ -135,6 +170,8 @@ class Rewriter:
         pre = self._PRE.get(str(node.data))
         if pre is not None:
             node = getattr(self, pre)(node)
+        # The operands' types, read by type-directed rewrites after the operands were rewritten.
+        node.child_types = [ctype(child) for child in node.children]
         node.children = [self.visit(child) for child in node.children]
         post = getattr(self, f"r_{node.data}", None)
         return post(node) if post is not None else node
@@ -255,6 +292,8 @@ class Rewriter:
                             if isinstance(c, Tree) and c.data == "order") + 1
             projection.children.insert(position, tree("skip", int_lit(0)))
             self.note("WITH ORDER BY->SKIP 0")
+        for rewrite in fix_order_by(projection, is_return=False):
+            self.note(rewrite)
         return node
 
     def r_return_clause(self, node: Tree) -> Tree:
@@ -273,6 +312,8 @@ class Rewriter:
             if "".join(emitted.split()) != "".join(original.split()):
                 alias = "`" + " ".join(original.split()).replace("`", "``") + "`"
                 item.children.append(tree("name", Token("QUOTED_NAME", alias)))
+        for rewrite in fix_order_by(projection, is_return=True):
+            self.note(rewrite)
         return node
 
     def r_call_subquery(self, node: Tree) -> Tree:
@@ -305,12 +346,52 @@ class Rewriter:
                 subquery.children[0] = var("COUNT")
                 self.note("size(pattern)->COUNT")
             return subquery
+        if fname == "size" and len(args) == 1 and isinstance(args[0], Tree) \
+                and args[0].data in ("list_comp", "list_comp_map") \
+                and isinstance(args[0].children[0], Tree) \
+                and args[0].children[0].data == "pattern_predicate":
+            return self._count_comprehension(args[0])
         return node
+
+    def _count_comprehension(self, comprehension: Tree) -> Tree:
+        """`size([(a)-->(b) WHERE p | x])` is the number of matches: `COUNT { MATCH ... WHERE p }`
+        (the list has one element per match, whatever x is)."""
+        subquery = self.pre_pattern_predicate(comprehension.children[0])
+        subquery.children[0] = var("COUNT")
+        if comprehension.data == "list_comp":
+            subquery.children[1].children.append(tree("where", comprehension.children[1]))
+        self.note("size(pattern comprehension)->COUNT")
+        return subquery
 
     def pre_list_comp_map(self, node: Tree) -> Tree:
         if isinstance(node.children[0], Tree) and node.children[0].data == "pattern_predicate":
-            raise DialectError("pattern comprehensions [(a)-->(b) | ...] have no Kuzu equivalent")
+            raise DialectError("pattern comprehensions [(a)-->(b) | ...] have no Kuzu equivalent "
+                               "(size() of one is counted)")
         return node
+
+    def pre_key_access(self, node: Tree) -> Tree:
+        """`properties(n)['k']`, `properties(n).k` and `m['k']` read one property or field: as
+        `n.k` / `m.k` (Kuzu has no map value for a node, and Ladybug cannot index a struct with a
+        string)."""
+        base, key = node.children[0], node.children[1]
+        if node.data == "index":
+            if not (isinstance(key, Tree) and key.data == "str_lit"):
+                return node
+            field = key_name(unquote_string(str(key.children[0])))
+        else:
+            field = key
+        if isinstance(base, Tree) and base.data == "call" \
+                and function_name(base.children[0]).lower() == "properties" \
+                and len(base.children) == 2:
+            self.note("properties(n)[key]->n.key")
+            result = tree("prop", base.children[1], field)
+        elif node.data == "index":
+            self.note("map[key]->map.key")
+            result = tree("prop", base, field)
+        else:
+            return node
+        result.ctype = ctype(node)  # type: ignore[attr-defined]
+        return result
 
     def r_has_label(self, node: Tree) -> Tree:
         subject, label = node.children
@@ -320,22 +401,19 @@ class Rewriter:
 
     def r_index(self, node: Tree) -> Tree:
         base, index = node.children
-        if isinstance(index, Tree) and index.data == "str_lit":
-            return node
         self.note("index->1-based")
         return tree("index", base, _plus_one(index))
 
     def r_slice(self, node: Tree) -> Tree:
+        """Neo4j's `xs[a..b]` (0-based, end excluded, a negative bound counts from the end,
+        bounds clamped to the list) as Kuzu's `list_slice(xs, begin, end)` (1-based, end
+        included)."""
         base, *rest = node.children
         split = next(i for i, c in enumerate(rest) if isinstance(c, Token) and c.type == "DOTDOT")
         low = rest[0] if split == 1 else None
         high = rest[split + 1] if split + 1 < len(rest) else None
-        for bound in (low, high):
-            value = _int_value(bound) if bound is not None else None
-            if value is not None and value < 0:
-                raise DialectError("list slices with negative bounds")
-        start = int_lit(1) if low is None else _plus_one(low)
-        end = call("size", base) if high is None else high
+        start = int_lit(1) if low is None else _slice_bound(base, low, 1)
+        end = call("size", base) if high is None else _slice_bound(base, high, 0)
         self.note("slice->list_slice")
         return call("list_slice", base, start, end)
 
@@ -374,8 +452,33 @@ class Rewriter:
             raise CypherSyntaxError("a list comprehension needs `variable IN list`")
         return node.children[0].children[0], node.children[1]
 
+    def r_arith(self, node: Tree) -> Tree:
+        """`'R' + 3` concatenates in Neo4j; Kuzu has no STRING + INT64: convert the number as
+        Neo4j's toString() would."""
+        if str(node.children[1]) != "+" or len(node.child_types) != 3:
+            return node
+        left, _op, right = node.child_types
+        if left == "str" and right in NUMBERS:
+            node.children[2] = as_string(node.children[2], right)
+        elif right == "str" and left in NUMBERS:
+            node.children[0] = as_string(node.children[0], left)
+        else:
+            return node
+        self.note("string + number->string + toString")
+        return node
+
     def r_call_distinct(self, node: Tree) -> Tree:
-        return self._empty_aggregate(node, function_name(node.children[0]).lower())
+        fname = function_name(node.children[0]).lower()
+        if fname in _COLLECTED_AGGREGATES:
+            collected = tree("call_distinct", var("collect"), *node.children[1:3])
+            return self._collected_aggregate(fname, collected, node.children[3:])
+        return self._empty_aggregate(node, fname)
+
+    def _collected_aggregate(self, fname: str, collected: Tree, rest: list) -> Tree:
+        """`stDev(x)` as `neo4j_stdev(collect(x))`: collect() groups like the aggregate and skips
+        NULLs as it does; the function (`functions.py`) computes Neo4j's value."""
+        self.note(f"{fname}->{_COLLECTED_AGGREGATES[fname]}(collect)")
+        return call(_COLLECTED_AGGREGATES[fname], collected, *rest)
 
     def r_call(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
@@ -383,6 +486,8 @@ class Rewriter:
         handler = _FUNCTIONS.get(fname)
         if handler is not None:
             return handler(self, node, args)
+        if fname in _COLLECTED_AGGREGATES and args:
+            return self._collected_aggregate(fname, call("collect", args[0]), args[1:])
         if fname in UNSUPPORTED_FUNCTIONS:
             raise DialectError(f"{fname}() has no Kuzu equivalent")
         if fname.startswith(("apoc.", "gds.", "db.", "dbms.")):
@@ -556,20 +661,100 @@ def _aggregate(rw: Rewriter, node: Tree, args: list) -> Tree:
     return rw._empty_aggregate(node, function_name(node.children[0]).lower())
 
 
+def as_string(value: object, value_type: str) -> Tree:
+    """`value` as the text Neo4j's toString() gives for a value of `value_type`."""
+    if value_type == "str":
+        return value  # type: ignore[return-value]
+    if value_type == "int":
+        return cast(value, "STRING")
+    if value_type == "float":
+        return call("neo4j_double_string", value)
+    if value_type == "bool":
+        return call("neo4j_bool_string", value)
+    if value_type == "null":
+        return tree("null_lit")
+    what = "a value whose type the query does not show" if value_type == "?" else \
+        f"a value of type {value_type}"
+    raise DialectError(f"toString() of {what} (Kuzu prints floats and booleans differently)")
+
+
+def _to_string(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("toString", args, 1)
+    rw.note("toString->by type")
+    return as_string(args[0], node.child_types[1])
+
+
+def _split(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("split", args, 2)
+    if node.child_types[2].startswith("list<"):
+        raise DialectError("split() on a list of delimiters")
+    rw.note("split->neo4j_split")
+    return call("neo4j_split", *args)
+
+
+def _replace(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("replace", args, 3)
+    rw.note("replace->neo4j_replace")
+    return call("neo4j_replace", *args)
+
+
+def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("keys", args, 1)
+    if node.child_types[1] != "node":
+        raise DialectError("keys() of anything but a node")
+    rw.note("keys->layout properties")
+
+    def names(keys: tuple[str, ...]) -> Tree:
+        return tree("list_literal", *[tree("str_lit", Token("STRING", quote_string(k)))
+                                      for k in keys])
+    return tree("case_expr", call("label", args[0]),
+                tree("case_when", tree("str_lit", Token("STRING", "'Object'")),
+                     names(OBJECT_KEYS)), names(NODE_KEYS))
+
+
+def _properties(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`properties(n)`: Ladybug returns a node's properties as a struct, as Neo4j's map; Kuzu
+    0.11.3 has only its own `properties(list, key)` (passed through)."""
+    if len(args) == 2 or rw.target == "ladybug":
+        return node
+    raise DialectError("properties() as a whole map on Kuzu (one key of it, properties(n)['k'], "
+                       "works; Ladybug has the whole map)")
+
+
+def _element_id(rw: Rewriter, node: Tree, args: list) -> Tree:
+    _arity("elementId", args, 1)
+    rw.note("elementId->CAST(id)")
+    # Neo4j's element ids are opaque strings; the internal id as text is one too, unique and
+    # stable within a database, so comparisons that break symmetry keep their meaning.
+    return cast(call("id", args[0]), "STRING")
+
+
+# Neo4j aggregates computed by a function of collect(x) (dsgqa/dialect/functions.py).
+_COLLECTED_AGGREGATES = {
+    "stdev": "neo4j_stdev", "stdevp": "neo4j_stdevp",
+    "percentilecont": "neo4j_percentile_cont", "percentiledisc": "neo4j_percentile_disc",
+}
+assert set(_COLLECTED_AGGREGATES.values()) <= set(UDFS)
+
+
 _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "tointeger": _to_integer,
     "tointegerornull": _to_integer,
     "toint": _to_integer,
     "tofloat": _simple_cast("DOUBLE", "toFloat"),
     "tofloatornull": _simple_cast("DOUBLE", "toFloat"),
-    "tostring": _simple_cast("STRING", "toString"),
-    "tostringornull": _simple_cast("STRING", "toString"),
+    "tostring": _to_string,
+    "tostringornull": _to_string,
     "toboolean": _simple_cast("BOOLEAN", "toBoolean"),
     "tobooleanornull": _simple_cast("BOOLEAN", "toBoolean"),
     "type": _rename("label", "type->label"),
     "labels": _labels,
     "relationships": _rename("rels", "relationships->rels"),
-    "split": _rename("string_split", "split->string_split"),
+    "split": _split,
+    "replace": _replace,
+    "keys": _keys,
+    "properties": _properties,
+    "elementid": _element_id,
     "point": _point,
     "point.distance": _distance("point.distance"),
     "distance": _distance("distance"),

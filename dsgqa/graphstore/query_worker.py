@@ -20,6 +20,7 @@ import resource
 import sys
 from typing import Any, TextIO
 
+from dsgqa.dialect.functions import register_udfs
 from dsgqa.graphstore.base import one_line, plain_value
 from dsgqa.graphstore.engine import import_engine
 
@@ -76,6 +77,7 @@ def serve(spec: dict[str, Any], requests: TextIO, channel: TextIO) -> None:
             max_db_size=spec["max_db_size"], max_num_threads=spec.get("threads", 2),
         )
         conn = engine.Connection(database)
+        register_udfs(conn)  # Neo4j functions the translator calls (dsgqa.dialect.functions)
         _cap_memory(spec["heap_bytes"])
     except Exception as exc:  # reported to the parent as a start-up failure
         _send(channel, {"ready": False, "error": one_line(exc)})

@@ -1,0 +1,149 @@
+"""Neo4j built-ins that Kuzu and Ladybug lack or compute differently, as Python functions the
+engine calls (scalar UDFs, registered on every query worker's connection).
+
+Why UDFs: some Neo4j functions have no faithful form in Kuzu's built-ins. Kuzu's
+`string_split` drops empty strings (`split('O237', 'O')` is `['', '237']` in Neo4j and `['237']`
+in Kuzu, so an index into it silently reads another element); `CAST(2.5 AS STRING)` is
+`'2.500000'` where Neo4j prints Java's shortest form `'2.5'`; `CAST(true AS STRING)` is `'True'`;
+and `stDev`, `percentileCont`, `replace` do not exist. Each function below follows the Neo4j
+Cypher Manual; aggregates are computed over `collect(x)` (which skips NULLs, as the aggregates
+do). The translator (`rewrite.py`) calls them by the names in `UDFS`; any NULL argument gives NULL,
+as in Neo4j (the engine's default NULL handling).
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+
+def neo4j_split(original: str, delimiter: str) -> list[str]:
+    """`split()`: every piece, empty ones included; an empty delimiter splits into characters."""
+    if delimiter == "":
+        return list(original)
+    return original.split(delimiter)
+
+
+def neo4j_replace(original: str, search: str, replacement: str) -> str:
+    """`replace()`: every literal occurrence (Java's String.replace, as Neo4j calls it)."""
+    return original.replace(search, replacement)
+
+
+def java_double_string(value: float) -> str:
+    """A float as Neo4j's `toString()` prints it (Java's `Double.toString`): decimal notation
+    with at least one fractional digit for 1e-3 <= |x| < 1e7, else `d.dddE<exp>`; the digits are
+    the shortest that read back as the same double."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    if 1e-3 <= magnitude < 1e7:
+        text = repr(magnitude)
+        if "e" in text or "E" in text:  # repr never uses an exponent in this range; be safe
+            text = format(Decimal(text), "f")
+        return sign + (text if "." in text else text + ".0")
+    digits_tuple = Decimal(repr(magnitude)).as_tuple()
+    digits = "".join(map(str, digits_tuple.digits)).rstrip("0") or "0"
+    exponent = digits_tuple.exponent + len(digits_tuple.digits) - 1  # type: ignore[operator]
+    mantissa = digits[0] + "." + (digits[1:] or "0")
+    return f"{sign}{mantissa}E{exponent}"
+
+
+def neo4j_bool_string(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _numbers(values: list[Any]) -> list[float]:
+    return [float(v) for v in values if v is not None]
+
+
+def neo4j_stdev(values: list[float]) -> float:
+    """`stDev()`: the sample standard deviation; 0.0 for fewer than two values."""
+    xs = _numbers(values)
+    if len(xs) < 2:
+        return 0.0
+    mean = math.fsum(xs) / len(xs)
+    return math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def neo4j_stdevp(values: list[float]) -> float:
+    """`stDevP()`: the population standard deviation; 0.0 for no values."""
+    xs = _numbers(values)
+    if not xs:
+        return 0.0
+    mean = math.fsum(xs) / len(xs)
+    return math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / len(xs))
+
+
+def _check_percentile(percentile: float) -> None:
+    if not 0.0 <= percentile <= 1.0:
+        raise ValueError(f"percentile {percentile} is not between 0.0 and 1.0")
+
+
+def neo4j_percentile_cont(values: list[float], percentile: float) -> float | None:
+    """`percentileCont()`: linear interpolation between the two nearest values; NULL for none."""
+    _check_percentile(percentile)
+    xs = sorted(_numbers(values))
+    if not xs:
+        return None
+    position = percentile * (len(xs) - 1)
+    low, high = math.floor(position), math.ceil(position)
+    if low == high or high >= len(xs):
+        return xs[low]
+    return xs[low] * (high - position) + xs[high] * (position - low)
+
+
+def neo4j_percentile_disc(values: list[float], percentile: float) -> float | None:
+    """`percentileDisc()`: the value at the nearest rank (no interpolation); NULL for none."""
+    _check_percentile(percentile)
+    xs = sorted(_numbers(values))
+    if not xs:
+        return None
+    return xs[max(math.ceil(percentile * len(xs)) - 1, 0)]
+
+
+@dataclass(frozen=True)
+class UDF:
+    """One engine function: its name in translated queries, Python body and Kuzu signature."""
+
+    name: str
+    body: Callable[..., Any]
+    params: tuple[str, ...]
+    returns: str
+
+
+UDFS: dict[str, UDF] = {udf.name: udf for udf in (
+    UDF("neo4j_split", neo4j_split, ("STRING", "STRING"), "STRING[]"),
+    UDF("neo4j_replace", neo4j_replace, ("STRING", "STRING", "STRING"), "STRING"),
+    UDF("neo4j_double_string", java_double_string, ("DOUBLE",), "STRING"),
+    UDF("neo4j_bool_string", neo4j_bool_string, ("BOOLEAN",), "STRING"),
+    UDF("neo4j_stdev", neo4j_stdev, ("DOUBLE[]",), "DOUBLE"),
+    UDF("neo4j_stdevp", neo4j_stdevp, ("DOUBLE[]",), "DOUBLE"),
+    UDF("neo4j_percentile_cont", neo4j_percentile_cont, ("DOUBLE[]", "DOUBLE"), "DOUBLE"),
+    UDF("neo4j_percentile_disc", neo4j_percentile_disc, ("DOUBLE[]", "DOUBLE"), "DOUBLE"),
+)}
+
+
+def _unannotated(body: Callable[..., Any]) -> Callable[..., Any]:
+    """The same function without type hints: the engine reads hints it cannot map (`float |
+    None`) and fails, although the signature is given explicitly."""
+    clone = types.FunctionType(body.__code__, body.__globals__, body.__name__,
+                               body.__defaults__, body.__closure__)
+    clone.__annotations__ = {}
+    return clone
+
+
+def register_udfs(connection: Any) -> None:
+    """Make every function of `UDFS` callable on a Kuzu/Ladybug connection."""
+    for udf in UDFS.values():
+        # An exception in a body (a percentile outside 0..1) fails the query, as in Neo4j.
+        connection.create_function(udf.name, _unannotated(udf.body), list(udf.params),
+                                   udf.returns)

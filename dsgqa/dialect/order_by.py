@@ -1,0 +1,128 @@
+"""ORDER BY after a projection, with Neo4j's name resolution on Kuzu's binder.
+
+Neo4j resolves an ORDER BY that follows `RETURN`/`WITH` against the projection first: an
+expression equal to a projected one (`RETURN o.class, count(*) AS n ORDER BY count(*) DESC`) is
+that column, and a name the projection defines shadows the variable it replaces (`RETURN
+r.nodeSymbol AS r, n ORDER BY r`: the string, not the node). Kuzu 0.11.3 refuses an aggregate in
+ORDER BY ("Cannot evaluate expression with type AGGREGATE_FUNCTION") and cannot see `o.class`
+after an aggregation; in a projection without aggregation it binds a shadowing name to the old
+variable (a node: "Order by NODE is not supported", or a silently different order for a
+value). Two rewrites, both keeping the rows and their order:
+
+- a sort expression (or part of one) equal to a projected expression becomes that column's name
+  (an unaliased RETURN item gets its own text as alias, Neo4j's column name anyway);
+- in a projection that neither aggregates nor is DISTINCT, a sort key naming an alias that
+  shadows an earlier variable becomes the aliased expression (Kuzu sees the earlier variables
+  there); where the projection aggregates, Kuzu already resolves the alias as Neo4j does.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.trees import tree, var
+
+REWRITE_COLUMN = "ORDER BY projected expression->column"
+REWRITE_SHADOW = "ORDER BY shadowing alias->expression"
+
+
+def _items(projection: Tree) -> list[Tree]:
+    items = next(c for c in projection.children
+                 if isinstance(c, Tree) and c.data == "proj_items")
+    return [c for c in items.children if isinstance(c, Tree)]
+
+
+def _alias(item: Tree, is_return: bool) -> str | None:
+    """The column name of a projection item, giving an unaliased RETURN expression its text."""
+    if len(item.children) > 1:
+        return plain_name(item.children[1])
+    expr = item.children[0]
+    if expr.data == "var":
+        return plain_name(expr.children[0])
+    original = getattr(item, "original_text", None)
+    if not is_return or original is None:
+        return None
+    text = " ".join(original.split())
+    item.children.append(tree("name", Token("QUOTED_NAME", "`" + text.replace("`", "``") + "`")))
+    return text
+
+
+def _column(name: str) -> Tree:
+    return var(tree("name", Token("QUOTED_NAME", "`" + name.replace("`", "``") + "`")))
+
+
+def fix_order_by(projection: Tree, is_return: bool) -> list[str]:
+    """Rewrite the projection's ORDER BY in place; the names of the rewrites that fired."""
+    order = next((c for c in projection.children if isinstance(c, Tree) and c.data == "order"),
+                 None)
+    if order is None:
+        return []
+    items = _items(projection)
+    distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
+    grouped = distinct or has_aggregate(projection)
+    columns = _Columns(items, is_return, grouped)
+    for sort_item in order.children:
+        sort_item.children[0] = columns.replace(sort_item.children[0])
+    applied = [REWRITE_COLUMN] if columns.used else []
+    if grouped:
+        return applied
+    shadowing = _shadowing(items, getattr(projection, "scope_before", {}))
+    if shadowing:
+        used: list[bool] = []
+        for sort_item in order.children:
+            sort_item.children[0] = _expand(sort_item.children[0], shadowing, used)
+        if used:
+            applied.append(REWRITE_SHADOW)
+    return applied
+
+
+class _Columns:
+    """Replaces sort expressions equal to a projected one by its column (only where Kuzu needs
+    it: after an aggregation or DISTINCT, or for an aggregate itself)."""
+
+    def __init__(self, items: list[Tree], is_return: bool, grouped: bool) -> None:
+        self.emitter = Emitter()
+        self.by_text = {self.emitter.emit(item.children[0]): item for item in items
+                        if item.children[0].data != "var"}
+        self.is_return = is_return
+        self.grouped = grouped
+        self.used = False
+
+    def replace(self, node: object) -> object:
+        if not isinstance(node, Tree) or node.data in ("var", "subquery"):
+            return node
+        if self.grouped or has_aggregate(node):
+            item = self.by_text.get(self.emitter.emit(node))
+            alias = _alias(item, self.is_return) if item is not None else None
+            if alias is not None:
+                self.used = True
+                return _column(alias)
+        node.children = [self.replace(c) for c in node.children]
+        return node
+
+
+def _shadowing(items: list[Tree], before: dict[str, str]) -> dict[str, Tree]:
+    """Aliases that reuse the name of an earlier variable for another value: alias -> value."""
+    out = {}
+    for item in items:
+        if len(item.children) > 1:
+            alias = plain_name(item.children[1])
+            expr = item.children[0]
+            if alias in before and not (expr.data == "var"
+                                        and plain_name(expr.children[0]) == alias):
+                out[alias] = expr
+    return out
+
+
+def _expand(node: object, shadowing: dict[str, Tree], used: list[bool]) -> object:
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return node
+    if node.data == "var" and plain_name(node.children[0]) in shadowing:
+        used.append(True)
+        return tree("paren", copy.deepcopy(shadowing[plain_name(node.children[0])]))
+    node.children = [_expand(c, shadowing, used) for c in node.children]
+    return node

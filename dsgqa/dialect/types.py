@@ -1,0 +1,333 @@
+"""The static type of each expression of a query, as far as the query and Heracles' layout say.
+
+Why: Neo4j is dynamically typed and Kuzu is not, and some Neo4j operators mean different things
+by type. `'R' + 3` concatenates in Neo4j (Kuzu refuses STRING + INT64); `toString(2.5)` is
+`'2.5'` but Kuzu's CAST prints `'2.500000'`, and `toString(true)` `'True'`. A rewrite that must
+choose by type reads the annotations this pass leaves on the original tree before any rewrite:
+`node.ctype` on every expression node and `node.scope_before` (names -> types) on every
+projection. A type nobody can know is `UNKNOWN`, and a rewrite that needs it refuses (`dialect`)
+rather than guess.
+
+Types are strings: `str`, `int`, `float`, `bool`, `point`, `node`, `rel`, `path`, `map`,
+`null`, `?` (unknown), and `list<T>` (`list<mixed>` for a list literal of several kinds).
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+
+UNKNOWN = "?"
+NUMBERS = frozenset({"int", "float"})
+# Heracles' layout (docs/graph_layout.md): every label has these; points are {x, y, z}.
+STRING_PROPERTIES = frozenset({"nodeSymbol", "class", "name"})
+POINT_PROPERTIES = frozenset({"center", "bbox_center", "bbox_dim"})
+POINT_FIELDS = frozenset({"x", "y", "z"})
+# keys(n) in storage order (dsgqa.graphstore.layout.node_properties; a test keeps them equal).
+NODE_KEYS: tuple[str, ...] = ("nodeSymbol", "class", "name", "center")
+OBJECT_KEYS: tuple[str, ...] = (*NODE_KEYS, "bbox_center", "bbox_dim")
+
+_BOOL_NODES = frozenset({
+    "or_", "xor_", "and_", "not_", "compare", "is_null", "is_not_null", "starts_with",
+    "ends_with", "contains", "in_", "regex", "has_label", "true_lit", "false_lit",
+})
+_LITERALS = {"int_lit": "int", "float_lit": "float", "str_lit": "str", "null_lit": "null"}
+_FIXED_RESULT = {
+    "count": "int", "size": "int", "length": "int", "sign": "int", "id": "int",
+    "avg": "float", "sqrt": "float", "exp": "float", "log": "float", "log10": "float",
+    "sin": "float", "cos": "float", "tan": "float", "asin": "float", "acos": "float",
+    "atan": "float", "atan2": "float", "cot": "float", "degrees": "float", "radians": "float",
+    "pi": "float", "e": "float", "rand": "float", "round": "float", "floor": "float",
+    "ceil": "float", "stdev": "float", "stdevp": "float", "percentilecont": "float",
+    "distance": "float", "point.distance": "float",
+    "tostring": "str", "tostringornull": "str", "tolower": "str", "toupper": "str",
+    "lower": "str", "upper": "str", "trim": "str", "ltrim": "str", "rtrim": "str",
+    "substring": "str", "replace": "str", "left": "str", "right": "str", "type": "str",
+    "elementid": "str",
+    "tointeger": "int", "tointegerornull": "int", "toint": "int",
+    "tofloat": "float", "tofloatornull": "float",
+    "toboolean": "bool", "tobooleanornull": "bool", "exists": "bool",
+    "any": "bool", "all": "bool", "none": "bool", "single": "bool", "isempty": "bool",
+    "split": "list<str>", "labels": "list<str>", "keys": "list<str>", "range": "list<int>",
+    "nodes": "list<node>", "relationships": "list<rel>", "point": "point",
+    "properties": "map", "startnode": "node", "endnode": "node",
+}
+_SAME_AS_ARGUMENT = frozenset({"min", "max", "abs", "percentiledisc", "coalesce"})
+
+
+def element(list_type: str) -> str:
+    return list_type[5:-1] if list_type.startswith("list<") else UNKNOWN
+
+
+def _unify(types: list[str]) -> str:
+    known = [t for t in types if t not in ("null", UNKNOWN)]
+    if not known:
+        return UNKNOWN if UNKNOWN in types else "null"
+    if all(t == known[0] for t in known):
+        return known[0]
+    if set(known) <= NUMBERS:
+        return "float"
+    return "mixed"
+
+
+class TypeAnnotator:
+    """Walks the clauses of each single query in order, keeping the variables in scope."""
+
+    def run(self, root: Tree) -> None:
+        for single in root.iter_subtrees_topdown():
+            if single.data == "single_query":
+                self._single_query(single, {})
+
+    def _single_query(self, single: Tree, scope: dict[str, str]) -> None:
+        for clause in single.children:
+            if isinstance(clause, Tree):
+                scope = self._clause(clause, scope)
+
+    def _clause(self, clause: Tree, scope: dict[str, str]) -> dict[str, str]:
+        kind = clause.data
+        if kind == "match":
+            scope = dict(scope)
+            for child in clause.children:
+                if isinstance(child, Tree) and child.data == "pattern_list":
+                    self._bind_patterns(child, scope)
+            for child in clause.children:
+                if isinstance(child, Tree) and child.data == "where":
+                    self.expr(child.children[0], scope)
+            return scope
+        if kind == "unwind":
+            source, alias = clause.children
+            scope = dict(scope)
+            scope[plain_name(alias)] = element(self.expr(source, scope))
+            return scope
+        if kind in ("with_clause", "return_clause"):
+            new_scope = self._projection(clause.children[0], scope)
+            for child in clause.children[1:]:
+                if isinstance(child, Tree) and child.data == "where":
+                    self.expr(child.children[0], new_scope)
+            return new_scope
+        return scope
+
+    def _bind_patterns(self, patterns: Tree, scope: dict[str, str]) -> None:
+        for pattern in patterns.children:
+            if len(pattern.children) == 3:  # p = (...)
+                scope[plain_name(pattern.children[0])] = "path"
+            for sub in pattern.iter_subtrees_topdown():
+                if sub.data == "node_pattern":
+                    named = [c for c in sub.children if c.data == "name"]
+                    if named:
+                        scope[plain_name(named[0])] = "node"
+                elif sub.data == "rel_detail":
+                    named = [c for c in sub.children if c.data == "name"]
+                    var_length = any(c.data == "var_length" for c in sub.children)
+                    if named:
+                        scope[plain_name(named[0])] = "list<rel>" if var_length else "rel"
+                if sub.data in ("map_literal",):
+                    for entry in sub.children:
+                        self.expr(entry.children[1], scope)
+
+    def _projection(self, projection: Tree, scope: dict[str, str]) -> dict[str, str]:
+        projection.scope_before = dict(scope)  # type: ignore[attr-defined]
+        items = next(c for c in projection.children
+                     if isinstance(c, Tree) and c.data == "proj_items")
+        new_scope: dict[str, str] = {}
+        for item in items.children:
+            if isinstance(item, Token):  # *
+                new_scope.update(scope)
+                continue
+            value = self.expr(item.children[0], scope)
+            if len(item.children) > 1:
+                new_scope[plain_name(item.children[1])] = value
+            elif item.children[0].data == "var":
+                new_scope[plain_name(item.children[0].children[0])] = value
+        order_scope = {**scope, **new_scope}
+        for child in projection.children:
+            if isinstance(child, Tree) and child.data in ("order", "skip", "limit"):
+                for sub in child.children:
+                    if isinstance(sub, Tree):
+                        target = sub.children[0] if sub.data == "sort_item" else sub
+                        self.expr(target, order_scope)
+        return new_scope
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, node: object, scope: dict[str, str]) -> str:
+        if not isinstance(node, Tree):
+            return UNKNOWN
+        result = self._infer(node, scope)
+        node.ctype = result  # type: ignore[attr-defined]
+        return result
+
+    def _infer(self, node: Tree, scope: dict[str, str]) -> str:
+        kind = node.data
+        if kind in _LITERALS:
+            return _LITERALS[kind]
+        if kind in _BOOL_NODES:
+            for child in node.children:
+                self.expr(child, scope)
+            return "bool"
+        if kind == "var":
+            return scope.get(plain_name(node.children[0]), UNKNOWN)
+        if kind == "paren":
+            return self.expr(node.children[0], scope)
+        if kind == "prop":
+            return self._prop(node, scope)
+        if kind == "arith":
+            left = self.expr(node.children[0], scope)
+            right = self.expr(node.children[2], scope)
+            return _arith(left, str(node.children[1]), right)
+        if kind == "unary":
+            return self.expr(node.children[1], scope)
+        if kind == "list_literal":
+            elements = [self.expr(c, scope) for c in node.children]
+            return f"list<{_unify(elements)}>" if elements else f"list<{UNKNOWN}>"
+        if kind == "map_literal":
+            for entry in node.children:
+                self.expr(entry.children[1], scope)
+            return "map"
+        if kind == "index":
+            base = self.expr(node.children[0], scope)
+            self.expr(node.children[1], scope)
+            if base.startswith("list<"):
+                return element(base)
+            if base in ("node", "rel") and node.children[1].data == "str_lit":
+                return _property_type(str(node.children[1].children[0])[1:-1])
+            return UNKNOWN
+        if kind == "slice":
+            base = self.expr(node.children[0], scope)
+            for child in node.children[1:]:
+                self.expr(child, scope)
+            return base
+        if kind == "case_expr":
+            return self._case(node, scope)
+        if kind in ("call", "call_distinct", "call_star"):
+            return self._call(node, scope)
+        if kind in ("list_comp", "list_comp_map"):
+            return self._list_comp(node, scope)
+        if kind == "subquery":
+            keyword = plain_name(node.children[0].children[0]).lower() \
+                if node.children[0].data == "var" else ""
+            return {"count": "int", "exists": "bool"}.get(keyword, UNKNOWN)
+        if kind == "map_projection":
+            self.expr(node.children[0], scope)
+            return "map"
+        for child in node.children:
+            self.expr(child, scope)
+        return UNKNOWN
+
+    def _prop(self, node: Tree, scope: dict[str, str]) -> str:
+        base = self.expr(node.children[0], scope)
+        key = plain_name(node.children[1])
+        if base in ("node", "rel"):
+            return _property_type(key)
+        if base == "point":
+            return "float" if key in POINT_FIELDS else UNKNOWN
+        return UNKNOWN
+
+    def _case(self, node: Tree, scope: dict[str, str]) -> str:
+        results = []
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "case_when":
+                self.expr(child.children[0], scope)
+                results.append(self.expr(child.children[1], scope))
+            else:
+                results.append(self.expr(child, scope))
+        # A simple CASE's subject is the first child and not a result.
+        if node.children and not (isinstance(node.children[0], Tree)
+                                  and node.children[0].data == "case_when"):
+            results = results[1:]
+        return _unify(results)
+
+    def _call(self, node: Tree, scope: dict[str, str]) -> str:
+        from dsgqa.dialect.rewrite import function_name  # the one reader of callee names
+
+        fname = function_name(node.children[0]).lower()
+        args = [c for c in node.children[1:] if isinstance(c, Tree)]
+        if fname in ("any", "all", "none", "single") and args \
+                and args[0].data == "where_arg":
+            self._bound(args[0].children[0], args[0].children[1], scope)
+            return "bool"
+        if fname == "reduce" and len(args) == 2:
+            return self._reduce(args, scope)
+        arg_types = [self.expr(a, scope) for a in args]
+        if fname in _FIXED_RESULT:
+            return _FIXED_RESULT[fname]
+        if fname in _SAME_AS_ARGUMENT:
+            return _unify(arg_types) if fname == "coalesce" else \
+                (arg_types[0] if arg_types else UNKNOWN)
+        if fname == "sum":
+            return arg_types[0] if arg_types and arg_types[0] in NUMBERS else UNKNOWN
+        if fname == "collect":
+            return f"list<{arg_types[0] if arg_types else UNKNOWN}>"
+        if fname in ("head", "last"):
+            return element(arg_types[0]) if arg_types else UNKNOWN
+        if fname in ("tail", "reverse"):
+            return arg_types[0] if arg_types else UNKNOWN
+        return UNKNOWN
+
+    def _bound(self, binding: object, body: object, scope: dict[str, str]) -> str:
+        """`x IN list` binds x to the list's element inside `body`; the body's type."""
+        inner = dict(scope)
+        if isinstance(binding, Tree) and binding.data == "in_":
+            source = self.expr(binding.children[1], scope)
+            if binding.children[0].data == "var":
+                inner[plain_name(binding.children[0].children[0])] = element(source)
+        return self.expr(body, inner)
+
+    def _list_comp(self, node: Tree, scope: dict[str, str]) -> str:
+        binding, *rest = node.children
+        if not (isinstance(binding, Tree) and binding.data == "in_"):
+            for child in node.children:
+                self.expr(child, scope)
+            return f"list<{UNKNOWN}>"
+        source = self.expr(binding.children[1], scope)
+        inner = dict(scope)
+        if binding.children[0].data == "var":
+            inner[plain_name(binding.children[0].children[0])] = element(source)
+        results = [self.expr(part, inner) for part in rest]
+        if node.data == "list_comp_map" or len(rest) == 2:
+            return f"list<{results[-1]}>"
+        return source
+
+    def _reduce(self, args: list[Tree], scope: dict[str, str]) -> str:
+        init, body = args
+        inner = dict(scope)
+        start = UNKNOWN
+        if init.data == "compare" and init.children[0].data == "var":
+            start = self.expr(init.children[2], scope)
+            inner[plain_name(init.children[0].children[0])] = start
+        if body.data == "pipe_arg":
+            return _unify([start, self._bound(body.children[0], body.children[1], inner)])
+        return start
+
+
+def _property_type(key: str) -> str:
+    if key in STRING_PROPERTIES:
+        return "str"
+    if key in POINT_PROPERTIES:
+        return "point"
+    return UNKNOWN
+
+
+def _arith(left: str, op: str, right: str) -> str:
+    if "null" in (left, right):
+        return "null"
+    if op == "+":
+        if left.startswith("list<") or right.startswith("list<"):
+            return left if left.startswith("list<") else right
+        if "str" in (left, right) and {left, right} <= {"str", "int", "float"}:
+            return "str"
+    if left in NUMBERS and right in NUMBERS:
+        if op == "^":
+            return "float"
+        return "int" if left == right == "int" else "float"
+    return UNKNOWN
+
+
+def annotate_types(root: Tree) -> None:
+    """Leave `ctype` on every expression node and `scope_before` on every projection."""
+    TypeAnnotator().run(root)
+
+
+def ctype(node: object) -> str:
+    """The annotated type of an original expression node (`?` for nodes a rewrite built)."""
+    return getattr(node, "ctype", UNKNOWN)
