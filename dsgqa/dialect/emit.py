@@ -248,6 +248,10 @@ class Emitter:
                 text += (" " + self.emit(child)) if text != "*" else self.emit(child)
         return text
 
+    def e_recursive_filter(self, node: Tree) -> str:
+        rel, node_var, test = node.children
+        return f"({name_text(rel)}, {name_text(node_var)} | WHERE {self.emit(test)})"
+
     def e_range_exact(self, node: Tree) -> str:
         return f"{int(str(node.children[0]), 0)}..{int(str(node.children[0]), 0)}"
 

@@ -23,13 +23,19 @@ from typing import ClassVar
 
 from lark import Token, Tree
 
+from dsgqa.dialect.captures import REWRITE as CAPTURES
+from dsgqa.dialect.captures import project_elements
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import UDFS
+from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
+from dsgqa.dialect.null_struct import guarded, needs_guard
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_barrier import add_order_barriers
 from dsgqa.dialect.order_by import fix_order_by
+from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
+from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.trees import call, int_lit, name, tree, var
 from dsgqa.dialect.types import NODE_KEYS, NUMBERS, OBJECT_KEYS, annotate_types, ctype
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
@@ -200,6 +206,7 @@ class Rewriter:
             detail.children.insert(position, length)
         else:
             length.children.insert(1, mode)
+        chain.shortest = modes[fname]  # read by the path-filter pass (`path_filter.py`)
         self.note("shortestPath->SHORTEST" if fname == "shortestpath"
                   else "allShortestPaths->ALL SHORTEST")
         return chain
@@ -215,6 +222,8 @@ class Rewriter:
         """Neo4j's relationship isomorphism within the clause (see `uniqueness`)."""
         pattern_list = next(c for c in node.children
                             if isinstance(c, Tree) and c.data == "pattern_list")
+        if push_path_filters(node, self.target, self.names):
+            self.note(PATH_FILTER)
         if self.uniqueness.apply(node, pattern_list):
             self.note(UNIQUENESS)
         return node
@@ -339,6 +348,12 @@ class Rewriter:
     def pre_call(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
         args = node.children[1:]
+        if fname in ("any", "all", "none", "single") and len(args) == 1 \
+                and isinstance(args[0], Tree) and args[0].data == "where_arg":
+            binding = args[0].children[0]
+            if isinstance(binding, Tree) and binding.data == "in_" \
+                    and binding.children[0].data == "var":
+                self._capture_safe(binding, [(args[0], 1)])
         if fname in ("size", "exists") and len(args) == 1 and isinstance(args[0], Tree) \
                 and args[0].data == "pattern_predicate":
             subquery = self.pre_pattern_predicate(args[0])
@@ -367,7 +382,23 @@ class Rewriter:
         if isinstance(node.children[0], Tree) and node.children[0].data == "pattern_predicate":
             raise DialectError("pattern comprehensions [(a)-->(b) | ...] have no Kuzu equivalent "
                                "(size() of one is counted)")
+        binding = node.children[0]
+        if isinstance(binding, Tree) and binding.data == "in_" \
+                and binding.children[0].data == "var":
+            holders = [(node, i) for i in range(1, len(node.children))]
+            if node.data == "list_comp" and len(node.children) == 2:
+                # [x IN xs WHERE p] returns the elements themselves: a use of x whole.
+                holders.append((tree("paren", binding.children[0]), 0))
+            self._capture_safe(binding, holders)
         return node
+
+    def _capture_safe(self, binding: Tree, holders: list[tuple[Tree, int]]) -> None:
+        """Work around the engines' lambda bug over node lists (`captures.py`)."""
+        bound = plain_name(binding.children[0].children[0])
+        projected = project_elements(bound, binding.children[1], holders, self.names)
+        if projected is not None:
+            binding.children[1] = projected
+            self.note(CAPTURES)
 
     def pre_key_access(self, node: Tree) -> Tree:
         """`properties(n)['k']`, `properties(n).k` and `m['k']` read one property or field: as
@@ -398,6 +429,16 @@ class Rewriter:
         self.note("label predicate->label()")
         return tree("compare", call("label", subject), Token("EQ", "="),
                     tree("str_lit", Token("STRING", quote_string(plain_name(label)))))
+
+    def r_prop(self, node: Tree) -> Tree:
+        return self.point_field(node)
+
+    def point_field(self, node: Tree) -> Tree:
+        """On Kuzu, a point's field guarded against its NULL-struct bug (`null_struct.py`)."""
+        if self.target != "kuzu" or not needs_guard(node):
+            return node
+        self.note(NULL_STRUCT)
+        return guarded(node)
 
     def r_index(self, node: Tree) -> Tree:
         base, index = node.children
@@ -582,8 +623,8 @@ def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
         rw.note(f"{label}->sqrt")
         total: Tree | None = None
         for axis in axes:
-            term = arith(tree("paren", arith(prop(a, axis), "-", prop(b, axis))), "^",
-                         int_lit(2))
+            term = arith(tree("paren", arith(rw.point_field(prop(a, axis)), "-",
+                                             rw.point_field(prop(b, axis)))), "^", int_lit(2))
             total = term if total is None else arith(total, "+", term)
         return call("sqrt", total)
     return rewrite

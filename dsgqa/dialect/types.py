@@ -74,6 +74,10 @@ def _unify(types: list[str]) -> str:
 class TypeAnnotator:
     """Walks the clauses of each single query in order, keeping the variables in scope."""
 
+    def __init__(self) -> None:
+        # Variables an OPTIONAL MATCH bound first: they may be NULL (read by null_struct.py).
+        self.optional: set[str] = set()
+
     def run(self, root: Tree) -> None:
         for single in root.iter_subtrees_topdown():
             if single.data == "single_query":
@@ -87,10 +91,13 @@ class TypeAnnotator:
     def _clause(self, clause: Tree, scope: dict[str, str]) -> dict[str, str]:
         kind = clause.data
         if kind == "match":
+            before = set(scope)
             scope = dict(scope)
             for child in clause.children:
                 if isinstance(child, Tree) and child.data == "pattern_list":
                     self._bind_patterns(child, scope)
+            if any(isinstance(c, Token) and c.type == "OPTIONAL" for c in clause.children):
+                self.optional |= set(scope) - before
             for child in clause.children:
                 if isinstance(child, Tree) and child.data == "where":
                     self.expr(child.children[0], scope)
@@ -166,6 +173,7 @@ class TypeAnnotator:
                 self.expr(child, scope)
             return "bool"
         if kind == "var":
+            node.nullable = plain_name(node.children[0]) in self.optional  # type: ignore[attr-defined]
             return scope.get(plain_name(node.children[0]), UNKNOWN)
         if kind == "paren":
             return self.expr(node.children[0], scope)

@@ -1,0 +1,44 @@
+"""Kuzu only: a field of a NULL point reads NULL, as in Neo4j.
+
+Kuzu 0.11.3 returns a value left over from another row for a field of a NULL struct: after an
+OPTIONAL MATCH that found nothing, `t.center IS NULL` is true but `t.center.x` is a real-looking
+number (and so is every `point.distance(r.center, t.center)`, which reads the fields). Ladybug
+0.22.0 returns NULL there. So on Kuzu a read of a point's field that may be NULL (all but the `center` of a node a MATCH
+bound: every node has one) becomes
+
+    CASE WHEN t.center IS NULL THEN NULL ELSE t.center.x END
+
+which is the same value wherever the struct is not NULL.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.trees import tree
+from dsgqa.dialect.types import POINT_FIELDS, ctype
+
+REWRITE = "point field->NULL-safe CASE"
+
+
+def needs_guard(field: Tree) -> bool:
+    """Whether `field` (a `prop` node) reads a field of a value that may be a NULL struct: all
+    but the `center` of a node a MATCH (not an OPTIONAL MATCH) bound, which every node has."""
+    if plain_name(field.children[1]) not in POINT_FIELDS:
+        return False
+    base = field.children[0]
+    if ctype(base) in ("node", "rel") or (isinstance(base, Tree) and base.data == "map_literal"):
+        return False
+    if isinstance(base, Tree) and base.data == "prop" and plain_name(base.children[1]) == "center":
+        owner = base.children[0]
+        if isinstance(owner, Tree) and owner.data == "var" and ctype(owner) == "node" \
+                and not getattr(owner, "nullable", True):
+            return False
+    return True
+
+
+def guarded(field: Tree) -> Tree:
+    """`CASE WHEN base IS NULL THEN NULL ELSE base.f END` for the `prop` node `base.f`."""
+    return tree("case_expr",
+                tree("case_when", tree("is_null", field.children[0]), tree("null_lit")), field)
