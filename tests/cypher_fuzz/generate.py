@@ -1,0 +1,761 @@
+"""Random read queries over Heracles' schema, as ASTs, each tagged with the constructs it uses.
+
+A typed generator: every expression is drawn for a wanted type (string, integer, float,
+boolean, point, list) from the variables in scope, so the query is valid Neo4j Cypher for the
+schema. The tags (`Generated.constructs`) say which idioms a query exercises, so refusals and
+disagreements can be counted per construct. The idioms models write for this schema are drawn
+on purpose: aggregates repeated in ORDER BY, string + number, split(), mixed-type lists,
+stDev/percentiles, replace(), keys(), properties(n)['class'], elementId() symmetry breaking,
+negative indexes and slices, pattern comprehensions, an alias that shadows a variable, a
+property of an indexed expression, a field of a possibly-NULL point, shortestPath with a
+predicate over nodes(p).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from tests.cypher_fuzz import ast as A
+from tests.cypher_fuzz.graphs import OBJECT_CLASSES, ROOM_CLASSES
+
+LABELS = ("Object", "Place", "MeshPlace", "Room", "Building")
+CONNECTED = {"Object": "OBJECT_CONNECTED", "Place": "PLACE_CONNECTED",
+             "MeshPlace": "MESH_PLACE_CONNECTED", "Room": "ROOM_CONNECTED",
+             "Building": "BUILDING_CONNECTED"}
+CHILDREN = {"Building": ("Room",), "Room": ("Place", "MeshPlace"), "Place": ("Object",),
+            "MeshPlace": ("Object",), "Object": ()}
+PARENTS = {"Room": ("Building",), "Place": ("Room",), "MeshPlace": ("Room",),
+           "Object": ("Place", "MeshPlace"), "Building": ()}
+CLASSES = OBJECT_CLASSES + ROOM_CLASSES + ("unknown",)
+STR_PROPS = ("nodeSymbol", "class", "name")
+
+
+@dataclass
+class NodeVar:
+    name: str
+    label: str | None  # None: the pattern left it unlabelled
+    nullable: bool = False
+
+
+@dataclass
+class Scope:
+    nodes: list[NodeVar] = field(default_factory=list)
+    scalars: dict[str, str] = field(default_factory=dict)  # name -> type
+    paths: list[str] = field(default_factory=list)  # path variables (never shortest ones)
+
+
+@dataclass
+class Generated:
+    query: A.Query
+    constructs: frozenset[str]
+
+    @property
+    def text(self) -> str:
+        return self.query.render()
+
+
+class Generator:
+    """One query per `query()` call; `rng` alone decides it."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.tags: set[str] = set()
+        self.counter = 0
+
+    # ------------------------------------------------------------------ helpers
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def pick(self, seq):  # type: ignore[no-untyped-def]
+        return self.rng.choice(list(seq))
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def tag(self, *names: str) -> None:
+        self.tags.update(names)
+
+    # ------------------------------------------------------------------ queries
+
+    def query(self) -> Generated:
+        self.tags = set()
+        self.counter = 0
+        shape = self.rng.choices(
+            ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
+             "symmetric", "optional_struct", "unwind"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1])[0]
+        self.tag(shape)
+        query = getattr(self, f"q_{shape}")()
+        return Generated(query, frozenset(self.tags))
+
+    def q_plain(self) -> A.Query:
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        if self.chance(0.4):
+            clauses.append(self.match(scope, optional=True))
+        clauses.append(self.final_return(scope, aggregate=False))
+        return A.Query((tuple(clauses),))
+
+    def q_aggregate(self) -> A.Query:
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        if self.chance(0.4):
+            clauses.append(self.match(scope, optional=True))
+        clauses.append(self.final_return(scope, aggregate=True))
+        return A.Query((tuple(clauses),))
+
+    def q_with_chain(self) -> A.Query:
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        if self.chance(0.3):
+            clauses.append(self.match(scope, optional=True))
+        key = self.pick(scope.nodes)
+        agg_name = self.fresh("a")
+        agg, agg_type = self.aggregate(scope)
+        items: list[tuple[A.Expr, str]] = [(A.Var(key.name), key.name), (agg, agg_name)]
+        where = None
+        if agg_type in ("int", "float") and self.chance(0.5):
+            where = A.BinOp(self.pick((">", ">=", "<", "<>")), A.Var(agg_name),
+                            A.Lit(self.pick((0, 1, 2, 0.5))))
+        order: tuple[A.SortItem, ...] = ()
+        limit = None
+        if where is None and self.chance(0.5) and agg_type in ("int", "float", "str"):
+            self.tag("with_order_limit")
+            order = (A.SortItem(A.Var(agg_name), self.chance(0.5)),
+                     A.SortItem(A.Prop(A.Var(key.name), "nodeSymbol")))
+            limit = self.rng.randint(1, 3)
+        clauses.append(A.Projection("WITH", tuple(items), order=order, limit=limit, where=where))
+        new = Scope(nodes=[NodeVar(key.name, key.label, key.nullable)],
+                    scalars={agg_name: agg_type})
+        if self.chance(0.3):
+            new.nodes[0].nullable = key.nullable
+            clauses.append(self.match(new, optional=True, start=new.nodes[0]))
+        clauses.append(self.final_return(new, aggregate=self.chance(0.4)))
+        return A.Query((tuple(clauses),))
+
+    def q_ordered_collect(self) -> A.Query:
+        """WITH ... ORDER BY unique key [LIMIT] then collect: a list in a defined order, read
+        by negative index, slice, head/last and property of an indexed element."""
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        node = self.pick(scope.nodes)
+        sort_key, _ = self.sortable(scope)
+        order = (A.SortItem(sort_key, self.chance(0.5)),
+                 A.SortItem(A.Prop(A.Var(node.name), "nodeSymbol")))
+        others = [n for n in scope.nodes if n is not node]
+        order += tuple(A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in others)
+        limit = self.rng.randint(1, 4) if self.chance(0.5) else None
+        clauses.append(A.Projection("WITH", tuple((A.Var(n.name), n.name) for n in scope.nodes),
+                                    order=order, limit=limit))
+        grouped = len(scope.nodes) > 1 and self.chance(0.4)
+        items: list[tuple[A.Expr, str]] = []
+        if grouped:
+            key = self.pick(others)
+            items.append((A.Prop(A.Var(key.name), "nodeSymbol"), "k"))
+        collected = self.pick(("node", "str", "float", "mixed"))
+        xs: A.Expr
+        if collected == "node":
+            xs = A.Agg("collect", A.Var(node.name))
+        elif collected == "str":
+            xs = A.Agg("collect", self.string(scope, 1))
+        elif collected == "float":
+            xs = A.Agg("collect", A.Prop(A.Prop(A.Var(node.name), "center"), "x"))
+        else:
+            self.tag("mixed_list")
+            xs = A.Agg("collect", A.ListLit((A.Prop(A.Var(node.name), "nodeSymbol"), A.Func(
+                "round", (A.Prop(A.Prop(A.Var(node.name), "center"), "z"), A.Lit(2))))))
+        clauses.append(A.Projection("WITH", (*tuple(items), (xs, "xs"))))
+        reads: list[tuple[A.Expr, str]] = [(A.Var("k"), "k")] if grouped else []
+        for i in range(self.rng.randint(1, 3)):
+            reads.append((self.read_list(A.Var("xs"), collected), f"v{i}"))
+        order_out = (A.SortItem(A.Var("k")),) if grouped else ()
+        clauses.append(A.Projection("RETURN", tuple(reads), order=order_out))
+        return A.Query((tuple(clauses),))
+
+    def read_list(self, xs: A.Expr, kind: str) -> A.Expr:
+        choice = self.pick(("neg_index", "index", "slice", "head", "last", "size", "tail",
+                            "reverse"))
+        i = self.rng.randint(-3, 3)
+        if choice == "neg_index":
+            self.tag("negative_index")
+            e: A.Expr = A.Index(xs, A.Lit(-self.rng.randint(1, 2)))
+        elif choice == "index":
+            e = A.Index(xs, A.Lit(abs(i)))
+        elif choice == "slice":
+            self.tag("slice")
+            lo = A.Lit(i) if self.chance(0.7) else None
+            hi = A.Lit(self.rng.randint(-2, 4)) if self.chance(0.5) or lo is None else None
+            e = A.Slice(xs, lo, hi)
+            if kind == "node":
+                return A.ListComp("x", e, None, A.Prop(A.Var("x"), "nodeSymbol"))
+            return e
+        elif choice in ("head", "last"):
+            e = A.Func(choice, (xs,))
+        elif choice == "tail":
+            e = A.Func("tail", (xs,))
+            if kind == "node":
+                return A.ListComp("x", e, None, A.Prop(A.Var("x"), "nodeSymbol"))
+            return e
+        elif choice == "reverse":
+            e = A.Func("reverse", (xs,))
+            if kind == "node":
+                return A.ListComp("x", e, None, A.Prop(A.Var("x"), "nodeSymbol"))
+            return e
+        else:
+            return A.Func("size", (xs,))
+        if kind == "node":
+            self.tag("indexed_property")
+            return A.Prop(e, self.pick(("nodeSymbol", "class")))
+        if kind == "mixed":
+            return A.Index(e, A.Lit(self.pick((0, 1, -1))))
+        return e
+
+    def q_shortest(self) -> A.Query:
+        label = self.pick(("Room", "MeshPlace", "Object", "Place"))
+        a, b = A.NodePat("a", label), A.NodePat("b", label)
+        pre = A.Match(False, (A.PathPat((a,)), A.PathPat((b,))),
+                      A.BinOp("<", A.Prop(A.Var("a"), "nodeSymbol"),
+                              A.Prop(A.Var("b"), "nodeSymbol")))
+        rel = A.RelPat(None, (CONNECTED[label],), self.pick(("both", "out")), (1, None))
+        where = None
+        if self.chance(0.7):
+            self.tag("shortest_where")
+            cond = self.pick((
+                A.BinOp("=", A.Prop(A.Var("n"), "class"), A.Lit(self.pick(CLASSES))),
+                A.BinOp("=", A.Prop(A.Var("n"), "nodeSymbol"), A.Lit(self.symbol(label))),
+                A.BinOp(">", A.Prop(A.Prop(A.Var("n"), "center"), "x"),
+                        A.Lit(self.rng.randint(-2, 2) + 0.25)),
+            ))
+            where = A.Quant(self.pick(("none", "all")) if self.chance(0.8) else "none", "n",
+                            A.Func("nodes", (A.Var("p"),)), cond)
+            if where.kind == "all":
+                where = A.Quant("all", "n", where.source, A.Not(cond))
+        sp = A.Match(self.chance(0.3), (A.PathPat(
+            (A.NodePat("a"), rel, A.NodePat("b")), "p", True),), where)
+        ret = A.Projection("RETURN", ((A.Prop(A.Var("a"), "nodeSymbol"), "a_s"),
+                                      (A.Prop(A.Var("b"), "nodeSymbol"), "b_s"),
+                                      (A.Func("length", (A.Var("p"),)), "hops")),
+                           order=(A.SortItem(A.Var("a_s")), A.SortItem(A.Var("b_s"))))
+        return A.Query(((pre, sp, ret),))
+
+    def symbol(self, label: str) -> str:
+        prefix = {"Object": "O", "Place": "p", "MeshPlace": "P", "Room": "R",
+                  "Building": "B"}[label]
+        return f"{prefix}{self.rng.randint(0, 3) * 10 + self.rng.randint(0, 3)}"
+
+    def q_union(self) -> A.Query:
+        self.tag("union")
+        parts = []
+        for _ in range(2):
+            scope = Scope()
+            match = self.match(scope, optional=False)
+            node = self.pick(scope.nodes)
+            items = ((A.Prop(A.Var(node.name), self.pick(STR_PROPS)), "s"),
+                     (self.integer(scope, 1), "n"))
+            parts.append((match, A.Projection("RETURN", items)))
+        return A.Query(tuple(parts), union_all=self.chance(0.5))
+
+    def q_symmetric(self) -> A.Query:
+        """elementId() only breaks symmetry: what is returned is the same either way."""
+        self.tag("elementId")
+        label = self.pick(("Room", "MeshPlace", "Object"))
+        rel = A.RelPat(None, (CONNECTED[label],), self.pick(("both", "out")))
+        where = A.BinOp(self.pick(("<", ">")), A.Func("elementId", (A.Var("a"),)),
+                        A.Func("elementId", (A.Var("b"),)))
+        match = A.Match(False, (A.PathPat((A.NodePat("a", label), rel,
+                                           A.NodePat("b", label))),), where)
+        lo = A.Case(((A.BinOp("<", A.Prop(A.Var("a"), "nodeSymbol"),
+                               A.Prop(A.Var("b"), "nodeSymbol")),
+                      A.Prop(A.Var("a"), "nodeSymbol")),), A.Prop(A.Var("b"), "nodeSymbol"))
+        if self.chance(0.5):
+            ret = A.Projection("RETURN", ((A.Agg("count", None), "pairs"),))
+        else:
+            ret = A.Projection("RETURN", ((lo, "lo"), (A.Agg("count", None), "n")),
+                               order=(A.SortItem(A.Var("lo")),))
+        return A.Query(((match, ret),))
+
+    def q_optional_struct(self) -> A.Query:
+        """A field of a point read from a node an OPTIONAL MATCH may not have found."""
+        self.tag("null_struct_field", "optional_match")
+        r = NodeVar("r", self.pick(("Room", "MeshPlace", "Place")))
+        first = A.Match(False, (A.PathPat((A.NodePat("r", r.label),)),))
+        child = "Object" if r.label != "Room" else self.pick(("MeshPlace", "Place"))
+        cls = self.pick(OBJECT_CLASSES) if child == "Object" else "floor"
+        t = A.NodePat("t", child, (("class", A.Lit(cls)),) if self.chance(0.7) else ())
+        opt = A.Match(True, (A.PathPat((A.NodePat("r"), A.RelPat(None, ("CONTAINS",), "out"),
+                                        t)),))
+        prop = self.pick(("center", "bbox_center", "bbox_dim") if child == "Object"
+                         else ("center",))
+        coord = self.pick(("x", "y", "z"))
+        dist = A.Func("point.distance", (A.Prop(A.Var("r"), "center"),
+                                         A.Prop(A.Var("t"), "center")))
+        if self.chance(0.5):
+            self.tag("point_distance")
+            items = ((A.Prop(A.Var("r"), "nodeSymbol"), "room"),
+                     (A.Func("coalesce", (A.Agg("min", dist), A.Lit(-1.0))), "d"),
+                     (A.Agg("max", A.Prop(A.Prop(A.Var("t"), prop), coord)), "m"))
+        else:
+            items = ((A.Prop(A.Var("r"), "nodeSymbol"), "room"),
+                     (A.Prop(A.Var("t"), "nodeSymbol"), "t"),
+                     (A.Prop(A.Prop(A.Var("t"), prop), coord), "c"),
+                     (A.IsNull(A.Prop(A.Var("t"), prop)), "missing"))
+        ret = A.Projection("RETURN", items, order=tuple(A.SortItem(A.Var(a)) for _, a in items
+                                                        if a in ("room", "t")))
+        return A.Query(((first, opt, ret),))
+
+    def q_unwind(self) -> A.Query:
+        scope = Scope()
+        match = self.match(scope, optional=False)
+        node = self.pick(scope.nodes)
+        source = self.pick((
+            A.Func("split", (A.Prop(A.Var(node.name), self.pick(STR_PROPS)),
+                             A.Lit(self.pick(("O", "a", ",", "e", "1"))))),
+            A.Func("range", (A.Lit(0), A.Func("size", (A.Prop(A.Var(node.name), "class"),)),
+                             A.Lit(2))),
+            A.ListLit((A.Prop(A.Prop(A.Var(node.name), "center"), "x"),
+                       A.Prop(A.Prop(A.Var(node.name), "center"), "y"))),
+        ))
+        self.tag("unwind")
+        unwind = A.Unwind(source, "u")
+        items = ((A.Prop(A.Var(node.name), "nodeSymbol"), "s"),
+                 (A.Agg("count", None), "n"), (A.Agg("collect", A.Var("u")), "us"))
+        ret = A.Projection("RETURN", items, order=(A.SortItem(A.Var("s")),))
+        return A.Query(((match, unwind, ret),))
+
+    # ------------------------------------------------------------------ MATCH
+
+    def match(self, scope: Scope, optional: bool, start: NodeVar | None = None) -> A.Match:
+        if optional:
+            self.tag("optional_match")
+            start = start or self.pick(scope.nodes)
+        patterns = [self.path(scope, start, optional)]
+        if not optional and self.chance(0.15):
+            self.tag("comma_patterns")
+            patterns.append(self.path(scope, None, optional))
+        where = None
+        if self.chance(0.6):
+            where = self.boolean(scope, 2)
+            self.tag("where")
+        return A.Match(optional, tuple(patterns), where)
+
+    def path(self, scope: Scope, start: NodeVar | None, optional: bool) -> A.PathPat:
+        bound = start is not None
+        if start is None:
+            label = self.pick(LABELS)
+            start = NodeVar(self.fresh("n"), label, optional)
+            first = A.NodePat(start.name, label, self.inline_props(label))
+            scope.nodes.append(start)
+        else:
+            first = A.NodePat(start.name)
+        elements: list[A.NodePat | A.RelPat] = [first]
+        at = start
+        path_var = self.fresh("p") if self.chance(0.15) else None
+        hops = self.rng.choices([0, 1, 2], weights=[2, 5, 2])[0]
+        for _ in range(max(hops, 1 if bound else 0)):
+            rel, label = self.hop(at.label)
+            new = NodeVar(self.fresh("n"), label, optional)
+            keep_label = label is not None and self.chance(0.85)
+            elements += [rel, A.NodePat(new.name, label if keep_label else None,
+                                        self.inline_props(label) if keep_label else ())]
+            if not keep_label and label is not None:
+                self.tag("unlabelled_end")
+            scope.nodes.append(new)
+            at = new
+        if len(elements) == 1:
+            path_var = None
+        if path_var:
+            self.tag("path_variable")
+            scope.paths.append(path_var)
+        return A.PathPat(tuple(elements), path_var)
+
+    def hop(self, label: str | None) -> tuple[A.RelPat, str | None]:
+        options = []
+        if label is None:
+            options.append("any")
+        else:
+            if CHILDREN[label]:
+                options += ["down", "down", "down_var"]
+            if PARENTS[label]:
+                options += ["up", "up"]
+            options += ["same", "same_var", "any"]
+        kind = self.pick(options)
+        if kind == "down":
+            return A.RelPat(None, ("CONTAINS",), "out"), self.pick(CHILDREN[label])
+        if kind == "up":
+            return A.RelPat(None, ("CONTAINS",), "in"), self.pick(PARENTS[label])
+        if kind == "down_var":
+            self.tag("var_length")
+            hops = self.pick(((1, None), (1, 2), (2, 2), (0, 1), (1, 3)))
+            target = label
+            for _ in range(hops[1] or 3):
+                if not CHILDREN[target]:
+                    break
+                target = self.pick(CHILDREN[target])
+            return A.RelPat(None, ("CONTAINS",), "out", hops), (
+                target if hops[0] == (hops[1] or 99) and hops[1] is not None else None)
+        if kind == "same":
+            direction = self.pick(("out", "in", "both"))
+            if direction == "both":
+                self.tag("undirected")
+            return A.RelPat(None, (CONNECTED[label],), direction), label
+        if kind == "same_var":
+            self.tag("var_length")
+            direction = self.pick(("out", "both"))
+            return A.RelPat(None, (CONNECTED[label],), direction,
+                            self.pick(((1, 2), (2, 3), (0, 2)))), label
+        self.tag("untyped_relationship")
+        return A.RelPat(None, (), self.pick(("out", "in", "both"))), None
+
+    def inline_props(self, label: str | None) -> tuple[tuple[str, A.Expr], ...]:
+        if label is None or not self.chance(0.15):
+            return ()
+        self.tag("inline_properties")
+        values = {"Object": OBJECT_CLASSES, "Room": ROOM_CLASSES, "MeshPlace": ("floor",),
+                  "Place": ("unknown",), "Building": ("apartment",)}[label]
+        return (("class", A.Lit(self.pick(values))),)
+
+    # ------------------------------------------------------------------ RETURN
+
+    def final_return(self, scope: Scope, aggregate: bool) -> A.Projection:
+        items: list[tuple[A.Expr, str]] = []
+        shadow = aggregate and self.chance(0.3)
+        sortable: set[str] = set()
+        for i in range(self.rng.randint(1, 3)):
+            expr, kind = self.scalar(scope, 2)
+            alias = f"c{i}"
+            if shadow and i == 0 and scope.nodes:
+                node = self.pick(scope.nodes)
+                expr, alias, kind = A.Prop(A.Var(node.name), "nodeSymbol"), node.name, "str"
+                self.tag("alias_shadows_variable")
+            items.append((expr, alias))
+            if kind in ("str", "int", "float", "bool"):
+                sortable.add(alias)
+        aggs: list[tuple[A.Expr, str]] = []
+        if aggregate:
+            for i in range(self.rng.randint(1, 2)):
+                agg, kind = self.aggregate(scope)
+                aggs.append((agg, f"g{i}"))
+                if kind in ("str", "int", "float"):
+                    sortable.add(f"g{i}")
+        all_items = items + aggs
+        order: list[A.SortItem] = []
+        limit = skip = None
+        distinct = not aggregate and self.chance(0.15)
+        if distinct:
+            self.tag("distinct")
+        if self.chance(0.6):
+            self.tag("order_by")
+            if aggs and "g0" in sortable and self.chance(0.5):
+                self.tag("aggregate_in_order_by")
+                order.append(A.SortItem(aggs[0][0], self.chance(0.6)))
+            for _, alias in all_items:
+                if alias in sortable:
+                    order.append(A.SortItem(A.Var(alias), self.chance(0.3)))
+            if not aggregate and not distinct:
+                order += [A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in scope.nodes
+                          if n.name not in {a for _, a in all_items}]
+            if order and self.chance(0.4):
+                self.tag("skip_limit")
+                limit = self.rng.randint(1, 4)
+                skip = self.rng.randint(0, 2) if self.chance(0.4) else None
+        return A.Projection("RETURN", tuple(all_items), distinct, tuple(order), skip, limit)
+
+    def aggregate(self, scope: Scope) -> tuple[A.Expr, str]:
+        name = self.pick(("count", "count", "countd", "sum", "avg", "min", "max", "collect",
+                          "stDev", "stDevP", "percentileCont", "percentileDisc", "size_collect"))
+        if name == "count":
+            return (A.Agg("count", None) if self.chance(0.5)
+                    else A.Agg("count", self.scalar(scope, 1)[0])), "int"
+        if name == "countd":
+            self.tag("count_distinct")
+            return A.Agg("count", self.string(scope, 1), distinct=True), "int"
+        if name in ("sum", "avg", "min", "max"):
+            if name in ("min", "max") and self.chance(0.3):
+                return A.Agg(name, self.string(scope, 1)), "str"
+            arg = self.float(scope, 1) if self.chance(0.7) else self.integer(scope, 1)
+            return A.Agg(name, arg), "float"
+        if name == "collect":
+            self.tag("collect")
+            return A.Agg("collect", self.string(scope, 1), distinct=self.chance(0.3)), "bag"
+        if name in ("stDev", "stDevP"):
+            self.tag("stdev")
+            return A.Agg(name, self.float(scope, 1)), "float"
+        if name in ("percentileCont", "percentileDisc"):
+            self.tag("percentile")
+            arg = self.float(scope, 1) if self.chance(0.7) else self.integer(scope, 1)
+            return A.Agg(name, arg, extra=A.Lit(self.pick((0.0, 0.25, 0.5, 0.9, 1.0)))), "float"
+        self.tag("collect")
+        return A.Func("size", (A.Agg("collect", self.string(scope, 1), distinct=True),)), "int"
+
+    def sortable(self, scope: Scope) -> tuple[A.Expr, str]:
+        kind = self.pick(("str", "float", "int"))
+        return getattr(self, {"str": "string", "float": "float", "int": "integer"}[kind])(
+            scope, 1), kind
+
+    def scalar(self, scope: Scope, depth: int) -> tuple[A.Expr, str]:
+        kind = self.rng.choices(["str", "int", "float", "bool", "point", "list"],
+                                weights=[5, 4, 4, 2, 1, 2])[0]
+        make = {"str": self.string, "int": self.integer, "float": self.float,
+                "bool": self.boolean, "point": self.point, "list": self.list}[kind]
+        return make(scope, depth), kind
+
+    # ------------------------------------------------------------------ expressions
+
+    def node(self, scope: Scope) -> NodeVar:
+        return self.pick(scope.nodes)
+
+    def string(self, scope: Scope, depth: int) -> A.Expr:
+        n = A.Var(self.node(scope).name)
+        leaf = A.Prop(n, self.pick(STR_PROPS))
+        str_scalars = [k for k, t in scope.scalars.items() if t == "str"]
+        if depth <= 0 or self.chance(0.35):
+            if str_scalars and self.chance(0.3):
+                return A.Var(self.pick(str_scalars))
+            return leaf
+        d = depth - 1
+        choice = self.pick(("upper", "lower", "substring", "left", "right", "replace", "concat",
+                            "concat_int", "concat_float", "to_string", "split_index",
+                            "coalesce", "case", "properties", "trim", "reverse"))
+        if choice == "upper":
+            return A.Func(self.pick(("toUpper", "toLower")), (self.string(scope, d),))
+        if choice == "lower":
+            return A.Func("toLower", (self.string(scope, d),))
+        if choice == "substring":
+            args: tuple[A.Expr, ...] = (self.string(scope, d), A.Lit(self.rng.randint(0, 2)))
+            if self.chance(0.6):
+                args += (A.Lit(self.rng.randint(0, 3)),)
+            return A.Func("substring", args)
+        if choice in ("left", "right"):
+            return A.Func(choice, (self.string(scope, d), A.Lit(self.rng.randint(0, 3))))
+        if choice == "replace":
+            self.tag("replace")
+            return A.Func("replace", (self.string(scope, d), A.Lit(self.pick(("O", "a", "e", "_"))),
+                                      A.Lit(self.pick(("", "-", "XY")))))
+        if choice == "concat":
+            return A.BinOp("+", self.string(scope, d), A.BinOp("+", A.Lit(":"),
+                                                             self.string(scope, d)))
+        if choice == "concat_int":
+            self.tag("string_plus_number")
+            return A.BinOp("+", A.BinOp("+", self.string(scope, d), A.Lit(":")),
+                           self.integer(scope, d))
+        if choice == "concat_float":
+            self.tag("string_plus_float")
+            return A.BinOp("+", self.string(scope, d), self.float(scope, d))
+        if choice == "to_string":
+            if self.chance(0.5):
+                self.tag("toString_float")
+                return A.Func("toString", (self.float(scope, d),))
+            return A.Func("toString", (self.integer(scope, d),))
+        if choice == "split_index":
+            self.tag("split")
+            parts = A.Func("split", (self.string(scope, d), A.Lit(self.pick(("O", "a", "e",
+                                                                                 ",", "R")))))
+            return A.Index(parts, A.Lit(self.pick((0, 1, -1))))
+        if choice == "coalesce":
+            return A.Func("coalesce", (self.string(scope, d), A.Lit("none")))
+        if choice == "case":
+            return A.Case(((self.boolean(scope, d), self.string(scope, d)),),
+                          self.string(scope, d) if self.chance(0.7) else None)
+        if choice == "properties":
+            self.tag("properties_index")
+            return A.Index(A.Func("properties", (n,)), A.Lit(self.pick(("class", "nodeSymbol"))))
+        if choice == "trim":
+            return A.Func("trim", (self.string(scope, d),))
+        return A.Func("reverse", (self.string(scope, d),))
+
+    def integer(self, scope: Scope, depth: int) -> A.Expr:
+        int_scalars = [k for k, t in scope.scalars.items() if t == "int"]
+        if depth <= 0 or self.chance(0.3):
+            if int_scalars and self.chance(0.4):
+                return A.Var(self.pick(int_scalars))
+            if self.chance(0.5):
+                return A.Lit(self.rng.randint(-3, 5))
+            return A.Func("size", (self.string(scope, 0),))
+        d = depth - 1
+        n = self.node(scope)
+        choice = self.pick(("size_str", "arith", "to_integer", "count_sub", "pattern_size",
+                            "keys", "split_size", "length", "sign", "mod", "div"))
+        if choice == "size_str":
+            return A.Func("size", (self.string(scope, d),))
+        if choice == "arith":
+            return A.BinOp(self.pick(("+", "-", "*")), self.integer(scope, d),
+                           self.integer(scope, d))
+        if choice == "to_integer":
+            return A.Func("toInteger", (self.float(scope, d),))
+        if choice == "count_sub":
+            self.tag("count_subquery")
+            return A.Subquery("COUNT", (self.sub_pattern(n, named=True),), self.sub_where())
+        if choice == "pattern_size":
+            self.tag("pattern_comprehension")
+            pat = self.sub_pattern(n, named=True)
+            return A.Func("size", (A.PatternComp(pat, self.sub_where(),
+                                                 A.Prop(A.Var("m"), "nodeSymbol")),))
+        if choice == "keys":
+            self.tag("keys")
+            return A.Func("size", (A.Func("keys", (A.Var(n.name),)),))
+        if choice == "split_size":
+            self.tag("split")
+            return A.Func("size", (A.Func("split", (self.string(scope, d),
+                                                    A.Lit(self.pick(("O", "a", ","))))),))
+        if choice == "length" and scope.paths:
+            return A.Func("length", (A.Var(self.pick(scope.paths)),))
+        if choice == "sign":
+            return A.Func("sign", (self.float(scope, d),))
+        if choice == "mod":
+            return A.BinOp("%", self.integer(scope, d), A.Lit(self.pick((2, 3, -2))))
+        if choice == "div":
+            self.tag("integer_division")
+            return A.BinOp("/", self.integer(scope, d), A.Lit(self.pick((2, 3, -2))))
+        return A.Func("size", (self.string(scope, d),))
+
+    def sub_pattern(self, n: NodeVar, named: bool = False) -> A.PathPat:
+        rel, label = self.hop(n.label)
+        end = A.NodePat("m" if named else None, label if label and self.chance(0.8) else None)
+        return A.PathPat((A.NodePat(n.name), rel, end))
+
+    def sub_where(self) -> A.Expr | None:
+        """A filter on the inner node `m` of a subquery or pattern comprehension."""
+        if not self.chance(0.5):
+            return None
+        self.tag("subquery_where")
+        return self.pick((
+            A.BinOp("=", A.Prop(A.Var("m"), "class"), A.Lit(self.pick(CLASSES))),
+            A.BinOp("<>", A.Prop(A.Var("m"), "class"), A.Lit(self.pick(CLASSES))),
+            A.BinOp(">", A.Prop(A.Prop(A.Var("m"), "center"), "x"), A.Lit(0.25)),
+        ))
+
+    def float(self, scope: Scope, depth: int) -> A.Expr:
+        float_scalars = [k for k, t in scope.scalars.items() if t == "float"]
+        n = self.node(scope)
+        if depth <= 0 or self.chance(0.35):
+            if float_scalars and self.chance(0.4):
+                return A.Var(self.pick(float_scalars))
+            if n.label == "Object" and self.chance(0.3):
+                self.tag("nullable_point")
+                return A.Prop(A.Prop(A.Var(n.name), self.pick(("bbox_center", "bbox_dim"))),
+                              self.pick("xyz"))
+            return A.Prop(A.Prop(A.Var(n.name), "center"), self.pick("xyz"))
+        d = depth - 1
+        choice = self.pick(("distance", "round", "abs", "arith", "sqrt", "to_float", "ceil",
+                            "literal", "distance2d"))
+        if choice == "distance":
+            self.tag("point_distance")
+            return A.Func("point.distance", (self.point(scope, d), self.point(scope, d)))
+        if choice == "distance2d":
+            self.tag("point_distance_2d")
+            p2 = A.Func("point", (A.MapLit((("x", A.Lit(self.rng.randint(-2, 2) * 1.0)),
+                                            ("y", A.Lit(self.rng.randint(-2, 2) * 1.0)))),))
+            other = p2 if self.chance(0.5) else A.Prop(A.Var(n.name), "center")
+            return A.Func("point.distance", (p2, other))
+        if choice == "round":
+            args: tuple[A.Expr, ...] = (self.float(scope, d),)
+            if self.chance(0.6):
+                args += (A.Lit(self.rng.randint(0, 2)),)
+            return A.Func("round", args)
+        if choice == "abs":
+            return A.Func("abs", (self.float(scope, d),))
+        if choice == "arith":
+            return A.BinOp(self.pick(("+", "-", "*")), self.float(scope, d),
+                           self.float(scope, d) if self.chance(0.7) else self.integer(scope, d))
+        if choice == "sqrt":
+            return A.Func("sqrt", (A.Func("abs", (self.float(scope, d),)),))
+        if choice == "to_float":
+            return A.Func("toFloat", (self.integer(scope, d),))
+        if choice == "ceil":
+            return A.Func(self.pick(("ceil", "floor")), (self.float(scope, d),))
+        return A.Lit(self.rng.randint(-4, 4) / 2 + 0.25)
+
+    def point(self, scope: Scope, depth: int) -> A.Expr:
+        n = self.node(scope)
+        if self.chance(0.3):
+            self.tag("point_literal")
+            return A.Func("point", (A.MapLit(tuple((k, A.Lit(self.rng.randint(-2, 2) * 0.5))
+                                                   for k in "xyz")),))
+        if n.label == "Object" and self.chance(0.3):
+            self.tag("nullable_point")
+            return A.Prop(A.Var(n.name), self.pick(("bbox_center", "bbox_dim")))
+        return A.Prop(A.Var(n.name), "center")
+
+    def list(self, scope: Scope, depth: int) -> A.Expr:
+        n = self.node(scope)
+        choice = self.pick(("split", "literal", "mixed", "comp", "range", "slice"))
+        if choice == "split":
+            self.tag("split")
+            return A.Func("split", (self.string(scope, depth - 1), A.Lit(self.pick(("O", "a")))))
+        if choice == "mixed":
+            self.tag("mixed_list")
+            return A.ListLit((A.Prop(A.Var(n.name), "nodeSymbol"),
+                              A.Func("round", (A.Prop(A.Prop(A.Var(n.name), "center"), "z"),
+                                               A.Lit(2)))))
+        if choice == "comp":
+            self.tag("list_comprehension")
+            return A.ListComp("x", A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"),
+                                                    A.Lit("1"))),
+                              A.BinOp("<>", A.Var("x"), A.Lit("")), A.Func("toUpper",
+                                                                            (A.Var("x"),)))
+        if choice == "range":
+            return A.Func("range", (A.Lit(0), self.integer(scope, 0)))
+        if choice == "slice":
+            self.tag("slice")
+            return A.Slice(A.Func("split", (A.Prop(A.Var(n.name), "name"), A.Lit(" "))),
+                           A.Lit(-2), None)
+        return A.ListLit((self.string(scope, 0), self.string(scope, 0)))
+
+    def boolean(self, scope: Scope, depth: int) -> A.Expr:
+        d = depth - 1
+        choice = self.pick(("cmp_num", "cmp_num", "cmp_str", "str_op", "is_null", "in",
+                            "exists", "quant", "and", "or", "not", "point_eq", "in_split"))
+        if depth <= 0 and choice in ("and", "or", "not"):
+            choice = "cmp_str"
+        n = self.node(scope)
+        if choice == "cmp_num":
+            left = self.float(scope, d) if self.chance(0.6) else self.integer(scope, d)
+            return A.BinOp(self.pick(("<", "<=", ">", ">=", "=", "<>")), left,
+                           A.Lit(self.rng.randint(-4, 4) / 2) if self.chance(0.6)
+                           else self.float(scope, d))
+        if choice == "cmp_str":
+            return A.BinOp(self.pick(("=", "<>", "<")), self.string(scope, d),
+                           A.Lit(self.pick((*CLASSES, "", "O1", "R10"))))
+        if choice == "str_op":
+            return A.BinOp(self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS")),
+                           self.string(scope, d), A.Lit(self.pick(("O", "R", "a", "e", "1", ""))))
+        if choice == "is_null":
+            self.tag("is_null")
+            if n.label == "Object" and self.chance(0.6):
+                self.tag("nullable_point")
+                return A.IsNull(A.Prop(A.Var(n.name), self.pick(("bbox_center", "bbox_dim"))),
+                                self.chance(0.5))
+            return A.IsNull(A.Var(n.name) if n.nullable else self.float(scope, d),
+                            self.chance(0.5))
+        if choice == "in":
+            return A.BinOp("IN", self.string(scope, d),
+                           A.ListLit(tuple(A.Lit(self.pick(CLASSES))
+                                           for _ in range(self.rng.randint(0, 3)))
+                                     + ((A.Lit(None),) if self.chance(0.3) else ())))
+        if choice == "in_split":
+            self.tag("split")
+            return A.BinOp("IN", A.Lit(""), A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"),
+                                                            A.Lit(self.pick(("O", "1", "R"))))))
+        if choice == "exists":
+            self.tag("exists_subquery")
+            pat = self.sub_pattern(n, named=True)
+            where = (A.BinOp("=", A.Prop(A.Var("m"), "class"), A.Lit(self.pick(CLASSES)))
+                     if self.chance(0.5) else None)
+            return A.Subquery("EXISTS", (pat,), where)
+        if choice == "quant":
+            self.tag("quantifier")
+            return A.Quant(self.pick(("any", "all", "none", "single")), "x",
+                           A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"), A.Lit("1"))),
+                           A.BinOp("=", A.Var("x"), A.Lit(self.pick(("", "O", "R", "0")))))
+        if choice == "and":
+            return A.BinOp(self.pick(("AND", "OR", "XOR")), self.boolean(scope, d),
+                           self.boolean(scope, d))
+        if choice == "or":
+            return A.BinOp("OR", self.boolean(scope, d), self.boolean(scope, d))
+        if choice == "not":
+            return A.Not(self.boolean(scope, d))
+        self.tag("point_equality")
+        return A.BinOp("=", A.Prop(A.Var(n.name), "center"), self.point(scope, 0))
