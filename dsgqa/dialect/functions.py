@@ -110,6 +110,20 @@ def neo4j_percentile_disc(values: list[float], percentile: float) -> float | Non
     return xs[max(math.ceil(percentile * len(xs)) - 1, 0)]
 
 
+# A list literal whose elements have different types (`[o.nodeSymbol, round(o.center.z, 2)]`,
+# fine in Neo4j) cannot be a Kuzu list, whose elements share one type; the translator writes it
+# as a struct with these keys in order, and rows turn such a struct back into the list.
+MIXED_LIST_KEY = "_neo4j_item_"
+
+
+def mixed_list(value: dict[str, Any]) -> list[Any] | None:
+    """The list a struct of `MIXED_LIST_KEY` fields stands for, or None for any other struct."""
+    keys = list(value)
+    if not keys or any(key != f"{MIXED_LIST_KEY}{i}" for i, key in enumerate(keys)):
+        return None
+    return [value[key] for key in keys]
+
+
 @dataclass(frozen=True)
 class UDF:
     """One engine function: its name in translated queries, Python body and Kuzu signature."""

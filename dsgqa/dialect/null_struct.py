@@ -3,8 +3,8 @@
 Kuzu 0.11.3 returns a value left over from another row for a field of a NULL struct: after an
 OPTIONAL MATCH that found nothing, `t.center IS NULL` is true but `t.center.x` is a real-looking
 number (and so is every `point.distance(r.center, t.center)`, which reads the fields). Ladybug
-0.22.0 returns NULL there. So on Kuzu a read of a point's field that may be NULL (all but the `center` of a node a MATCH
-bound: every node has one) becomes
+0.22.0 returns NULL there. So on Kuzu a read of a point's field that may be NULL (all but the
+`center` of a node a MATCH bound: every node has one) becomes
 
     CASE WHEN t.center IS NULL THEN NULL ELSE t.center.x END
 

@@ -24,11 +24,11 @@ from typing import ClassVar
 from lark import Token, Tree
 
 from dsgqa.dialect.captures import REWRITE as CAPTURES
-from dsgqa.dialect.captures import project_elements
+from dsgqa.dialect.captures import affected, by_position
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
-from dsgqa.dialect.functions import UDFS
+from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
@@ -350,10 +350,13 @@ class Rewriter:
         args = node.children[1:]
         if fname in ("any", "all", "none", "single") and len(args) == 1 \
                 and isinstance(args[0], Tree) and args[0].data == "where_arg":
-            binding = args[0].children[0]
+            binding, test = args[0].children
             if isinstance(binding, Tree) and binding.data == "in_" \
-                    and binding.children[0].data == "var":
-                self._capture_safe(binding, [(args[0], 1)])
+                    and binding.children[0].data == "var" \
+                    and affected(plain_name(binding.children[0].children[0]),
+                                 binding.children[1], [test]):
+                args[0].children[1:] = by_position(binding, [test], self.names, False)
+                self.note(CAPTURES)
         if fname in ("size", "exists") and len(args) == 1 and isinstance(args[0], Tree) \
                 and args[0].data == "pattern_predicate":
             subquery = self.pre_pattern_predicate(args[0])
@@ -385,20 +388,13 @@ class Rewriter:
         binding = node.children[0]
         if isinstance(binding, Tree) and binding.data == "in_" \
                 and binding.children[0].data == "var":
-            holders = [(node, i) for i in range(1, len(node.children))]
-            if node.data == "list_comp" and len(node.children) == 2:
-                # [x IN xs WHERE p] returns the elements themselves: a use of x whole.
-                holders.append((tree("paren", binding.children[0]), 0))
-            self._capture_safe(binding, holders)
+            bound = plain_name(binding.children[0].children[0])
+            bodies = node.children[1:]
+            filter_only = node.data == "list_comp" and len(bodies) == 1
+            if affected(bound, binding.children[1], bodies):
+                node.children[1:] = by_position(binding, bodies, self.names, filter_only)
+                self.note(CAPTURES)
         return node
-
-    def _capture_safe(self, binding: Tree, holders: list[tuple[Tree, int]]) -> None:
-        """Work around the engines' lambda bug over node lists (`captures.py`)."""
-        bound = plain_name(binding.children[0].children[0])
-        projected = project_elements(bound, binding.children[1], holders, self.names)
-        if projected is not None:
-            binding.children[1] = projected
-            self.note(CAPTURES)
 
     def pre_key_access(self, node: Tree) -> Tree:
         """`properties(n)['k']`, `properties(n).k` and `m['k']` read one property or field: as
@@ -457,6 +453,15 @@ class Rewriter:
         end = call("size", base) if high is None else _slice_bound(base, high, 0)
         self.note("slice->list_slice")
         return call("list_slice", base, start, end)
+
+    def r_list_literal(self, node: Tree) -> Tree:
+        """A list of values of different types, as a struct that rows turn back into the list
+        (`functions.MIXED_LIST_KEY`)."""
+        if ctype(node) != "list<mixed>":
+            return node
+        self.note("mixed-type list->struct")
+        return tree("map_literal", *[tree("map_entry", name(f"{MIXED_LIST_KEY}{i}"), child)
+                                     for i, child in enumerate(node.children)])
 
     def r_map_projection(self, node: Tree) -> Tree:
         subject, *entries = node.children
@@ -693,9 +698,22 @@ def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
         raise CypherSyntaxError("reduce() needs `accumulator = initial, x IN list | expr`")
     variable, source = Rewriter._binding(body.children[0])
     accumulator = init.children[0].children[0]
+    if affected(plain_name(variable), source,
+                [_without(body.children[1], plain_name(accumulator))]):
+        raise DialectError("reduce() over nodes that reads a variable of the row (the engines "
+                           "read another row's nodes there)")
     rw.note("reduce->list_reduce")
     seeded = call("list_concat", tree("list_literal", init.children[2]), source)
     return call("list_reduce", seeded, tree("lambda2", accumulator, variable, body.children[1]))
+
+
+def _without(node: object, variable: str) -> object:
+    """`node` with references to `variable` replaced by NULL (for checking what else it reads)."""
+    if not isinstance(node, Tree):
+        return node
+    if node.data == "var" and plain_name(node.children[0]) == variable:
+        return tree("null_lit")
+    return tree(str(node.data), *[_without(c, variable) for c in node.children])
 
 
 def _aggregate(rw: Rewriter, node: Tree, args: list) -> Tree:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from dsgqa.dialect.functions import mixed_list
 from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph
 
 # Engine-internal keys of Kuzu node/rel values; offsets mean nothing to a reader of the rows.
@@ -117,6 +118,9 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, dict):
+        items = mixed_list(value)
+        if items is not None:  # a Neo4j list of mixed types, as the translator wrote it
+            return [plain_value(v) for v in items]
         # Ladybug spells the internal keys in capitals (`_ID`, `_LABEL`); Kuzu in lower case.
         return {_key(str(k)): plain_value(v) for k, v in value.items()
                 if str(k).lower() not in _INTERNAL_KEYS}
