@@ -17,6 +17,7 @@ Anything Neo4j accepts that has no faithful Kuzu form raises `DialectError`.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import ClassVar
@@ -37,7 +38,14 @@ from dsgqa.dialect.order_by import fix_order_by
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.trees import call, int_lit, name, tree, var
-from dsgqa.dialect.types import NODE_KEYS, NUMBERS, OBJECT_KEYS, annotate_types, ctype
+from dsgqa.dialect.types import (
+    NODE_KEYS,
+    NUMBERS,
+    OBJECT_KEYS,
+    UNKNOWN,
+    annotate_types,
+    ctype,
+)
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 
@@ -61,6 +69,11 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "tofloatornull", "tostringornull", "tobooleanornull",
     "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "replace",
 })
+
+
+# Nodes whose first `x IN list` child binds a variable instead of testing membership.
+_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
+_NON_NULL_LITERALS = frozenset({"int_lit", "float_lit", "str_lit", "true_lit", "false_lit"})
 
 
 def arith(left: object, op: str, right: object) -> Tree:
@@ -178,6 +191,9 @@ class Rewriter:
             node = getattr(self, pre)(node)
         # The operands' types, read by type-directed rewrites after the operands were rewritten.
         node.child_types = [ctype(child) for child in node.children]
+        if node.data in _BINDERS and node.children and isinstance(node.children[0], Tree) \
+                and node.children[0].data == "in_":
+            node.children[0].is_binding = True  # `x IN list` of a comprehension, not a test
         node.children = [self.visit(child) for child in node.children]
         post = getattr(self, f"r_{node.data}", None)
         return post(node) if post is not None else node
@@ -454,6 +470,35 @@ class Rewriter:
         self.note("slice->list_slice")
         return call("list_slice", base, start, end)
 
+    def r_in_(self, node: Tree) -> Tree:
+        """`x IN list` with Neo4j's NULLs: NULL when the list holds a NULL and no match (Kuzu:
+        false, so `NOT (2 IN [1, NULL])` kept rows Neo4j drops), false for an empty list even when
+        x is NULL (Kuzu: NULL). A non-empty literal list of non-NULL literals needs nothing."""
+        if getattr(node, "is_binding", False):
+            return node
+        value, items = node.children
+        if isinstance(items, Tree) and items.data == "list_literal" and items.children and all(
+                isinstance(c, Tree) and c.data in _NON_NULL_LITERALS for c in items.children):
+            return node
+        self.note("IN->NULL-aware CASE")
+
+        def copy_of(part: object) -> object:
+            return copy.deepcopy(part)
+        element = self.names.fresh("_x")
+        holds_null = tree("compare", call("size", call(
+            "list_filter", copy_of(items), tree("lambda_", name(element),
+                                                tree("is_null", var(element))))),
+            Token("COMP_OP", ">"), int_lit(0))
+        empty = tree("compare", call("size", copy_of(items)), Token("EQ", "="), int_lit(0))
+        return tree("case_expr",
+                    tree("case_when", tree("is_null", copy_of(items)), tree("null_lit")),
+                    tree("case_when", empty, tree("false_lit")),
+                    tree("case_when", tree("is_null", copy_of(value)), tree("null_lit")),
+                    tree("case_when", tree("in_", copy_of(value), copy_of(items)),
+                         tree("true_lit")),
+                    tree("case_when", holds_null, tree("null_lit")),
+                    tree("false_lit"))
+
     def r_list_literal(self, node: Tree) -> Tree:
         """A list of values of different types, as a struct that rows turn back into the list
         (`functions.MIXED_LIST_KEY`)."""
@@ -504,6 +549,12 @@ class Rewriter:
         if str(node.children[1]) != "+" or len(node.child_types) != 3:
             return node
         left, _op, right = node.child_types
+        if left.startswith("list<") != right.startswith("list<") and UNKNOWN not in (left, right):
+            # [1, 2] + 3 appends and 0 + [1] prepends in Neo4j; Kuzu's + takes two lists.
+            self.note("list + value->list_append/list_prepend")
+            if left.startswith("list<"):
+                return call("list_append", node.children[0], node.children[2])
+            return call("list_prepend", node.children[2], node.children[0])
         if left == "str" and right in NUMBERS:
             node.children[2] = as_string(node.children[2], right)
         elif right == "str" and left in NUMBERS:

@@ -20,6 +20,9 @@ ERROR_KINDS: tuple[str, ...] = ("syntax", "dialect", "schema", "refused", "timeo
 
 _UNKNOWN_FUNCTION = re.compile(r"function (\S+) does not exist", re.IGNORECASE)
 _NOT_A_STATEMENT = re.compile(r"^(\S+) is not allowed: only read queries")
+# Engine failures where Neo4j returns NULL instead: the engine's fault, not the model's.
+_ENGINE_NOT_NEO4J = re.compile(r"list_extract\(list, index\): index=-?\d+ is out of range"
+                               r"|conversion exception: cast failed")
 
 
 def guard_kind(message: str) -> str:
@@ -42,6 +45,8 @@ def engine_error_kind(error: str, backend: str) -> str:
         if "accessmode" in lower or "forbidden" in lower:
             return "refused"
         return "runtime"
+    if _ENGINE_NOT_NEO4J.search(lower):
+        return "dialect"  # Neo4j gives NULL here (an index past the end, toInteger('x'))
     if "parser exception" in lower:
         return "dialect"  # our grammar accepted it: the engine's parser refused our translation
     unknown = _UNKNOWN_FUNCTION.search(text)
