@@ -307,7 +307,7 @@ def test_no_rewrite_turns_a_write_into_a_read(target):
     ("MATCH (r:Robot) RETURN r", "schema"),
     ("MATCH (r:Room) RETURN r.colour", "schema"),
     ("MATCH (r:Room) RETURN foo(r)", "syntax"),
-    ("RETURN [1, 2][5]", "runtime"),
+    ("RETURN [1, 2][5]", "dialect"),
     ("MATCH (r:Room) DELETE r", "refused"),
 ])
 def test_error_kinds(store, cypher, kind):
