@@ -535,6 +535,7 @@ class Generator:
             return A.Func("replace", (self.string(scope, d), A.Lit(self.pick(("O", "a", "e", "_"))),
                                       A.Lit(self.pick(("", "-", "XY")))))
         if choice == "concat":
+            self.tag("string_concat")
             return A.BinOp("+", self.string(scope, d), A.BinOp("+", A.Lit(":"),
                                                              self.string(scope, d)))
         if choice == "concat_int":

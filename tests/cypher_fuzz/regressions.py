@@ -1,0 +1,193 @@
+"""Hand-checked regression cases: the silent differences the fuzzer found, each shrunk to a
+few clauses on one tiny graph, with Neo4j's rows worked out by hand from the Cypher Manual.
+
+The graph (`GRAPH`)::
+
+    B1 apartment --CONTAINS--> R1 kitchen (0,0,0), R2 office (10,0,0)
+    R3 hallway (5,5,0) in no building
+    R1 -> P1 (MeshPlace), p1 (Place, empty);  R2 -> P2 (MeshPlace);  p2 (Place) in no room
+    P1 -> O1 trash (1,0,0), box;  P2 -> O2 chair (9,0,0), NO box;  O3 lamp (3,3,1), box, in no room
+    ROOM_CONNECTED R1-R2, R2-R3;  OBJECT_CONNECTED O1-O2;  PLACE_CONNECTED p1-p2;
+    MESH_PLACE_CONNECTED P1-P2      (each stored both ways)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tests.cypher_fuzz.graphs import GraphSpec, NodeSpec
+
+BOX = (0.5, 0.5, 0.5)
+GRAPH = GraphSpec(
+    nodes=(
+        NodeSpec("B1", "Building", "apartment", "", (5.0, 0.0, 0.0)),
+        NodeSpec("R1", "Room", "kitchen", "", (0.0, 0.0, 0.0)),
+        NodeSpec("R2", "Room", "office", "", (10.0, 0.0, 0.0)),
+        NodeSpec("R3", "Room", "hallway", "", (5.0, 5.0, 0.0)),
+        NodeSpec("P1", "MeshPlace", "floor", "", (0.5, 0.0, 0.0)),
+        NodeSpec("P2", "MeshPlace", "floor", "", (9.5, 0.0, 0.0)),
+        NodeSpec("p1", "Place", "unknown", "", (0.0, 1.0, 0.0)),
+        NodeSpec("p2", "Place", "unknown", "", (0.0, 2.0, 0.0)),
+        NodeSpec("O1", "Object", "trash", "", (1.0, 0.0, 0.0), (1.0, 0.0, 0.0), BOX),
+        NodeSpec("O2", "Object", "chair", "", (9.0, 0.0, 0.0)),
+        NodeSpec("O3", "Object", "lamp", "", (3.0, 3.0, 1.0), (3.0, 3.0, 1.0), BOX),
+    ),
+    contains=(("B1", "R1"), ("B1", "R2"), ("R1", "P1"), ("R1", "p1"), ("R2", "P2"),
+              ("P1", "O1"), ("P2", "O2")),
+    connected=(("R1", "R2"), ("R2", "R3"), ("O1", "O2"), ("p1", "p2"), ("P1", "P2")),
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A query, Neo4j's rows on GRAPH, whether they are ordered, and why they are what they
+    are (tests/test_dialect_fuzz.py lists the ones not fixed yet)."""
+
+    name: str
+    query: str
+    rows: list[list[object]]
+    ordered: bool
+    why: str
+
+
+CASES: list[Case] = [
+    Case("null_point_field_after_optional_match",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
+         "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, t.center.x AS x ORDER BY r",
+         [["R1", 1.0], ["R2", None], ["R3", None]], True,
+         "a property of NULL is NULL (t is NULL for R2 and R3)"),
+    Case("null_point_field_of_missing_box",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, o.bbox_center.x AS x ORDER BY o",
+         [["O1", 1.0], ["O2", None], ["O3", 3.0]], True,
+         "O2 has no bbox_center: the property is NULL, so is its x"),
+    Case("min_distance_with_coalesce",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->"
+         "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, "
+         "coalesce(min(point.distance(r.center, t.center)), -1) AS d ORDER BY r",
+         [["R1", 1.0], ["R2", -1], ["R3", -1]], True,
+         "min() of only NULLs is NULL, so coalesce gives -1 for rooms without a trash can"),
+    Case("distance_2d_to_3d_is_null",
+         "MATCH (o:Object {class: 'trash'}) RETURN point.distance(point({x: 0.0, y: 0.0}), "
+         "o.center) AS d",
+         [[None]], False,
+         "points of different coordinate systems (cartesian 2D, cartesian-3d) have no distance"),
+    Case("reverse_of_a_list",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r.center.x) AS xs "
+         "RETURN reverse(xs) AS v",
+         [[[5.0, 10.0, 0.0]]], False,
+         "reverse() of a list reverses the list"),
+    Case("property_of_head_of_empty_collect",
+         "MATCH (o:Object {class: 'piano'}) WITH collect(o) AS xs RETURN last(xs).nodeSymbol AS v",
+         [[None]], False,
+         "last([]) is NULL and a property of NULL is NULL"),
+    Case("in_list_with_null",
+         "MATCH (r:Room) WHERE NOT (r.class IN ['office', null]) RETURN r.nodeSymbol AS r",
+         [], False,
+         "x IN [.., null] without a match is NULL, NOT NULL is NULL: no room passes"),
+    Case("in_list_with_null_value",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN r.class IN ['office', null] AS a, "
+         "r.class IN ['kitchen', null] AS b",
+         [[None, True]], False,
+         "IN is NULL when no element equals and one is NULL"),
+    Case("undirected_var_length_from_zero",
+         "MATCH (a:Room)-[:ROOM_CONNECTED*0..2]-(b) RETURN count(*) AS n",
+         [[27]], False,
+         "3 zero-length + 8 one-hop (each stored relationship either way) + 16 two-hop trails"),
+    Case("directed_var_length_back_over_reverse_relationship",
+         "MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2..2]->(b) RETURN b.nodeSymbol AS b "
+         "ORDER BY b",
+         [["R1"], ["R3"]], True,
+         "R1->R2->R1 uses two different relationships, so it is a valid trail"),
+    Case("string_plus_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "RETURN r.nodeSymbol AS r, r.nodeSymbol + ':' + b.nodeSymbol AS s ORDER BY r",
+         [["R1", "R1:B1"], ["R2", "R2:B1"], ["R3", None]], True,
+         "string + NULL is NULL"),
+    Case("string_plus_null_number",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, o.nodeSymbol + o.bbox_dim.x AS s ORDER BY o",
+         [["O1", "O10.5"], ["O2", None], ["O3", "O30.5"]], True,
+         "string + NULL is NULL; a float is printed the shortest way ('0.5')"),
+    Case("percentile_disc_of_integers_is_integer",
+         "MATCH (r:Room) RETURN 'n' + percentileDisc(size(r.class), 0.5) AS p",
+         [["n7"]], False,
+         "sizes 7, 6, 7: percentileDisc returns one of the values, an INTEGER"),
+    Case("shortest_path_none_predicate_in_optional_match",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "OPTIONAL MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-(b)) "
+         "WHERE none(n IN nodes(p) WHERE n.class = 'piano') RETURN length(p) AS hops",
+         [[2]], False,
+         "no node is a piano, so the predicate holds for the shortest path R1-R2-R3"),
+    Case("shortest_path_predicate_forces_detour_or_nothing",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "OPTIONAL MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-(b)) "
+         "WHERE none(n IN nodes(p) WHERE n.class = 'office') RETURN length(p) AS hops",
+         [[None]], False,
+         "every path from R1 to R3 passes the office R2"),
+    Case("negative_slices",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r.nodeSymbol) AS xs "
+         "RETURN xs[-2..-1] AS a, xs[-2..] AS b, xs[1..-1] AS c, xs[-1] AS d, xs[-5..2] AS e",
+         [[["R2"], ["R2", "R3"], ["R2"], "R3", ["R1", "R2"]]], False,
+         "negative bounds count from the end, slices clamp to the list"),
+    Case("constant_return_after_empty_match",
+         "MATCH (o:Object {class: 'piano'}) RETURN point({x: 1.0, y: 2.0, z: 3.0}) AS p, 1 AS one",
+         [], False,
+         "no row to project: no row out"),
+    Case("constant_return_after_filtered_match",
+         "MATCH (m:MeshPlace) WHERE NOT (m.nodeSymbol IN ['O1', null]) "
+         "OPTIONAL MATCH (m)-[:CONTAINS]->(o:Object) RETURN point({x: 1.0, y: 2.0, z: 3.0}) AS p",
+         [], False,
+         "the IN is NULL for every mesh place, so no row reaches the RETURN"),
+    Case("aggregate_over_mixed_labels",
+         "MATCH (m:MeshPlace {nodeSymbol: 'P1'})-->(n) RETURN min(n.nodeSymbol) AS a, "
+         "max(n.name) AS b, count(*) AS c",
+         [["O1", "", 2]], False,
+         "n is O1 (CONTAINS) or P2 (MESH_PLACE_CONNECTED)"),
+    Case("var_length_then_hop_uniqueness",
+         "MATCH (a:Room)-[:ROOM_CONNECTED*0..2]->(b:Room)-[:ROOM_CONNECTED]-(c:Room) "
+         "RETURN count(*) AS n",
+         [[22]], False,
+         "8 with a zero-length segment, 8 with one hop, 6 with two (the last hop reuses none)"),
+    Case("hop_then_var_length_uniqueness",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]-(b:Room)-[:ROOM_CONNECTED*0..2]->(c:Room) "
+         "RETURN count(*) AS n",
+         [[22]], False,
+         "per first hop (8 traversals): 4+1+3+3+3+3+4+1 directed trails avoiding it"),
+    Case("min_of_empty_strings",
+         "MATCH (p:Place) RETURN min(p.name) AS n, count(*) AS c",
+         [["", 2]], False,
+         "the empty string is a value, not NULL"),
+    Case("min_over_unlabelled_node",
+         "MATCH (m:MeshPlace)<-[:CONTAINS]-(r) RETURN min(r.nodeSymbol) AS n",
+         [["R1"]], False,
+         "r is any label; its nodeSymbol is a string on every label"),
+    Case("split_keeps_empty_strings",
+         "MATCH (o:Object {class: 'trash'}) RETURN split(o.nodeSymbol, 'O') AS s, "
+         "split(o.nodeSymbol, 'O')[0] AS first",
+         [[["", "1"], ""]], False,
+         "split() keeps the empty string before a leading delimiter"),
+    Case("elementid_breaks_symmetry",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]-(b:Room) WHERE elementId(a) < elementId(b) "
+         "RETURN count(*) AS n",
+         [[4]], False,
+         "2 pairs, each found over both stored relationships in the one allowed orientation"),
+    Case("aggregate_repeated_in_order_by",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS r, count(*) AS n "
+         "ORDER BY count(*) DESC, r",
+         [["R1", 2], ["R2", 1]], True,
+         "ORDER BY may repeat a projected aggregate; R then sorts by the alias (a string)"),
+    Case("pattern_comprehension_with_where",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, size([(r)-[:CONTAINS]->()-[:CONTAINS]->(o) "
+         "WHERE o.class = 'trash' | o]) AS n ORDER BY r",
+         [["R1", 1], ["R2", 0], ["R3", 0]], True,
+         "the WHERE filters the comprehension's matches"),
+    Case("keys_and_properties",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, size(keys(o)) AS k, "
+         "properties(o)['class'] AS c ORDER BY o",
+         [["O1", 6, "trash"], ["O2", 4, "chair"], ["O3", 6, "lamp"]], True,
+         "keys() lists only properties that are set: O2 has no box"),
+    Case("stdev_and_percentile_cont",
+         "MATCH (r:Room) RETURN stDev(r.center.x) AS s, stDevP(r.center.x) AS sp, "
+         "percentileCont(r.center.x, 0.25) AS pc",
+         [[5.0, 4.08248290463863, 2.5]], False,
+         "x = 0, 10, 5: sample deviation 5, population 4.0825; 25th percentile 2.5"),
+]
