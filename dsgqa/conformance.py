@@ -331,15 +331,46 @@ def _run_case(store: Any, case: Case, backend: str) -> CaseResult:
                       actual=result.rows)
 
 
-def check_engine_command(backend: str = "kuzu") -> int:
-    """`nlp-dsg-benchmark check-engine`: print a table of the cases; 0 if all pass, else 1."""
+def check_engine_command(backend: str = "kuzu", scene_graph: Path | None = None,
+                         fidelity: bool = True) -> int:
+    """`nlp-dsg-benchmark check-engine`: print a table of the cases, then the fidelity set's
+    verdicts on the example Hydra graph when it is at hand; 0 if every case passes and no
+    fidelity question is answered wrongly (an honest `dialect` refusal is listed, not failed)."""
     try:
         results = run_conformance(backend)
     except GraphStoreError as exc:
         print(f"check-engine: {exc}")
         return 1
     _print_table(backend, results)
-    return 0 if all(r.passed for r in results) else 1
+    ok = all(r.passed for r in results)
+    if fidelity:
+        ok = fidelity_summary(backend, scene_graph) and ok
+    return 0 if ok else 1
+
+
+def fidelity_summary(backend: str, scene_graph: Path | None) -> bool:
+    """Run the fidelity set (questions/fidelity/) through the benchmark's stages on `backend`
+    and print its verdicts; False when a question got a wrong answer or a non-dialect error."""
+    from dsgqa.fidelity_check import FIDELITY_QUESTIONS, check, example_graph
+
+    graph = scene_graph or example_graph()
+    if graph is None:
+        print("fidelity set skipped: the example Hydra graph is not here (pass --scene-graph, "
+              "or set NLP_DSG_EXAMPLE_DSG)")
+        return True
+    with tempfile.TemporaryDirectory(prefix="dsg-fidelity-") as scratch:
+        verdicts = list(check(backend, FIDELITY_QUESTIONS, graph, Path(scratch)))
+    refused = [v for v in verdicts if not v["passed"] and v["error_kind"] == "dialect"]
+    wrong = [v for v in verdicts if not v["passed"] and v["error_kind"] != "dialect"]
+    passed = len(verdicts) - len(refused) - len(wrong)
+    print(f"fidelity set on {backend}: {passed}/{len(verdicts)} answered as Neo4j would, "
+          f"{len(refused)} refused (no faithful form), {len(wrong)} wrong")
+    for verdict in refused:
+        print(f"  refused {verdict['uid']}: {verdict['error']}")
+    for verdict in wrong:
+        print(f"  WRONG {verdict['uid']}: {verdict['error'] or verdict['answer']} "
+              f"(expected {verdict['solution']})")
+    return not wrong
 
 
 def _print_table(backend: str, results: list[CaseResult]) -> None:

@@ -1,7 +1,8 @@
 """Run a question set's reference queries through the benchmark's own stages on one engine.
 
 `python -m dsgqa.fidelity_check --backend ladybug --questions Q.yaml --scene-graph G.json`
-prints one JSON line per question (`uid`, `passed`, `error`, `answer`, `solution`, `cypher`).
+prints one JSON line per question (`uid`, `passed`, `error`, `error_kind`, `answer`, `solution`,
+`cypher`).
 
 Why a module with a command line: Kuzu and Ladybug ship C++ libraries with the same symbols and
 must never be loaded into one process (`graphstore/engine.py` refuses the second). The test
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -32,6 +34,18 @@ from dsgqa.stages.generate_cypher import generate_cypher
 from dsgqa.stages.refine import refine
 from dsgqa.stages.run_query import run_query
 
+FIDELITY_QUESTIONS = Path(__file__).resolve().parent.parent / "questions/fidelity" \
+    / "example_questions.yaml"
+
+
+def example_graph() -> Path | None:
+    """The example Hydra graph the fidelity set is written for, if it is on this machine:
+    `NLP_DSG_EXAMPLE_DSG`, else the shared data folder beside the project."""
+    named = os.environ.get("NLP_DSG_EXAMPLE_DSG")
+    candidates = [Path(named)] if named else []
+    candidates.append(FIDELITY_QUESTIONS.parents[2].parent / "shared/data/dsg/example_dsg.json")
+    return next((path for path in candidates if path.is_file()), None)
+
 
 def check(backend: str, questions: Path, scene_graph: Path,
           db_root: Path) -> Iterator[dict[str, Any]]:
@@ -47,6 +61,7 @@ def check(backend: str, questions: Path, scene_graph: Path,
             passed = outcome.valid and not outcome.truncated and sldp_equals(
                 answer, question.solution)
             yield {"uid": question.uid, "passed": bool(passed), "error": outcome.error or "",
+                   "error_kind": outcome.query_error_kind,
                    "answer": str(answer), "solution": question.solution,
                    "cypher": outcome.cypher_executed}
 

@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check-engine", help="Run the Cypher engine conformance check.")
     check.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    check.add_argument("--scene-graph", type=Path, default=None,
+                       help="The example Hydra graph for the fidelity set (default: found "
+                            "beside the project or via NLP_DSG_EXAMPLE_DSG).")
 
     compare = sub.add_parser("compare", help="Compare two answers (SLDP, or PDDL goals).")
     compare.add_argument("a")
@@ -277,7 +280,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "check-engine":
         from dsgqa.conformance import check_engine_command
 
-        return check_engine_command(args.backend)
+        return check_engine_command(args.backend, args.scene_graph)
     if args.command == "compare":
         from dsgqa.compare_cli import compare_command
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from dsgqa import conformance
@@ -63,9 +65,24 @@ def test_rows_match(case, rows, ok):
 
 
 def test_check_engine_command_prints_a_table(capsys):
-    assert check_engine_command("kuzu") == 0
+    assert check_engine_command("kuzu", fidelity=False) == 0
     out = capsys.readouterr().out
     assert "top2_then_sum" in out and f"{len(CASES)}/{len(CASES)} cases pass on kuzu" in out
+
+
+def test_check_engine_command_runs_the_fidelity_set(capsys):
+    """The fidelity set's questions are in the check; Kuzu refuses a few (never a wrong one)."""
+    from dsgqa.fidelity_check import FIDELITY_QUESTIONS, example_graph
+
+    graph = example_graph()
+    if graph is None:
+        assert os.environ.get("CI") != "true", "CI must have ../shared/data/dsg/example_dsg.json"
+        pytest.skip("the example Hydra graph (../shared/data/dsg) is not on this machine")
+    assert check_engine_command("kuzu", graph) == 0
+    out = capsys.readouterr().out
+    total = FIDELITY_QUESTIONS.read_text().count("- uid:")
+    assert "answered as Neo4j would" in out and f"/{total} answered" in out
+    assert ", 0 wrong" in out and "refused fid130" in out
 
 
 def test_check_engine_command_reports_a_missing_engine(capsys):
