@@ -11,10 +11,10 @@ entries and differ in verdicts. Sorted here, equal rows always read the same.
 numbers (int, float, Decimal; NaN after every other number), strings, booleans, lists, maps
 (nodes and points arrive as dicts), sets, anything else (dates, UUIDs: by type name and
 `repr`). Types rank roughly as Cypher's ascending ORDER BY ranks them (maps, lists, other,
-strings, booleans, numbers, NULL last). Distinct values never get equal keys (1 and 1.0, 0.0 and
--0.0 are told apart), so the sorted order never depends on the order the rows came in. Nothing
-in a key depends on hashing (dict entries are sorted by their keys' keys), so it is the same in
-every process whatever `PYTHONHASHSEED` is.
+strings, booleans, numbers, NULL last). Distinct values never get equal keys (1 and 1.0, 0.0
+and -0.0, a list and a tuple are told apart), so the sorted order never depends on the order
+the rows came in. Nothing in a key depends on hashing (dict entries and set members are sorted
+by their keys), so it is the same in every process whatever `PYTHONHASHSEED` is.
 
 A cell's own contents are never reordered: a list in a cell (`collect(...)`) is data.
 """
@@ -51,13 +51,14 @@ def cell_key(value: Any) -> Key:
     if isinstance(value, str):
         return (_STRING, value)
     if isinstance(value, bytes | bytearray):
-        return (_BYTES, bytes(value))
+        return (_BYTES, bytes(value), isinstance(value, bytearray))
     if isinstance(value, dict):
         return (_MAP, tuple(sorted((cell_key(k), cell_key(v)) for k, v in value.items())))
     if isinstance(value, list | tuple):
-        return (_LIST, tuple(cell_key(item) for item in value))
+        return (_LIST, tuple(cell_key(item) for item in value), isinstance(value, tuple))
     if isinstance(value, set | frozenset):
-        return (_SET, tuple(sorted(cell_key(item) for item in value)))
+        return (_SET, tuple(sorted(cell_key(item) for item in value)),
+                isinstance(value, frozenset))
     kind = type(value)
     return (_OTHER, f"{kind.__module__}.{kind.__qualname__}", repr(value))
 
