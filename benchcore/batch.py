@@ -155,7 +155,7 @@ def run_items(
             return Outcome(uid=uid, error=f"{stage}: {one_line_error(error)}")
         settled = keep(value)
         if cache is not None and settled:
-            cache.put(key, value)
+            cache.put(key, value, replace=refresh)
         return Outcome(uid=uid, value=value, fresh_llm_calls=fresh_calls_of(value),
                        settled=settled)
 

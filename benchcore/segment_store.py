@@ -29,6 +29,21 @@ Where the file system has no locks, writing works as before and nothing is merge
 finished-run record (`finished_runs`) names the segments its run left, so after a merge its
 rerun goes through the item cache instead of being reused as it was.
 
+Conflicts: a key is written by one computation of its inputs, so two records of a key from two
+writers (two processes, two Dask workers, or machines sharing the folder, each of which
+computed the key before it could see the other's record) should hold the same value. When
+they do not, whichever is newer wins, and a rerun's result then depends on which writer
+happened to finish last: a silent change of verdicts. So a store that sees two such records
+with different values (at `put`, when its index already holds another writer's record of the
+key; or when it indexes a record of a key it already holds from another segment) logs a
+warning naming the folder (the stage) and the key, and counts it (`conflicts`,
+`conflict_counts`). "Different" is the owner's to say (`same`: the item cache leaves out
+timings and whether a reply came from the response cache, which differ between equal
+computations); without it, different bytes. A deliberate rewrite (`put(..., replace=True)`: a
+`--refresh`) is written as a replacement record and is no conflict with what it replaces,
+for this store or any that reads it later. (Code from before replacement records stops
+reading a segment at the first one: its later records are misses there, never wrong values.)
+
 `SegmentStore.shared(folder)` is the process's one store of a folder: what one thread writes,
 every other thread reads at once (two models' batches that run the same query find each other's
 rows). `refresh()` indexes what other processes appended since; stage tasks call it when they
@@ -39,6 +54,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import mmap
 import os
 import secrets
@@ -47,6 +63,8 @@ import threading
 import time
 import weakref
 import zlib
+from collections import Counter
+from collections.abc import Callable
 from typing import ClassVar
 
 SUFFIX = ".seg"
@@ -58,6 +76,19 @@ _MERGING = ".merging"
 _READ, _VANISHED, _UNREADABLE = "read", "vanished", "unreadable"
 _HEADER = struct.Struct("<4sHII")   # magic, key length, value length, CRC-32 of the value
 _MAGIC = b"SEG1"
+_REPLACING = b"SEGR"   # the same record, written on purpose over an earlier value of its key
+_MAGICS = (_MAGIC, _REPLACING)
+_LOG = logging.getLogger("benchcore.cache")
+# folder -> keys seen written with different values, in this process
+_CONFLICTS: Counter[str] = Counter()
+_CONFLICTS_LOCK = threading.Lock()
+Same = Callable[[bytes, bytes], bool]
+
+
+def conflict_counts() -> dict[str, int]:
+    """Folder -> how many keys this process saw written with different values there."""
+    with _CONFLICTS_LOCK:
+        return dict(_CONFLICTS)
 
 
 class _Mapped:
@@ -71,10 +102,16 @@ class _Mapped:
         self.map = buffer
 
 
-def _record(key: str, value: bytes, crc: int) -> bytes:
+def _record(key: str, value: bytes, crc: int, replacing: bool = False) -> bytes:
     """One record as a segment holds it: header, key, value."""
     encoded = key.encode("utf-8")
-    return _HEADER.pack(_MAGIC, len(encoded), len(value), crc) + encoded + value
+    magic = _REPLACING if replacing else _MAGIC
+    return _HEADER.pack(magic, len(encoded), len(value), crc) + encoded + value
+
+
+def _writer(path: str) -> str:
+    """A record's writer as a log line names it: its segment, or this process."""
+    return f"segment {os.path.basename(path)}" if path else "this process"
 
 
 def _close(fd: int) -> None:
@@ -88,8 +125,12 @@ class SegmentStore:
     _SHARED: ClassVar[dict[str, SegmentStore]] = {}
     _SHARED_LOCK = threading.Lock()
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
+    def __init__(self, folder: str | os.PathLike[str], same: Same | None = None) -> None:
         self.folder = os.fspath(folder)
+        self._same = same
+        # keys whose indexed record is a replacement (no conflict with the records it replaced)
+        self._replacing: set[str] = set()
+        self.conflicts: set[str] = set()   # keys seen written with different values
         # key -> (its segment's map, or the record itself for this store's own writes; value
         # offset, value length, CRC-32, when its segment was modified, the segment's path: ""
         # for this store's own writes)
@@ -110,13 +151,14 @@ class SegmentStore:
                 self._merge_idle_segments()
 
     @classmethod
-    def shared(cls, folder: str | os.PathLike[str]) -> SegmentStore:
-        """This process's store of `folder`, refreshed with what others appended since."""
+    def shared(cls, folder: str | os.PathLike[str], same: Same | None = None) -> SegmentStore:
+        """This process's store of `folder`, refreshed with what others appended since.
+        `same`: how its owner compares two values of a key (the first opener's is kept)."""
         path = os.path.abspath(os.fspath(folder))
         with cls._SHARED_LOCK:
             store = cls._SHARED.get(path)
             if store is None:
-                store = cls._SHARED[path] = cls(path)
+                store = cls._SHARED[path] = cls(path, same)
                 return store
         store.refresh()
         return store
@@ -181,12 +223,20 @@ class SegmentStore:
             magic, key_length, value_length, crc = _HEADER.unpack_from(buffer, offset)
             start = offset + _HEADER.size + key_length
             end = start + value_length
-            if magic != _MAGIC or end > size:
+            if magic not in _MAGICS or end > size:
                 break
             key = buffer[offset + _HEADER.size:start].decode("utf-8", "replace")
             known = self._index.get(key)
+            replacing = magic == _REPLACING
+            if known is not None and known[5] != path and (known[2], known[3]) != (
+                    value_length, crc) and not replacing and key not in self._replacing:
+                self._check_conflict(key, known, buffer[start:end], crc, path)
             if known is None or known[4] <= modified:
                 self._index[key] = (mapped, start, value_length, crc, modified, path)
+                if replacing:
+                    self._replacing.add(key)
+                else:
+                    self._replacing.discard(key)
             offset = end
         self._indexed[path], self._seen[path] = offset, size
         return _READ
@@ -202,9 +252,16 @@ class SegmentStore:
         value = bytes(buffer[start:start + length])
         return value if zlib.crc32(value) == crc else None
 
-    def put(self, key: str, value: bytes) -> None:
+    def put(self, key: str, value: bytes, replace: bool = False) -> None:
+        """Append `value` under `key`. `replace`: written on purpose over the key's earlier
+        value (a refresh), so no conflict with it."""
         crc = zlib.crc32(value)
-        record = _record(key, value, crc)
+        record = _record(key, value, crc, replace)
+        known = self._index.get(key)
+        if known is not None and not replace and known[5] and (known[2], known[3]) != (
+                len(value), crc) and key not in self._replacing:
+            with self._lock:
+                self._check_conflict(key, known, value, crc, "")
         with self._lock:
             fd = self._segment()
         # No lock around the write: one write() on an O_APPEND file lands whole and unmixed,
@@ -216,6 +273,39 @@ class SegmentStore:
         # finer clock's reading of an earlier moment.
         self._index[key] = (record, len(record) - len(value), len(value), crc,
                             os.fstat(fd).st_mtime_ns, "")
+        if replace:
+            self._replacing.add(key)
+        else:
+            self._replacing.discard(key)
+
+    def _check_conflict(self, key: str, known: tuple[_Mapped | bytes, int, int, int, int, str],
+                        other: bytes, crc: int, other_path: str) -> None:
+        """Log and count a conflict when the indexed record of `key` (`known`) and another
+        writer's value (`other`, with its CRC-32, from `other_path`: "" for this store's own
+        write) differ by the owner's `same`. Called with the lock held."""
+        if key in self.conflicts:
+            return
+        buffer, start, length, known_crc, _, path = known
+        if buffer.__class__ is _Mapped:
+            buffer = buffer.map
+        value = bytes(buffer[start:start + length])
+        if zlib.crc32(value) != known_crc or zlib.crc32(other) != crc:
+            return   # a damaged record is a miss, not a value
+        try:
+            same = self._same(value, other) if self._same is not None else value == other
+        except Exception:   # an owner that cannot read one of them: no value to weigh
+            return
+        if same:
+            return
+        self.conflicts.add(key)
+        with _CONFLICTS_LOCK:
+            _CONFLICTS[self.folder] += 1
+            total = sum(_CONFLICTS.values())
+        _LOG.warning(
+            "cache conflict in %s: key %s was written with different values by two writers "
+            "(%s, %s); the newer is used, so a rerun may not repeat this run's result "
+            "(%d conflicting key(s) seen by this process)", self.folder, key,
+            _writer(path), _writer(other_path), total)
 
     def _segment(self) -> int:
         """This store's own segment, opened on the first write (again in a forked child, which
@@ -280,7 +370,7 @@ class SegmentStore:
                         continue        # its winner is in a live segment, which stays
                     value = self.get(key)
                     if value is not None:   # a damaged record stays a miss
-                        out.write(_record(key, value, crc))
+                        out.write(_record(key, value, crc, key in self._replacing))
             os.utime(scratch, ns=(newest, newest))
             merged = os.path.join(self.folder, name + SUFFIX)
             os.replace(scratch, merged)   # in place before the old ones go: a reader finds one

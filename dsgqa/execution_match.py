@@ -20,14 +20,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from lark import Tree
-
 from dsgqa.dialect import CypherSyntaxError
-from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.parser import parse
+from dsgqa.dialect.result_order import ResultOrder, final_order
 from dsgqa.sldp import SLDPError, from_python
 from dsgqa.sldp.equality import effective_tol, equal
 from dsgqa.sldp.match import Index, signature
@@ -39,68 +36,37 @@ TOLERANCE = 0.01
 _ORDER_KEYWORD = re.compile(r"ORDER\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class ResultOrder:
-    """How the reference orders its rows. `keys`: the returned columns its sort keys are (by
-    alias or by the same expression), so ties can be seen in the rows; None when a key is not
-    returned (then the order is compared strictly: ties cannot be told apart)."""
-
-    keys: tuple[int, ...] | None
-
-
 def reference_order(reference_cypher: str) -> ResultOrder | None:
-    """How the reference's final result is ordered, or None when it is not
-    (`_parsed_reference_order`). Each model's answer to a question is compared with the same
+    """How the reference's final result is ordered (`dialect.result_order`), or None when it
+    is not. A reference the grammar cannot read (Neo4j syntax beyond it, on the Neo4j backend)
+    counts as unordered. Each model's answer to a question is compared with the same
     reference, on every run: parsing the reference each time was most of a fully cached
     rerun's run-query stage."""
     if not _ORDER_KEYWORD.search(reference_cypher):
         return None
-    return _parsed_reference_order(reference_cypher)
+    readable, order = _parsed_order(reference_cypher)
+    return order if readable else None
+
+
+def query_order(cypher: str) -> ResultOrder | None:
+    """How a query's result is ordered, for keeping its rows as the engine gave them: as
+    `reference_order`, except that a query the grammar cannot read but that says ORDER is
+    taken as ordered with unknown keys (its rows are left in the engine's order, never
+    reordered on a guess)."""
+    if not _ORDER_KEYWORD.search(cypher):
+        return None
+    readable, order = _parsed_order(cypher)
+    return order if readable else ResultOrder(keys=None)
 
 
 @functools.lru_cache(maxsize=16_384)
-def _parsed_reference_order(reference_cypher: str) -> ResultOrder | None:
-    """The order of the reference's final result: an ORDER BY in the RETURN that ends the
-    query. An ORDER BY in a WITH (before an aggregation, say) orders what the next clause sees,
-    not the rows; after a UNION no order is defined. A reference the grammar cannot read (Neo4j
-    syntax beyond it, on the Neo4j backend) counts as unordered."""
+def _parsed_order(cypher: str) -> tuple[bool, ResultOrder | None]:
+    """Whether the grammar reads the query, and the order of its final result."""
     try:
-        root = parse(reference_cypher)
+        root = parse(cypher)
     except CypherSyntaxError:
-        return None
-    query = root.children[0]
-    parts = [c for c in query.children if isinstance(c, Tree)]
-    if any(part.data == "union" for part in parts):
-        return None
-    last = parts[-1].children[-1]
-    if not (isinstance(last, Tree) and last.data == "return_clause"):
-        return None
-    projection = last.children[0]
-    order = next((c for c in projection.children if isinstance(c, Tree) and c.data == "order"),
-                 None)
-    if order is None:
-        return None
-    return ResultOrder(_key_columns(projection, order))
-
-
-def _key_columns(projection: Tree, order: Tree) -> tuple[int, ...] | None:
-    """The returned column each sort key is, or None when one is not returned (or `*` hides
-    which columns there are)."""
-    items = next(c for c in projection.children if isinstance(c, Tree) and c.data == "proj_items")
-    if any(not isinstance(c, Tree) for c in items.children):  # RETURN *
-        return None
-    columns = [(item.children[0], plain_name(item.children[1]) if len(item.children) > 1
-                else None) for item in items.children]
-    keys = []
-    for sort_item in order.children:
-        expr = sort_item.children[0]
-        alias = plain_name(expr.children[0]) if expr.data == "var" else None
-        found = next((i for i, (column, name) in enumerate(columns)
-                      if column == expr or (alias is not None and name == alias)), None)
-        if found is None:
-            return None
-        keys.append(found)
-    return tuple(keys)
+        return False, None
+    return True, final_order(root)
 
 
 def rows_match(rows: Sequence[Sequence[Any]], reference: Sequence[Sequence[Any]],

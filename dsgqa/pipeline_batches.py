@@ -13,6 +13,7 @@ An agent's turns are also response-cached one by one (keyed by the conversation 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -96,20 +97,30 @@ def in_context_batch(
 ) -> list[Outcome[RefinedAnswer]]:
     """Each question answered from the serialized graph. `oracle_rows` (uid -> the reference
     query's columns and rows) is only for the demo's oracle client, which cannot read a graph
-    from text; it is never part of the prompt or a key."""
+    from text; never part of the prompt, but part of the item's key when given (the oracle's
+    answer is made from them: an answer made from rows in another order is not served)."""
     version = (source_version(in_context_module, in_context), RECORDS_CODE,
                prompt_hash(*IN_CONTEXT_TEMPLATES), short_hash(graph_text), variant,
                client.config.fingerprint(), client.config.context_tokens)
     hints = oracle_rows or {}
     return run_items(
         Stage.IN_CONTEXT, questions, uid_of=lambda q: q.uid,
-        key_of=lambda q: item_key(Stage.IN_CONTEXT, q.fingerprint(), *version),
+        key_of=lambda q: item_key(Stage.IN_CONTEXT, q.fingerprint(), *version,
+                                  *_hint_part(hints.get(q.uid))),
         compute=lambda q: in_context_module.answer_in_context(
             q, client, graph_text, variant, hints.get(q.uid)),
         cache=cache, workers=client.config.max_connections, refresh=refresh,
         fresh_calls_of=fresh_calls, one_core=True,
         keep=lambda answer: bool(hints.get(answer.uid, {}).get("settled", True)),
     )
+
+
+def _hint_part(hint: Mapping[str, object] | None) -> tuple[str, ...]:
+    """The oracle's rows of one question as a key part (nothing for a real model)."""
+    if hint is None:
+        return ()
+    return (short_hash(json.dumps([hint.get("columns"), hint.get("rows"), hint.get("valid")],
+                                  sort_keys=True, default=str)),)
 
 
 def reference_rows(

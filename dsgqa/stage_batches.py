@@ -3,7 +3,7 @@
 Each function is what one Prefect task runs (tasks/qa.py). Keys:
 - generate-cypher: question, model fingerprint, schema text, prompt templates, stage code
 - run-query: the Cypher text, graph fingerprint, backend, time limit, row cap, stage code
-  (translator grammar and passes included)
+  (translator grammar and passes included, and the rows' canonical order)
 - refine: question, the query outcome's columns/rows/error, model, prompt templates, stage code
 - compare: not cached (cheap and pure; a fixed comparator must rescore old answers)
 """
@@ -20,7 +20,7 @@ from benchcore.item_cache import ItemCache, item_key, source_version
 from benchcore.llm.base import LLMClient
 from benchcore.names import Stage
 from benchcore.text_safety import safe_text, safe_value
-from dsgqa import prompts, records, stages
+from dsgqa import canonical_rows, execution_match, prompts, records, stages
 from dsgqa.dialect import translator_version
 from dsgqa.execution_match import reference_order, rows_match
 from dsgqa.graphstore import (
@@ -44,8 +44,13 @@ QUERY_WORKERS = 4
 TRANSIENT_QUERY_ERRORS = ("query timed out", "query worker died")
 # Everything that shapes a stage's output besides its inputs: editing it invalidates results.
 RECORDS_CODE = source_version(records, extract, prompts)
+# The rows' order is part of a cached query outcome: the canonical order and the decision
+# that a query orders its own result (`execution_match.query_order`, `dialect.result_order`,
+# the latter inside `translator_version`) shape it, so cached rows in another order are never
+# served as canonical.
 QUERY_CODE = source_version(run_query_module, write_guard, kuzu_store, neo4j_store,
-                             query_worker, records, error_kind, layout) + translator_version()
+                             query_worker, records, error_kind, layout, canonical_rows,
+                             execution_match) + translator_version()
 
 
 def _engine_version(backend: str) -> str:

@@ -80,7 +80,7 @@ CASES = [
      "RETURN coalesce(collect(o.nodeSymbol), []) AS s UNION ALL "
      f"{OBJECTS} WITH o ORDER BY o.center.x LIMIT 1 UNWIND [0] AS _order2 "
      "RETURN coalesce(collect(o.nodeSymbol), []) AS s",
-     [[["O4"]], [["O1"]]]),
+     [[["O1"]], [["O4"]]]),   # a UNION defines no order: the rows come in canonical order
     # no aggregation after the ordered WITH: no barrier (Ladybug keeps this order)
     (f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 2 RETURN o.nodeSymbol AS s",
      f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 2 RETURN o.nodeSymbol AS s",

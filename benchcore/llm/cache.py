@@ -5,7 +5,8 @@ irrelevant way (or whose cache key could not be computed) would otherwise call t
 Keys are sha256 over (provider, model, base_url, messages, sampling params); the API key is never
 part of a key or an entry. Entries are JSON records appended to a `SegmentStore` (one write
 each), so concurrent threads and processes can share the cache without a lock. Replies are
-stored storable and free of secrets; an entry that cannot be used (unreadable, malformed, or
+stored storable and free of secrets; two writers' different replies to one key are a logged
+conflict (`same_reply`); an entry that cannot be used (unreadable, malformed, or
 written before that rule, with a lone surrogate in it) is a miss or is cleaned on the way out,
 never an error every rerun repeats.
 """
@@ -32,13 +33,25 @@ from benchcore.segment_store import OneFileLayout, SegmentStore
 from benchcore.text_safety import safe_text
 
 
+def same_reply(a: bytes, b: bytes) -> bool:
+    """Whether two entries of one key hold the same reply: the time a call took may differ.
+    Two processes that made the same call at once and got different replies (a model sampled
+    twice) are a conflict the store logs (`SegmentStore`)."""
+    first, second = json.loads(a), json.loads(b)
+    for entry in (first, second):
+        if isinstance(entry, dict):
+            entry.pop("seconds", None)
+            entry.pop("cached", None)
+    return first == second
+
+
 class ResponseCache:
     """A folder of cached replies keyed by request content: a `SegmentStore` of JSON entries.
     Entries written one file each (`<key[:2]>/<key>.json`, the earlier layout) are still read."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._store = SegmentStore.shared(self.root)
+        self._store = SegmentStore.shared(self.root, same=same_reply)
         self._one_file = OneFileLayout(self.root, ".json")
 
     def __len__(self) -> int:

@@ -8,11 +8,25 @@ The model writes Neo4j Cypher for Heracles' graph. On the embedded engines (Kuzu
 query is translated first (`dsgqa.dialect`); Neo4j gets it unchanged. The write guard sees the
 model's query before translation and the translated query again inside `GraphStore.query`, so a
 rewrite can never turn a refused write into an accepted one.
+
+The rows leave in one canonical order (`dsgqa.canonical_rows`) unless the query orders its
+result (an ORDER BY in its final RETURN, `dialect.result_order`): an engine's order for other
+queries changes from one execution to the next, and the rows are prompted, cached, compared and
+shown from here. An ordered query keeps the engine's order, except that rows tied on every sort
+key, when the sort keys are returned columns, are put in canonical order among themselves (the
+query defines no order between them). Every pipeline's queries come through here: the
+feed-forward run-query stage, the agent's `run_cypher` tool, the reference queries (execution
+accuracy, the in-context oracle's rows) and the question generator.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from dsgqa.canonical_rows import canonical_rows, canonical_ties
 from dsgqa.dialect import KUZU_DIALECT, CypherSyntaxError, DialectError, translate
+from dsgqa.dialect.result_order import ResultOrder
+from dsgqa.execution_match import query_order
 from dsgqa.graphstore import GraphStore
 from dsgqa.graphstore.error_kind import engine_error_kind, guard_kind
 from dsgqa.graphstore.write_guard import write_violation
@@ -33,7 +47,8 @@ def run_query(
     refused = write_violation(attempt.cypher)
     if refused:
         return failed(refused, guard_kind(refused))
-    executed, rewrites = attempt.cypher, ()
+    executed: str = attempt.cypher
+    rewrites: tuple[str, ...] = ()
     if store.backend in KUZU_DIALECT:
         try:
             translation = translate(attempt.cypher, store.backend)  # type: ignore[arg-type]
@@ -41,10 +56,12 @@ def run_query(
             return failed(f"not Cypher: {exc}", "syntax")
         except DialectError as exc:
             return failed(f"no {store.backend} equivalent: {exc}", "dialect")
-        executed, rewrites = translation.query, translation.rewrites
+        executed, rewrites, order = translation.query, translation.rewrites, translation.order
         refused = write_violation(executed)
         if refused:  # never expected: a rewrite must not introduce a write
             return failed(refused, "refused", executed, rewrites)
+    else:  # Neo4j runs the text as written: its order is read from the text
+        order = query_order(attempt.cypher)
     result = store.query(executed, timeout_s=timeout_s, max_rows=max_rows)
     kind = "" if result.valid else engine_error_kind(result.error or "", store.backend)
     return QueryOutcome(
@@ -57,7 +74,18 @@ def run_query(
         error=result.error,
         query_error_kind=kind,
         columns=list(result.columns),
-        rows=[list(row) for row in result.rows],
+        rows=rows_in_order(result.rows, order),
         truncated=result.truncated,
         seconds=result.seconds,
     )
+
+
+def rows_in_order(rows: Any, order: ResultOrder | None) -> list[list[Any]]:
+    """The rows as the stage hands them on: canonical order for a query that does not order
+    its result; the engine's order, ties on returned sort keys made canonical, for one that
+    does; the engine's order alone when its sort keys are not all returned."""
+    if order is None:
+        return canonical_rows(rows)
+    if order.keys is None:
+        return [list(row) for row in rows]
+    return canonical_ties(rows, order.keys)
