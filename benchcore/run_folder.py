@@ -62,7 +62,7 @@ QA_COLUMNS: tuple[str, ...] = (
     "rows_json", "rows_json_truncated", "answer", "refine_reply", "valid_answer", "correct",
     "execution_match", "score_precision", "score_recall", "score_f1", "mismatch", "prompt_tokens",
     "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "stop_reason",
-    "transcript", "context_tokens", "error",
+    "queries_run", "cypher_as_text", "transcript", "context_tokens", "error",
 )
 PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
 PLAN_USAGE_COLUMNS: tuple[str, ...] = (
@@ -73,7 +73,7 @@ PLAN_USAGE_COLUMNS: tuple[str, ...] = (
 INT_COLUMNS = frozenset({
     "n_rows", "prompt_tokens", "completion_tokens", "tokens", "llm_calls", "n_mistakes",
     "failure_step", "interaction_length", "plan_length", "gold_length", "n_steps", "n_executed",
-    "n_look_arounds", "n_look_arounds_after_mistakes", "items", "context_tokens",
+    "n_look_arounds", "n_look_arounds_after_mistakes", "items", "context_tokens", "queries_run",
 })
 
 
@@ -91,7 +91,7 @@ class TableSpec:
 QA_TABLE = TableSpec(
     QA_RESULTS, required=("uid", "model", "correct", "score_f1"),
     bools=("valid_cypher", "truncated", "rows_json_truncated", "valid_answer", "correct",
-           "execution_match"),
+           "execution_match", "cypher_as_text"),
     texts=("uid", "name", "tags", "question", "solution", "refine_reply", "model", "pipeline",
            "stop_reason", "transcript", "backend",
            "cypher", "query_error", "query_error_kind", "cypher_executed", "rewrites",

@@ -89,12 +89,23 @@ class RefinedAnswer(_Record):
     context_tokens: int = 0
 
 
+# How an agent's loop ended. An answer given without running any query is told apart from one
+# given after a query: a server that does not parse tool calls turns every query the model
+# writes into a final answer, and only this split makes that visible.
+ANSWERED_AFTER_QUERY = "answered_after_query"
+ANSWERED_WITHOUT_QUERY = "answered_without_query"
+MAX_ITERATIONS = "max_iterations"          # `max_iterations` model calls and no answer
+TOOL_CALL_LIMIT = "tool_call_limit"        # the model asked for more than `max_tool_calls` queries
+STOP_REASONS = (ANSWERED_AFTER_QUERY, ANSWERED_WITHOUT_QUERY, MAX_ITERATIONS, TOOL_CALL_LIMIT)
+
+
 class AgentRun(_Record):
     """The agent stage's output: the answer, every query the agent ran, and the conversation.
 
     `calls` counts model calls (fresh ones in `fresh_calls`), `stop_reason` says how the loop
-    ended (`answered`, `max_iterations`, `no_answer`), and `transcript` is every message, tool
-    call and tool result, as kept in `results/<run>/transcripts/`."""
+    ended (one of `STOP_REASONS`), `cypher_as_text` that the final reply, on the tools
+    protocol, held a fenced ```cypher block instead of a tool call, and `transcript` is every
+    message, tool call and tool result, as kept in `results/<run>/transcripts/`."""
 
     uid: str
     answer: str
@@ -104,6 +115,7 @@ class AgentRun(_Record):
     fresh_calls: int
     queries: list[QueryOutcome] = []
     stop_reason: str
+    cypher_as_text: bool = False
     transcript: list[dict[str, Any]] = []
 
     @property

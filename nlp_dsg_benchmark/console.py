@@ -27,7 +27,7 @@ PLANNING_COLUMNS = [
 ]
 QA_SUMMARY_COLUMNS = [
     "model", "pipeline", "items", "correct", "accuracy", "execution_accuracy", "mean_f1",
-    "valid_cypher", "errors", "tokens", "cost_usd", "llm_calls",
+    "valid_cypher", "no_query_share", "errors", "tokens", "cost_usd", "llm_calls",
 ]
 console = Console(width=max(Console().width, 120))
 
@@ -93,6 +93,9 @@ def print_run(summary: RunSummary) -> None:
     for regression in summary.regressions:
         console.print(Text("REGRESSION", style="bold red"), Text(regression))
     _print_errors(summary)
+    for _name, track in summary.tracks():
+        for note in track.notes if track is not None else ():
+            console.print(Text("NOTE", style="bold yellow"), Text(note))
     if summary.reused_finished_at:
         _plain(f"run {summary.run_id}: nothing to redo: it finished at "
                f"{summary.reused_finished_at} with no errored item, and its inputs, code, "
