@@ -60,7 +60,8 @@ QA_COLUMNS: tuple[str, ...] = (
     "valid_cypher",
     "n_rows", "truncated", "query_error", "query_error_kind", "cypher_executed", "rewrites",
     "rows_json", "rows_json_truncated", "answer", "refine_reply", "valid_answer", "correct",
-    "execution_match", "score_precision", "score_recall", "score_f1", "mismatch", "prompt_tokens",
+    "answer_extracted", "correct_lenient", "execution_match", "score_precision", "score_recall",
+    "score_f1", "mismatch", "prompt_tokens",
     "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "stop_reason",
     "queries_run", "cypher_as_text", "transcript", "context_tokens", "error",
 )
@@ -74,6 +75,7 @@ INT_COLUMNS = frozenset({
     "n_rows", "prompt_tokens", "completion_tokens", "tokens", "llm_calls", "n_mistakes",
     "failure_step", "interaction_length", "plan_length", "gold_length", "n_steps", "n_executed",
     "n_look_arounds", "n_look_arounds_after_mistakes", "items", "context_tokens", "queries_run",
+    "lost_at_query", "wrong_rows", "lost_at_refine", "invalid_answer",
 })
 
 
@@ -91,11 +93,11 @@ class TableSpec:
 QA_TABLE = TableSpec(
     QA_RESULTS, required=("uid", "model", "correct", "score_f1"),
     bools=("valid_cypher", "truncated", "rows_json_truncated", "valid_answer", "correct",
-           "execution_match", "cypher_as_text"),
+           "execution_match", "cypher_as_text", "correct_lenient"),
     texts=("uid", "name", "tags", "question", "solution", "refine_reply", "model", "pipeline",
            "stop_reason", "transcript", "backend",
            "cypher", "query_error", "query_error_kind", "cypher_executed", "rewrites",
-           "rows_json", "answer", "mismatch", "error"),
+           "rows_json", "answer", "answer_extracted", "mismatch", "error"),
 )
 PLAN_EVALUATION_TABLE = TableSpec(
     PLAN_EVALUATION, required=("experiment", "domain", "instance", "model", "success"),

@@ -124,11 +124,18 @@ class AgentRun(_Record):
 
 
 class Verdict(_Record):
-    """The compare stage's output: correctness plus partial credit and the first mismatch."""
+    """The compare stage's output: correctness plus partial credit and the first mismatch.
+
+    `correct` is the strict score (the answer as given must parse and be right).
+    `answer_extracted` is what the lenient reading took from an answer that was not right as
+    given ('' when it was right, or when the reading found nothing else), and `correct_lenient`
+    that reading's verdict (True when `correct`); see `dsgqa.lenient_answer`."""
 
     uid: str
     valid_answer: bool
     correct: bool
+    answer_extracted: str = ""
+    correct_lenient: bool = False
     precision: float = 0.0
     recall: float = 0.0
     f1: float = 0.0

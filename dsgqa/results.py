@@ -177,6 +177,8 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "refine_reply": answer.raw_reply[:REPLY_CHARS] if answer else "",
         "valid_answer": bool(verdict and verdict.valid_answer),
         "correct": bool(verdict and verdict.correct),
+        "answer_extracted": verdict.answer_extracted if verdict else "",
+        "correct_lenient": bool(verdict and verdict.correct_lenient),
         "execution_match": _execution_match(item),
         "score_precision": verdict.precision if verdict else 0.0,
         "score_recall": verdict.recall if verdict else 0.0,
@@ -245,9 +247,12 @@ def results_table(items: list[ItemResult]) -> pd.DataFrame:
 
 # The summary's count of failed queries per error kind, one column each.
 ERROR_KIND_COLUMNS = tuple(f"query_{kind}" for kind in ERROR_KINDS)
+# Where wrong answers were lost, one count per stage (`loss_per_stage`).
+LOSS_COLUMNS = ("lost_at_query", "wrong_rows", "lost_at_refine", "invalid_answer")
 SUMMARY_COLUMNS = [
-    "items", "correct", "accuracy", "execution_accuracy", "mean_f1", "valid_cypher",
-    "no_query_share", "errors", "tokens", "cost_usd", "seconds", "llm_calls", *ERROR_KIND_COLUMNS,
+    "items", "correct", "accuracy", "correct_lenient", "accuracy_lenient", "execution_accuracy",
+    "mean_f1", "valid_cypher", "no_query_share", *LOSS_COLUMNS, "errors", "tokens", "cost_usd",
+    "seconds", "llm_calls", *ERROR_KIND_COLUMNS,
 ]
 # Results written before pipelines existed were all feed-forward.
 DEFAULT_PIPELINE = "feedforward"
@@ -265,8 +270,11 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     # In-context rows ran no query (backend "none"): out of the valid-Cypher share.
     queried = rows["backend"].fillna("").astype(str) != NO_DATABASE if "backend" in rows \
         else pd.Series(True, index=rows.index)
+    rows = rows.assign(**loss_per_stage(rows, queried))
     rows = rows.assign(
         _correct=_truthy(rows["correct"]),
+        _lenient=_truthy(rows["correct_lenient"]).astype("Float64") if "correct_lenient" in rows
+        else pd.Series(pd.NA, index=rows.index, dtype="Float64"),
         _valid=_truthy(rows["valid_cypher"]).astype("Float64").where(queried),
         _no_query=_ran_no_query(rows).astype("Float64").where(queried),
         _error=rows["error"].fillna("").astype(str) != "",
@@ -286,10 +294,13 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         "items": grouped.size(),
         "correct": grouped["_correct"].sum().astype(int),
         "accuracy": grouped["_correct"].mean(),
+        "correct_lenient": grouped["_lenient"].sum(min_count=1).astype("Int64"),
+        "accuracy_lenient": grouped["_lenient"].mean().astype(float),
         "execution_accuracy": grouped["_executed"].mean().astype(float),
         "mean_f1": grouped["_f1"].mean(),
         "valid_cypher": grouped["_valid"].mean().astype(float),
         "no_query_share": grouped["_no_query"].mean().astype(float),
+        **{c: grouped[f"_{c}"].sum(min_count=1).astype("Int64") for c in LOSS_COLUMNS},
         "errors": grouped["_error"].sum().astype(int),
         "tokens": grouped["_tokens"].sum().astype(int),
         "cost_usd": grouped["_cost"].sum(),
@@ -298,6 +309,31 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         # Why queries failed: "dialect" is what the engine lost, not the model.
         **{f"query_{kind}": grouped[f"_query_{kind}"].sum().astype(int) for kind in ERROR_KINDS},
     }).reset_index()[[*keys, *SUMMARY_COLUMNS]]
+
+
+def loss_per_stage(rows: pd.DataFrame, queried: pd.Series) -> dict[str, pd.Series]:
+    """Where each wrong answer was lost, as `_<column>` indicators for `LOSS_COLUMNS`:
+
+    - `lost_at_query`: wrong, and the (last) query gave no valid rows (none ran, or it failed);
+    - `wrong_rows`: wrong, with valid rows that are not the reference query's;
+    - `lost_at_refine`: wrong although the rows equalled the reference query's;
+    - `invalid_answer`: the answer (right stage or not) does not parse, errored items aside.
+
+    The query stages are NA in context (no database); errored items count in `errors` only."""
+    errored = rows["error"].fillna("").astype(str) != ""
+    wrong = ~_truthy(rows["correct"]) & ~errored
+    valid_rows = _truthy(rows["valid_cypher"])
+    matched = rows["execution_match"].map(optional_bool) if "execution_match" in rows \
+        else pd.Series(None, index=rows.index)
+    by_query = {
+        "lost_at_query": wrong & ~valid_rows,
+        "wrong_rows": wrong & valid_rows & (matched == False),  # noqa: E712 (None stays out)
+        "lost_at_refine": wrong & (matched == True),  # noqa: E712
+    }
+    losses = {f"_{k}": v.astype("Float64").where(queried) for k, v in by_query.items()}
+    invalid = ~_truthy(rows["valid_answer"]) & ~errored if "valid_answer" in rows \
+        else pd.Series(pd.NA, index=rows.index)
+    return {**losses, "_invalid_answer": invalid.astype("Float64")}
 
 
 def _ran_no_query(rows: pd.DataFrame) -> pd.Series:
@@ -323,7 +359,10 @@ def _numbers(rows: pd.DataFrame, column: str) -> pd.Series:
 
 
 def _truthy(values: pd.Series) -> pd.Series:
-    return values.astype("boolean").fillna(False).astype(bool)
+    """True where the cell says true in any way the tables write it; missing is False."""
+    if values.dtype == bool:
+        return values
+    return values.map(optional_bool).astype("boolean").fillna(False).astype(bool)
 
 
 def summary_overall(table: pd.DataFrame) -> pd.DataFrame:
@@ -341,7 +380,8 @@ def summary_by_tag(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _rounded(summary: pd.DataFrame) -> pd.DataFrame:
-    return summary.round({"accuracy": 3, "execution_accuracy": 3, "mean_f1": 3,
+    return summary.round({"accuracy": 3, "accuracy_lenient": 3, "execution_accuracy": 3,
+                          "mean_f1": 3,
                           "valid_cypher": 3, "no_query_share": 3, "cost_usd": 4, "seconds": 3})
 
 

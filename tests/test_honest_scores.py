@@ -50,3 +50,19 @@ def test_an_agent_answering_without_a_query_counts_as_no_match(chatty_run) -> No
     assert overall.loc["feedforward", "no_query_share"] == 0.0
     assert notes == ["chatty: 18 of 28 agentic answers ran no query; the server may not parse "
                      "tool calls: try `--tool-protocol text`"]
+
+
+def test_answers_wrapped_in_prose_are_counted_where_they_were_lost(chatty_run) -> None:
+    rows, overall, _notes = chatty_run
+    feedforward = overall.loc["feedforward"]
+    # 7 bare answers right; 14 in prose ("The answer is X."), 13 of which do not parse as SLDP
+    # (the 14th parses, as a wrong string); 7 broken queries.
+    assert feedforward[["correct", "correct_lenient", "lost_at_query", "wrong_rows",
+                        "lost_at_refine", "invalid_answer"]].tolist() == [7, 21, 7, 0, 14, 13]
+    assert (feedforward["accuracy"], feedforward["accuracy_lenient"]) == (0.25, 0.75)
+    prose = rows[(rows["pipeline"] == "feedforward") & rows["answer"].str.startswith("The ")]
+    assert len(prose) == 14 and prose["correct_lenient"].astype(str).eq("True").all()
+    assert (prose["answer_extracted"] != "").all()
+    agentic = overall.loc["agentic"]
+    assert agentic[["correct", "correct_lenient", "lost_at_query", "lost_at_refine",
+                    "invalid_answer"]].tolist() == [10, 10, 18, 0, 18]

@@ -8,6 +8,7 @@ import pytest
 
 from benchcore.batch import Outcome
 from benchcore.llm.base import ModelConfig
+from dsgqa.lenient_answer import lenient_answer
 from dsgqa.questions import load_question_set
 from dsgqa.records import AgentRun, LLMUsage, QueryOutcome, RefinedAnswer
 from dsgqa.results import (
@@ -19,6 +20,7 @@ from dsgqa.results import (
     tool_protocol_notes,
 )
 from dsgqa.stage_batches import compare_batch
+from dsgqa.stages import compare
 from tests.fake_model import DEMO_QUESTIONS
 
 MODEL = ModelConfig(name="m", provider="oracle")
@@ -90,3 +92,60 @@ def test_an_errored_feedforward_item_is_no_match(questions) -> None:
     item = ItemResult(question=questions[0], model="m", backend="kuzu", error="HTTP 401")
     row = results_table([item]).iloc[0]
     assert (row["execution_match"], row["queries_run"]) == (False, 0)
+
+
+@pytest.mark.parametrize(("reply", "pddl", "extracted"), [
+    ("The answer is 0.", False, "0"),
+    ("The rooms are <kitchen, office>.", False, "<kitchen, office>"),
+    ('Answer: "living room".', False, "living room"),
+    ("Here:\n```\n{a: 1}\n```\nDone.", False, "{a: 1}"),
+    ("The answer is 2.5 m", False, "2.5"),
+    ("There are 8 chairs in 3 rooms.", False, None),        # two numbers: no guess
+    ("MATCH (o:Object) WHERE o.z > 3.0 RETURN count(o)", False, None),   # a query, no answer
+    ("I ran:\n```cypher\nMATCH (n) RETURN 1\n```", False, None),
+    ("The goal is (and (holding o1) (at r1)).", True, "(and (holding o1) (at r1))"),
+])
+def test_the_lenient_reading_takes_the_value_out_of_prose(reply, pddl, extracted) -> None:
+    assert lenient_answer(reply, pddl) == extracted
+
+
+def test_strict_stays_the_headline_and_lenient_sits_beside_it(questions) -> None:
+    """apt01's solution is 8: prose around it is wrong strictly, right leniently; a bare
+    wrong number is wrong both ways; a right answer is right both ways."""
+    question = questions[0]
+    verdicts = [compare(question, RefinedAnswer(uid=question.uid, answer=text, raw_reply=text,
+                                                usage=LLMUsage()))
+                for text in ("The answer is 8.", "There are 8 chairs.", "5", "8")]
+    assert [(v.valid_answer, v.correct, v.answer_extracted, v.correct_lenient)
+            for v in verdicts] == [(False, False, "8", True), (False, False, "8", True),
+                                   (True, False, "", False), (True, True, "", True)]
+
+
+def test_wrong_answers_are_counted_at_the_stage_that_lost_them(questions) -> None:
+    """Feed-forward: rows matched but the answer was prose (lost at refine, invalid, right
+    leniently); the query failed (lost at query); rows not the reference's (wrong rows); right."""
+    q1, q2, q3, q4 = questions
+    failed = QueryOutcome(uid=q2.uid, backend="kuzu", cypher="MATCH (o:Objekt) RETURN o",
+                          valid=False, error="Binder exception", query_error_kind="schema")
+    outcomes = [_query(q1.uid, True), failed, _query(q3.uid, False), _query(q4.uid, True)]
+    texts = [f"The answer is {q1.solution}.", "I cannot tell.", "0", q4.solution]
+    answers = [Outcome(uid=q.uid, value=RefinedAnswer(uid=q.uid, answer=t, raw_reply=t,
+                                                      usage=LLMUsage()))
+               for q, t in zip(questions, texts, strict=True)]
+    items = [ItemResult(question=q, model="m", backend="kuzu", outcome=o, answer=a.value,
+                        verdict=v.value)
+             for q, o, a, v in zip(questions, outcomes, answers,
+                                   compare_batch(questions, answers), strict=True)]
+    summary = summary_overall(results_table(items)).iloc[0]
+    assert summary[["correct", "correct_lenient", "lost_at_query", "wrong_rows",
+                    "lost_at_refine", "invalid_answer"]].tolist() == [1, 2, 1, 1, 1, 1]
+    assert (summary["accuracy"], summary["accuracy_lenient"]) == (0.25, 0.5)
+
+
+def test_the_report_funnel_counts_each_step(questions) -> None:
+    from reporting.metrics import qa_funnel
+
+    funnel = qa_funnel(results_table(_agentic_items(questions))).iloc[0]
+    assert funnel[["items", "ran_query", "valid_rows", "reference_rows", "valid_answer",
+                   "correct", "correct_lenient", "lost_at_query"]].tolist() == [
+        4, 2, 2, 1, 2, 1, 1, 2]
