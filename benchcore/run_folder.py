@@ -2,7 +2,7 @@
 
 Every writer (the QA track's tables, the planning track's tables, the run config) takes its file
 names and column lists from here, and every reader (the report, the console, `rerun
---only-failed`) reads through `read_table`, so a column's type is decided once: booleans as
+--only-errored`) reads through `read_table`, so a column's type is decided once: booleans as
 nullable booleans, text as strings (an all-numeric `answer` column stays text), counts as nullable
 integers. A run folder holds:
 
@@ -170,7 +170,7 @@ def optional_bool(value: object) -> bool | None:
     return None
 
 
-def count_failed_items(run_dir: Path, qa: bool, planning: bool) -> int:
+def count_errored_items(run_dir: Path, qa: bool, planning: bool) -> int:
     """Items of a run that errored (not mis-answered): QA rows with an error, planning items
     listed as failures. A track whose table is missing (the run was killed before writing it)
     counts as one failure at least."""

@@ -251,8 +251,8 @@ ERROR_KIND_COLUMNS = tuple(f"query_{kind}" for kind in ERROR_KINDS)
 LOSS_COLUMNS = ("lost_at_query", "wrong_rows", "lost_at_refine", "invalid_answer")
 SUMMARY_COLUMNS = [
     "items", "correct", "accuracy", "correct_lenient", "accuracy_lenient", "execution_accuracy",
-    "mean_f1", "valid_cypher", "no_query_share", *LOSS_COLUMNS, "errors", "tokens", "cost_usd",
-    "seconds", "llm_calls", *ERROR_KIND_COLUMNS,
+    "mean_f1", "valid_cypher", "no_query_share", *LOSS_COLUMNS, "errored_items", "tokens",
+    "cost_usd", "seconds", "llm_calls", *ERROR_KIND_COLUMNS,
 ]
 # Results written before pipelines existed were all feed-forward.
 DEFAULT_PIPELINE = "feedforward"
@@ -261,8 +261,10 @@ NO_DATABASE = "none"
 
 
 def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Per group: items, correct, accuracy, mean F1, share of queries that ran, errored items,
-    tokens and cost. Reads fresh tables and stored ones alike (a missing boolean, from a stage
+    """Per group: items, correct, accuracy (strict and lenient), execution accuracy, mean F1,
+    share of queries that ran, items that ran none, wrong answers by the stage that lost them,
+    errored items, tokens and cost (docs/results.md defines each). Reads fresh tables and
+    stored ones alike (a missing boolean, from a stage
     that never ran, counts as False), so the report shows exactly these numbers. Grouping by
     `pipeline` needs the rows through `with_pipeline` first, as both summaries below do."""
     if rows.empty:
@@ -301,7 +303,9 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         "valid_cypher": grouped["_valid"].mean().astype(float),
         "no_query_share": grouped["_no_query"].mean().astype(float),
         **{c: grouped[f"_{c}"].sum(min_count=1).astype("Int64") for c in LOSS_COLUMNS},
-        "errors": grouped["_error"].sum().astype(int),
+        # Items with no answer at all (a call or stage failed), not wrong answers: a query the
+        # database refused is a scored failure, counted under `query_<kind>`.
+        "errored_items": grouped["_error"].sum().astype(int),
         "tokens": grouped["_tokens"].sum().astype(int),
         "cost_usd": grouped["_cost"].sum(),
         "seconds": grouped["_seconds"].sum(),

@@ -27,7 +27,7 @@ PLANNING_COLUMNS = [
 ]
 QA_SUMMARY_COLUMNS = [
     "model", "pipeline", "items", "correct", "accuracy", "accuracy_lenient",
-    "execution_accuracy", "mean_f1", "valid_cypher", "no_query_share", "errors", "tokens",
+    "execution_accuracy", "mean_f1", "valid_cypher", "no_query_share", "errored_items", "tokens",
     "cost_usd", "llm_calls",
 ]
 # The summary's loss per stage, folded into one column (`query 7, refine 14, invalid 13`).

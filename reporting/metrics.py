@@ -54,7 +54,7 @@ def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
     """Per model and pipeline: the QA track's own summary (items, correct, accuracy, mean F1,
     valid Cypher share, errored items)."""
     columns = ["model", "pipeline", "items", "correct", "accuracy", "accuracy_lenient",
-               "execution_accuracy", "mean_f1", "valid_cypher", "no_query_share", "errors"]
+               "execution_accuracy", "mean_f1", "valid_cypher", "no_query_share", "errored_items"]
     return summary_overall(qa)[columns]
 
 
