@@ -62,8 +62,9 @@ QA_COLUMNS: tuple[str, ...] = (
     "rows_json", "rows_json_truncated", "answer", "refine_reply", "valid_answer", "correct",
     "answer_extracted", "correct_lenient", "execution_match", "score_precision", "score_recall",
     "score_f1", "mismatch", "prompt_tokens",
-    "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "stop_reason",
-    "queries_run", "cypher_as_text", "transcript", "context_tokens", "error",
+    "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "served_model",
+    "system_fingerprint", "stop_reason", "queries_run", "cypher_as_text", "transcript",
+    "context_tokens", "error",
 )
 PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
 PLAN_USAGE_COLUMNS: tuple[str, ...] = (
@@ -95,7 +96,7 @@ QA_TABLE = TableSpec(
     bools=("valid_cypher", "truncated", "rows_json_truncated", "valid_answer", "correct",
            "execution_match", "cypher_as_text", "correct_lenient"),
     texts=("uid", "name", "tags", "question", "solution", "refine_reply", "model", "pipeline",
-           "stop_reason", "transcript", "backend",
+           "stop_reason", "transcript", "backend", "served_model", "system_fingerprint",
            "cypher", "query_error", "query_error_kind", "cypher_executed", "rewrites",
            "rows_json", "answer", "answer_extracted", "mismatch", "error"),
 )

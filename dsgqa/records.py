@@ -3,6 +3,7 @@ store, dump to JSON for logs, and are the unit a cached stage returns."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -15,10 +16,16 @@ class _Record(BaseModel):
 
 
 class LLMUsage(_Record):
+    """A stage's calls: tokens, time, whether all came from the response cache, and what the
+    server said answered (`served_model`, `system_fingerprint`; several calls' distinct values
+    joined by `;`)."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
     cached: bool = False
+    served_model: str = ""
+    system_fingerprint: str = ""
 
     @property
     def tokens(self) -> int:
@@ -27,7 +34,8 @@ class LLMUsage(_Record):
     @classmethod
     def of(cls, reply: LLMReply) -> LLMUsage:
         return cls(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
-                   seconds=reply.seconds, cached=reply.cached)
+                   seconds=reply.seconds, cached=reply.cached, served_model=reply.served_model,
+                   system_fingerprint=reply.system_fingerprint)
 
     @classmethod
     def total(cls, replies: list[LLMReply]) -> LLMUsage:
@@ -35,7 +43,14 @@ class LLMUsage(_Record):
         return cls(prompt_tokens=sum(r.prompt_tokens for r in replies),
                    completion_tokens=sum(r.completion_tokens for r in replies),
                    seconds=sum(r.seconds for r in replies),
-                   cached=bool(replies) and all(r.cached for r in replies))
+                   cached=bool(replies) and all(r.cached for r in replies),
+                   served_model=distinct(r.served_model for r in replies),
+                   system_fingerprint=distinct(r.system_fingerprint for r in replies))
+
+
+def distinct(values: Iterable[str]) -> str:
+    """The non-empty values, each once in first-seen order, joined by `;`."""
+    return ";".join(dict.fromkeys(v for part in values for v in part.split(";") if v))
 
 
 class CypherAttempt(_Record):

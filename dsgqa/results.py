@@ -34,7 +34,15 @@ from benchcore.text_safety import safe_record, safe_value
 from benchcore.track_summary import TrackSummary
 from dsgqa.graphstore.error_kind import ERROR_KINDS
 from dsgqa.questions import Question
-from dsgqa.records import AgentRun, CypherAttempt, LLMUsage, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.records import (
+    AgentRun,
+    CypherAttempt,
+    LLMUsage,
+    QueryOutcome,
+    RefinedAnswer,
+    Verdict,
+    distinct,
+)
 from dsgqa.rows_json import capped_rows_json
 from dsgqa.transcript_text import transcript_text
 
@@ -188,6 +196,8 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "completion_tokens": sum(u.completion_tokens for u in usages),
         "tokens": sum(u.tokens for u in usages),
         "cost_usd": round(item.cost_usd, 6),
+        "served_model": distinct(u.served_model for u in usages),
+        "system_fingerprint": distinct(u.system_fingerprint for u in usages),
         "seconds": round(seconds, 4),
         "llm_calls": item.llm_calls,
         "stop_reason": item.agent.stop_reason if item.agent else "",

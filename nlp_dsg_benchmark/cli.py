@@ -64,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
                      "adds the planning track.")
     run.add_argument("--approach", default="non-incremental",
                      choices=["non-incremental", "incremental"])
+    _add_refresh(run)
     _add_run_options(run)
 
     demo = sub.add_parser("demo", help="Run the demo: own scene graph, oracle model, no key.")
@@ -85,9 +86,7 @@ def _parser() -> argparse.ArgumentParser:
                        action="store_true",
                        help="Do nothing unless the recorded run has errored items (items with "
                        "no answer: a call or stage failed; a wrong answer is not an error).")
-    rerun.add_argument("--refresh", action="append", default=[], metavar="STAGE",
-                       choices=list(CACHED_STAGES),
-                       help="Recompute this stage even where its results are cached (repeatable).")
+    _add_refresh(rerun)
     rerun.add_argument("--results-dir", default="results")
     rerun.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
 
@@ -123,6 +122,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_refresh(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--refresh", action="append", default=[], metavar="STAGE|all",
+        choices=[*CACHED_STAGES, "all"],
+        help="Recompute this stage's items even where they are cached (repeatable; `all`: "
+        "every stage). Their LLM replies still come from the response cache: to resample a "
+        "model (e.g. the server's model changed behind its name), delete .cache/llm too.")
+
+
+def refresh_stages(values: list[str]) -> list[str]:
+    """`--refresh` values as stage names, `all` standing for every cached stage."""
+    return list(CACHED_STAGES) if "all" in values else list(dict.fromkeys(values))
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--run-id", help="Name of the run's results folder (default: timestamp).")
     parser.add_argument("--results-dir", default="results")
@@ -147,7 +160,9 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         })
     if args.config:
         config = load_config(args.config)
-        overrides = {"run_id": args.run_id} if args.run_id else {}
+        overrides: dict[str, object] = {"run_id": args.run_id} if args.run_id else {}
+        if args.refresh:
+            overrides["refresh"] = refresh_stages(args.refresh)
         return config.model_copy(update=overrides)
     missing = [f for f in ("model",) if not getattr(args, f)]
     if not args.planning_data:
@@ -177,6 +192,7 @@ def _config_from_flags(args: argparse.Namespace) -> BenchmarkConfig:
                  else PipelineConfig(kind=p) for p in args.pipelines or ["feedforward"]]
     return BenchmarkConfig(
         run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir, models=models,
+        refresh=refresh_stages(args.refresh),
         qa=QAConfig(questions=args.questions, scene_graph=args.scene_graph, backend=args.backend,
                     db_root=str(Path(args.cache_dir) / "graphs"), pipelines=pipelines)
         if args.questions else None,
@@ -190,7 +206,8 @@ def _rerun_config(args: argparse.Namespace) -> BenchmarkConfig:
 
     run_dir = Path(args.results_dir) / args.run_id
     config = load_run_config(run_dir)
-    updates: dict[str, object] = {"run_id": args.run_id, "refresh": args.refresh}
+    updates: dict[str, object] = {"run_id": args.run_id,
+                                  "refresh": refresh_stages(args.refresh)}
     track = args.track or stage_track(args.stage)
     if track:
         updates["tracks"] = [track]

@@ -48,6 +48,7 @@ def test_an_agent_answering_without_a_query_counts_as_no_match(chatty_run) -> No
     assert overall.loc["agentic", "no_query_share"] == round(18 / 28, 3)
     assert overall.loc["feedforward", "execution_accuracy"] == 0.75
     assert overall.loc["feedforward", "no_query_share"] == 0.0
+    assert set(rows["served_model"]) == {"fake-model"}   # what the server said answered
     assert notes == ["chatty: 18 of 28 agentic answers ran no query; the server may not parse "
                      "tool calls: try `--tool-protocol text`"]
 
