@@ -200,7 +200,8 @@ def comparison_section(comparison: Comparison | None) -> Section:
         title,
         paragraphs=[f"Run {comparison.current_run} against run {comparison.baseline_run}; a "
                     f"regression is a drop of more than {comparison.threshold * 100:g} points."],
-        alerts=[f"REGRESSION: {r.describe()}" for r in comparison.regressions],
+        alerts=[f"REGRESSION: {r.describe()}" for r in comparison.regressions]
+        + [f"MODEL CHANGED: {line}" for line in comparison.served_changes],
         tables=[
             Table("Headline metrics, before and after", comparison.metrics,
                   percent=RATE_COLUMNS),

@@ -72,3 +72,19 @@ def test_run_refresh_all_means_every_cached_stage() -> None:
                                  "g.json", "--model", "m", "--refresh", "refine",
                                  "--refresh", "refine"])
     assert _run_config(args).refresh == ["refine"]
+
+
+def test_the_report_says_when_the_model_behind_a_name_changed() -> None:
+    import pandas as pd
+
+    from reporting.compare import served_changes
+
+    def rows(served: str, fingerprint: str) -> pd.DataFrame:
+        return pd.DataFrame({"model": ["same-name", "same-name", "other"],
+                             "served_model": [served, served, ""],
+                             "system_fingerprint": [fingerprint, fingerprint, ""]})
+
+    assert served_changes(rows("model-a", "fp_a"), rows("model-a", "fp_a"), "n1", "n2") == []
+    assert served_changes(rows("model-a", "fp_a"), rows("model-b", "fp_b"), "n1", "n2") == [
+        "same-name: answered by model-a (fp_a) in run n1, by model-b (fp_b) in run n2"]
+    assert served_changes(rows("", ""), rows("model-b", "fp_b"), "n1", "n2") == []  # older run
