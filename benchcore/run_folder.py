@@ -2,7 +2,7 @@
 
 Every writer (the QA track's tables, the planning track's tables, the run config) takes its file
 names and column lists from here, and every reader (the report, the console, `rerun
---only-failed`) reads through `read_table`, so a column's type is decided once: booleans as
+--only-errored`) reads through `read_table`, so a column's type is decided once: booleans as
 nullable booleans, text as strings (an all-numeric `answer` column stays text), counts as nullable
 integers. A run folder holds:
 
@@ -60,9 +60,11 @@ QA_COLUMNS: tuple[str, ...] = (
     "valid_cypher",
     "n_rows", "truncated", "query_error", "query_error_kind", "cypher_executed", "rewrites",
     "rows_json", "rows_json_truncated", "answer", "refine_reply", "valid_answer", "correct",
-    "execution_match", "score_precision", "score_recall", "score_f1", "mismatch", "prompt_tokens",
-    "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "stop_reason",
-    "transcript", "context_tokens", "error",
+    "answer_extracted", "correct_lenient", "execution_match", "score_precision", "score_recall",
+    "score_f1", "mismatch", "prompt_tokens",
+    "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "served_model",
+    "system_fingerprint", "stop_reason", "queries_run", "cypher_as_text", "transcript",
+    "context_tokens", "error",
 )
 PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
 PLAN_USAGE_COLUMNS: tuple[str, ...] = (
@@ -73,7 +75,8 @@ PLAN_USAGE_COLUMNS: tuple[str, ...] = (
 INT_COLUMNS = frozenset({
     "n_rows", "prompt_tokens", "completion_tokens", "tokens", "llm_calls", "n_mistakes",
     "failure_step", "interaction_length", "plan_length", "gold_length", "n_steps", "n_executed",
-    "n_look_arounds", "n_look_arounds_after_mistakes", "items", "context_tokens",
+    "n_look_arounds", "n_look_arounds_after_mistakes", "items", "context_tokens", "queries_run",
+    "lost_at_query", "wrong_rows", "lost_at_refine", "invalid_answer",
 })
 
 
@@ -91,11 +94,11 @@ class TableSpec:
 QA_TABLE = TableSpec(
     QA_RESULTS, required=("uid", "model", "correct", "score_f1"),
     bools=("valid_cypher", "truncated", "rows_json_truncated", "valid_answer", "correct",
-           "execution_match"),
+           "execution_match", "cypher_as_text", "correct_lenient"),
     texts=("uid", "name", "tags", "question", "solution", "refine_reply", "model", "pipeline",
-           "stop_reason", "transcript", "backend",
+           "stop_reason", "transcript", "backend", "served_model", "system_fingerprint",
            "cypher", "query_error", "query_error_kind", "cypher_executed", "rewrites",
-           "rows_json", "answer", "mismatch", "error"),
+           "rows_json", "answer", "answer_extracted", "mismatch", "error"),
 )
 PLAN_EVALUATION_TABLE = TableSpec(
     PLAN_EVALUATION, required=("experiment", "domain", "instance", "model", "success"),
@@ -168,7 +171,7 @@ def optional_bool(value: object) -> bool | None:
     return None
 
 
-def count_failed_items(run_dir: Path, qa: bool, planning: bool) -> int:
+def count_errored_items(run_dir: Path, qa: bool, planning: bool) -> int:
     """Items of a run that errored (not mis-answered): QA rows with an error, planning items
     listed as failures. A track whose table is missing (the run was killed before writing it)
     counts as one failure at least."""

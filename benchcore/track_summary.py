@@ -20,3 +20,6 @@ class TrackSummary:
     # Items not errored but not settled either (a query timed out under load): a rerun
     # computes them again, so a run with any is not reused as it finished.
     unsettled: int = 0
+    # Warnings about how to read the numbers, one line each, printed once after the tables
+    # (e.g. an agent whose server seems not to parse tool calls).
+    notes: list[str] = field(default_factory=list)

@@ -44,6 +44,10 @@ class Step:
     queries: list[tuple[str | None, str]]
     answer: str | None
     malformed: list[tuple[str, str]]
+    # On the tools protocol: the reply called no tool but held a fenced ```cypher block. It is
+    # still the final answer (that is the protocol's meaning), but a server that does not parse
+    # the model's tool calls produces exactly this, so it is counted and reported.
+    cypher_as_text: bool = False
 
 
 def read_reply(reply: LLMReply, native_tools: bool) -> Step:
@@ -55,7 +59,8 @@ def read_reply(reply: LLMReply, native_tools: bool) -> Step:
             return Step([(None, q) for q in queries], None, [])
         return Step([], extract_answer(reply.text), [])
     if not reply.tool_calls:
-        return Step([], extract_answer(reply.text), [])
+        return Step([], extract_answer(reply.text), [],
+                    cypher_as_text=bool(fenced_blocks(reply.text, "cypher")))
     queries: list[tuple[str | None, str]] = []
     malformed: list[tuple[str, str]] = []
     answer = None
@@ -101,3 +106,9 @@ def query_result_text(outcome: QueryOutcome) -> str:
 
 def malformed_text(problem: str) -> str:
     return json.dumps({"status": "error", "error_kind": "malformed_call", "error": problem})
+
+
+def limit_text(limit: int) -> str:
+    """The result of a `run_cypher` call past the question's query budget (not run)."""
+    return json.dumps({"status": "error", "error_kind": "tool_call_limit",
+                       "error": f"not run: the limit of {limit} queries per question is reached"})

@@ -2,7 +2,8 @@
 keys over their real inputs (the feed-forward stages are in `stage_batches`).
 
 Keys:
-- agent: question, model fingerprint, schema text, prompt templates, max_iterations, graph
+- agent: question, model fingerprint, schema text, prompt templates, max_iterations,
+  max_tool_calls, graph
   fingerprint, backend and query limits, stage code (the loop, its tools, the query path)
 - in-context: question, model fingerprint, the serialized graph's text, variant, prompt
   templates, stage code
@@ -41,14 +42,14 @@ from dsgqa.stages import in_context as in_context_module
 def agent_batch(
     questions: Sequence[Question], client: LLMClient, schema: str, run: QueryRunner,
     max_iterations: int, cache: ItemCache | None, refresh: bool = False,
-    references: Mapping[str, str] | None = None,
+    references: Mapping[str, str] | None = None, max_tool_calls: int = 10,
 ) -> list[Outcome[AgentRun]]:
     """Each question's agent run. `run` executes a query as the run-query stage does (its
     `version`, what shapes the rows, is part of the agent's key). With `references`, the
     agent's last query is compared with the reference's rows."""
     version = (source_version(agent_module, agent_tools), RECORDS_CODE,
                prompt_hash(*AGENT_TEMPLATES), short_hash(schema), client.config.fingerprint(),
-               client.config.tool_protocol, max_iterations, *run.version)
+               client.config.tool_protocol, max_iterations, max_tool_calls, *run.version)
 
     def compute(question: Question) -> AgentRun:
         def run_cypher(cypher: str) -> QueryOutcome:
@@ -60,7 +61,8 @@ def agent_batch(
                                     error=outcome.error, query_error_kind="runtime")
             return outcome.value
 
-        return agent_module.run_agent(question, client, schema, run_cypher, max_iterations)
+        return agent_module.run_agent(question, client, schema, run_cypher, max_iterations,
+                                      max_tool_calls)
 
     done = run_items(
         Stage.AGENT, questions, uid_of=lambda q: q.uid,

@@ -3,6 +3,7 @@ store, dump to JSON for logs, and are the unit a cached stage returns."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -15,10 +16,16 @@ class _Record(BaseModel):
 
 
 class LLMUsage(_Record):
+    """A stage's calls: tokens, time, whether all came from the response cache, and what the
+    server said answered (`served_model`, `system_fingerprint`; several calls' distinct values
+    joined by `;`)."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
     cached: bool = False
+    served_model: str = ""
+    system_fingerprint: str = ""
 
     @property
     def tokens(self) -> int:
@@ -27,7 +34,8 @@ class LLMUsage(_Record):
     @classmethod
     def of(cls, reply: LLMReply) -> LLMUsage:
         return cls(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
-                   seconds=reply.seconds, cached=reply.cached)
+                   seconds=reply.seconds, cached=reply.cached, served_model=reply.served_model,
+                   system_fingerprint=reply.system_fingerprint)
 
     @classmethod
     def total(cls, replies: list[LLMReply]) -> LLMUsage:
@@ -35,7 +43,14 @@ class LLMUsage(_Record):
         return cls(prompt_tokens=sum(r.prompt_tokens for r in replies),
                    completion_tokens=sum(r.completion_tokens for r in replies),
                    seconds=sum(r.seconds for r in replies),
-                   cached=bool(replies) and all(r.cached for r in replies))
+                   cached=bool(replies) and all(r.cached for r in replies),
+                   served_model=distinct(r.served_model for r in replies),
+                   system_fingerprint=distinct(r.system_fingerprint for r in replies))
+
+
+def distinct(values: Iterable[str]) -> str:
+    """The non-empty values, each once in first-seen order, joined by `;`."""
+    return ";".join(dict.fromkeys(v for part in values for v in part.split(";") if v))
 
 
 class CypherAttempt(_Record):
@@ -89,12 +104,23 @@ class RefinedAnswer(_Record):
     context_tokens: int = 0
 
 
+# How an agent's loop ended. An answer given without running any query is told apart from one
+# given after a query: a server that does not parse tool calls turns every query the model
+# writes into a final answer, and only this split makes that visible.
+ANSWERED_AFTER_QUERY = "answered_after_query"
+ANSWERED_WITHOUT_QUERY = "answered_without_query"
+MAX_ITERATIONS = "max_iterations"          # `max_iterations` model calls and no answer
+TOOL_CALL_LIMIT = "tool_call_limit"        # the model asked for more than `max_tool_calls` queries
+STOP_REASONS = (ANSWERED_AFTER_QUERY, ANSWERED_WITHOUT_QUERY, MAX_ITERATIONS, TOOL_CALL_LIMIT)
+
+
 class AgentRun(_Record):
     """The agent stage's output: the answer, every query the agent ran, and the conversation.
 
     `calls` counts model calls (fresh ones in `fresh_calls`), `stop_reason` says how the loop
-    ended (`answered`, `max_iterations`, `no_answer`), and `transcript` is every message, tool
-    call and tool result, as kept in `results/<run>/transcripts/`."""
+    ended (one of `STOP_REASONS`), `cypher_as_text` that the final reply, on the tools
+    protocol, held a fenced ```cypher block instead of a tool call, and `transcript` is every
+    message, tool call and tool result, as kept in `results/<run>/transcripts/`."""
 
     uid: str
     answer: str
@@ -104,6 +130,7 @@ class AgentRun(_Record):
     fresh_calls: int
     queries: list[QueryOutcome] = []
     stop_reason: str
+    cypher_as_text: bool = False
     transcript: list[dict[str, Any]] = []
 
     @property
@@ -112,11 +139,18 @@ class AgentRun(_Record):
 
 
 class Verdict(_Record):
-    """The compare stage's output: correctness plus partial credit and the first mismatch."""
+    """The compare stage's output: correctness plus partial credit and the first mismatch.
+
+    `correct` is the strict score (the answer as given must parse and be right).
+    `answer_extracted` is what the lenient reading took from an answer that was not right as
+    given ('' when it was right, or when the reading found nothing else), and `correct_lenient`
+    that reading's verdict (True when `correct`); see `dsgqa.lenient_answer`."""
 
     uid: str
     valid_answer: bool
     correct: bool
+    answer_extracted: str = ""
+    correct_lenient: bool = False
     precision: float = 0.0
     recall: float = 0.0
     f1: float = 0.0

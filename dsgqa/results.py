@@ -34,7 +34,15 @@ from benchcore.text_safety import safe_record, safe_value
 from benchcore.track_summary import TrackSummary
 from dsgqa.graphstore.error_kind import ERROR_KINDS
 from dsgqa.questions import Question
-from dsgqa.records import AgentRun, CypherAttempt, LLMUsage, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.records import (
+    AgentRun,
+    CypherAttempt,
+    LLMUsage,
+    QueryOutcome,
+    RefinedAnswer,
+    Verdict,
+    distinct,
+)
 from dsgqa.rows_json import capped_rows_json
 from dsgqa.transcript_text import transcript_text
 
@@ -177,7 +185,9 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "refine_reply": answer.raw_reply[:REPLY_CHARS] if answer else "",
         "valid_answer": bool(verdict and verdict.valid_answer),
         "correct": bool(verdict and verdict.correct),
-        "execution_match": outcome.execution_match if outcome else None,
+        "answer_extracted": verdict.answer_extracted if verdict else "",
+        "correct_lenient": bool(verdict and verdict.correct_lenient),
+        "execution_match": _execution_match(item),
         "score_precision": verdict.precision if verdict else 0.0,
         "score_recall": verdict.recall if verdict else 0.0,
         "score_f1": verdict.f1 if verdict else 0.0,
@@ -186,13 +196,38 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "completion_tokens": sum(u.completion_tokens for u in usages),
         "tokens": sum(u.tokens for u in usages),
         "cost_usd": round(item.cost_usd, 6),
+        "served_model": distinct(u.served_model for u in usages),
+        "system_fingerprint": distinct(u.system_fingerprint for u in usages),
         "seconds": round(seconds, 4),
         "llm_calls": item.llm_calls,
         "stop_reason": item.agent.stop_reason if item.agent else "",
+        "queries_run": queries_run(item),
+        "cypher_as_text": bool(item.agent and item.agent.cypher_as_text),
         "transcript": transcript_text(item.agent.transcript) if item.agent else "",
         "context_tokens": answer.context_tokens if answer else 0,
         "error": item.error or "",
     }
+
+
+def queries_run(item: ItemResult) -> int:
+    """How many queries reached the database: an agent's every query, the feed-forward
+    pipeline's one (0 when its Cypher was never written), none in context."""
+    if item.agent is not None:
+        return len(item.agent.queries)
+    return int(item.outcome is not None)
+
+
+def _execution_match(item: ItemResult) -> bool | None:
+    """Whether the item's (last) query returned the reference query's rows. Every question
+    with a reference query counts in a querying pipeline: an item that ran no query (the agent
+    answered without one, or an earlier stage failed) is no match, never left out, or skipping
+    the database would raise the score. None only without a reference, in context (no
+    database), or when the reference itself gave no trustworthy rows."""
+    if item.outcome is not None:
+        return item.outcome.execution_match
+    if not item.question.cypher or item.backend == NO_DATABASE:
+        return None
+    return False
 
 
 # The refine reply is kept for reading why an answer is wrong, not in full: a runaway reply would
@@ -222,9 +257,12 @@ def results_table(items: list[ItemResult]) -> pd.DataFrame:
 
 # The summary's count of failed queries per error kind, one column each.
 ERROR_KIND_COLUMNS = tuple(f"query_{kind}" for kind in ERROR_KINDS)
+# Where wrong answers were lost, one count per stage (`loss_per_stage`).
+LOSS_COLUMNS = ("lost_at_query", "wrong_rows", "lost_at_refine", "invalid_answer")
 SUMMARY_COLUMNS = [
-    "items", "correct", "accuracy", "execution_accuracy", "mean_f1", "valid_cypher", "errors",
-    "tokens", "cost_usd", "seconds", "llm_calls", *ERROR_KIND_COLUMNS,
+    "items", "correct", "accuracy", "correct_lenient", "accuracy_lenient", "execution_accuracy",
+    "mean_f1", "valid_cypher", "no_query_share", *LOSS_COLUMNS, "errored_items", "tokens",
+    "cost_usd", "seconds", "llm_calls", *ERROR_KIND_COLUMNS,
 ]
 # Results written before pipelines existed were all feed-forward.
 DEFAULT_PIPELINE = "feedforward"
@@ -233,8 +271,10 @@ NO_DATABASE = "none"
 
 
 def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Per group: items, correct, accuracy, mean F1, share of queries that ran, errored items,
-    tokens and cost. Reads fresh tables and stored ones alike (a missing boolean, from a stage
+    """Per group: items, correct, accuracy (strict and lenient), execution accuracy, mean F1,
+    share of queries that ran, items that ran none, wrong answers by the stage that lost them,
+    errored items, tokens and cost (docs/results.md defines each). Reads fresh tables and
+    stored ones alike (a missing boolean, from a stage
     that never ran, counts as False), so the report shows exactly these numbers. Grouping by
     `pipeline` needs the rows through `with_pipeline` first, as both summaries below do."""
     if rows.empty:
@@ -242,9 +282,13 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     # In-context rows ran no query (backend "none"): out of the valid-Cypher share.
     queried = rows["backend"].fillna("").astype(str) != NO_DATABASE if "backend" in rows \
         else pd.Series(True, index=rows.index)
+    rows = rows.assign(**loss_per_stage(rows, queried))
     rows = rows.assign(
         _correct=_truthy(rows["correct"]),
+        _lenient=_truthy(rows["correct_lenient"]).astype("Float64") if "correct_lenient" in rows
+        else pd.Series(pd.NA, index=rows.index, dtype="Float64"),
         _valid=_truthy(rows["valid_cypher"]).astype("Float64").where(queried),
+        _no_query=_ran_no_query(rows).astype("Float64").where(queried),
         _error=rows["error"].fillna("").astype(str) != "",
         _f1=_numbers(rows, "score_f1"), _tokens=_numbers(rows, "tokens"),
         _cost=_numbers(rows, "cost_usd"), _seconds=_numbers(rows, "seconds"),
@@ -262,10 +306,16 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         "items": grouped.size(),
         "correct": grouped["_correct"].sum().astype(int),
         "accuracy": grouped["_correct"].mean(),
+        "correct_lenient": grouped["_lenient"].sum(min_count=1).astype("Int64"),
+        "accuracy_lenient": grouped["_lenient"].mean().astype(float),
         "execution_accuracy": grouped["_executed"].mean().astype(float),
         "mean_f1": grouped["_f1"].mean(),
         "valid_cypher": grouped["_valid"].mean().astype(float),
-        "errors": grouped["_error"].sum().astype(int),
+        "no_query_share": grouped["_no_query"].mean().astype(float),
+        **{c: grouped[f"_{c}"].sum(min_count=1).astype("Int64") for c in LOSS_COLUMNS},
+        # Items with no answer at all (a call or stage failed), not wrong answers: a query the
+        # database refused is a scored failure, counted under `query_<kind>`.
+        "errored_items": grouped["_error"].sum().astype(int),
         "tokens": grouped["_tokens"].sum().astype(int),
         "cost_usd": grouped["_cost"].sum(),
         "seconds": grouped["_seconds"].sum(),
@@ -273,6 +323,40 @@ def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         # Why queries failed: "dialect" is what the engine lost, not the model.
         **{f"query_{kind}": grouped[f"_query_{kind}"].sum().astype(int) for kind in ERROR_KINDS},
     }).reset_index()[[*keys, *SUMMARY_COLUMNS]]
+
+
+def loss_per_stage(rows: pd.DataFrame, queried: pd.Series) -> dict[str, pd.Series]:
+    """Where each wrong answer was lost, as `_<column>` indicators for `LOSS_COLUMNS`:
+
+    - `lost_at_query`: wrong, and the (last) query gave no valid rows (none ran, or it failed);
+    - `wrong_rows`: wrong, with valid rows that are not the reference query's;
+    - `lost_at_refine`: wrong although the rows equalled the reference query's;
+    - `invalid_answer`: the answer (right stage or not) does not parse, errored items aside.
+
+    The query stages are NA in context (no database); errored items count in `errors` only."""
+    errored = rows["error"].fillna("").astype(str) != ""
+    wrong = ~_truthy(rows["correct"]) & ~errored
+    valid_rows = _truthy(rows["valid_cypher"])
+    matched = rows["execution_match"].map(optional_bool) if "execution_match" in rows \
+        else pd.Series(None, index=rows.index)
+    by_query = {
+        "lost_at_query": wrong & ~valid_rows,
+        "wrong_rows": wrong & valid_rows & (matched == False),  # noqa: E712 (None stays out)
+        "lost_at_refine": wrong & (matched == True),  # noqa: E712
+    }
+    losses = {f"_{k}": v.astype("Float64").where(queried) for k, v in by_query.items()}
+    invalid = ~_truthy(rows["valid_answer"]) & ~errored if "valid_answer" in rows \
+        else pd.Series(pd.NA, index=rows.index)
+    return {**losses, "_invalid_answer": invalid.astype("Float64")}
+
+
+def _ran_no_query(rows: pd.DataFrame) -> pd.Series:
+    """Items whose query never reached the database. Tables written before `queries_run`
+    existed: an item with no Cypher ran none."""
+    if "queries_run" in rows:
+        return _numbers(rows, "queries_run") == 0
+    return rows["cypher"].fillna("").astype(str) == "" if "cypher" in rows \
+        else pd.Series(False, index=rows.index)
 
 
 def with_pipeline(rows: pd.DataFrame) -> pd.DataFrame:
@@ -289,7 +373,10 @@ def _numbers(rows: pd.DataFrame, column: str) -> pd.Series:
 
 
 def _truthy(values: pd.Series) -> pd.Series:
-    return values.astype("boolean").fillna(False).astype(bool)
+    """True where the cell says true in any way the tables write it; missing is False."""
+    if values.dtype == bool:
+        return values
+    return values.map(optional_bool).astype("boolean").fillna(False).astype(bool)
 
 
 def summary_overall(table: pd.DataFrame) -> pd.DataFrame:
@@ -307,8 +394,9 @@ def summary_by_tag(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _rounded(summary: pd.DataFrame) -> pd.DataFrame:
-    return summary.round({"accuracy": 3, "execution_accuracy": 3, "mean_f1": 3,
-                          "valid_cypher": 3, "cost_usd": 4, "seconds": 3})
+    return summary.round({"accuracy": 3, "accuracy_lenient": 3, "execution_accuracy": 3,
+                          "mean_f1": 3,
+                          "valid_cypher": 3, "no_query_share": 3, "cost_usd": 4, "seconds": 3})
 
 
 def summaries(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -340,7 +428,8 @@ def write_results(table: pd.DataFrame, out_dir: Path,
 ARTIFACT_ROWS = 50
 
 
-def artifact_markdown(table: pd.DataFrame, overall: pd.DataFrame, by_tag: pd.DataFrame) -> str:
+def artifact_markdown(table: pd.DataFrame, overall: pd.DataFrame, by_tag: pd.DataFrame,
+                      notes: Sequence[str] = ()) -> str:
     """The QA tables as the run's Prefect artifact: the summaries, and the first wrong or
     errored questions. The whole per-question table of 10,000 items is 3 MB, which the Prefect
     API refuses to publish as an event and its UI cannot show usefully; it stays in the file."""
@@ -349,7 +438,9 @@ def artifact_markdown(table: pd.DataFrame, overall: pd.DataFrame, by_tag: pd.Dat
     note = (f"{len(wrong):,} of {len(table):,} rows wrong or errored"
             + (f"; the first {ARTIFACT_ROWS} shown, all rows in {QA_MARKDOWN}"
                if len(wrong) > ARTIFACT_ROWS else ""))
-    return (_summaries_markdown(overall, by_tag) + f"\n\n## Wrong or errored\n\n{note}\n\n"
+    said = "".join(f"\n\n**Note:** {markdown_cell(n, 400)}" for n in notes)
+    return (_summaries_markdown(overall, by_tag) + said
+            + f"\n\n## Wrong or errored\n\n{note}\n\n"
             + (_markdown(_shown(wrong.head(ARTIFACT_ROWS))) if len(wrong) else "") + "\n")
 
 
@@ -413,10 +504,29 @@ def transcript_file(model: str, pipeline: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", f"{model}__{pipeline}") + ".jsonl"
 
 
+def tool_protocol_notes(items: Sequence[ItemResult]) -> list[str]:
+    """One line per model whose agent, on the tools protocol, ended at least once with a
+    fenced Cypher block and no tool call: the protocol makes that reply the answer, so the
+    question is answered without a query, which is what a server that does not parse the
+    model's tool calls produces. The text protocol runs such blocks."""
+    agentic: dict[str, list[ItemResult]] = {}
+    for item in items:
+        if item.agent is not None:
+            agentic.setdefault(item.model, []).append(item)
+    notes = []
+    for model, runs in agentic.items():
+        if any(i.agent is not None and i.agent.cypher_as_text for i in runs):
+            no_query = sum(queries_run(i) == 0 for i in runs)
+            notes.append(f"{model}: {no_query} of {len(runs)} agentic answers ran no query; the "
+                         "server may not parse tool calls: try `--tool-protocol text`")
+    return notes
+
+
 def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
     """Write the tables and return the summary the flow turns into artifacts."""
     table = results_table(items)
     overall, by_tag = summaries(table)
+    notes = tool_protocol_notes(items)
     paths = write_results(table, out_dir, (overall, by_tag))
     write_transcripts(items, out_dir)
     return TrackSummary(
@@ -426,10 +536,11 @@ def summarize_qa_run(items: list[ItemResult], out_dir: Path) -> TrackSummary:
         errors=int((table["error"] != "").sum()),
         unsettled=sum(not i.settled for i in items),
         overall_records=overall.to_dict(orient="records"),
-        markdown=artifact_markdown(table, overall, by_tag),
+        markdown=artifact_markdown(table, overall, by_tag, notes),
         llm_calls={
             "fresh": sum(i.fresh_llm_calls for i in items),
             "cached_stages": sum(i.cached_stages for i in items),
         },
         error_causes=top_causes(table["error"]),
+        notes=notes,
     )

@@ -16,6 +16,9 @@ from benchcore.llm.base import PROVIDERS
 from benchcore.names import BACKENDS, CACHED_STAGES, EMBEDDED_BACKENDS, PLANNING_STAGES, QA_STAGES
 from benchcore.text_safety import safe_text
 
+# `rerun --track` choices.
+TRACKS = ("qa", "planning")
+
 # `--pipeline` choices: the pipeline kinds, and the full in-context variant by its label.
 PIPELINE_CHOICES = ("feedforward", "agentic", "in_context", "in_context_full")
 
@@ -61,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
                      "adds the planning track.")
     run.add_argument("--approach", default="non-incremental",
                      choices=["non-incremental", "incremental"])
+    _add_refresh(run)
     _add_run_options(run)
 
     demo = sub.add_parser("demo", help="Run the demo: own scene graph, oracle model, no key.")
@@ -72,13 +76,17 @@ def _parser() -> argparse.ArgumentParser:
         "A run that finished with no errored item, and whose inputs, code, caches and files "
         "are unchanged since, is reused as it is.")
     rerun.add_argument("run_id", metavar="RUN_ID")
+    rerun.add_argument("--track", choices=TRACKS,
+                       help="Rerun only this track (keep the other's tables).")
     rerun.add_argument("--stage", choices=[*QA_STAGES, *PLANNING_STAGES],
-                       help="Rerun only the track this stage belongs to (keep the other's tables).")
-    rerun.add_argument("--only-failed", action="store_true",
-                       help="Do nothing unless the recorded run has failed items.")
-    rerun.add_argument("--refresh", action="append", default=[], metavar="STAGE",
-                       choices=list(CACHED_STAGES),
-                       help="Recompute this stage even where its results are cached (repeatable).")
+                       help="The same as --track with the track this stage belongs to: the "
+                       "whole track reruns (finished items from the caches); --refresh STAGE "
+                       "recomputes one stage.")
+    rerun.add_argument("--only-errored", "--only-failed", dest="only_errored",
+                       action="store_true",
+                       help="Do nothing unless the recorded run has errored items (items with "
+                       "no answer: a call or stage failed; a wrong answer is not an error).")
+    _add_refresh(rerun)
     rerun.add_argument("--results-dir", default="results")
     rerun.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
 
@@ -117,6 +125,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_refresh(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--refresh", action="append", default=[], metavar="STAGE|all",
+        choices=[*CACHED_STAGES, "all"],
+        help="Recompute this stage's items even where they are cached (repeatable; `all`: "
+        "every stage). Their LLM replies still come from the response cache: to resample a "
+        "model (e.g. the server's model changed behind its name), delete .cache/llm too.")
+
+
+def refresh_stages(values: list[str]) -> list[str]:
+    """`--refresh` values as stage names, `all` standing for every cached stage."""
+    return list(CACHED_STAGES) if "all" in values else list(dict.fromkeys(values))
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--run-id", help="Name of the run's results folder (default: timestamp).")
     parser.add_argument("--results-dir", default="results")
@@ -141,7 +163,9 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         })
     if args.config:
         config = load_config(args.config)
-        overrides = {"run_id": args.run_id} if args.run_id else {}
+        overrides: dict[str, object] = {"run_id": args.run_id} if args.run_id else {}
+        if args.refresh:
+            overrides["refresh"] = refresh_stages(args.refresh)
         return config.model_copy(update=overrides)
     missing = [f for f in ("model",) if not getattr(args, f)]
     if not args.planning_data:
@@ -171,6 +195,7 @@ def _config_from_flags(args: argparse.Namespace) -> BenchmarkConfig:
                  else PipelineConfig(kind=p) for p in args.pipelines or ["feedforward"]]
     return BenchmarkConfig(
         run_id=args.run_id, results_dir=args.results_dir, cache_dir=args.cache_dir, models=models,
+        refresh=refresh_stages(args.refresh),
         qa=QAConfig(questions=args.questions, scene_graph=args.scene_graph, backend=args.backend,
                     db_root=str(Path(args.cache_dir) / "graphs"), pipelines=pipelines)
         if args.questions else None,
@@ -184,20 +209,29 @@ def _rerun_config(args: argparse.Namespace) -> BenchmarkConfig:
 
     run_dir = Path(args.results_dir) / args.run_id
     config = load_run_config(run_dir)
-    updates: dict[str, object] = {"run_id": args.run_id, "refresh": args.refresh}
-    if args.stage in QA_STAGES:
-        updates["tracks"] = ["qa"]
-    elif args.stage in PLANNING_STAGES:
-        updates["tracks"] = ["planning"]
+    updates: dict[str, object] = {"run_id": args.run_id,
+                                  "refresh": refresh_stages(args.refresh)}
+    track = args.track or stage_track(args.stage)
+    if track:
+        updates["tracks"] = [track]
     return config.model_copy(update=updates)
 
 
-def failed_items(run_dir: Path, config: BenchmarkConfig) -> int:
-    """Items recorded as failed (errored, not merely wrong) in a run's tables."""
-    from benchcore.run_folder import count_failed_items
+def stage_track(stage: str | None) -> str | None:
+    """The track a stage belongs to (`rerun --stage` reruns that whole track)."""
+    if stage in QA_STAGES:
+        return "qa"
+    if stage in PLANNING_STAGES:
+        return "planning"
+    return None
 
-    return count_failed_items(run_dir, qa=config.qa is not None,
-                              planning=config.planning is not None)
+
+def errored_items(run_dir: Path, config: BenchmarkConfig) -> int:
+    """Items recorded as errored (no answer; not merely wrong) in a run's tables."""
+    from benchcore.run_folder import count_errored_items
+
+    return count_errored_items(run_dir, qa=config.qa is not None,
+                               planning=config.planning is not None)
 
 
 def _validate_inputs(config: BenchmarkConfig) -> None:
@@ -230,12 +264,17 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.temporary_api import temporary_api
 
     config = _run_config(args)
-    if args.command == "rerun" and args.only_failed:
-        failed = failed_items(Path(args.results_dir) / args.run_id, config)
-        if not failed:
-            print(f"run {args.run_id}: no failed items, nothing to rerun")
+    if args.command == "rerun" and args.stage:
+        print(f"rerun --stage {args.stage}: reruns the whole {stage_track(args.stage)} track "
+              f"(finished items of every stage come from the caches); --refresh {args.stage} "
+              "recomputes that stage's items")
+    if args.command == "rerun" and args.only_errored:
+        errored = errored_items(Path(args.results_dir) / args.run_id, config)
+        if not errored:
+            print(f"run {args.run_id}: no errored items (wrong answers are not errors), "
+                  "nothing to rerun")
             return 0
-        print(f"run {args.run_id}: rerunning; {failed} failed item(s) will be redone")
+        print(f"run {args.run_id}: rerunning; {errored} errored item(s) will be redone")
     _validate_inputs(config)
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     with contextlib.ExitStack() as stack:

@@ -26,22 +26,33 @@ PLANNING_COLUMNS = [
     "avg_factor_plan_length",
 ]
 QA_SUMMARY_COLUMNS = [
-    "model", "pipeline", "items", "correct", "accuracy", "execution_accuracy", "mean_f1",
-    "valid_cypher", "errors", "tokens", "cost_usd", "llm_calls",
+    "model", "pipeline", "items", "correct", "accuracy", "accuracy_lenient",
+    "execution_accuracy", "mean_f1", "valid_cypher", "no_query_share", "errored_items", "tokens",
+    "cost_usd", "llm_calls",
 ]
+# The summary's loss per stage, folded into one column (`query 7, refine 14, invalid 13`).
+LOSS_LABELS = {"lost_at_query": "query", "wrong_rows": "rows", "lost_at_refine": "refine",
+               "invalid_answer": "invalid"}
 console = Console(width=max(Console().width, 120))
 
 
 def qa_summary_frame(records: list[dict[str, object]]) -> pd.DataFrame:
-    """The QA summary as the console shows it: the headline columns, and the failed queries'
-    kinds folded into one column (`dialect 2, syntax 1`)."""
+    """The QA summary as the console shows it: the headline columns, where wrong answers
+    were lost (`query 7, refine 14, invalid 13`) and the failed queries' kinds
+    (`dialect 2, syntax 1`), each folded into one column."""
     overall = pd.DataFrame(records)
-    kinds = [c for c in ERROR_KIND_COLUMNS if c in overall.columns]
-    folded = [", ".join(f"{c.removeprefix('query_')} {int(row[c])}" for c in kinds
-                        if pd.notna(row[c]) and int(row[c])) or "-"
-              for _, row in overall.iterrows()]
+    kinds = {c: c.removeprefix("query_") for c in ERROR_KIND_COLUMNS}
     shown = overall[[c for c in QA_SUMMARY_COLUMNS if c in overall.columns]]
-    return shown.assign(failed_queries=folded)
+    return shown.assign(lost_at=_folded(overall, LOSS_LABELS),
+                        failed_queries=_folded(overall, kinds))
+
+
+def _folded(frame: pd.DataFrame, labels: dict[str, str]) -> list[str]:
+    """Per row, the non-zero counts of `labels`' columns as `label count, ...` ('-' if none)."""
+    columns = [c for c in labels if c in frame.columns]
+    return [", ".join(f"{labels[c]} {int(row[c])}" for c in columns
+                      if pd.notna(row[c]) and int(row[c])) or "-"
+            for _, row in frame.iterrows()]
 
 
 def _table(frame: pd.DataFrame, title: str) -> Table:
@@ -93,6 +104,9 @@ def print_run(summary: RunSummary) -> None:
     for regression in summary.regressions:
         console.print(Text("REGRESSION", style="bold red"), Text(regression))
     _print_errors(summary)
+    for _name, track in summary.tracks():
+        for note in track.notes if track is not None else ():
+            console.print(Text("NOTE", style="bold yellow"), Text(note))
     if summary.reused_finished_at:
         _plain(f"run {summary.run_id}: nothing to redo: it finished at "
                f"{summary.reused_finished_at} with no errored item, and its inputs, code, "

@@ -34,10 +34,15 @@ class SearchResult:
 
 
 def successors(task: Task, state: frozenset[Fact]) -> Iterator[GroundAction]:
-    """Every ground action applicable in `state`, generated on demand."""
+    """Every ground action applicable in `state`, each once, in the order of their PDDL text.
+
+    The order is explicit because the search's tie-breaking follows it: generated from the
+    state, a frozenset of strings, it would follow string hashing, which differs per process
+    (`PYTHONHASHSEED`), and the same instance would get a different plan in another run."""
     by_predicate: dict[str, list[Fact]] = {}
     for fact in state:
         by_predicate.setdefault(fact[0], []).append(fact)
+    found: dict[str, GroundAction] = {}
     for schema in task.domain.actions.values():
         for binding in _bindings(schema, _positive_atoms(schema.precondition), by_predicate, {}):
             rest = [p for p in schema.parameters if p.name not in binding]
@@ -47,7 +52,9 @@ def successors(task: Task, state: frozenset[Fact]) -> Iterator[GroundAction]:
                 args = tuple(full[p.name] for p in schema.parameters)
                 ground = task.ground(schema.name, args)
                 if isinstance(ground, GroundAction) and ground.applicable(state):
-                    yield ground
+                    found.setdefault(ground.pddl, ground)
+    for text in sorted(found):
+        yield found[text]
 
 
 def _positive_atoms(formula: Formula) -> list[Atom]:

@@ -13,7 +13,7 @@ from benchcore.item_cache import ItemCache, item_key, source_version
 from benchcore.llm.base import LLMClient
 from benchcore.names import Stage
 from benchcore.run_config import GenerationSettings, PlanningConfig
-from planeval import describe, diagnosis, grounding, parser, plan_text, simulation
+from planeval import describe, diagnosis, goals, grounding, parser, plan_text, search, simulation
 from plangen import approaches, describe_nl, prompts
 from plangen.approaches import PlanningTask
 from plangen.loading import load_planning_tasks, task_fingerprint
@@ -21,6 +21,9 @@ from plangen.loading import load_planning_tasks, task_fingerprint
 # Generation depends on planeval too: its verdicts end backprompting, its texts are the feedback.
 _CODE = source_version(approaches, prompts, describe_nl, extract, plan_text, diagnosis, describe,
                        simulation, grounding, parser)
+# The planner baseline's plans come from the search and its heuristic: editing either (e.g. the
+# order successors are tried in) must not serve plans the old code found.
+_PLANNER_CODE = _CODE + source_version(search, goals)
 _TASKS: dict[str, list[PlanningTask]] = {}
 _TASKS_LOCK = threading.Lock()
 
@@ -69,7 +72,8 @@ def planner_batch(
 ) -> list[Outcome[dict[str, Any]]]:
     return run_items(
         Stage.PLANNER_PLAN, tasks, uid_of=lambda t: t.key,
-        key_of=lambda t: item_key(Stage.PLANNER_PLAN, task_fingerprint(t), node_limit, _CODE),
+        key_of=lambda t: item_key(Stage.PLANNER_PLAN, task_fingerprint(t), node_limit,
+                                  _PLANNER_CODE),
         compute=lambda t: approaches.planner_baseline(t, "planner-baseline", node_limit),
         cache=cache, workers=2, refresh=refresh,
     )

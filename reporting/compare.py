@@ -55,6 +55,9 @@ class Comparison:
     flipped_qa: pd.DataFrame
     flipped_planning: pd.DataFrame
     regressions: list[Regression] = field(default_factory=list)
+    # Models whose replies came from another served model or system fingerprint than in the
+    # baseline (`served_changes`): a change of scores may be the server's, not the harness's.
+    served_changes: list[str] = field(default_factory=list)
 
     @property
     def flipped(self) -> int:
@@ -92,7 +95,34 @@ def compare_runs(qa: pd.DataFrame, planning: pd.DataFrame, baseline_run: str, cu
         flipped_qa=flipped_qa(before[0], after[0]),
         flipped_planning=flipped_planning(before[1], after[1]),
         regressions=regressions,
+        served_changes=served_changes(before[0], after[0], baseline_run, current_run),
     )
+
+
+def served_changes(before: pd.DataFrame, after: pd.DataFrame, baseline_run: str,
+                   current_run: str) -> list[str]:
+    """One line per model (as configured) whose served model or system fingerprint, as the
+    responses named them, differ between the runs. Rows that recorded neither (older runs,
+    servers that send none) say nothing either way."""
+    was, now = _served(before), _served(after)
+    return [f"{model}: answered by {', '.join(sorted(was[model]))} in run {baseline_run}, by "
+            f"{', '.join(sorted(now[model]))} in run {current_run}"
+            for model in sorted(set(was) & set(now)) if was[model] != now[model]]
+
+
+def _served(rows: pd.DataFrame) -> dict[str, set[str]]:
+    """model -> the distinct `served_model (system_fingerprint)` its rows recorded."""
+    if rows.empty or "served_model" not in rows.columns:
+        return {}
+    found: dict[str, set[str]] = {}
+    fingerprints = rows["system_fingerprint"] if "system_fingerprint" in rows.columns \
+        else pd.Series("", index=rows.index)
+    for model, served, fingerprint in zip(rows["model"], rows["served_model"].fillna(""),
+                                          fingerprints.fillna(""), strict=True):
+        if served or fingerprint:
+            label = f"{served or '?'} ({fingerprint})" if fingerprint else str(served)
+            found.setdefault(str(model), set()).add(label)
+    return found
 
 
 def metric_changes(before: dict[str, dict[str, float]], after: dict[str, dict[str, float]],

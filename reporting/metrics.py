@@ -14,6 +14,8 @@ import pandas as pd
 from dsgqa.results import (
     DEFAULT_PIPELINE,
     ERROR_KIND_COLUMNS,
+    LOSS_COLUMNS,
+    NO_DATABASE,
     summary_by_tag,
     summary_overall,
     with_pipeline,
@@ -51,9 +53,40 @@ def qa_by_system(qa: pd.DataFrame) -> pd.DataFrame:
 def qa_overall(qa: pd.DataFrame) -> pd.DataFrame:
     """Per model and pipeline: the QA track's own summary (items, correct, accuracy, mean F1,
     valid Cypher share, errored items)."""
-    columns = ["model", "pipeline", "items", "correct", "accuracy", "execution_accuracy",
-               "mean_f1", "valid_cypher", "errors"]
+    columns = ["model", "pipeline", "items", "correct", "accuracy", "accuracy_lenient",
+               "execution_accuracy", "mean_f1", "valid_cypher", "no_query_share", "errored_items"]
     return summary_overall(qa)[columns]
+
+
+FUNNEL_COLUMNS = ["model", "pipeline", "items", "ran_query", "valid_rows", "reference_rows",
+                  "valid_answer", "correct", "correct_lenient", *LOSS_COLUMNS]
+
+
+def qa_funnel(qa: pd.DataFrame) -> pd.DataFrame:
+    """Per model and pipeline, how many items got through each step: a query ran, it gave
+    valid rows, they were the reference query's, the answer parsed, it was right (strictly,
+    then leniently), beside the summary's loss per stage. In context the query steps are
+    empty (no database)."""
+    if qa.empty:
+        return pd.DataFrame(columns=FUNNEL_COLUMNS)
+    rows = with_pipeline(qa)
+    queried = rows["backend"].fillna("").astype(str) != NO_DATABASE if "backend" in rows \
+        else pd.Series(True, index=rows.index)
+    ran = pd.to_numeric(_column(rows, "queries_run", 0), errors="coerce").fillna(0) > 0
+    steps = rows.assign(
+        ran_query=ran.astype("Float64").where(queried),
+        valid_rows=truthy(_column(rows, "valid_cypher", False)).astype("Float64").where(queried),
+        reference_rows=truthy(_column(rows, "execution_match", False)).astype("Float64")
+        .where(queried),
+        valid_answer=truthy(_column(rows, "valid_answer", False)),
+    )
+    counts = steps.groupby(["model", "pipeline"], sort=True).agg(
+        {c: lambda v: v.sum(min_count=1) for c in ("ran_query", "valid_rows", "reference_rows")}
+        | {"valid_answer": "sum"}).astype("Int64").reset_index()
+    summary = summary_overall(qa)
+    table = summary[["model", "pipeline", "items", "correct", "correct_lenient",
+                     *LOSS_COLUMNS]].merge(counts, on=["model", "pipeline"])
+    return table[FUNNEL_COLUMNS]
 
 
 def qa_error_kinds(qa: pd.DataFrame) -> pd.DataFrame:

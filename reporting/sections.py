@@ -17,7 +17,8 @@ from reporting import metrics, plots
 from reporting.compare import Comparison
 from reporting.document import Document, DrillDown, DrillItem, Figure, Section, Table
 
-RATE_COLUMNS = ("accuracy", "execution_accuracy", "valid_cypher", "task_success_rate",
+RATE_COLUMNS = ("accuracy", "accuracy_lenient", "execution_accuracy", "valid_cypher",
+                "no_query_share", "task_success_rate",
                 "execution_success_rate", "total_goal", "before", "after", "change")
 
 
@@ -100,6 +101,10 @@ def qa_section(qa: pd.DataFrame) -> Section:
                       "ticks)", png, "qa_accuracy_by_tag.png")] if png else []
     tables = [
         Table("Per model and pipeline", metrics.qa_overall(qa), percent=RATE_COLUMNS),
+        Table("Where answers were lost, per model and pipeline: items that ran a query, got "
+              "valid rows, got the reference query's rows, gave an answer that parses, were "
+              "right (strict, then lenient); and wrong answers by the stage that lost them",
+              metrics.qa_funnel(qa)),
         Table("Accuracy and mean F1 by tag per model and pipeline", by_tag,
               percent=RATE_COLUMNS),
         Table("Queries that failed, by kind, per model and pipeline (dialect: valid Neo4j "
@@ -122,7 +127,8 @@ DRILL_FIELDS = (
     ("executed Cypher", "cypher_executed"), ("rewrites", "rewrites"),
     ("query error", "query_error"), ("error kind", "query_error_kind"), ("rows", "rows_json"),
     ("refine reply", "refine_reply"), ("agent transcript", "transcript"),
-    ("stop reason", "stop_reason"), ("answer", "answer"), ("mismatch", "mismatch"),
+    ("stop reason", "stop_reason"), ("answer", "answer"),
+    ("lenient answer", "answer_extracted"), ("mismatch", "mismatch"),
     ("error", "error"),
 )
 
@@ -194,7 +200,8 @@ def comparison_section(comparison: Comparison | None) -> Section:
         title,
         paragraphs=[f"Run {comparison.current_run} against run {comparison.baseline_run}; a "
                     f"regression is a drop of more than {comparison.threshold * 100:g} points."],
-        alerts=[f"REGRESSION: {r.describe()}" for r in comparison.regressions],
+        alerts=[f"REGRESSION: {r.describe()}" for r in comparison.regressions]
+        + [f"MODEL CHANGED: {line}" for line in comparison.served_changes],
         tables=[
             Table("Headline metrics, before and after", comparison.metrics,
                   percent=RATE_COLUMNS),

@@ -124,6 +124,7 @@ def agent(
         ItemCache(run.stage_cache_dir, Stage.AGENT),
         run.refreshes(Stage.AGENT),
         references=_references(questions),
+        max_tool_calls=pipeline.max_tool_calls,
     ))
 
 

@@ -103,3 +103,49 @@ class ReferenceAgent:
 
 def serve(model: ReferenceModel | ReferenceAgent) -> FakeOpenAIServer:
     return FakeOpenAIServer(model)
+
+
+class ChattyModel:
+    """A mid-size chat model behind a server without a tool-call parser, as a new user meets
+    one: it writes each query in a fence after a sentence, wraps every other answer in prose,
+    gets some queries wrong, and, as an agent offered tools, writes its query as a fenced
+    ```cypher block in plain text (the server passes no tool call) for all but every third
+    question, which call the tool properly.
+
+    Per question (index `i` in the set): the query is broken (an unknown label) when
+    `i % 4 == 3`; the refine answer is prose ("The answer is X.") when `i % 2 == 0`, bare
+    SLDP otherwise, and "I cannot tell from these rows." after a broken query. Everything is
+    a pure function of the request, so a rerun asks nothing new."""
+
+    BROKEN = "MATCH (o:Objekt) RETURN count(o)"
+
+    def __init__(self, questions: dict[str, dict]) -> None:
+        self.questions = questions
+        self.index = {uid: i for i, uid in enumerate(questions)}
+
+    def _find(self, text: str) -> tuple[str, dict]:
+        return next(((u, q) for u, q in self.questions.items() if q["question"] in text),
+                    ("?", {}))
+
+    def __call__(self, request: dict, n: int) -> Reply:
+        messages = request["messages"]
+        if "tools" in request:
+            return self._agent(messages)
+        uid, q = self._find(messages[-1]["content"])
+        i = self.index.get(uid, 0)
+        if messages[0]["content"].startswith("You translate"):
+            query = self.BROKEN if i % 4 == 3 else q.get("cypher", "")
+            return chat_reply(f"This query answers it:\n```cypher\n{query}\n```\n"
+                              "It matches the nodes and returns the result.")
+        if i % 4 == 3:
+            return chat_reply("I cannot tell from these rows.")
+        solution = str(q.get("solution", "")).strip()
+        return chat_reply(f"The answer is {solution}." if i % 2 == 0 else solution)
+
+    def _agent(self, messages: list[dict]) -> Reply:
+        uid, q = self._find(messages[1]["content"])
+        if self.index.get(uid, 0) % 3:
+            return chat_reply(f"Let me query the graph.\n```cypher\n{q.get('cypher', '')}\n```")
+        if not any(m["role"] == "tool" for m in messages):
+            return tool_call_reply([("run_cypher", json.dumps({"query": q.get("cypher", "")}))])
+        return tool_call_reply([("answer", json.dumps({"answer": q.get("solution", "")}))])

@@ -76,7 +76,7 @@ def test_two_turn_conversation_in_the_tool_call_wire_format(store, question) -> 
                                                       "arguments": _arguments(query=COUNT)}
     assert tool["role"] == "tool" and tool["tool_call_id"] == "call_0"
     assert json.loads(tool["content"].splitlines()[1])["rows"] == [[objects]]
-    assert (run.answer, run.calls, run.stop_reason) == (str(objects), 2, "answered")
+    assert (run.answer, run.calls, run.stop_reason) == (str(objects), 2, "answered_after_query")
     assert run.usage.tokens == 2 * 18 and len(run.queries) == 1
     assert compare(question, run).correct == (str(objects) == question.solution.strip())
     assert run.transcript[-1]["tool_calls"][0]["function"]["name"] == "answer"
@@ -96,7 +96,8 @@ def test_a_write_query_is_refused_and_the_refusal_shown_to_the_model(store, ques
     assert result["status"] == "error" and result["error_kind"] == "refused"
     assert run.queries[0].query_error_kind == "refused" and not run.queries[0].valid
     assert _count(store) == before              # the graph is untouched
-    assert (run.answer, run.stop_reason) == ("0", "answered")   # a final message, no tool
+    # a final message, no tool
+    assert (run.answer, run.stop_reason) == ("0", "answered_after_query")
 
 
 def test_max_iterations_ends_the_loop_and_the_item_is_scored(store, question) -> None:
@@ -125,6 +126,28 @@ def test_malformed_tool_calls_are_reported_back_not_raised(store, question) -> N
     assert "not JSON" in errors[0]["error"] and "unknown tool 'drop_graph'" in errors[1]["error"]
     assert "needs a string argument 'query'" in errors[2]["error"]
     assert (run.answer, run.queries) == ("3", [])
+
+
+def test_a_cypher_block_without_a_tool_call_is_an_answer_without_query(store, question) -> None:
+    """A server that does not parse tool calls hands the model's query back as text: on the
+    tools protocol that text is the answer, told apart and flagged, never a silent NA."""
+    with FakeOpenAIServer(lambda r, n: chat_reply(
+            f"I will count them.\n```cypher\n{COUNT}\n```")) as server:
+        run = run_agent(question, _client(server), "schema", _runner(store), max_iterations=5)
+    assert (run.calls, run.queries, run.stop_reason) == (1, [], "answered_without_query")
+    assert run.cypher_as_text and run.answer == COUNT
+    assert not compare(question, run).valid_answer
+
+
+def test_a_turn_past_the_tool_call_limit_ends_the_loop(store, question) -> None:
+    with FakeOpenAIServer(lambda r, n: tool_call_reply(
+            [("run_cypher", _arguments(query=COUNT))] * 3)) as server:
+        run = run_agent(question, _client(server), "schema", _runner(store), max_iterations=5,
+                        max_tool_calls=4)
+    assert (run.calls, len(run.queries), run.stop_reason) == (2, 4, "tool_call_limit")
+    refused = [json.loads(m["content"]) for m in run.transcript[-2:]]
+    assert {r["error_kind"] for r in refused} == {"tool_call_limit"}
+    assert not compare(question, run).valid_answer
 
 
 def test_parallel_tool_calls_in_one_turn_each_get_their_result(store, question) -> None:
@@ -201,7 +224,7 @@ def test_a_scripted_agent_corrects_its_query_after_the_error(store, question) ->
         first, second = run.queries
         assert (first.valid, first.query_error_kind) == (False, "schema")
         assert second.valid and second.rows == [[_count(store)]]
-        assert (run.calls, run.answer, run.stop_reason) == (3, solution, "answered")
+        assert (run.calls, run.answer, run.stop_reason) == (3, solution, "answered_after_query")
         assert compare(question, run).correct
 
 

@@ -170,3 +170,14 @@ def test_pipelines_and_tool_protocol_from_the_command_line() -> None:
     default = _run_config(_parser().parse_args([
         "run", "--questions", "q.yaml", "--scene-graph", "g.json", "--model", "m"]))
     assert [p.label for p in default.qa.pipelines] == ["feedforward"]
+
+
+def test_rerun_flags_say_what_they_do() -> None:
+    """`--stage refine` reruns the whole QA track (named by `--track`); `--only-failed` is the
+    older spelling of `--only-errored` (errored items, not wrong answers)."""
+    from nlp_dsg_benchmark.cli import _parser, stage_track
+
+    args = _parser().parse_args(["rerun", "r", "--stage", "refine", "--only-failed"])
+    assert (stage_track(args.stage), args.only_errored, args.track) == ("qa", True, None)
+    assert _parser().parse_args(["rerun", "r", "--track", "planning"]).track == "planning"
+    assert stage_track("generate-plan") == "planning"

@@ -59,7 +59,7 @@ def test_three_pipelines_side_by_side(tmp_path: Path) -> None:
     in_context = reference[reference["pipeline"] == "in_context_full"]
     assert (in_context["context_tokens"] > 1_000).all() and (in_context["cypher"] == "").all()
     agentic = reference[reference["pipeline"] == "agentic"]
-    assert (agentic["stop_reason"] == "answered").all()
+    assert (agentic["stop_reason"] == "answered_after_query").all()
     assert agentic["transcript"].str.contains(r"\[1\] model: run_cypher").all()
     assert agentic["execution_match"].astype(str).eq("True").all()
     # A prompt larger than the model's context window is an item error, not a call.

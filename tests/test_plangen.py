@@ -213,3 +213,37 @@ def test_planner_supplies_gold_plans_the_data_lacks(tmp_path: Path) -> None:
     assert evaluation.loc["model", "factor_plan_length"] == 1.0
     derived = tmp_path / "run/derived_gold/gripper/adapted_gold_plans/instance-1_gold_plan.txt"
     assert derived.read_text().strip() == model_plan.strip()
+
+
+_PLANNER_PLANS = """
+import json, sys
+from benchcore.run_config import PlanningConfig
+from plangen.approaches import planner_baseline
+from plangen.loading import load_planning_tasks
+tasks = load_planning_tasks(PlanningConfig(data_dir=sys.argv[1], domains=["gripper"]))
+print(json.dumps({t.key: planner_baseline(t, "baseline", 10_000)["attempts"][0]["raw_reply"]
+                  for t in tasks}, sort_keys=True))
+"""
+
+
+def test_the_planner_baseline_finds_the_same_plans_in_every_process() -> None:
+    """String hashing differs per process; the baseline's plans must not (gripper's instances
+    got different plans under PYTHONHASHSEED 1 and 2 while successors followed set order)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import PROJECT_ROOT
+
+    plans = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed,
+               "PYTHONPATH": os.pathsep.join([str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")])}
+        done = subprocess.run([sys.executable, "-c", _PLANNER_PLANS,
+                               str(PROJECT_ROOT / "questions/planning")],
+                              env=env, cwd=PROJECT_ROOT, capture_output=True, text=True,
+                              timeout=300, check=True)
+        plans.append(json.loads(done.stdout))
+    assert len(plans[0]) == 3 and all(plans[0].values())
+    assert plans[0] == plans[1]

@@ -43,7 +43,7 @@ def _rows(tmp_path: Path, run_id: str) -> pd.DataFrame:
     return rows.drop(columns=["seconds"]).sort_values("uid").reset_index(drop=True)
 
 
-def test_rerun_redoes_only_the_failed_items(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_rerun_redoes_only_the_errored_items(tmp_path: Path, monkeypatch, capsys) -> None:
     from flows.benchmark import nlp_dsg_benchmark
 
     monkeypatch.chdir(tmp_path)
@@ -54,14 +54,15 @@ def test_rerun_redoes_only_the_failed_items(tmp_path: Path, monkeypatch, capsys)
         assert first.qa.errors == 1
         flaky.refuse.clear()           # the endpoint has recovered
         before = len(server.requests)
-        assert main(["rerun", "night", "--only-failed"]) == 0
+        assert main(["rerun", "night", "--only-errored"]) == 0
         rerun_requests = len(server.requests) - before
     assert rerun_requests == 2          # apt06's two calls; every finished item came from cache
     rows = _rows(tmp_path, "night").set_index("uid")
     assert rows["correct"].all() and (rows["error"] == "").all()
-    assert "1 failed item(s) will be redone" in capsys.readouterr().out
-    assert main(["rerun", "night", "--only-failed"]) == 0   # nothing failed any more
-    assert "nothing to rerun" in capsys.readouterr().out
+    assert "1 errored item(s) will be redone" in capsys.readouterr().out
+    # The older spelling still works; a wrong answer is not an error.
+    assert main(["rerun", "night", "--only-failed"]) == 0   # nothing errored any more
+    assert "no errored items (wrong answers are not errors)" in capsys.readouterr().out
 
 
 def _artifact_keys(flow_run_id) -> set[str]:

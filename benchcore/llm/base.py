@@ -77,7 +77,10 @@ class ToolCall:
 @dataclass(frozen=True)
 class LLMReply:
     """One model reply with its token usage; `cached` says it came from the response cache.
-    `tool_calls` is empty unless the call offered tools and the model used them."""
+    `tool_calls` is empty unless the call offered tools and the model used them.
+    `served_model` and `system_fingerprint` are what the server said answered (the response's
+    `model` and `system_fingerprint`, '' when it said nothing): the model behind a configured
+    name can change, and only these show it."""
 
     text: str
     prompt_tokens: int = 0
@@ -85,6 +88,8 @@ class LLMReply:
     seconds: float = 0.0
     cached: bool = False
     tool_calls: tuple[ToolCall, ...] = ()
+    served_model: str = ""
+    system_fingerprint: str = ""
 
     @property
     def total_tokens(self) -> int:

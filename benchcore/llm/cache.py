@@ -93,7 +93,8 @@ class ResponseCache:
         # Field by field, not `asdict`: its recursive deep copy cost more than the JSON.
         entry = {"text": safe_text(reply.text), "prompt_tokens": reply.prompt_tokens,
                  "completion_tokens": reply.completion_tokens, "seconds": reply.seconds,
-                 "cached": False,
+                 "cached": False, "served_model": safe_text(reply.served_model),
+                 "system_fingerprint": safe_text(reply.system_fingerprint),
                  "tool_calls": [{"id": safe_text(c.id), "name": safe_text(c.name),
                                  "arguments": safe_text(c.arguments)}
                                 for c in reply.tool_calls]}

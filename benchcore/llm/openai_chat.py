@@ -124,6 +124,8 @@ class OpenAIChatClient:
             completion_tokens=_count(usage, "completion_tokens"),
             seconds=time.perf_counter() - started,
             tool_calls=_tool_calls(message),
+            served_model=_short_text(reply.get("model")),
+            system_fingerprint=_short_text(reply.get("system_fingerprint")),
         )
 
     def _create(self, messages: list[Message], tools: Sequence[ToolSpec] = ()) -> object:
@@ -188,6 +190,12 @@ def _first_message(reply: dict) -> dict:
     first = choices[0] if isinstance(choices, list) and choices else {}
     message = first.get("message") if isinstance(first, dict) else None
     return message if isinstance(message, dict) else {}
+
+
+def _short_text(value: object) -> str:
+    """A short identifier the server sent (model name, fingerprint); '' when it is missing or
+    not text."""
+    return safe_text(value)[:200] if isinstance(value, str) else ""
 
 
 def _count(usage: dict, field: str) -> int:

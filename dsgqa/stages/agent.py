@@ -3,9 +3,10 @@ and answers (heracles_agents' `agentic` pipeline).
 
 Each call offers the tools (or, on the text protocol, reads fenced ```cypher blocks); each query
 goes through the same path as the feed-forward one (`run_query`: write guard, dialect
-translation, time limit, row cap, error kinds). The loop ends at an answer or after
-`max_iterations` model calls; either way the item is scored and the reason kept. Every message is
-kept as the transcript.
+translation, time limit, row cap, error kinds). The loop ends at an answer, after
+`max_iterations` model calls, or when the model asks for more than `max_tool_calls` queries (a
+model calling tools in parallel could otherwise run dozens a turn); in every case the item is
+scored and the reason kept (`records.STOP_REASONS`). Every message is kept as the transcript.
 """
 
 from __future__ import annotations
@@ -13,17 +14,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from benchcore.llm.base import CallContext, LLMClient, LLMReply, Message
-from dsgqa.agent_tools import TOOLS, malformed_text, query_result_text, read_reply
+from dsgqa.agent_tools import TOOLS, limit_text, malformed_text, query_result_text, read_reply
 from dsgqa.prompts import agent_messages
 from dsgqa.questions import Question
-from dsgqa.records import AgentRun, LLMUsage, QueryOutcome
+from dsgqa.records import (
+    ANSWERED_AFTER_QUERY,
+    ANSWERED_WITHOUT_QUERY,
+    MAX_ITERATIONS,
+    TOOL_CALL_LIMIT,
+    AgentRun,
+    LLMUsage,
+    QueryOutcome,
+)
 
 RunCypher = Callable[[str], QueryOutcome]
 
 
 def run_agent(
     question: Question, client: LLMClient, schema: str, run_cypher: RunCypher,
-    max_iterations: int,
+    max_iterations: int, max_tool_calls: int = 10,
 ) -> AgentRun:
     native = client.config.tool_protocol == "tools"
     messages: list[Message] = agent_messages(
@@ -32,6 +41,7 @@ def run_agent(
     replies: list[LLMReply] = []
     queries: list[QueryOutcome] = []
     answer: str | None = None
+    stop_reason, cypher_as_text = MAX_ITERATIONS, False
     for _ in range(max_iterations):
         reply = client.complete(messages, _context(question.uid, queries),
                                 TOOLS if native else ())
@@ -39,22 +49,27 @@ def run_agent(
         messages.append(reply.assistant_message())
         step = read_reply(reply, native)
         if step.answer is not None:
-            answer = step.answer
+            answer, cypher_as_text = step.answer, step.cypher_as_text
+            stop_reason = ANSWERED_AFTER_QUERY if queries else ANSWERED_WITHOUT_QUERY
             break
         for call_id, problem in step.malformed:
             messages.append(_result(call_id, malformed_text(problem)))
         for number, (call_id, cypher) in enumerate(step.queries, start=len(queries) + 1):
-            outcome = run_cypher(cypher)
-            queries.append(outcome)
-            text = query_result_text(outcome)
+            if len(queries) >= max_tool_calls:   # not run; the loop ends after this turn
+                stop_reason, text = TOOL_CALL_LIMIT, limit_text(max_tool_calls)
+            else:
+                outcome = run_cypher(cypher)
+                queries.append(outcome)
+                text = query_result_text(outcome)
             messages.append(_result(call_id, text if call_id else f"Result of query {number}:\n"
                                     f"{text}"))
+        if stop_reason == TOOL_CALL_LIMIT:
+            break
     return AgentRun(
         uid=question.uid, answer=answer or "", raw_reply=replies[-1].text if replies else "",
         usage=LLMUsage.total(replies), calls=len(replies),
         fresh_calls=sum(not r.cached for r in replies), queries=queries,
-        stop_reason="answered" if answer is not None else "max_iterations",
-        transcript=messages,
+        stop_reason=stop_reason, cypher_as_text=cypher_as_text, transcript=messages,
     )
 
 
