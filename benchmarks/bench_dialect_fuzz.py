@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.cypher_fuzz.differential import Round, expected_plain, run_round
 from tests.cypher_fuzz.engines import BACKENDS
 from tests.cypher_fuzz.graphs import spec_json
-from tests.cypher_fuzz.shrink import shrink
+from tests.cypher_fuzz.shrink import shrink_many
+from tests.test_dialect_fuzz import KNOWN_IN_SAMPLE
 
 
 class Tally:
@@ -74,17 +75,30 @@ def report(tally: Tally, seconds: float, show: int, do_shrink: bool) -> None:
             print(f"     {name:28} {n:5} / {tally.tried_by[name]}")
     print(f"\n== silent disagreements: {len(tally.disagreements)} queries "
           f"(showing {min(show, len(tally.disagreements))})")
-    for rnd, i in tally.disagreements[:show]:
+    def known(item: tuple[Round, int]) -> str:
+        rnd, i = item
+        constructs = rnd.trials[i].generated.constructs
+        which = {b for b in BACKENDS if rnd.verdicts[b][i].outcome == "disagree"}
+        return next((why for engines, names, why in KNOWN_IN_SAMPLE
+                     if which <= engines and names & constructs), "")
+
+    # the ones no listed defect explains first: those are news
+    ordered = sorted(tally.disagreements, key=lambda item: bool(known(item)))
+    print(f"   not explained by a listed defect: "
+          f"{sum(not known(item) for item in ordered)}")
+    shown = ordered[:show]
+    wanted = [(rnd.specs[rnd.trials[i].graph], rnd.trials[i].generated,
+               [b for b in BACKENDS if rnd.verdicts[b][i].outcome == "disagree"])
+              for rnd, i in shown]
+    shrunk = shrink_many(wanted) if do_shrink and wanted else [None] * len(wanted)
+    for (rnd, i), (spec, _, which), small in zip(shown, wanted, shrunk, strict=True):
         trial = rnd.trials[i]
-        spec = rnd.specs[trial.graph]
         text, expected, rows = trial.generated.text, expected_plain(trial), {
             b: rnd.verdicts[b][i].rows for b in BACKENDS}
-        which = [b for b in BACKENDS if rnd.verdicts[b][i].outcome == "disagree"]
-        if do_shrink:
-            small = shrink(spec, trial.generated, which)
-            if small is not None:
-                text, expected, rows = small
-        print(f"\n-- disagree on {', '.join(which)}; constructs: "
+        if small is not None:
+            text, expected, rows = small
+        print(f"\n-- disagree on {', '.join(which)} "
+              f"[{known((rnd, i)) or 'NOT EXPLAINED by a listed defect'}]; constructs: "
               f"{', '.join(sorted(trial.generated.constructs))}")
         print(f"   query:    {text}")
         print(f"   expected: {expected}")

@@ -56,6 +56,8 @@ def expected_rows(gen: Generated, graph: RefGraph) -> reference.Result | str:
         return f"open: {exc}"
     except CypherError as exc:
         return f"neo4j error: {exc}"
+    except (AssertionError, KeyError, TypeError) as exc:  # the generator's mistake, not Neo4j's
+        return f"generator error: {type(exc).__name__} {exc}"
 
 
 def make_trials(rng: random.Random, n_graphs: int, per_graph: int, workdir: Path

@@ -148,7 +148,8 @@ class Generator:
         others = [n for n in scope.nodes if n is not node]
         order += tuple(A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in others)
         limit = self.rng.randint(1, 4) if self.chance(0.5) else None
-        clauses.append(A.Projection("WITH", tuple((A.Var(n.name), n.name) for n in scope.nodes),
+        carried = [n.name for n in scope.nodes] + scope.paths
+        clauses.append(A.Projection("WITH", tuple((A.Var(v), v) for v in carried),
                                     order=order, limit=limit))
         grouped = len(scope.nodes) > 1 and self.chance(0.4)
         items: list[tuple[A.Expr, str]] = []
@@ -518,7 +519,15 @@ class Generator:
         d = depth - 1
         choice = self.pick(("upper", "lower", "substring", "left", "right", "replace", "concat",
                             "concat_int", "concat_float", "to_string", "split_index",
-                            "coalesce", "case", "properties", "trim", "reverse"))
+                            "coalesce", "case", "properties", "trim", "reverse", "path_node"))
+        if choice == "path_node" and scope.paths:
+            self.tag("indexed_property", "path_nodes")
+            nodes = A.Func("nodes", (A.Var(self.pick(scope.paths)),))
+            if self.chance(0.3):
+                rels = A.Func("relationships", (A.Var(self.pick(scope.paths)),))
+                return A.Func("type", (A.Index(rels, A.Lit(self.pick((0, -1)))),))
+            return A.Prop(A.Index(nodes, A.Lit(self.pick((0, 1, -1, -2)))),
+                          self.pick(STR_PROPS))
         if choice == "upper":
             return A.Func(self.pick(("toUpper", "toLower")), (self.string(scope, d),))
         if choice == "lower":
@@ -652,6 +661,7 @@ class Generator:
             other = p2 if self.chance(0.5) else A.Prop(A.Var(n.name), "center")
             return A.Func("point.distance", (p2, other))
         if choice == "round":
+            self.tag("round")
             args: tuple[A.Expr, ...] = (self.float(scope, d),)
             if self.chance(0.6):
                 args += (A.Lit(self.rng.randint(0, 2)),)
@@ -666,6 +676,7 @@ class Generator:
         if choice == "to_float":
             return A.Func("toFloat", (self.integer(scope, d),))
         if choice == "ceil":
+            self.tag("ceil_floor")
             return A.Func(self.pick(("ceil", "floor")), (self.float(scope, d),))
         return A.Lit(self.rng.randint(-4, 4) / 2 + 0.25)
 
@@ -732,10 +743,12 @@ class Generator:
             return A.IsNull(A.Var(n.name) if n.nullable else self.float(scope, d),
                             self.chance(0.5))
         if choice == "in":
-            return A.BinOp("IN", self.string(scope, d),
-                           A.ListLit(tuple(A.Lit(self.pick(CLASSES))
-                                           for _ in range(self.rng.randint(0, 3)))
-                                     + ((A.Lit(None),) if self.chance(0.3) else ())))
+            self.tag("in_list")
+            items = tuple(A.Lit(self.pick(CLASSES)) for _ in range(self.rng.randint(0, 3)))
+            if self.chance(0.3):
+                self.tag("in_list_null")
+                items += (A.Lit(None),)
+            return A.BinOp("IN", self.string(scope, d), A.ListLit(items))
         if choice == "in_split":
             self.tag("split")
             return A.BinOp("IN", A.Lit(""), A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"),

@@ -718,7 +718,8 @@ class Evaluator:
             x = float(a0)  # type: ignore[arg-type]
             if name == "sqrt":
                 return math.sqrt(x) if x >= 0 else math.nan
-            return float(math.ceil(x) if name == "ceil" else math.floor(x))
+            out = float(math.ceil(x) if name == "ceil" else math.floor(x))
+            return math.copysign(out, x) if out == 0 else out  # Java: ceil(-0.5) is -0.0
         if name == "sign":
             return (a0 > 0) - (a0 < 0)  # type: ignore[operator]
         if name == "round":
@@ -871,6 +872,7 @@ def cypher_round(x: float | int, precision: int | None) -> float:
     """round(x): ties toward +infinity (Java Math.round); round(x, p): HALF_UP on the
     decimal text of x, except that precision 0 follows round(x) (manual, round())."""
     if precision is None or precision == 0:
-        return float(math.floor(float(x) + 0.5))
+        out = float(math.floor(float(x) + 0.5))
+        return math.copysign(out, x) if out == 0 else out  # Java: round(-0.5) is -0.0
     q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-precision), rounding=ROUND_HALF_UP)
     return float(q)

@@ -1,22 +1,28 @@
-"""Shrink a disagreeing query: drop RETURN items, WHERE clauses, ORDER BY/SKIP/LIMIT,
-OPTIONAL MATCH clauses and UNION parts while the engines still disagree with the reference.
+"""Shrink disagreeing queries: drop RETURN items, WHERE clauses, ORDER BY/SKIP/LIMIT, OPTIONAL
+MATCH clauses and UNION parts while the engines still disagree with the reference.
 
-Cheap on purpose: each step runs every candidate in one engine call, keeps the shortest that
-still disagrees on the same engines, and stops after a few steps.
+Cheap on purpose: each step runs the candidates of every query being shrunk in one engine call
+per engine, keeps for each query the shortest candidate that still disagrees on the same
+engines, and stops after a few steps.
 """
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from tests.cypher_fuzz import ast as A
-from tests.cypher_fuzz.differential import Trial, expected_plain, run_queries
+from tests.cypher_fuzz import graphs
+from tests.cypher_fuzz.differential import Trial, expected_plain, expected_rows, judge
+from tests.cypher_fuzz.engines import BACKENDS, run_engines
 from tests.cypher_fuzz.generate import Generated
-from tests.cypher_fuzz.graphs import GraphSpec
+from tests.cypher_fuzz.refgraph import RefGraph
 
 STEPS = 4
+Shrunk = tuple[str, list[list[Any]], dict[str, Any]]
 
 
 def candidates(q: A.Query) -> Iterator[A.Query]:
@@ -55,29 +61,46 @@ def _clause_variants(clause: A.Clause) -> Iterator[A.Clause | None]:
                 yield replace(clause, items=items, order=order)
 
 
-def shrink(spec: GraphSpec, generated: Generated, backends: list[str]
-           ) -> tuple[str, list[list[Any]], dict[str, Any]] | None:
-    """The smallest form found: (query, expected rows, rows per engine), or None."""
-    best: tuple[str, list[list[Any]], dict[str, Any]] | None = None
-    current = generated.query
-    for _ in range(STEPS):
-        options = list(dict.fromkeys(candidates(current)))
-        if not options:
-            break
-        gens = [Generated(q, generated.constructs) for q in options]
-        try:
-            trials, verdicts = run_queries(spec, gens)
-        except Exception:  # a candidate the reference cannot read: stop shrinking
-            break
-        still = [i for i, t in enumerate(trials) if isinstance(t, Trial) and all(
-            verdicts[b][i] is not None and verdicts[b][i].outcome == "disagree"  # type: ignore
-            for b in backends)]
-        if not still:
-            break
-        i = min(still, key=lambda k: len(gens[k].text))
-        trial = trials[i]
-        assert isinstance(trial, Trial)
-        current = options[i]
-        best = (gens[i].text, expected_plain(trial),
-                {b: verdicts[b][i].rows for b in verdicts})  # type: ignore[union-attr]
+def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, list[str]]]
+                ) -> list[Shrunk | None]:
+    """For each (graph, query, engines that disagree): the smallest form found, as (query,
+    expected rows, rows per engine), or None when no smaller form still disagrees."""
+    best: list[Shrunk | None] = [None] * len(items)
+    current = [gen for _, gen, _ in items]
+    refs = [RefGraph(spec) for spec, _, _ in items]
+    with tempfile.TemporaryDirectory(prefix="cypher-fuzz-shrink-") as scratch:
+        paths = [graphs.write_spark_dsg(spec, Path(scratch) / f"g{i}.json")
+                 for i, (spec, _, _) in enumerate(items)]
+        for _ in range(STEPS):
+            trials: list[list[Trial]] = []
+            for k, gen in enumerate(current):
+                options = dict.fromkeys(candidates(gen.query)) if gen is not None else {}
+                found = []
+                for q in options:
+                    cand = Generated(q, gen.constructs)  # type: ignore[union-attr]
+                    try:
+                        result = expected_rows(cand, refs[k])
+                    except (AssertionError, KeyError, TypeError):
+                        continue  # the candidate reads a variable it no longer binds
+                    if not isinstance(result, str):
+                        found.append(Trial(k, cand, result))
+                trials.append(found)
+            if not any(trials):
+                break
+            results = run_engines([{"graph": str(paths[k]),
+                                    "queries": [t.generated.text for t in trials[k]]}
+                                   for k in range(len(items))], BACKENDS)
+            for k, (_, _, which) in enumerate(items):
+                still = []
+                for i, trial in enumerate(trials[k]):
+                    verdicts = {b: judge(trial, results[b][k][i]) for b in BACKENDS}
+                    if all(verdicts[b].outcome == "disagree" for b in which):
+                        still.append((len(trial.generated.text), trial, verdicts))
+                if not still:
+                    current[k] = None  # type: ignore[call-overload]
+                    continue
+                _, trial, verdicts = min(still, key=lambda s: s[0])
+                current[k] = trial.generated
+                best[k] = (trial.generated.text, expected_plain(trial),
+                           {b: v.rows for b, v in verdicts.items()})
     return best
