@@ -21,13 +21,11 @@ any other source of that kind is a `dialect` error, as is `reduce()` over one.
 
 from __future__ import annotations
 
-import copy
-
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, int_lit, name, tree, var
+from dsgqa.dialect.trees import call, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -60,7 +58,7 @@ def _substitute(node: object, bound: str, element_of: Tree) -> object:
     if not isinstance(node, Tree):
         return node
     if node.data == "var" and plain_name(node.children[0]) == bound:
-        return copy.deepcopy(element_of)
+        return clone(element_of)
     node.children = [_substitute(c, bound, element_of) for c in node.children]
     return node
 
@@ -76,14 +74,14 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
                            "of the row (the engines read another row's nodes there)")
     bound = plain_name(binding.children[0].children[0])
     position = names.fresh("_i")
-    element_of = tree("index", copy.deepcopy(source), var(position))
+    element_of = tree("index", clone(source), var(position))
     element_of.ctype = element(ctype(source))  # type: ignore[attr-defined]
-    positions = call("range", int_lit(0), tree("arith", call("size", copy.deepcopy(source)),
+    positions = call("range", int_lit(0), tree("arith", call("size", clone(source)),
                                                Token("ADD_OP", "-"), int_lit(1)))
     positions.ctype = "list<int>"  # type: ignore[attr-defined]
     binding.children[0] = var(name(position))
     binding.children[1] = positions
     out = [_substitute(body, bound, element_of) for body in bodies]  # type: ignore[misc]
     if whole_result:
-        out.append(copy.deepcopy(element_of))
+        out.append(clone(element_of))
     return out  # type: ignore[return-value]

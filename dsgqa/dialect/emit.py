@@ -281,11 +281,17 @@ class Emitter:
         op = str(node.children[1])
         return self._binary(node, "<>" if op == "!=" else op)
 
+    def _tested(self, node: object) -> str:
+        text = self._sub(node, 6)
+        if isinstance(node, Tree) and node.data in ("index", "kuzu_slice"):
+            return f"({text})"  # Kuzu's parser refuses `xs[1] IS NULL`
+        return text
+
     def e_is_null(self, node: Tree) -> str:
-        return self._sub(node.children[0], 6) + " IS NULL"
+        return self._tested(node.children[0]) + " IS NULL"
 
     def e_is_not_null(self, node: Tree) -> str:
-        return self._sub(node.children[0], 6) + " IS NOT NULL"
+        return self._tested(node.children[0]) + " IS NOT NULL"
 
     def e_starts_with(self, node: Tree) -> str:
         return self._binary(node, "STARTS WITH")
@@ -313,8 +319,8 @@ class Emitter:
     def e_prop(self, node: Tree) -> str:
         base = node.children[0]
         text = self._sub(base, _ATOM)
-        if isinstance(base, Tree) and base.data in ("index", "kuzu_slice"):
-            text = f"({text})"  # Kuzu's parser refuses `xs[1].p`
+        if isinstance(base, Tree) and base.data in ("index", "kuzu_slice", "case_expr"):
+            text = f"({text})"  # Kuzu's parser refuses `xs[1].p` and `CASE ... END.p`
         return f"{text}.{name_text(node.children[1])}"
 
     def e_index(self, node: Tree) -> str:

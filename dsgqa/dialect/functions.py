@@ -143,6 +143,8 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_stdevp", neo4j_stdevp, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_percentile_cont", neo4j_percentile_cont, ("DOUBLE[]", "DOUBLE"), "DOUBLE"),
     UDF("neo4j_percentile_disc", neo4j_percentile_disc, ("DOUBLE[]", "DOUBLE"), "DOUBLE"),
+    # percentileDisc returns one of the values: an INTEGER of integers.
+    UDF("neo4j_percentile_disc_int", neo4j_percentile_disc, ("INT64[]", "DOUBLE"), "INT64"),
 )}
 
 

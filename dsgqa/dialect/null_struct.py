@@ -16,7 +16,7 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import tree
+from dsgqa.dialect.trees import clone, tree
 from dsgqa.dialect.types import POINT_FIELDS, ctype
 
 REWRITE = "point field->NULL-safe CASE"
@@ -24,10 +24,11 @@ REWRITE = "point field->NULL-safe CASE"
 
 def needs_guard(field: Tree) -> bool:
     """Whether `field` (a `prop` node) reads a field of a value that may be a NULL struct: all
-    but the `center` of a node a MATCH (not an OPTIONAL MATCH) bound, which every node has."""
-    if plain_name(field.children[1]) not in POINT_FIELDS:
-        return False
+    but the `center` of a node a MATCH (not an OPTIONAL MATCH) bound, which every node has; and
+    a property of a node taken out of a list (`last([]).nodeSymbol` is '' on Kuzu)."""
     base = field.children[0]
+    if plain_name(field.children[1]) not in POINT_FIELDS:
+        return isinstance(base, Tree) and base.data in ("index", "case_expr")
     if ctype(base) in ("node", "rel") or (isinstance(base, Tree) and base.data == "map_literal"):
         return False
     if isinstance(base, Tree) and base.data == "prop" and plain_name(base.children[1]) == "center":
@@ -40,5 +41,6 @@ def needs_guard(field: Tree) -> bool:
 
 def guarded(field: Tree) -> Tree:
     """`CASE WHEN base IS NULL THEN NULL ELSE base.f END` for the `prop` node `base.f`."""
-    return tree("case_expr",
-                tree("case_when", tree("is_null", field.children[0]), tree("null_lit")), field)
+    # A copy: later passes rewrite trees in place, and must not meet one subtree twice.
+    return tree("case_expr", tree("case_when", tree("is_null", clone(field.children[0])),
+                                  tree("null_lit")), field)

@@ -18,13 +18,11 @@ value). Two rewrites, both keeping the rows and their order:
 
 from __future__ import annotations
 
-import copy
-
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import tree, var
+from dsgqa.dialect.trees import clone, tree, var
 
 REWRITE_COLUMN = "ORDER BY projected expression->column"
 REWRITE_SHADOW = "ORDER BY shadowing alias->expression"
@@ -101,8 +99,8 @@ class _Columns:
             if alias is not None:
                 self.used = True
                 return _column(alias)
-        node.children = [self.replace(c) for c in node.children]
-        return node
+        # A new node, not an edit in place: rewritten trees may share a subtree.
+        return Tree(node.data, [self.replace(c) for c in node.children])
 
 
 def _shadowing(items: list[Tree], before: dict[str, str]) -> dict[str, Tree]:
@@ -123,6 +121,5 @@ def _expand(node: object, shadowing: dict[str, Tree], used: list[bool]) -> objec
         return node
     if node.data == "var" and plain_name(node.children[0]) in shadowing:
         used.append(True)
-        return tree("paren", copy.deepcopy(shadowing[plain_name(node.children[0])]))
-    node.children = [_expand(c, shadowing, used) for c in node.children]
-    return node
+        return tree("paren", clone(shadowing[plain_name(node.children[0])]))
+    return Tree(node.data, [_expand(c, shadowing, used) for c in node.children])

@@ -20,13 +20,11 @@ refused on Kuzu; Ladybug 0.22.0 is right for both.
 
 from __future__ import annotations
 
-import copy
-
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import name, tree
+from dsgqa.dialect.trees import clone, name, tree
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "shortestPath WHERE->recursive filter"
@@ -50,7 +48,7 @@ def _mentions(node: object, variable: str) -> bool:
 
 
 def _renamed(node: object, old: str, new: str) -> object:
-    node = copy.deepcopy(node)
+    node = clone(node)
     if isinstance(node, Tree):
         for sub in node.iter_subtrees():
             if sub.data == "var" and plain_name(sub.children[0]) == old:

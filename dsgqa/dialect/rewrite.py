@@ -17,7 +17,6 @@ Anything Neo4j accepts that has no faithful Kuzu form raises `DialectError`.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 from typing import ClassVar
@@ -32,15 +31,14 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
+from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
-from dsgqa.dialect.order_barrier import add_order_barriers
 from dsgqa.dialect.order_by import fix_order_by
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
-from dsgqa.dialect.trees import call, int_lit, name, tree, var
+from dsgqa.dialect.trees import call, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import (
     NODE_KEYS,
-    NUMBERS,
     OBJECT_KEYS,
     UNKNOWN,
     annotate_types,
@@ -162,6 +160,7 @@ class Rewriter:
         "list_comp": "pre_list_comp_map",
         "index": "pre_key_access",
         "prop": "pre_key_access",
+        "arith": "pre_arith",
     }
 
     def __init__(self, source: str, target: str = "kuzu") -> None:
@@ -228,6 +227,11 @@ class Rewriter:
         return chain
 
     def r_var_length(self, node: Tree) -> Tree:
+        if self.target == "kuzu" and any(
+                isinstance(c, Tree) and c.data.startswith("range") and
+                str(c.children[0]) in ("0", "0x0") for c in node.children):
+            raise DialectError("a variable-length pattern from 0 hops on Kuzu (it counts "
+                               "zero-length paths differently; Ladybug runs it)")
         if any(isinstance(c, Tree) and c.data == "recursion_mode" for c in node.children):
             return node
         node.children.insert(1, tree("recursion_mode", Token("RECURSION_MODE", "TRAIL")))
@@ -309,8 +313,20 @@ class Rewriter:
         raise CypherSyntaxError("not a node pattern")
 
     # ---------------------------------------------------------------- clauses
+    def _distinct_beside_aggregate(self, projection: Tree) -> None:
+        """Kuzu 0.11.3 gives 0 for count(*) (and sum()) beside a DISTINCT aggregate."""
+        if self.target != "kuzu":
+            return
+        calls = [sub for sub in projection.iter_subtrees()
+                 if sub.data in ("call", "call_star", "call_distinct")
+                 and function_name(sub.children[0]).lower() in AGGREGATES]
+        if len(calls) > 1 and any(sub.data == "call_distinct" for sub in calls):
+            raise DialectError("a DISTINCT aggregate beside another aggregate on Kuzu (it "
+                               "miscounts the other; Ladybug runs it)")
+
     def r_with_clause(self, node: Tree) -> Tree:
         projection = node.children[0]
+        self._distinct_beside_aggregate(projection)
         kinds = {c.data for c in projection.children if isinstance(c, Tree)}
         if "order" in kinds and not kinds & {"skip", "limit"}:
             position = next(i for i, c in enumerate(projection.children)
@@ -319,11 +335,13 @@ class Rewriter:
             self.note("WITH ORDER BY->SKIP 0")
         for rewrite in fix_order_by(projection, is_return=False):
             self.note(rewrite)
+        self._zero_safe_sort_keys(projection)
         return node
 
     def r_return_clause(self, node: Tree) -> Tree:
         """Unaliased items whose text a rewrite changed keep Neo4j's column name (the text)."""
         projection = node.children[0]
+        self._distinct_beside_aggregate(projection)
         proj_items = next(c for c in projection.children
                           if isinstance(c, Tree) and c.data == "proj_items")
         emitter = Emitter()
@@ -339,6 +357,7 @@ class Rewriter:
                 item.children.append(tree("name", Token("QUOTED_NAME", alias)))
         for rewrite in fix_order_by(projection, is_return=True):
             self.note(rewrite)
+        self._zero_safe_sort_keys(projection)
         return node
 
     def r_call_subquery(self, node: Tree) -> Tree:
@@ -442,6 +461,32 @@ class Rewriter:
         return tree("compare", call("label", subject), Token("EQ", "="),
                     tree("str_lit", Token("STRING", quote_string(plain_name(label)))))
 
+    def _zero_safe_sort_keys(self, projection: Tree) -> None:
+        """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.
+        Adding 0.0 turns -0.0 into 0.0 and leaves every other float as it is. A computed float
+        key (`ceil(x - 3.5)`, or a column holding one) gets it; stored properties never hold
+        -0.0 in practice and are left alone."""
+        order = next((c for c in projection.children
+                      if isinstance(c, Tree) and c.data == "order"), None)
+        if order is None:
+            return
+        computed = {}
+        for item in next(c for c in projection.children
+                         if isinstance(c, Tree) and c.data == "proj_items").children:
+            if isinstance(item, Tree) and len(item.children) > 1 \
+                    and item.children[0].data not in ("prop", "var"):
+                computed[plain_name(item.children[1])] = ctype(item.children[0])
+        for sort_item in order.children:
+            key = sort_item.children[0]
+            kind = sort_item.child_types[0] if getattr(sort_item, "child_types", None) else ""
+            if isinstance(key, Tree) and key.data == "var":
+                kind = computed.get(plain_name(key.children[0]), "")
+            elif isinstance(key, Tree) and key.data == "prop":
+                kind = ""
+            if kind == "float":
+                sort_item.children[0] = arith(key, "+", tree("float_lit", Token("FLOAT", "0.0")))
+                self.note("ORDER BY float->+ 0.0")
+
     def r_prop(self, node: Tree) -> Tree:
         return self.point_field(node)
 
@@ -454,6 +499,13 @@ class Rewriter:
 
     def r_index(self, node: Tree) -> Tree:
         base, index = node.children
+        if node.child_types and node.child_types[0] == "list<mixed>":
+            position = _int_value(index)
+            if position is None or position < 0:
+                raise DialectError("an index into a list of mixed types other than a "
+                                   "non-negative literal")
+            self.note("index of mixed-type list->field")
+            return tree("prop", base, name(f"{MIXED_LIST_KEY}{position}"))
         self.note("index->1-based")
         return tree("index", base, _plus_one(index))
 
@@ -483,7 +535,7 @@ class Rewriter:
         self.note("IN->NULL-aware CASE")
 
         def copy_of(part: object) -> object:
-            return copy.deepcopy(part)
+            return clone(part)
         element = self.names.fresh("_x")
         holds_null = tree("compare", call("size", call(
             "list_filter", copy_of(items), tree("lambda_", name(element),
@@ -494,7 +546,10 @@ class Rewriter:
                     tree("case_when", tree("is_null", copy_of(items)), tree("null_lit")),
                     tree("case_when", empty, tree("false_lit")),
                     tree("case_when", tree("is_null", copy_of(value)), tree("null_lit")),
-                    tree("case_when", tree("in_", copy_of(value), copy_of(items)),
+                    # Kuzu takes a NULL element for '' in a membership test: test the others.
+                    tree("case_when", tree("in_", copy_of(value), call(
+                        "list_filter", copy_of(items), tree(
+                            "lambda_", name(element), tree("is_not_null", var(element))))),
                          tree("true_lit")),
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
@@ -543,25 +598,53 @@ class Rewriter:
             raise CypherSyntaxError("a list comprehension needs `variable IN list`")
         return node.children[0].children[0], node.children[1]
 
+    def pre_arith(self, node: Tree) -> Tree:
+        """A `+` chain that makes a string (`r.nodeSymbol + ':' + n`) as one `str_concat` of its
+        terms: Neo4j concatenates a number's toString() and gives NULL when any term is NULL;
+        Kuzu has no STRING + INT64 and takes a NULL string for ''."""
+        if str(node.children[1]) != "+" or ctype(node) != "str":
+            return node
+        terms: list[object] = []
+        current: object = node
+        while isinstance(current, Tree) and current.data == "arith" \
+                and str(current.children[1]) == "+" and ctype(current) == "str":
+            terms.insert(0, current.children[2])
+            current = current.children[0]
+        terms.insert(0, current)
+        concat = tree("str_concat", *terms)
+        concat.ctype = "str"  # type: ignore[attr-defined]
+        return concat
+
+    def r_str_concat(self, node: Tree) -> Tree:
+        self.note("string + value->NULL-aware concatenation")
+        checks: list[Tree] = []
+        parts: list[Tree] = []
+        for term, kind in zip(node.children, node.child_types, strict=True):
+            if kind == "null":
+                return tree("null_lit")
+            if not (isinstance(term, Tree) and term.data in _NON_NULL_LITERALS):
+                checks.append(tree("is_null", clone(term)))
+            parts.append(as_string(term, kind if kind in ("int", "float", "bool") else "str"))
+        joined: Tree = parts[0]
+        for part in parts[1:]:
+            joined = arith(joined, "+", part)
+        if not checks:
+            return joined
+        test = checks[0]
+        for check in checks[1:]:
+            test = tree("or_", test, check)
+        return tree("case_expr", tree("case_when", test, tree("null_lit")), joined)
+
     def r_arith(self, node: Tree) -> Tree:
-        """`'R' + 3` concatenates in Neo4j; Kuzu has no STRING + INT64: convert the number as
-        Neo4j's toString() would."""
+        """`[1, 2] + 3` appends and `0 + [1]` prepends in Neo4j; Kuzu's + takes two lists."""
         if str(node.children[1]) != "+" or len(node.child_types) != 3:
             return node
         left, _op, right = node.child_types
         if left.startswith("list<") != right.startswith("list<") and UNKNOWN not in (left, right):
-            # [1, 2] + 3 appends and 0 + [1] prepends in Neo4j; Kuzu's + takes two lists.
             self.note("list + value->list_append/list_prepend")
             if left.startswith("list<"):
                 return call("list_append", node.children[0], node.children[2])
             return call("list_prepend", node.children[2], node.children[0])
-        if left == "str" and right in NUMBERS:
-            node.children[2] = as_string(node.children[2], right)
-        elif right == "str" and left in NUMBERS:
-            node.children[0] = as_string(node.children[0], left)
-        else:
-            return node
-        self.note("string + number->string + toString")
         return node
 
     def r_call_distinct(self, node: Tree) -> Tree:
@@ -580,10 +663,16 @@ class Rewriter:
     def r_call(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
         args = node.children[1:]
+        if "list<mixed>" in node.child_types[1:] and fname not in ("collect", "coalesce"):
+            raise DialectError(f"{fname}() of a list of mixed types (the engines hold it as a "
+                               "struct)")
         handler = _FUNCTIONS.get(fname)
         if handler is not None:
             return handler(self, node, args)
         if fname in _COLLECTED_AGGREGATES and args:
+            if fname == "percentiledisc" and node.child_types[1] == "int":
+                self.note("percentiledisc->neo4j_percentile_disc_int(collect)")
+                return call("neo4j_percentile_disc_int", call("collect", args[0]), *args[1:])
             return self._collected_aggregate(fname, call("collect", args[0]), args[1:])
         if fname in UNSUPPORTED_FUNCTIONS:
             raise DialectError(f"{fname}() has no Kuzu equivalent")
@@ -675,12 +764,16 @@ def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(label, args, 2)
         a, b = args
-        axes = [axis for axis in _axes(a) if axis in _axes(b)]
+        if set(_axes(a)) != set(_axes(b)):
+            rw.note(f"{label}->sqrt")
+            return tree("null_lit")  # a 2D and a 3D point have no distance in Neo4j
+        axes = list(_axes(a))
         rw.note(f"{label}->sqrt")
         total: Tree | None = None
         for axis in axes:
-            term = arith(tree("paren", arith(rw.point_field(prop(a, axis)), "-",
-                                             rw.point_field(prop(b, axis)))), "^", int_lit(2))
+            term = arith(tree("paren", arith(rw.point_field(prop(clone(a), axis)), "-",
+                                             rw.point_field(prop(clone(b), axis)))),
+                         "^", int_lit(2))
             total = term if total is None else arith(total, "+", term)
         return call("sqrt", total)
     return rewrite
@@ -721,13 +814,19 @@ def _substring(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 
 def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """Neo4j's round(x) and round(x, 0) round ties up (-1.5 -> -1.0, Java's Math.round); Kuzu's
+    round goes away from zero. With a positive precision both go away from zero (HALF_UP)."""
     _arity("round", args, 1, 2, 3)
-    if len(args) == 1:
-        rw.note("round(x)->round(x, 0)")
-        return call("round", args[0], int_lit(0))
     if len(args) == 3:
         raise DialectError("round() with a rounding mode")
-    return node
+    if len(args) == 2:
+        precision = _int_value(args[1])
+        if precision is None:
+            raise DialectError("round() with a precision that is not a literal")
+        if precision > 0:
+            return node
+    rw.note("round(x)->floor(x + 0.5)")
+    return call("floor", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.5"))))
 
 
 def _exists(rw: Rewriter, node: Tree, args: list) -> Tree:
@@ -794,6 +893,18 @@ def _to_string(rw: Rewriter, node: Tree, args: list) -> Tree:
     return as_string(args[0], node.child_types[1])
 
 
+def _reverse(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """reverse() of a list reverses the list (Kuzu's reverse() prints it as text first)."""
+    _arity("reverse", args, 1)
+    kind = node.child_types[1]
+    if kind.startswith("list<"):
+        rw.note("reverse(list)->list_reverse")
+        return call("list_reverse", args[0])
+    if kind in ("str", "null"):
+        return node
+    raise DialectError("reverse() of a value whose type the query does not show")
+
+
 def _split(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("split", args, 2)
     if node.child_types[2].startswith("list<"):
@@ -809,17 +920,39 @@ def _replace(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 
 def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """keys(n): the layout's property names that are not NULL on n (an object without a box has
+    no bbox keys); NULL for a NULL node."""
     _arity("keys", args, 1)
     if node.child_types[1] != "node":
         raise DialectError("keys() of anything but a node")
     rw.note("keys->layout properties")
+    subject = args[0]
+    labels = getattr(subject, "labels", None)
 
-    def names(keys: tuple[str, ...]) -> Tree:
-        return tree("list_literal", *[tree("str_lit", Token("STRING", quote_string(k)))
-                                      for k in keys])
-    return tree("case_expr", call("label", args[0]),
-                tree("case_when", tree("str_lit", Token("STRING", "'Object'")),
-                     names(OBJECT_KEYS)), names(NODE_KEYS))
+    def present(keys: tuple[str, ...]) -> Tree:
+        names = []
+        for key in keys:
+            text = tree("str_lit", Token("STRING", quote_string(key)))
+            if key in NODE_KEYS:
+                names.append(text)  # every node has these (empty text where the file has none)
+            else:
+                names.append(tree("case_expr", tree("case_when", tree(
+                    "is_null", prop(clone(subject), key)), tree("null_lit")), text))
+        if len(names) == len(keys) and all(k in NODE_KEYS for k in keys):
+            return tree("list_literal", *names)
+        element = rw.names.fresh("_k")
+        return call("list_filter", tree("list_literal", *names),
+                    tree("lambda_", name(element), tree("is_not_null", var(element))))
+    if labels is not None and "Object" not in labels:
+        by_label: Tree = present(NODE_KEYS)
+    elif labels is not None and labels == frozenset({"Object"}):
+        by_label = present(OBJECT_KEYS)
+    else:
+        by_label = tree("case_expr", call("label", clone(subject)),
+                        tree("case_when", tree("str_lit", Token("STRING", "'Object'")),
+                             present(OBJECT_KEYS)), present(NODE_KEYS))
+    return tree("case_expr", tree("case_when", tree("is_null", clone(subject)),
+                                  tree("null_lit")), by_label)
 
 
 def _properties(rw: Rewriter, node: Tree, args: list) -> Tree:
@@ -861,6 +994,7 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "labels": _labels,
     "relationships": _rename("rels", "relationships->rels"),
     "split": _split,
+    "reverse": _reverse,
     "replace": _replace,
     "keys": _keys,
     "properties": _properties,

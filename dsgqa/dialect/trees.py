@@ -48,3 +48,15 @@ def hops(pattern_list: Tree) -> Iterator[tuple[Tree, Tree, Tree, dict[str, Tree]
             detail = rel_detail(items[i])
             parts = {c.data: c for c in detail.children} if detail is not None else {}
             yield items[i - 1], items[i], items[i + 1], parts
+
+
+def clone(node: object) -> object:
+    """A deep copy of a (sub)tree that keeps what passes left on its nodes (`ctype`, `labels`,
+    ...): lark's own deepcopy keeps only data and children. Rewrites put a copy wherever an
+    expression is needed twice, since later passes edit trees in place."""
+    if not isinstance(node, Tree):
+        return node
+    copied = Tree(node.data, [clone(child) for child in node.children])
+    copied.__dict__.update({key: value for key, value in vars(node).items()
+                            if key not in ("data", "children")})
+    return copied

@@ -77,6 +77,8 @@ class TypeAnnotator:
     def __init__(self) -> None:
         # Variables an OPTIONAL MATCH bound first: they may be NULL (read by null_struct.py).
         self.optional: set[str] = set()
+        # Node variables -> the labels their patterns allow (absent: any label).
+        self.labels: dict[str, frozenset[str]] = {}
 
     def run(self, root: Tree) -> None:
         for single in root.iter_subtrees_topdown():
@@ -124,6 +126,13 @@ class TypeAnnotator:
                     named = [c for c in sub.children if c.data == "name"]
                     if named:
                         scope[plain_name(named[0])] = "node"
+                        labels = [c for c in sub.children if c.data == "node_labels"]
+                        if labels:
+                            allowed = frozenset(plain_name(t.children[0]) for t in
+                                                labels[0].children if t.data == "label_term")
+                            known = self.labels.get(plain_name(named[0]))
+                            self.labels[plain_name(named[0])] = \
+                                allowed if known is None else known & allowed
                 elif sub.data == "rel_detail":
                     named = [c for c in sub.children if c.data == "name"]
                     var_length = any(c.data == "var_length" for c in sub.children)
@@ -174,6 +183,7 @@ class TypeAnnotator:
             return "bool"
         if kind == "var":
             node.nullable = plain_name(node.children[0]) in self.optional  # type: ignore[attr-defined]
+            node.labels = self.labels.get(plain_name(node.children[0]))  # type: ignore[attr-defined]
             return scope.get(plain_name(node.children[0]), UNKNOWN)
         if kind == "paren":
             return self.expr(node.children[0], scope)
@@ -322,8 +332,8 @@ def _arith(left: str, op: str, right: str) -> str:
     if op == "+":
         if left.startswith("list<") or right.startswith("list<"):
             return left if left.startswith("list<") else right
-        if "str" in (left, right) and {left, right} <= {"str", "int", "float"}:
-            return "str"
+        if "str" in (left, right) and {left, right} <= {"str", "int", "float", "bool", UNKNOWN}:
+            return "str"  # concatenation (an unknown operand is taken for text or a number)
     if left in NUMBERS and right in NUMBERS:
         if op == "^":
             return "float"
