@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa.dialect import KUZU_DIALECT, CypherSyntaxError, DialectError, translate
 from dsgqa.graphstore import GraphStoreError, open_graph_store
 from dsgqa.scene_graph import SceneEdge, SceneGraph, SceneNode
@@ -161,6 +162,12 @@ CASES: tuple[Case, ...] = (
     Case("optional_null",
          "MATCH (o:Object {nodeSymbol: 'O4'}) OPTIONAL MATCH (p:Place)-[:CONTAINS]->(o) "
          "RETURN p.nodeSymbol", [[None]]),
+    # A field of a NULL point must be NULL. Kuzu 0.11.3 returns a value left over from another
+    # row (0.0 here) without an error: a silent wrong answer, one reason Ladybug is the default.
+    Case("optional_null_point_field",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:Place {nodeSymbol: 'P4'}) "
+         "RETURN r.nodeSymbol, p.center.x ORDER BY r.nodeSymbol",
+         [["R1", None], ["R2", None], ["R3", 6.0]], ordered=True),
     Case("parentless_objects",
          "MATCH (o:Object) WHERE NOT EXISTS { MATCH (:Place)-[:CONTAINS]->(o) } "
          "RETURN o.nodeSymbol", [["O4"]]),
@@ -331,15 +338,18 @@ def _run_case(store: Any, case: Case, backend: str) -> CaseResult:
                       actual=result.rows)
 
 
-def check_engine_command(backend: str = "kuzu") -> int:
-    """`nlp-dsg-benchmark check-engine`: print a table of the cases; 0 if all pass, else 1."""
+def check_engine_command(backend: str = DEFAULT_EMBEDDED_BACKEND) -> int:
+    """`nlp-dsg-benchmark check-engine`: print a table of the cases; 0 if every case passes
+    or fails only as a raw engine probe whose translated twin passes (the benchmark runs
+    only translated queries, and the table names those engine bugs), else 1."""
     try:
         results = run_conformance(backend)
     except GraphStoreError as exc:
         print(f"check-engine: {exc}")
         return 1
     _print_table(backend, results)
-    return 0 if all(r.passed for r in results) else 1
+    worked_around = set(worked_around_failures(results))
+    return 0 if all(r.passed or r.name in worked_around for r in results) else 1
 
 
 def _print_table(backend: str, results: list[CaseResult]) -> None:

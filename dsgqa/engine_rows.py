@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchcore.names import EMBEDDED_BACKENDS
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND, EMBEDDED_BACKENDS
 from dsgqa.conformance import tiny_graph
 from dsgqa.graphstore import open_graph_store
 from dsgqa.records import CypherAttempt, LLMUsage
@@ -44,7 +44,8 @@ def engine_rows(backend: str, graph: SceneGraph, queries: list[str],
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsgqa.engine_rows",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    parser.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND,
+                        choices=EMBEDDED_BACKENDS)
     parser.add_argument("--scene-graph", type=Path, default=None)
     args = parser.parse_args(argv)
     queries = json.load(sys.stdin)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from benchcore.llm.base import ModelConfig
-from benchcore.names import EMBEDDED_BACKENDS
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND, EMBEDDED_BACKENDS
 from dsgqa.graphstore import open_graph_store
 from dsgqa.oracle import OracleClient
 from dsgqa.questions import load_question_set
@@ -54,7 +54,8 @@ def check(backend: str, questions: Path, scene_graph: Path,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsgqa.fidelity_check",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    parser.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND,
+                        choices=EMBEDDED_BACKENDS)
     parser.add_argument("--questions", type=Path, required=True)
     parser.add_argument("--scene-graph", type=Path, required=True)
     args = parser.parse_args(argv)
