@@ -5,7 +5,8 @@ Keys:
 - agent: question, model fingerprint, schema text, prompt templates, max_iterations, graph
   fingerprint, backend and query limits, stage code (the loop, its tools, the query path)
 - in-context: question, model fingerprint, the serialized graph's text, variant, prompt
-  templates, stage code
+  templates, stage code; for the demo's oracle, also the reference rows it answers from (they
+  come from the engine, so another engine's rows are another item)
 
 An agent's turns are also response-cached one by one (keyed by the conversation so far, see
 `benchcore.llm.cache`), so a run killed mid-conversation resumes at its first missing turn.
@@ -96,14 +97,22 @@ def in_context_batch(
 ) -> list[Outcome[RefinedAnswer]]:
     """Each question answered from the serialized graph. `oracle_rows` (uid -> the reference
     query's columns and rows) is only for the demo's oracle client, which cannot read a graph
-    from text; it is never part of the prompt or a key."""
+    from text; it is never part of the prompt, but its rows are part of the key: the oracle's
+    answer is made from them, and a cached answer made from one engine's rows must not stand
+    for another's."""
     version = (source_version(in_context_module, in_context), RECORDS_CODE,
                prompt_hash(*IN_CONTEXT_TEMPLATES), short_hash(graph_text), variant,
                client.config.fingerprint(), client.config.context_tokens)
     hints = oracle_rows or {}
+
+    def key_of(question: Question) -> str:
+        hint = hints.get(question.uid)
+        seen = () if hint is None else ({k: v for k, v in hint.items() if k != "settled"},)
+        return item_key(Stage.IN_CONTEXT, question.fingerprint(), *version, *seen)
+
     return run_items(
         Stage.IN_CONTEXT, questions, uid_of=lambda q: q.uid,
-        key_of=lambda q: item_key(Stage.IN_CONTEXT, q.fingerprint(), *version),
+        key_of=key_of,
         compute=lambda q: in_context_module.answer_in_context(
             q, client, graph_text, variant, hints.get(q.uid)),
         cache=cache, workers=client.config.max_connections, refresh=refresh,

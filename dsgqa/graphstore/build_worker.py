@@ -70,7 +70,11 @@ def build(backend: str, graph: SceneGraph, db_path: Path) -> None:
     from dsgqa.graphstore.kuzu_load import load_into
 
     engine = import_engine(backend)
-    database = engine.Database(str(db_path))
+    try:
+        database = engine.Database(str(db_path))
+    except Exception as exc:
+        raise GraphStoreError(f"cannot create a {backend} database at {db_path}: "
+                              f"{one_line(exc)}") from exc
     conn = engine.Connection(database)
     try:
         load_into(conn, graph)
