@@ -5,9 +5,9 @@ JSON list of queries and prints one JSON line per query: `query`, `executed` (th
 query the engine ran), `rewrites`, `valid`, `error`, `rows`. Without `--scene-graph` the graph
 is the conformance check's hand-checked tiny graph.
 
-Why a module with a command line: Kuzu and Ladybug must never be loaded into one process (see
-`dsgqa.fidelity_check`), so tests that hold Kuzu ask a fresh interpreter for Ladybug's rows, all
-queries in one call so the engine starts once.
+Why a module with a command line: tests ask the interpreter `LADYBUG_PYTHON` names (this one by
+default; `tests/ladybug_run.py`) for Ladybug's rows, all queries in one call so the database is
+built and its query workers start once (see `dsgqa.fidelity_check`).
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 `python -m dsgqa.fidelity_check --backend ladybug --questions Q.yaml --scene-graph G.json`
 prints one JSON line per question (`uid`, `passed`, `error`, `answer`, `solution`, `cypher`).
 
-Why a module with a command line: Kuzu and Ladybug ship C++ libraries with the same symbols and
-must never be loaded into one process (`graphstore/engine.py` refuses the second). The test
-suite imports Kuzu, so it checks Ladybug by running this module in a fresh interpreter.
+Why a module with a command line: the test suite checks Ladybug by running it under the
+interpreter `LADYBUG_PYTHON` names (this one by default; `tests/ladybug_run.py`), and anyone can
+check a new engine version from the shell. Kuzu and Ladybug must never be loaded into one
+process; stores build and query in child processes, so this module imports neither itself.
 Each question goes the way a benchmark run takes it: the oracle writes the reference Cypher,
 `run_query` translates and runs it, the oracle refines the rows into SLDP, and the answer is
 compared with the solution.
