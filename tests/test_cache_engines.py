@@ -14,6 +14,7 @@ from benchcore.item_cache import ItemCache
 from benchcore.llm.base import ModelConfig
 from benchcore.names import Stage
 from dsgqa.graphstore import open_graph_store
+from dsgqa.graphstore.engine import engine_version
 from dsgqa.graphstore.kuzu_store import MARKER
 from dsgqa.oracle import OracleClient
 from dsgqa.pipeline_batches import agent_batch, in_context_batch, reference_rows
@@ -98,3 +99,18 @@ def test_the_oracles_in_context_answer_is_keyed_on_the_rows_it_was_made_from(
     again = in_context_batch(questions, oracle, "graph text", "compact", cache,
                              oracle_rows=changed)
     assert not any(o.from_cache for o in again)
+
+
+def test_a_database_another_engine_version_wrote_is_rebuilt(graph, tmp_path):
+    store = open_graph_store("ladybug", graph, db_root=tmp_path)
+    store.close()
+    marker = tmp_path / f"{graph.fingerprint()[:16]}-ladybug" / MARKER
+    written = json.loads(marker.read_text())
+    assert written["engine_version"] == engine_version("ladybug") == "0.22.0"
+    marker.write_text(json.dumps({**written, "engine_version": "0.21.0"}))
+    store = open_graph_store("ladybug", graph, db_root=tmp_path)
+    try:
+        assert json.loads(marker.read_text()) == written   # rebuilt by this version
+        assert store.query("MATCH (r:Room) RETURN count(r)").rows == [[10]]
+    finally:
+        store.close()

@@ -11,11 +11,21 @@ from __future__ import annotations
 
 import importlib
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
 from dsgqa.graphstore.base import GraphStoreError
 
 ENGINE_MODULES: dict[str, str] = {"kuzu": "kuzu", "ladybug": "ladybug"}
+
+
+def engine_version(backend: str) -> str:
+    """The engine package's installed version, read from its metadata without importing it
+    (this runs in the harness process, which must never load an engine)."""
+    try:
+        return version(ENGINE_MODULES.get(backend, backend))
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def import_engine(backend: str) -> ModuleType:

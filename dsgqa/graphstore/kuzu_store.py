@@ -26,6 +26,7 @@ from dsgqa.graphstore.base import (
     content_hash,
 )
 from dsgqa.graphstore.build_worker import build_database
+from dsgqa.graphstore.engine import engine_version
 from dsgqa.graphstore.worker_pool import WorkerDied, WorkerPool, WorkerSpec, WorkerTimeout
 from dsgqa.graphstore.write_guard import write_violation
 from dsgqa.scene_graph import SceneGraph
@@ -189,7 +190,10 @@ class KuzuStore(GraphStore):
 
 
 def _marker(graph: SceneGraph, backend: str) -> dict[str, Any]:
-    return {"fingerprint": graph.fingerprint(), "backend": backend, "layout": LAYOUT_VERSION}
+    """What a complete load is of: the graph, the engine and its version (a database another
+    engine or version wrote is rebuilt, never opened), and the layout."""
+    return {"fingerprint": graph.fingerprint(), "backend": backend,
+            "engine_version": engine_version(backend), "layout": LAYOUT_VERSION}
 
 
 def _max_db_size(file_bytes: int) -> int:
