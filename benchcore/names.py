@@ -1,5 +1,6 @@
 """The names a run is organised by, defined once: stages (task names, cache folders, the CLI's
-`--stage`/`--refresh` choices, `refresh:` in a run config) and graph backends."""
+`--stage`/`--refresh` choices, `refresh:` in a run config) and graph backends, with the
+default one."""
 
 from __future__ import annotations
 
@@ -37,5 +38,12 @@ CACHED_STAGES: tuple[Stage, ...] = (
 
 Backend = Literal["kuzu", "ladybug", "neo4j"]
 BACKENDS: tuple[str, ...] = get_args(Backend)
-# Backends that run in-process from a database folder (same engine API, Kuzu's Cypher dialect).
-EMBEDDED_BACKENDS: tuple[str, ...] = ("kuzu", "ladybug")
+# Backends that run from a database folder (same engine API, Kuzu's Cypher dialect), each in
+# child processes of its own: the two engines must never share a process.
+EMBEDDED_BACKENDS: tuple[str, ...] = ("ladybug", "kuzu")
+# The default everywhere a backend is chosen (run config, CLI, check-engine, question
+# generation, engine modules, benchmarks). Ladybug, because Kuzu 0.11.3 (archived, no more
+# releases) answers some queries wrongly without an error: a field of a NULL struct read after an
+# OPTIONAL MATCH that found nothing gives another row's value, and a SHORTEST path with a node
+# filter finds no path where one exists. Ladybug 0.22.0, its maintained fork, gets both right.
+DEFAULT_EMBEDDED_BACKEND: Backend = "ladybug"

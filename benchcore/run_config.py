@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from benchcore.llm.base import ModelConfig
-from benchcore.names import CACHED_STAGES, Backend
+from benchcore.names import CACHED_STAGES, DEFAULT_EMBEDDED_BACKEND, Backend
 from benchcore.run_folder import CONFIG_FILE
 
 
@@ -84,7 +84,7 @@ class QAConfig(BaseModel):
 
     questions: str = Field(description="Question set YAML file.")
     scene_graph: str = Field(description="spark_dsg JSON scene graph the questions ask about.")
-    backend: Backend = "kuzu"
+    backend: Backend = DEFAULT_EMBEDDED_BACKEND
     db_root: str = ".cache/graphs"
     query_timeout_s: float = 10.0
     max_rows: int = 200

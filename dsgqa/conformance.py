@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa.dialect import KUZU_DIALECT, CypherSyntaxError, DialectError, translate
 from dsgqa.graphstore import GraphStoreError, open_graph_store
 from dsgqa.scene_graph import SceneEdge, SceneGraph, SceneNode
@@ -161,6 +162,12 @@ CASES: tuple[Case, ...] = (
     Case("optional_null",
          "MATCH (o:Object {nodeSymbol: 'O4'}) OPTIONAL MATCH (p:Place)-[:CONTAINS]->(o) "
          "RETURN p.nodeSymbol", [[None]]),
+    # A field of a NULL point must be NULL. Kuzu 0.11.3 returns a value left over from another
+    # row (0.0 here) without an error: a silent wrong answer, one reason Ladybug is the default.
+    Case("optional_null_point_field",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:Place {nodeSymbol: 'P4'}) "
+         "RETURN r.nodeSymbol, p.center.x ORDER BY r.nodeSymbol",
+         [["R1", None], ["R2", None], ["R3", 6.0]], ordered=True),
     Case("parentless_objects",
          "MATCH (o:Object) WHERE NOT EXISTS { MATCH (:Place)-[:CONTAINS]->(o) } "
          "RETURN o.nodeSymbol", [["O4"]]),
@@ -263,6 +270,11 @@ DIALECT_CASES: tuple[Case, ...] = (
 # ORDER BY) and must pass these (the `WITH ORDER BY->UNWIND barrier` pass); collect() in order.
 ORDER_PROBE_TWINS: tuple[Case, ...] = (
     _neo4j("neo4j_top2_then_sum", f"{TOP} DESC LIMIT 2 RETURN sum(x)", [[16]]),
+    # Kuzu 0.11.3's stale field of a NULL point, behind the translator's NULL-safe CASE.
+    _neo4j("neo4j_optional_null_point_field",
+           "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:Place {nodeSymbol: 'P4'}) "
+           "RETURN r.nodeSymbol, p.center.x ORDER BY r.nodeSymbol",
+           [["R1", None], ["R2", None], ["R3", 6.0]], ordered=True),
     _neo4j("neo4j_top2_then_collect", f"{TOP} DESC LIMIT 2 RETURN collect(x)", [[[9, 7]]]),
     _neo4j("neo4j_bottom3_then_avg", f"{TOP} ASC LIMIT 3 RETURN avg(x)", [[3.0]]),
     _neo4j("neo4j_skip1_limit2_then_sum", f"{TOP} DESC SKIP 1 LIMIT 2 RETURN sum(x)", [[12]]),
@@ -331,18 +343,21 @@ def _run_case(store: Any, case: Case, backend: str) -> CaseResult:
                       actual=result.rows)
 
 
-def check_engine_command(backend: str = "kuzu", scene_graph: Path | None = None,
-                         fidelity: bool = True) -> int:
+def check_engine_command(backend: str = DEFAULT_EMBEDDED_BACKEND,
+                         scene_graph: Path | None = None, fidelity: bool = True) -> int:
     """`nlp-dsg-benchmark check-engine`: print a table of the cases, then the fidelity set's
-    verdicts on the example Hydra graph when it is at hand; 0 if every case passes and no
-    fidelity question is answered wrongly (an honest `dialect` refusal is listed, not failed)."""
+    verdicts on the example Hydra graph when it is at hand. 0 if every case passes or fails only
+    as a raw engine probe whose translated twin passes (the benchmark runs only translated
+    queries, and the table names those engine bugs), and no fidelity question is answered
+    wrongly (an honest `dialect` refusal is listed, not failed); else 1."""
     try:
         results = run_conformance(backend)
     except GraphStoreError as exc:
         print(f"check-engine: {exc}")
         return 1
     _print_table(backend, results)
-    ok = all(r.passed for r in results)
+    worked_around = set(worked_around_failures(results))
+    ok = all(r.passed or r.name in worked_around for r in results)
     if fidelity:
         ok = fidelity_summary(backend, scene_graph) and ok
     return 0 if ok else 1

@@ -5,9 +5,9 @@ JSON list of queries and prints one JSON line per query: `query`, `executed` (th
 query the engine ran), `rewrites`, `valid`, `error`, `rows`. Without `--scene-graph` the graph
 is the conformance check's hand-checked tiny graph.
 
-Why a module with a command line: Kuzu and Ladybug must never be loaded into one process (see
-`dsgqa.fidelity_check`), so tests that hold Kuzu ask a fresh interpreter for Ladybug's rows, all
-queries in one call so the engine starts once.
+Why a module with a command line: tests ask the interpreter `LADYBUG_PYTHON` names (this one by
+default; `tests/ladybug_run.py`) for Ladybug's rows, all queries in one call so the database is
+built and its query workers start once (see `dsgqa.fidelity_check`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchcore.names import EMBEDDED_BACKENDS
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND, EMBEDDED_BACKENDS
 from dsgqa.conformance import tiny_graph
 from dsgqa.graphstore import open_graph_store
 from dsgqa.records import CypherAttempt, LLMUsage
@@ -44,7 +44,8 @@ def engine_rows(backend: str, graph: SceneGraph, queries: list[str],
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsgqa.engine_rows",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    parser.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND,
+                        choices=EMBEDDED_BACKENDS)
     parser.add_argument("--scene-graph", type=Path, default=None)
     args = parser.parse_args(argv)
     queries = json.load(sys.stdin)

@@ -4,9 +4,10 @@
 prints one JSON line per question (`uid`, `passed`, `error`, `error_kind`, `answer`, `solution`,
 `cypher`).
 
-Why a module with a command line: Kuzu and Ladybug ship C++ libraries with the same symbols and
-must never be loaded into one process (`graphstore/engine.py` refuses the second). The test
-suite imports Kuzu, so it checks Ladybug by running this module in a fresh interpreter.
+Why a module with a command line: the test suite checks Ladybug by running it under the
+interpreter `LADYBUG_PYTHON` names (this one by default; `tests/ladybug_run.py`), and anyone can
+check a new engine version from the shell. Kuzu and Ladybug must never be loaded into one
+process; stores build and query in child processes, so this module imports neither itself.
 Each question goes the way a benchmark run takes it: the oracle writes the reference Cypher,
 `run_query` translates and runs it, the oracle refines the rows into SLDP, and the answer is
 compared with the solution.
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchcore.llm.base import ModelConfig
-from benchcore.names import EMBEDDED_BACKENDS
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND, EMBEDDED_BACKENDS
 from dsgqa.graphstore import open_graph_store
 from dsgqa.oracle import OracleClient
 from dsgqa.questions import load_question_set
@@ -69,7 +70,8 @@ def check(backend: str, questions: Path, scene_graph: Path,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dsgqa.fidelity_check",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    parser.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND,
+                        choices=EMBEDDED_BACKENDS)
     parser.add_argument("--questions", type=Path, required=True)
     parser.add_argument("--scene-graph", type=Path, required=True)
     args = parser.parse_args(argv)

@@ -6,7 +6,8 @@ Keys:
   max_tool_calls, graph
   fingerprint, backend and query limits, stage code (the loop, its tools, the query path)
 - in-context: question, model fingerprint, the serialized graph's text, variant, prompt
-  templates, stage code
+  templates, stage code; for the demo's oracle, also the reference rows it answers from (they
+  come from the engine, so another engine's rows are another item)
 
 An agent's turns are also response-cached one by one (keyed by the conversation so far, see
 `benchcore.llm.cache`), so a run killed mid-conversation resumes at its first missing turn.
@@ -105,6 +106,12 @@ def in_context_batch(
                prompt_hash(*IN_CONTEXT_TEMPLATES), short_hash(graph_text), variant,
                client.config.fingerprint(), client.config.context_tokens)
     hints = oracle_rows or {}
+
+    def key_of(question: Question) -> str:
+        hint = hints.get(question.uid)
+        seen = () if hint is None else ({k: v for k, v in hint.items() if k != "settled"},)
+        return item_key(Stage.IN_CONTEXT, question.fingerprint(), *version, *seen)
+
     return run_items(
         Stage.IN_CONTEXT, questions, uid_of=lambda q: q.uid,
         key_of=lambda q: item_key(Stage.IN_CONTEXT, q.fingerprint(), *version,

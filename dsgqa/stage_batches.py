@@ -32,6 +32,7 @@ from dsgqa.graphstore import (
     query_worker,
     write_guard,
 )
+from dsgqa.graphstore.engine import engine_version
 from dsgqa.prompts import CYPHER_TEMPLATES, REFINE_TEMPLATES, prompt_hash
 from dsgqa.questions import Question
 from dsgqa.records import AgentRun, CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
@@ -51,17 +52,6 @@ RECORDS_CODE = source_version(records, extract, prompts)
 QUERY_CODE = source_version(run_query_module, write_guard, kuzu_store, neo4j_store,
                              query_worker, records, error_kind, layout, canonical_rows,
                              execution_match) + translator_version()
-
-
-def _engine_version(backend: str) -> str:
-    """The database engine's package version, read without importing the engine (Kuzu and
-    Ladybug must never share a process)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(backend)
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def keep_query(outcome: QueryOutcome) -> bool:
@@ -124,7 +114,7 @@ class QueryRunner:
         self.store, self.timeout_s, self.max_rows = store, timeout_s, max_rows
         self.cache, self.refresh = cache, refresh
         self.version = (QUERY_CODE, graph_fingerprint, store.backend,
-                        _engine_version(store.backend), getattr(store, "memory_limit_mb", None),
+                        engine_version(store.backend), getattr(store, "memory_limit_mb", None),
                         timeout_s, max_rows)
 
     def __call__(self, attempts: Sequence[Outcome[CypherAttempt]]

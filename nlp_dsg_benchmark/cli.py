@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchcore.llm.base import PROVIDERS
-from benchcore.names import BACKENDS, CACHED_STAGES, EMBEDDED_BACKENDS, PLANNING_STAGES, QA_STAGES
+from benchcore.names import (
+    BACKENDS,
+    CACHED_STAGES,
+    DEFAULT_EMBEDDED_BACKEND,
+    EMBEDDED_BACKENDS,
+    PLANNING_STAGES,
+    QA_STAGES,
+)
 from benchcore.text_safety import safe_text
 
 # `rerun --track` choices.
@@ -53,7 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--api-key-env", default="OPENAI_API_KEY",
                      help="Environment variable holding the API key (never the key itself).")
     run.add_argument("--script", help="Reply file for --provider scripted.")
-    run.add_argument("--backend", default="kuzu", choices=BACKENDS)
+    run.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND, choices=BACKENDS,
+                     help=f"Graph database (default {DEFAULT_EMBEDDED_BACKEND}; kuzu: archived, "
+                     "answers some queries wrongly without an error, see docs/graph_layout.md).")
     run.add_argument("--pipeline", action="append", dest="pipelines", choices=PIPELINE_CHOICES,
                      help="How questions are answered (repeatable, side by side; default "
                      "feedforward); see docs/pipelines.md.")
@@ -91,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
     rerun.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
 
     check = sub.add_parser("check-engine", help="Run the Cypher engine conformance check.")
-    check.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    check.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND, choices=EMBEDDED_BACKENDS)
     check.add_argument("--scene-graph", type=Path, default=None,
                        help="The example Hydra graph for the fidelity set (default: found "
                             "beside the project or via NLP_DSG_EXAMPLE_DSG).")

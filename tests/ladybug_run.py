@@ -1,10 +1,11 @@
-"""Running project modules on Ladybug from a test process that has Kuzu loaded.
+"""Running project modules on Ladybug in a fresh interpreter.
 
-Kuzu and Ladybug ship C++ libraries with the same symbols and must never share a process, so
-the Ladybug halves of the tests run `python -m <module>` in a fresh interpreter: by default this
-very environment (CI installs both engines with the dev extra, each is imported only in its own
-process), or the one LADYBUG_PYTHON names. Each test module starts Ladybug once for all its
-cases, which keeps the Ladybug halves to a few seconds.
+Kuzu and Ladybug ship C++ libraries with the same symbols and must never share a process. The
+product never loads either into its own (stores build and query in child processes), so a test
+may open a Ladybug store directly; the engine modules with a command line
+(`dsgqa.fidelity_check`, `dsgqa.engine_rows`) run here as `python -m <module>` under this very
+environment (both engines are core dependencies) or the one LADYBUG_PYTHON names. Each test
+module starts them once for all its cases, which keeps the Ladybug halves to a few seconds.
 """
 
 from __future__ import annotations

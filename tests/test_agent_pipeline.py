@@ -1,5 +1,6 @@
 """The agentic pipeline against a real loopback OpenAI-compatible server speaking the tool-call
-wire format (through the openai SDK's own request/response types), on the demo graph in Kuzu."""
+wire format (through the openai SDK's own request/response types), on the demo graph in the
+default embedded engine."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from benchcore.llm import CachedClient, LLMError, ModelConfig, ResponseCache
 from benchcore.llm.openai_chat import OpenAIChatClient
 from benchcore.llm.scripted import ScriptedClient
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa.graphstore import open_graph_store
 from dsgqa.questions import load_question_set
 from dsgqa.records import CypherAttempt, LLMUsage, QueryOutcome
@@ -25,7 +27,7 @@ COUNT = "MATCH (o:Object) RETURN count(o) AS n"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    store = open_graph_store("kuzu", load_scene_graph(DEMO_GRAPH),
+    store = open_graph_store(DEFAULT_EMBEDDED_BACKEND, load_scene_graph(DEMO_GRAPH),
                              db_root=tmp_path_factory.mktemp("graphs"), memory_limit_mb=256)
     yield store
     store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchcore.names import EMBEDDED_BACKENDS
 from dsgqa.graphstore import open_graph_store
 from dsgqa.questions import load_question_set
 from dsgqa.rows_to_sldp import rows_to_sldp
@@ -14,9 +15,9 @@ from tests.test_scene_graph import DEMO, ROOT
 QUESTIONS = load_question_set(ROOT / "questions/demo/apartment_questions.yaml").questions
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    store = open_graph_store("kuzu", load_scene_graph(DEMO),
+@pytest.fixture(scope="module", params=EMBEDDED_BACKENDS)
+def store(request, tmp_path_factory):
+    store = open_graph_store(request.param, load_scene_graph(DEMO),
                              db_root=tmp_path_factory.mktemp("graphs"))
     yield store
     store.close()

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from benchcore.names import EMBEDDED_BACKENDS
 from dsgqa.graphstore import open_graph_store
 from dsgqa.graphstore.layout import node_properties, node_values, stored_edges
 from dsgqa.scene_graph import load_scene_graph
@@ -52,8 +53,9 @@ def test_every_loader_takes_its_property_names_from_the_layout(graph):
         "n.bbox_dim = point(r.bbox_dim)")
 
 
-def test_the_kuzu_database_holds_the_layout(graph, tmp_path):
-    store = open_graph_store("kuzu", graph, db_root=tmp_path)
+@pytest.mark.parametrize("backend", EMBEDDED_BACKENDS)
+def test_the_embedded_database_holds_the_layout(graph, tmp_path, backend):
+    store = open_graph_store(backend, graph, db_root=tmp_path)
     try:
         assert store.counts() == {**NODES, **EDGES}
         rows = store.query("MATCH (o:Object {nodeSymbol: 'O2'}) RETURN o.center, o.bbox_dim").rows

@@ -1,4 +1,6 @@
-"""The embedded Kuzu store: loading, read-only queries, limits, reuse and the schema text."""
+"""The embedded store on Ladybug (the default) and Kuzu: loading, read-only queries, limits,
+reuse and the schema text. The shared-store tests run on both engines, in this one process
+(each store builds and queries in child processes)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND, EMBEDDED_BACKENDS
 from dsgqa.graphstore import GraphStoreError, open_graph_store
 from dsgqa.graphstore.engine import import_engine
 from dsgqa.graphstore.kuzu_store import MARKER, KuzuStore
@@ -48,16 +51,16 @@ def db_root(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("graphs")
 
 
-@pytest.fixture(scope="module")
-def example_store(db_root):
-    store = open_graph_store("kuzu", load_scene_graph(EXAMPLE), db_root=db_root)
+@pytest.fixture(scope="module", params=EMBEDDED_BACKENDS)
+def example_store(request, db_root):
+    store = open_graph_store(request.param, load_scene_graph(EXAMPLE), db_root=db_root)
     yield store
     store.close()
 
 
-@pytest.fixture(scope="module")
-def demo_store(db_root):
-    store = open_graph_store("kuzu", load_scene_graph(DEMO), db_root=db_root,
+@pytest.fixture(scope="module", params=EMBEDDED_BACKENDS)
+def demo_store(request, db_root):
+    store = open_graph_store(request.param, load_scene_graph(DEMO), db_root=db_root,
                              memory_limit_mb=256)
     yield store
     store.close()
@@ -207,10 +210,10 @@ def test_rows_are_plain_json(demo_store):
 
 def test_reopen_reuses_a_complete_load(db_root, demo_store):
     graph = load_scene_graph(DEMO)
-    directory = db_root / f"{graph.fingerprint()[:16]}-kuzu"
+    directory = db_root / f"{graph.fingerprint()[:16]}-{demo_store.backend}"
     marker = directory / MARKER
     stamp = marker.stat().st_mtime_ns
-    again = open_graph_store("kuzu", graph, db_root=db_root)
+    again = open_graph_store(demo_store.backend, graph, db_root=db_root)
     try:
         assert marker.stat().st_mtime_ns == stamp
         assert again.checksum() == demo_store.checksum()
@@ -220,10 +223,10 @@ def test_reopen_reuses_a_complete_load(db_root, demo_store):
 
 def test_incomplete_load_is_rebuilt(tmp_path):
     graph = load_scene_graph(DEMO)
-    directory = tmp_path / f"{graph.fingerprint()[:16]}-kuzu"
+    directory = tmp_path / f"{graph.fingerprint()[:16]}-{DEFAULT_EMBEDDED_BACKEND}"
     directory.mkdir()
     (directory / "graph.kz").write_bytes(b"half a database")
-    store = open_graph_store("kuzu", graph, db_root=tmp_path)
+    store = open_graph_store(DEFAULT_EMBEDDED_BACKEND, graph, db_root=tmp_path)
     try:
         assert store.counts()["Object"] == 57
         assert json.loads((directory / MARKER).read_text())["fingerprint"] == graph.fingerprint()
@@ -232,7 +235,7 @@ def test_incomplete_load_is_rebuilt(tmp_path):
 
 
 def test_closed_store_raises(tmp_path):
-    store = open_graph_store("kuzu", load_scene_graph(DEMO), db_root=tmp_path)
+    store = open_graph_store(DEFAULT_EMBEDDED_BACKEND, load_scene_graph(DEMO), db_root=tmp_path)
     store.close()
     with pytest.raises(GraphStoreError):
         store.query("RETURN 1")
@@ -254,7 +257,8 @@ def test_queries_work_when_the_process_holds_over_1024_descriptors(tmp_path):
     try:
         while not held or held[-1] < 1050:
             held.append(os.open(os.devnull, os.O_RDONLY))
-        store = open_graph_store("kuzu", load_scene_graph(DEMO), db_root=tmp_path)
+        store = open_graph_store(DEFAULT_EMBEDDED_BACKEND, load_scene_graph(DEMO),
+                                 db_root=tmp_path)
         try:
             assert store.query("MATCH (r:Room) RETURN count(r)").rows == [[10]]
         finally:
@@ -274,7 +278,7 @@ def test_a_worker_that_fails_to_start_in_any_way_is_reaped(tmp_path, monkeypatch
         started.append(self.process)
         raise ValueError("the wait itself failed")
 
-    store = open_graph_store("kuzu", load_scene_graph(DEMO), db_root=tmp_path)
+    store = open_graph_store(DEFAULT_EMBEDDED_BACKEND, load_scene_graph(DEMO), db_root=tmp_path)
     try:
         monkeypatch.setattr(worker_pool._Worker, "_read", broken_read)
         with pytest.raises(ValueError):
@@ -364,10 +368,22 @@ NOTE_CHECKS = [
 ]
 
 
+# Where Ladybug 0.22.0's native dialect differs from Kuzu's notes (measured): collect() of
+# nothing is [] and the coalesced sum a DOUBLE; properties(n) of a whole node works. Models
+# never see these notes (they write Neo4j Cypher, which is translated).
+LADYBUG_NOTE_RESULTS: dict[str, list | None] = {
+    "collect of nothing": [[[], None, [], 0.0]],
+    "no properties(n)": [[{"nodeSymbol": "R1", "class": "kitchen", "name": "kitchen",
+                           "center": {"x": 2.0, "y": 2.0, "z": 1.2}}]],
+}
+
+
 @pytest.mark.parametrize(("note", "cypher", "expected"), NOTE_CHECKS,
                          ids=[n for n, _, _ in NOTE_CHECKS])
 def test_dialect_notes_hold(demo_store, note, cypher, expected):
     """`expected=None`: the note says the construct is not supported, so it must fail."""
+    if demo_store.backend == "ladybug":
+        expected = LADYBUG_NOTE_RESULTS.get(note, expected)
     result = demo_store.query(cypher)
     if expected is None:
         assert not result.valid, f"{note}: now supported, update KUZU_NOTES"

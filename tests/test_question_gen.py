@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from benchcore.llm.base import ModelConfig
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa.graphstore import open_graph_store
 from dsgqa.oracle import OracleClient
 from dsgqa.question_gen.candidate import Candidate, Goal
@@ -55,7 +56,8 @@ def example() -> SceneGraph:
 
 @pytest.fixture(scope="module")
 def example_store(example, tmp_path_factory):
-    store = open_graph_store("kuzu", example, db_root=tmp_path_factory.mktemp("graphs"))
+    store = open_graph_store(DEFAULT_EMBEDDED_BACKEND, example,
+                             db_root=tmp_path_factory.mktemp("graphs"))
     yield store
     store.close()
 
@@ -157,7 +159,7 @@ def test_cli_refuses_an_unknown_category_in_one_line(tmp_path, capsys):
 @given(graph=scene_graphs())
 def test_random_graphs_both_gold_answers_agree_and_the_oracle_scores_100(graph, tmp_path):
     db_root = tmp_path / graph.fingerprint()[:12]
-    store = open_graph_store("kuzu", graph, db_root=db_root)
+    store = open_graph_store(DEFAULT_EMBEDDED_BACKEND, graph, db_root=db_root)
     try:
         view = GraphView.of(graph)
         for module in MODULES:

@@ -1,18 +1,31 @@
-"""Import the embedded Cypher engine chosen by config: Kuzu or its fork Ladybug (same API).
+"""Import the embedded Cypher engine chosen by config: Ladybug (the default) or Kuzu, whose
+fork it is (same API).
 
-The two ship C++ libraries with the same symbols; loading both into one process is asking for
-trouble, so the module is imported lazily, by name, and a second engine is refused.
+The two ship C++ libraries with the same symbols; loading both into one process fails (a type
+"already registered") or worse, so the module is imported lazily, by name, and a second engine
+is refused. Only the children that build (`build_worker`) and query (`query_worker`) a database
+import one; the harness process never does.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
 from dsgqa.graphstore.base import GraphStoreError
 
 ENGINE_MODULES: dict[str, str] = {"kuzu": "kuzu", "ladybug": "ladybug"}
+
+
+def engine_version(backend: str) -> str:
+    """The engine package's installed version, read from its metadata without importing it
+    (this runs in the harness process, which must never load an engine)."""
+    try:
+        return version(ENGINE_MODULES.get(backend, backend))
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def import_engine(backend: str) -> ModuleType:
@@ -28,5 +41,5 @@ def import_engine(backend: str) -> ModuleType:
     try:
         return importlib.import_module(name)
     except ImportError as exc:
-        hint = " (pip install 'nlp-dsg-benchmark[ladybug]')" if backend == "ladybug" else ""
-        raise GraphStoreError(f"engine {backend} is not installed: {exc}{hint}") from exc
+        raise GraphStoreError(f"engine {backend} is not installed: {exc} (both engines are "
+                              "dependencies of nlp-dsg-benchmark: reinstall it)") from exc

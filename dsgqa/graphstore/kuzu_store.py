@@ -1,11 +1,12 @@
-"""The embedded store: Kuzu (default) or Ladybug, one database directory per scene graph.
+"""The embedded store: Ladybug (default) or Kuzu, one database directory per scene graph.
 
-Life cycle: `load` builds the database read-write in a scratch directory, closes it, writes a
-completion marker and renames the directory into place, so a half-built database is never
-reused. Queries then run in read-only worker processes (`worker_pool`) with the engine's query
-timeout, a buffer-pool cap and an address-space cap. Every read this class makes for itself
-(checksum, counts, schema) goes through the same workers, but bypasses the write guard and the
-row cap.
+Life cycle: `load` builds the database read-write in a scratch directory (in a child process,
+`build_worker`), writes a completion marker and renames the directory into place, so a
+half-built database is never reused. Queries then run in read-only worker processes
+(`worker_pool`) with the engine's query timeout, a buffer-pool cap and an address-space cap.
+Every read this class makes for itself (checksum, counts, schema) goes through the same workers,
+but bypasses the write guard and the row cap. This process never imports an engine, so it may
+hold stores of both engines.
 """
 
 from __future__ import annotations
@@ -23,10 +24,9 @@ from dsgqa.graphstore.base import (
     QueryResult,
     SchemaFacts,
     content_hash,
-    one_line,
 )
-from dsgqa.graphstore.engine import import_engine
-from dsgqa.graphstore.kuzu_load import load_into
+from dsgqa.graphstore.build_worker import build_database
+from dsgqa.graphstore.engine import engine_version
 from dsgqa.graphstore.worker_pool import WorkerDied, WorkerPool, WorkerSpec, WorkerTimeout
 from dsgqa.graphstore.write_guard import write_violation
 from dsgqa.scene_graph import SceneGraph
@@ -79,27 +79,13 @@ class KuzuStore(GraphStore):
         shutil.rmtree(scratch, ignore_errors=True)
         scratch.mkdir(parents=True)
         try:
-            self._build(graph, scratch / DB_FILE)
+            build_database(self.backend, graph, scratch / DB_FILE)
             (scratch / MARKER).write_text(json.dumps(_marker(graph, self.backend)))
             shutil.rmtree(self.directory, ignore_errors=True)
             os.replace(scratch, self.directory)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         self.open_read_only()
-
-    def _build(self, graph: SceneGraph, path: Path) -> None:
-        engine = import_engine(self.backend)
-        database = engine.Database(str(path))
-        conn = engine.Connection(database)
-        try:
-            load_into(conn, graph)
-        except Exception as exc:
-            source = graph.source or "scene graph"
-            raise GraphStoreError(f"cannot load {source} into {self.backend}: {one_line(exc)}") \
-                from exc
-        finally:
-            conn.close()
-            database.close()
 
     def open_read_only(self) -> None:
         """Prepare the read-only query workers (started on demand)."""
@@ -204,7 +190,10 @@ class KuzuStore(GraphStore):
 
 
 def _marker(graph: SceneGraph, backend: str) -> dict[str, Any]:
-    return {"fingerprint": graph.fingerprint(), "backend": backend, "layout": LAYOUT_VERSION}
+    """What a complete load is of: the graph, the engine and its version (a database another
+    engine or version wrote is rebuilt, never opened), and the layout."""
+    return {"fingerprint": graph.fingerprint(), "backend": backend,
+            "engine_version": engine_version(backend), "layout": LAYOUT_VERSION}
 
 
 def _max_db_size(file_bytes: int) -> int:

@@ -48,7 +48,9 @@ class WorkerDied(Exception):
     """The worker process exited (usually killed for memory) before answering."""
 
 
-def _worker_env() -> dict[str, str]:
+def worker_env() -> dict[str, str]:
+    """This environment with the project first on PYTHONPATH, so a child (query or build
+    worker) imports the same code as its parent."""
     env = dict(os.environ)
     paths = [_CODE_ROOT, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
@@ -60,7 +62,7 @@ class _Worker:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "dsgqa.graphstore.query_worker", json.dumps(spec.__dict__)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=_worker_env(),
+            env=worker_env(),
         )
         try:
             hello = self._read(time.monotonic() + START_TIMEOUT_S)

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa.graphstore import open_graph_store
 from dsgqa.question_gen.candidate import Candidate
 from dsgqa.question_gen.gold import DROP_DUPLICATE, check
@@ -39,7 +40,7 @@ class Generated:
 
 def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PER_CATEGORY,
              categories: Sequence[str] = CATEGORIES, db_root: Path | None = None,
-             backend: str = "kuzu") -> Generated:
+             backend: str = DEFAULT_EMBEDDED_BACKEND) -> Generated:
     """Questions for `graph`, each answered in Python and by its Cypher on `backend`."""
     unknown = sorted(set(categories) - set(CATEGORIES))
     if unknown:
