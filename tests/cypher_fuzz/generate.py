@@ -611,6 +611,7 @@ class Generator:
             return A.Func("size", (A.Func("split", (self.string(scope, d),
                                                     A.Lit(self.pick(("O", "a", ","))))),))
         if choice == "length" and scope.paths:
+            self.tag("path_length")
             return A.Func("length", (A.Var(self.pick(scope.paths)),))
         if choice == "sign":
             return A.Func("sign", (self.float(scope, d),))
@@ -732,8 +733,11 @@ class Generator:
             return A.BinOp(self.pick(("=", "<>", "<")), self.string(scope, d),
                            A.Lit(self.pick((*CLASSES, "", "O1", "R10"))))
         if choice == "str_op":
-            return A.BinOp(self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS")),
-                           self.string(scope, d), A.Lit(self.pick(("O", "R", "a", "e", "1", ""))))
+            op = self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS"))
+            needle = self.pick(("O", "R", "a", "e", "1", ""))
+            if needle == "" and op == "CONTAINS":
+                self.tag("contains_empty_string")
+            return A.BinOp(op, self.string(scope, d), A.Lit(needle))
         if choice == "is_null":
             self.tag("is_null")
             if n.label == "Object" and self.chance(0.6):

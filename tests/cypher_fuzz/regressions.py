@@ -169,6 +169,26 @@ CASES: list[Case] = [
          "RETURN xs[0][0] AS a, xs[-1][1] AS b, head(xs)[1] AS c",
          [["O1", 1.0, 0.0]], False,
          "elements of a list of lists are lists"),
+    Case("contains_empty_string",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, r.class CONTAINS '' AS a, "
+         "r.class STARTS WITH '' AS b, r.class ENDS WITH '' AS c ORDER BY r",
+         [["R1", True, True, True], ["R2", True, True, True], ["R3", True, True, True]], True,
+         "every string contains, starts with and ends with the empty string"),
+    Case("empty_string_in_split_with_inline_property",
+         "MATCH (r:Room {class: 'office'}) WHERE '' IN split(r.nodeSymbol, 'R') "
+         "RETURN r.nodeSymbol AS s",
+         [["R2"]], False,
+         "split('R2', 'R') is ['', '2'], which holds ''"),
+    Case("length_of_unmatched_optional_path",
+         "MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(m:MeshPlace) "
+         "WHERE m.nodeSymbol = 'P2' RETURN r.nodeSymbol AS r, length(p) AS l ORDER BY r",
+         [["R1", None], ["R2", 1], ["R3", None]], True,
+         "only R2 finds its path; p is NULL elsewhere and length(NULL) is NULL"),
+    Case("stdev_of_only_nulls",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(o:Object) "
+         "RETURN stDev(o.center.z) AS s, stDevP(o.center.z) AS sp",
+         [[0.0, 0.0]], False,
+         "rooms hold no object directly; stDev and stDevP of no values are 0.0"),
     Case("constant_return_after_empty_match",
          "MATCH (o:Object {class: 'piano'}) RETURN point({x: 1.0, y: 2.0, z: 3.0}) AS p, 1 AS one",
          [], False,
