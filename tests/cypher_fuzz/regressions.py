@@ -189,6 +189,17 @@ CASES: list[Case] = [
          "RETURN stDev(o.center.z) AS s, stDevP(o.center.z) AS sp",
          [[0.0, 0.0]], False,
          "rooms hold no object directly; stDev and stDevP of no values are 0.0"),
+    Case("quantifier_over_null_list",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) RETURN r.nodeSymbol AS r, "
+         "all(x IN split(b.nodeSymbol, '1') WHERE x = 'O') AS a ORDER BY r",
+         [["R1", False], ["R2", False], ["R3", None]], True,
+         "R3 has no building: split(NULL, ..) is NULL and all() over NULL is NULL"),
+    Case("field_of_element_of_empty_mixed_list",
+         "MATCH (o:Object {class: 'piano'}) WITH o ORDER BY o.nodeSymbol "
+         "WITH collect([o.nodeSymbol, round(o.center.z, 2)]) AS xs "
+         "RETURN head(xs)[1] AS a, last(xs)[0] AS b",
+         [[None, None]], False,
+         "head([]) and last([]) are NULL, and so is any index into NULL"),
     Case("constant_return_after_empty_match",
          "MATCH (o:Object {class: 'piano'}) RETURN point({x: 1.0, y: 2.0, z: 3.0}) AS p, 1 AS one",
          [], False,
