@@ -31,6 +31,8 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
+from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
+from dsgqa.dialect.optional_paths import null_unmatched_paths
 from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import fix_order_by
@@ -257,6 +259,8 @@ class Rewriter:
         if self.target == "ladybug" and add_order_barriers(node, self.names):
             self.note(ORDER_BARRIER)
         self.uniqueness.expand_stars(node)
+        if null_unmatched_paths(node, self.names):
+            self.note(OPTIONAL_PATHS)
         return node
 
     def r_node_labels(self, node: Tree) -> Tree:
@@ -505,7 +509,9 @@ class Rewriter:
                 raise DialectError("an index into a list of mixed types other than a "
                                    "non-negative literal")
             self.note("index of mixed-type list->field")
-            return tree("prop", base, name(f"{MIXED_LIST_KEY}{position}"))
+            field = tree("prop", base, name(f"{MIXED_LIST_KEY}{position}"))
+            # Kuzu reads a field of a NULL struct as another value (`null_struct.py`).
+            return guarded(field) if self.target == "kuzu" else field
         self.note("index->1-based")
         return tree("index", base, _plus_one(index))
 
@@ -553,6 +559,22 @@ class Rewriter:
                          tree("true_lit")),
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
+
+    def r_contains(self, node: Tree) -> Tree:
+        """`s CONTAINS ''` is true in Neo4j; both engines say false. Only a literal, non-empty
+        search text needs nothing."""
+        text, search = node.children
+        if isinstance(search, Tree) and search.data == "str_lit" \
+                and unquote_string(str(search.children[0])):
+            return node
+        self.note("CONTAINS->empty text is contained")
+        return tree("case_expr",
+                    tree("case_when", tree("or_", tree("is_null", clone(text)),
+                                           tree("is_null", clone(search))), tree("null_lit")),
+                    tree("case_when", tree("compare", clone(search), Token("EQ", "="),
+                                           tree("str_lit", Token("STRING", "''"))),
+                         tree("true_lit")),
+                    node)
 
     def r_list_literal(self, node: Tree) -> Tree:
         """A list of values of different types, as a struct that rows turn back into the list
@@ -658,7 +680,9 @@ class Rewriter:
         """`stDev(x)` as `neo4j_stdev(collect(x))`: collect() groups like the aggregate and skips
         NULLs as it does; the function (`functions.py`) computes Neo4j's value."""
         self.note(f"{fname}->{_COLLECTED_AGGREGATES[fname]}(collect)")
-        return call(_COLLECTED_AGGREGATES[fname], collected, *rest)
+        # Kuzu's collect() of only NULLs is NULL; Neo4j's aggregates see no values.
+        return call(_COLLECTED_AGGREGATES[fname], call("coalesce", collected, tree("list_literal")),
+                    *rest)
 
     def r_call(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
@@ -666,13 +690,22 @@ class Rewriter:
         if "list<mixed>" in node.child_types[1:] and fname not in ("collect", "coalesce"):
             raise DialectError(f"{fname}() of a list of mixed types (the engines hold it as a "
                                "struct)")
+        if fname in ("any", "all", "none", "single") and self.target == "kuzu" \
+                and len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "where_arg":
+            source = args[0].children[0].children[1]
+            if not (isinstance(source, Tree) and source.data == "list_literal"):
+                # Kuzu answers all(x IN NULL ...) with false; Neo4j with NULL.
+                self.note("quantifier over NULL->NULL")
+                return tree("case_expr", tree("case_when", tree("is_null", clone(source)),
+                                              tree("null_lit")), node)
         handler = _FUNCTIONS.get(fname)
         if handler is not None:
             return handler(self, node, args)
         if fname in _COLLECTED_AGGREGATES and args:
             if fname == "percentiledisc" and node.child_types[1] == "int":
                 self.note("percentiledisc->neo4j_percentile_disc_int(collect)")
-                return call("neo4j_percentile_disc_int", call("collect", args[0]), *args[1:])
+                return call("neo4j_percentile_disc_int", call(
+                    "coalesce", call("collect", args[0]), tree("list_literal")), *args[1:])
             return self._collected_aggregate(fname, call("collect", args[0]), args[1:])
         if fname in UNSUPPORTED_FUNCTIONS:
             raise DialectError(f"{fname}() has no Kuzu equivalent")
