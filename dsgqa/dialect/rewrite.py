@@ -693,7 +693,8 @@ class Rewriter:
         if fname in ("any", "all", "none", "single") and self.target == "kuzu" \
                 and len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "where_arg":
             source = args[0].children[0].children[1]
-            if not (isinstance(source, Tree) and source.data == "list_literal"):
+            # A variable or a property may hold NULL; a function of a path is never NULL here.
+            if isinstance(source, Tree) and source.data in ("var", "prop", "index"):
                 # Kuzu answers all(x IN NULL ...) with false; Neo4j with NULL.
                 self.note("quantifier over NULL->NULL")
                 return tree("case_expr", tree("case_when", tree("is_null", clone(source)),
