@@ -693,8 +693,11 @@ class Rewriter:
         if fname in ("any", "all", "none", "single") and self.target == "kuzu" \
                 and len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "where_arg":
             source = args[0].children[0].children[1]
-            # A variable or a property may hold NULL; a function of a path is never NULL here.
-            if isinstance(source, Tree) and source.data in ("var", "prop", "index"):
+            # Any list may be NULL but a literal and the path functions a shortest-path filter
+            # reads (`path_filter.py` must still see none()/all() over nodes(p)).
+            path_function = isinstance(source, Tree) and source.data == "call" and \
+                function_name(source.children[0]).lower() in ("nodes", "relationships", "rels")
+            if isinstance(source, Tree) and source.data != "list_literal" and not path_function:
                 # Kuzu answers all(x IN NULL ...) with false; Neo4j with NULL.
                 self.note("quantifier over NULL->NULL")
                 return tree("case_expr", tree("case_when", tree("is_null", clone(source)),
