@@ -552,10 +552,7 @@ class Rewriter:
                     tree("case_when", tree("is_null", copy_of(items)), tree("null_lit")),
                     tree("case_when", empty, tree("false_lit")),
                     tree("case_when", tree("is_null", copy_of(value)), tree("null_lit")),
-                    # Kuzu takes a NULL element for '' in a membership test: test the others.
-                    tree("case_when", tree("in_", copy_of(value), call(
-                        "list_filter", copy_of(items), tree(
-                            "lambda_", name(element), tree("is_not_null", var(element))))),
+                    tree("case_when", self._member(node, value, items, element),
                          tree("true_lit")),
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
@@ -575,6 +572,19 @@ class Rewriter:
                                            tree("str_lit", Token("STRING", "''"))),
                          tree("true_lit")),
                     node)
+
+    def _member(self, node: Tree, value: object, items: object, element: str) -> Tree:
+        """Whether `value` equals a non-NULL element. Kuzu's IN takes a NULL element for '' and
+        misses '' in some lists (`'' IN split('P1', 'P')` is false there), so on Kuzu a list of
+        strings is searched by equality; other lists (nodes) keep IN over the non-NULL ones
+        (a lambda over nodes that reads the value would hit the engines' capture bug)."""
+        if self.target == "kuzu" and node.child_types[1] == "list<str>":
+            probe = self.names.fresh("_m")
+            matches = call("list_filter", clone(items), tree("lambda_", name(probe), tree(
+                "compare", var(probe), Token("EQ", "="), clone(value))))
+            return tree("compare", call("size", matches), Token("COMP_OP", ">"), int_lit(0))
+        return tree("in_", clone(value), call("list_filter", clone(items), tree(
+            "lambda_", name(element), tree("is_not_null", var(element)))))
 
     def r_list_literal(self, node: Tree) -> Tree:
         """A list of values of different types, as a struct that rows turn back into the list
