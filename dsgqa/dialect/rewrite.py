@@ -25,6 +25,8 @@ from lark import Token, Tree
 
 from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
+from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
+from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
@@ -182,7 +184,10 @@ class Rewriter:
         self.names = names
         self.uniqueness = Uniqueness(names)
         Endpoints(names, self.note).run(root)
-        return self.visit(root)
+        result = self.visit(root)
+        if compare_case_conditions(result):
+            self.note(CASE_CONDITIONS)
+        return result
 
     def visit(self, node: object) -> object:
         if not isinstance(node, Tree):
@@ -543,10 +548,7 @@ class Rewriter:
         def copy_of(part: object) -> object:
             return clone(part)
         element = self.names.fresh("_x")
-        holds_null = tree("compare", call("size", call(
-            "list_filter", copy_of(items), tree("lambda_", name(element),
-                                                tree("is_null", var(element))))),
-            Token("COMP_OP", ">"), int_lit(0))
+        holds_null = self._holds_null(items, element)
         empty = tree("compare", call("size", copy_of(items)), Token("EQ", "="), int_lit(0))
         return tree("case_expr",
                     tree("case_when", tree("is_null", copy_of(items)), tree("null_lit")),
@@ -574,17 +576,27 @@ class Rewriter:
                     node)
 
     def _member(self, node: Tree, value: object, items: object, element: str) -> Tree:
-        """Whether `value` equals a non-NULL element. Kuzu's IN takes a NULL element for '' and
-        misses '' in some lists (`'' IN split('P1', 'P')` is false there), so on Kuzu a list of
-        strings is searched by equality; other lists (nodes) keep IN over the non-NULL ones
-        (a lambda over nodes that reads the value would hit the engines' capture bug)."""
+        """Whether `value` equals a non-NULL element. Kuzu's IN misses '' in some lists (`'' IN
+        split('P1', 'P')` is false there, and so is any search of a filtered list), so on Kuzu a
+        list of strings is searched with `list_contains` on the list itself, and '' in a list
+        that holds a NULL (which Kuzu takes for '') is left to the NULL branch after it: NULL,
+        wrong only for a list holding both NULL and '' (known gap)."""
         if self.target == "kuzu" and node.child_types[1] == "list<str>":
-            probe = self.names.fresh("_m")
-            matches = call("list_filter", clone(items), tree("lambda_", name(probe), tree(
-                "compare", var(probe), Token("EQ", "="), clone(value))))
-            return tree("compare", call("size", matches), Token("COMP_OP", ">"), int_lit(0))
-        return tree("in_", clone(value), call("list_filter", clone(items), tree(
-            "lambda_", name(element), tree("is_not_null", var(element)))))
+            empty_beside_null = tree("and_", tree("compare", clone(value), Token("EQ", "="),
+                                                  tree("str_lit", Token("STRING", "''"))),
+                                     self._holds_null(items, element))
+            return tree("and_", call("list_contains", clone(items), clone(value)),
+                        tree("not_", tree("paren", empty_beside_null)))
+        present = call("list_filter", clone(items), tree(
+            "lambda_", name(element), tree("is_not_null", var(element))))
+        return tree("in_", clone(value), present)
+
+    @staticmethod
+    def _holds_null(items: object, element: str) -> Tree:
+        return tree("compare", call("size", call(
+            "list_filter", clone(items), tree("lambda_", name(element),
+                                              tree("is_null", var(element))))),
+            Token("COMP_OP", ">"), int_lit(0))
 
     def r_list_literal(self, node: Tree) -> Tree:
         """A list of values of different types, as a struct that rows turn back into the list
