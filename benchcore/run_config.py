@@ -11,6 +11,7 @@ import datetime as dt
 import uuid
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import (
@@ -26,6 +27,7 @@ from pydantic import (
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, Backend
 from benchcore.run_folder import CONFIG_FILE
+from benchcore.url_credentials import refuse_credentials
 
 
 class ConfigError(ValueError):
@@ -99,6 +101,14 @@ class QAConfig(BaseModel):
         default_factory=lambda: [PipelineConfig(kind="feedforward")], min_length=1,
         description="The answering pipelines to run (several in one run are compared side by "
         "side): feedforward, agentic, in_context.")
+
+    @field_validator("neo4j_uri")
+    @classmethod
+    def _no_credentials(cls, value: str | None) -> str | None:
+        if value is not None:
+            refuse_credentials(urlsplit(value).netloc,
+                               "neo4j_user and the variable neo4j_password_env names")
+        return value
 
     @field_validator("pipelines")
     @classmethod

@@ -238,6 +238,7 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
     """Fail before starting Prefect (20 s) when an input file is unusable or a model could
     only be sent to api.openai.com without a key."""
     from benchcore.llm.openai_chat import check_credentials
+    from benchcore.llm.plain_http import warn_plain_http_key
     from dsgqa.questions import load_question_set
     from dsgqa.scene_graph import load_scene_graph
 
@@ -252,6 +253,10 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
               *(config.planning_models() if config.runs_track("planning") else [])]
     for model in models:
         check_credentials(model)
+    for model in models:
+        warning = warn_plain_http_key(model)
+        if warning:
+            print(f"nlp-dsg-benchmark: {warning}", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace) -> int:

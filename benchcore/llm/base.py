@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from benchcore.url_credentials import refuse_credentials
+
 # One chat message in the OpenAI wire format: {"role", "content"}, plus "tool_calls" on an
 # assistant message that called tools and "tool_call_id" on a tool result.
 Message = dict[str, Any]
@@ -160,6 +162,8 @@ class ModelConfig(BaseModel):
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("must be an http:// or https:// URL with a host, "
                              "e.g. http://localhost:8000/v1")
+        refuse_credentials(parts.netloc, "the key's variable (api_key_env), or the whole URL "
+                           "in $OPENAI_BASE_URL")
         return value
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
