@@ -57,8 +57,9 @@ class PipelineConfig(BaseModel):
     models: list[str] | None = Field(default=None, description="Names of the models that run "
                                      "this pipeline; default: every model.")
     max_iterations: int = Field(default=5, ge=1, description="Agentic: model calls per question.")
-    max_tool_calls: int = Field(default=10, ge=1, description="Agentic: queries per question; "
-                                "a turn asking for more ends the loop (`tool_call_limit`).")
+    max_tool_calls: int = Field(default=10, ge=1, description="Agentic: tool calls per question "
+                                "and per reply; a turn asking for more ends the loop "
+                                "(`tool_call_limit`).")
     variant: Literal["compact", "full"] = Field(
         default="compact", description="In-context: objects and rooms, or every layer.")
 
