@@ -28,6 +28,7 @@ from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, Backend
 from benchcore.run_folder import CONFIG_FILE
 from benchcore.url_credentials import refuse_credentials
+from benchcore.yaml_load import load_yaml
 
 
 class ConfigError(ValueError):
@@ -302,7 +303,7 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
 def load_config(path: str | Path) -> BenchmarkConfig:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = load_yaml(path.read_text())
         return BenchmarkConfig.model_validate(data)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
