@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from benchcore.llm.base import PROVIDERS
 from benchcore.names import BACKENDS, CACHED_STAGES, EMBEDDED_BACKENDS, PLANNING_STAGES, QA_STAGES
+from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
 
 # `rerun --track` choices.
@@ -256,7 +257,7 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
     for model in models:
         warning = warn_plain_http_key(model)
         if warning:
-            print(f"nlp-dsg-benchmark: {warning}", file=sys.stderr)
+            print(f"nlp-dsg-benchmark: {printable(warning)}", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -284,7 +285,7 @@ def _run(args: argparse.Namespace) -> int:
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     with contextlib.ExitStack() as stack:
         if api:
-            print(f"nlp-dsg-benchmark: reporting to {api}", file=sys.stderr)
+            print(f"nlp-dsg-benchmark: reporting to {printable(api)}", file=sys.stderr)
         else:
             print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
                   file=sys.stderr)
@@ -360,15 +361,15 @@ def main(argv: list[str] | None = None) -> int:
         from benchcore.run_summary import ErrorBudgetExceeded
 
         lines = _one_line(error) if not isinstance(error, ErrorBudgetExceeded) \
-            else safe_text(str(error))
+            else printable(safe_text(str(error)), keep_newlines=True)
         print(f"nlp-dsg-benchmark: {lines}", file=sys.stderr)
         return 2
 
 
 def _one_line(error: BaseException) -> str:
-    """The error's first line, storable and free of secrets."""
+    """The error's first line, storable, free of secrets and of terminal controls."""
     text = safe_text(str(error)).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+    return printable(text.splitlines()[0]) if text else type(error).__name__
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
+from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -97,11 +98,12 @@ def heartbeats_off_for_temporary_api(temporary: bool) -> Iterator[None]:
 
 
 class _RedactingFilter(logging.Filter):
-    """Masks secrets in every log line (a server may echo a key into an error message)."""
+    """Masks secrets in every log line (a server may echo a key into an error message) and
+    removes terminal control sequences (a reply may hold them; log lines reach a terminal)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        cleaned = safe_text(message)
+        cleaned = printable(safe_text(message), keep_newlines=True)
         if cleaned != message:
             record.msg, record.args = cleaned, None
         return True

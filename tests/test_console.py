@@ -79,3 +79,43 @@ def test_the_artifact_shows_the_summaries_and_at_most_50_wrong_rows(tmp_path: Pa
     assert per_question.count("| q") == ARTIFACT_ROWS   # one table line per shown row
     assert "| q2 " in per_question and "| q1 " in per_question   # errored; unknown correctness
     assert "| q4 " not in per_question                             # right: not listed
+
+
+HOSTILE = ["\x1b[2J\x1b[Hcleared", "\x1b]0;pwned\x07title", "\x1b]8;;http://evil.example/\x1b\\"
+           "link\x1b]8;;\x1b\\", "\x1b[31mred\x1b[0m", "over\rwrite", "\u202eevil", "\x9b2Jc1"]
+
+
+def test_no_terminal_control_from_a_value_reaches_the_terminal(tmp_path: Path) -> None:
+    from benchcore.terminal_text import printable
+
+    assert [printable(text) for text in HOSTILE] == [
+        "cleared", "title", "link", "red", "over write", " evil", "c1"]
+    table = _table(HOSTILE)
+    table["uid"] = [f"q{i}\x1b[1m" for i in range(len(HOSTILE))]
+    table["model"] = "m\x1b]0;x\x07"
+    paths = write_results(table, tmp_path)
+    track = TrackSummary(paths={k: str(v) for k, v in paths.items()}, units=7, items=7,
+                         errors=1, overall_records=[{"model": "m\x1b]0;x\x07"}], markdown="",
+                         llm_calls={}, error_causes=[("HTTP 400: \x1b[2Jgone\r", 1)],
+                         notes=["note \x1b[5mblink"])
+    summary = RunSummary(run_id="r", run_dir=str(tmp_path), qa=track,
+                         regressions=["m\x1b[8m hidden"])
+    with console_module.console.capture() as capture:
+        console_module.print_run(summary)
+    out = capture.get()
+    assert not any(c in out for c in "\x1b\x07\r\x9b\u202e"), repr(out)
+    assert "cleared" in out and "1 × HTTP 400: gone" in out and "blink" in out
+
+
+def test_a_cli_error_holds_no_terminal_control(tmp_path: Path, capsys) -> None:
+    from nlp_dsg_benchmark.cli import main
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('questions:\n  - uid: "q\\e]0;pwned\\a\\e[2J"\n    solution: "1"\n'
+                   "    correctness_comparator: {comparison_type: SLDP}\n")
+    graph = Path(__file__).resolve().parents[1] / "questions/demo/apartment_dsg.json"
+    assert main(["run", "--questions", str(bad), "--scene-graph", str(graph),
+                 "--model", "m", "--provider", "oracle"]) == 2
+    err = capsys.readouterr().err
+    assert "question q: field question: field required" in err
+    assert not any(c in err for c in "\x1b\x07"), repr(err)

@@ -89,8 +89,8 @@ def _alias_bomb(levels: int, where: str = "uid") -> str:
     lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels)]
     question = {"uid": "q1", "question": "q", "solution": "'1'", where: f"*a{levels - 1}"}
     body = "\n".join(f"    {k}: {v}" for k, v in question.items())
-    return "\n".join(lines) + "\nquestions:\n  - correctness_comparator: {comparison_type: SLDP}\n" \
-        + body.replace("    ", "    ", 1) + "\n"
+    head = "\nquestions:\n  - correctness_comparator: {comparison_type: SLDP}\n"
+    return "\n".join(lines) + head + body + "\n"
 
 
 @pytest.mark.parametrize("where", ["uid", "tags", "question"])
