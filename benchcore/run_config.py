@@ -27,6 +27,7 @@ from pydantic import (
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, Backend
 from benchcore.run_folder import CONFIG_FILE
+from benchcore.run_names import run_id_problem
 from benchcore.url_credentials import refuse_credentials
 from benchcore.yaml_load import load_yaml
 
@@ -217,6 +218,26 @@ class BenchmarkConfig(BaseModel):
         default=0.5, ge=0.0, le=1.0,
         description="The run fails when more than this share of items errored (not mis-answered).",
     )
+
+    @field_validator("run_id")
+    @classmethod
+    def _a_folder_name(cls, value: str | None) -> str | None:
+        problem = None if value is None else run_id_problem(value)
+        if problem:
+            raise ValueError(f"run id {problem}")
+        return value
+
+    @model_validator(mode="after")
+    def _each_model_once(self) -> BenchmarkConfig:
+        """A model listed twice would double its items (and its bill) under one name."""
+        for models, where in ((self.models, "models"),
+                              (self.planning.models if self.planning else None,
+                               "planning.models")):
+            labels = [m.label for m in models or []]
+            repeated = next((label for label in labels if labels.count(label) > 1), None)
+            if repeated is not None:
+                raise ValueError(f"model {repeated!r} is listed twice in {where}")
+        return self
 
     @model_validator(mode="after")
     def _pipelines_name_known_models(self) -> BenchmarkConfig:

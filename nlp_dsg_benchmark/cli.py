@@ -151,7 +151,13 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
     from pydantic import ValidationError
 
     from benchcore.run_config import ConfigError, load_config, with_inputs_under
+    from benchcore.run_names import run_id_problem
 
+    # Checked before the id is used: it names a folder (model_copy below does not validate).
+    problem = run_id_problem(args.run_id) if args.run_id is not None else None
+    if problem:
+        flag = "RUN_ID" if args.command == "rerun" else "--run-id"
+        raise ConfigError(f"{args.command}: {flag}: run id {problem}")
     if args.command == "rerun":
         return _rerun_config(args)
     if args.command == "demo":
@@ -178,8 +184,11 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         return _config_from_flags(args)
     except ValidationError as error:   # a flag's value the config refuses: name the flag
         first = error.errors()[0]
-        field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), "?")
-        raise ConfigError(f"run: --{field.replace('_', '-')}: {first['msg']}") from None
+        field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), None)
+        if field is None:   # a check across fields (a model listed twice)
+            raise ConfigError(f"run: {first['msg']}") from None
+        flag = {"name": "model"}.get(field, field)
+        raise ConfigError(f"run: --{flag.replace('_', '-')}: {first['msg']}") from None
 
 
 def _config_from_flags(args: argparse.Namespace) -> BenchmarkConfig:

@@ -78,6 +78,34 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str],
     assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
+RUN = ["run", "--questions", str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH)]
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    *[([*RUN, "--model", "m", "--run-id", run_id], "run: --run-id: run id ")
+      for run_id in ("../x", "/abs", ".", "..", "store", "STORE", "store/run_id=r1",
+                     "run_id=r1", "a b", "x" * 129)],
+    (["demo", "--run-id", "../escape"], "demo: --run-id: run id must be letters"),
+    (["rerun", "../x"], "rerun: RUN_ID: run id must be letters"),
+    (["run", "--config", "{nul_config}"], "field run_id: Value error, run id must be letters"),
+    ([*RUN, "--model", "dup", "--model", "dup"], "run: Value error, model 'dup' is listed twice"),
+    ([*RUN, "--model", "m" * 300], "run: --model: Value error, model name is 300 characters"),
+    ([*RUN, "--model", "a\tb"], "run: --model: Value error, model name holds a control"),
+])
+def test_names_are_checked_before_any_work(tmp_path: Path, monkeypatch, capsys,
+                                           args: list[str], expected: str) -> None:
+    """Run ids, model names and repeated models: one line, exit 2, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "nul.yaml"
+    config.write_text('run_id: "a\\0b"\nmodels: [{name: m, provider: oracle}]\n')
+    filled = [a.format(nul_config=config) for a in args]
+    assert main(filled) == 2
+    err = capsys.readouterr().err.strip()
+    assert expected in err, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["nul.yaml"]     # no folder, no cache
+
+
 def test_plan_subcommand_names_itself(capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["plan", "--help"])

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from benchcore.run_names import model_name_problem
 from benchcore.url_credentials import refuse_credentials
 
 # One chat message in the OpenAI wire format: {"role", "content"}, plus "tool_calls" on an
@@ -145,6 +146,15 @@ class ModelConfig(BaseModel):
         "servers without it, the text protocol (a fenced cypher block is a call).")
     usd_per_1m_input: float = Field(default=0.0, description="Price, for the cost column.")
     usd_per_1m_output: float = Field(default=0.0, description="Price, for the cost column.")
+
+    @field_validator("name")
+    @classmethod
+    def _a_usable_name(cls, value: str) -> str:
+        """Checked when the config is read: the name becomes part of file names."""
+        problem = model_name_problem(value)
+        if problem:
+            raise ValueError(f"model name {problem}")
+        return value
 
     @field_validator("base_url")
     @classmethod
