@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchcore.batch import Outcome
+from benchcore.disk_errors import names_the_file
 from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
 from benchcore.markdown_text import markdown_text
@@ -421,11 +422,16 @@ def write_results(table: pd.DataFrame, out_dir: Path,
         "markdown": out_dir / QA_MARKDOWN,
     }
     # Spreadsheet-facing: no cell a spreadsheet would run as a formula (read back raw).
-    spreadsheet_frame(tags_as_json(table)).to_csv(paths["rows_csv"], index=False)
-    spreadsheet_frame(overall).to_csv(paths["summary_csv"], index=False)
-    spreadsheet_frame(by_tag).to_csv(paths["by_tag_csv"], index=False)
-    paths["markdown"].write_text(_summaries_markdown(overall, by_tag) + "\n\n## Per question\n\n"
-                                 + _markdown(_shown(table)) + "\n")
+    with names_the_file(paths["rows_csv"]):
+        spreadsheet_frame(tags_as_json(table)).to_csv(paths["rows_csv"], index=False)
+    with names_the_file(paths["summary_csv"]):
+        spreadsheet_frame(overall).to_csv(paths["summary_csv"], index=False)
+    with names_the_file(paths["by_tag_csv"]):
+        spreadsheet_frame(by_tag).to_csv(paths["by_tag_csv"], index=False)
+    with names_the_file(paths["markdown"]):
+        paths["markdown"].write_text(_summaries_markdown(overall, by_tag)
+                                     + "\n\n## Per question\n\n" + _markdown(_shown(table))
+                                     + "\n")
     return paths
 
 
@@ -504,7 +510,8 @@ def write_transcripts(items: Sequence[ItemResult], out_dir: Path) -> list[Path]:
                                                        ensure_ascii=False))
     for path, lines in by_file.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with names_the_file(path):
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return sorted(by_file)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
+from benchcore.disk_errors import is_no_room
 from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
 
@@ -110,15 +111,15 @@ class _RedactingFilter(logging.Filter):
 
 
 class _NoErrorBudgetTraceback(logging.Filter):
-    """The run's error budget is the CLI's to report (one line and the causes), so Prefect's
-    "Encountered exception" record with its traceback stays off the console; the API still
-    gets it."""
+    """The run's error budget and a full disk are the CLI's to report (one line, naming the
+    causes or the file), so Prefect's "Encountered exception" record with its traceback stays
+    off the console; the API still gets it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         from benchcore.run_summary import ErrorBudgetExceeded
 
         error = record.exc_info[1] if record.exc_info else None
-        return not isinstance(error, ErrorBudgetExceeded)
+        return not isinstance(error, ErrorBudgetExceeded) and not is_no_room(error)
 
 
 def install_log_filters() -> None:

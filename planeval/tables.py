@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 from tabulate import tabulate
 
+from benchcore.disk_errors import names_the_file
 from benchcore.markdown_text import markdown_text
 from benchcore.spreadsheet_cells import spreadsheet_frame
 from planeval.errors import PlanevalError
@@ -20,14 +21,15 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
     if path.suffix not in FORMATS:
         raise PlanevalError(f"{path}: unknown table format (use one of {', '.join(FORMATS)})")
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".json":
-        frame.to_json(path, orient="records", indent=2)
-        return path
-    flat = frame.apply(lambda column: column.map(_cell))
-    if path.suffix == ".csv":
-        spreadsheet_frame(flat).to_csv(path, index=False)
-    else:
-        path.write_text(to_markdown(flat) + "\n", encoding="utf-8")
+    with names_the_file(path):
+        if path.suffix == ".json":
+            frame.to_json(path, orient="records", indent=2)
+            return path
+        flat = frame.apply(lambda column: column.map(_cell))
+        if path.suffix == ".csv":
+            spreadsheet_frame(flat).to_csv(path, index=False)
+        else:
+            path.write_text(to_markdown(flat) + "\n", encoding="utf-8")
     return path
 
 

@@ -106,6 +106,37 @@ def test_names_are_checked_before_any_work(tmp_path: Path, monkeypatch, capsys,
     assert [p.name for p in tmp_path.iterdir()] == ["nul.yaml"]     # no folder, no cache
 
 
+@pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+def test_a_full_disk_is_one_line_naming_the_file(tmp_path: Path, monkeypatch, capsys) -> None:
+    """`[Errno 28] No space left on device` while a table is written (the table is a link to
+    /dev/full, which answers every write with ENOSPC): one line naming the file, exit 2, no
+    traceback on the console."""
+    monkeypatch.chdir(tmp_path)
+    path, _ = demo_subset(tmp_path, {"apt01"})
+    run_dir = tmp_path / "results" / "full"
+    run_dir.mkdir(parents=True)
+    (run_dir / "qa_results.csv").symlink_to("/dev/full")
+    code = main(["run", "--questions", str(path), "--scene-graph", str(DEMO_GRAPH),
+                 "--model", "m", "--provider", "oracle", "--run-id", "full"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.strip().splitlines()[-1] == (
+        "nlp-dsg-benchmark: [Errno 28] No space left on device: 'results/full/qa_results.csv'")
+    assert "Traceback" not in captured.err + captured.out
+
+
+def test_writers_name_the_file_a_full_disk_refused(tmp_path: Path) -> None:
+    import errno
+
+    from planeval.tables import write_table
+
+    target = tmp_path / "t.csv"
+    target.symlink_to("/dev/full")
+    with pytest.raises(OSError) as caught:
+        write_table(pd.DataFrame({"a": [1]}), target)
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
+
+
 def test_plan_subcommand_names_itself(capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["plan", "--help"])
