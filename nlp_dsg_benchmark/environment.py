@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 from benchcore.disk_errors import is_no_room
 from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
+from nlp_dsg_benchmark.proxy_environment import check_proxy_variables, exempt_loopback
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 FLUSH_TIMEOUT_S = 5.0
@@ -32,6 +33,8 @@ def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = 
       that server is not running, a run started from our CLI uses a temporary API instead of
       failing (temporary_api.py): the demo must work with no server to start.
     """
+    check_proxy_variables()   # before httpx reads them: one line, not its traceback
+    exempt_loopback()         # the temporary API on 127.0.0.1 is never behind the proxy
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     storage = Path(cache_dir).resolve() / "prefect-results"
     os.environ.setdefault("PREFECT_LOCAL_STORAGE_PATH", str(storage))
