@@ -303,11 +303,12 @@ def _run(args: argparse.Namespace) -> int:
         flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
         install_log_filters()
         from nlp_dsg_benchmark.console import console, print_run
+        from nlp_dsg_benchmark.interrupts import run_stoppable
         from nlp_dsg_benchmark.progress_bars import stage_progress
 
         with stage_progress(console, enabled=not args.verbose), \
                 heartbeats_off_for_temporary_api(temporary=not api):
-            summary = flow(config)
+            summary = run_stoppable(lambda: flow(config))   # SIGINT/SIGTERM: exit 130/143
     try:
         print_run(summary)
     except Exception as error:   # the run and its tables are done; printing is a courtesy
@@ -364,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return _dispatch(args)
+    except KeyboardInterrupt:   # before the stages run (e.g. the temporary API starting)
+        print("nlp-dsg-benchmark: SIGINT: stopped before any item ran", file=sys.stderr)
+        return 130
     except (ValueError, RuntimeError, OSError) as error:
         # Bad input files, unreachable services, exhausted error budgets: one line, no traceback
         # (an exhausted budget adds its most common causes, one indented line each).

@@ -122,7 +122,11 @@ def test_a_full_disk_is_one_line_naming_the_file(tmp_path: Path, monkeypatch, ca
     assert code == 2
     assert captured.err.strip().splitlines()[-1] == (
         "nlp-dsg-benchmark: [Errno 28] No space left on device: 'results/full/qa_results.csv'")
-    assert "Traceback" not in captured.err + captured.out
+    # In-process after another CLI test, Prefect's console handler may still write to that
+    # test's closed stream ("--- Logging error ---" and its traceback): the test harness's,
+    # not the run's. Any other traceback is the run's.
+    text = captured.err + captured.out
+    assert text.count("Traceback") == text.count("--- Logging error ---")
 
 
 def test_writers_name_the_file_a_full_disk_refused(tmp_path: Path) -> None:
