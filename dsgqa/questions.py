@@ -31,8 +31,9 @@ from pydantic import (
     field_validator,
 )
 
-# libyaml's loader when PyYAML was built with it (10x faster on large question sets).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from benchcore.excerpt import excerpt
+from benchcore.yaml_load import LOADER as _LOADER
+from benchcore.yaml_load import AliasBombError, load_yaml
 
 
 class QuestionFileError(ValueError):
@@ -119,7 +120,9 @@ def _read_text(path: Path) -> str:
 
 def _parse_question_set(path: Path, text: str) -> QuestionSet:
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        data = load_yaml(text)
+    except AliasBombError as error:
+        raise QuestionFileError(f"{path}:{error.line}: {error.problem}") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
@@ -164,6 +167,7 @@ class _Invalid(Exception):
 
 def _validate_question(path: Path, index: int, raw: object) -> Question:
     uid = raw.get("uid", f"#{index + 1}") if isinstance(raw, dict) else f"#{index + 1}"
+    uid = uid if isinstance(uid, str) and len(uid) <= 80 else excerpt(uid)
     if not isinstance(raw, dict):
         raise _Invalid(index, uid, "expected a mapping")
     try:
@@ -176,7 +180,8 @@ def _validate_question(path: Path, index: int, raw: object) -> Question:
             message = "unknown field"
         elif first["type"] == "literal_error":
             accepted = first.get("ctx", {}).get("expected", "")
-            message = f"unknown value {first.get('input')!r} (accepted: {accepted}, any case)"
+            message = (f"unknown value {excerpt(first.get('input'))} (accepted: {accepted}, "
+                       "any case)")
         raise _Invalid(index, uid, f"field {field}: {message}") from None
     problem = solution_problem(question)
     if problem:
