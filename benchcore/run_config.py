@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from benchcore import atomic_files
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, DEFAULT_EMBEDDED_BACKEND, Backend
 from benchcore.run_folder import CONFIG_FILE
@@ -150,11 +151,13 @@ class PlanningConfig(GenerationSettings):
         )
 
     def experiment_name(self, model_label: str) -> str:
-        """Experiments are (model, approach, prompt format) combinations."""
+        """Experiments are (model, approach, prompt format) combinations. The model's label is
+        kept exactly (`a/b` and `a:b` are two experiments); the plan logs' folder is made from
+        it by `benchcore.file_names`."""
         parts = [model_label, self.approach, self.domain_format]
         if self.few_shot:
             parts.append("fewshot")
-        return "_".join(p.replace("/", "-").replace(":", "-") for p in parts)
+        return "_".join(parts)
 
 
 class RunOptions(BaseModel):
@@ -310,7 +313,7 @@ def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path
     text = pinned.model_dump_json(indent=2)
     # Unchanged on a rerun: the file's time is the run's start when its id carries none.
     if not path.is_file() or path.read_text() != text:
-        path.write_text(text)
+        atomic_files.write_text(path, text)
     return path
 
 

@@ -235,14 +235,6 @@ def stage_track(stage: str | None) -> str | None:
     return None
 
 
-def errored_items(run_dir: Path, config: BenchmarkConfig) -> int:
-    """Items recorded as errored (no answer; not merely wrong) in a run's tables."""
-    from benchcore.run_folder import count_errored_items
-
-    return count_errored_items(run_dir, qa=config.qa is not None,
-                               planning=config.planning is not None)
-
-
 def _validate_inputs(config: BenchmarkConfig) -> None:
     """Fail before starting Prefect (20 s) when an input file is unusable or a model could
     only be sent to api.openai.com without a key."""
@@ -278,12 +270,12 @@ def _run(args: argparse.Namespace) -> int:
               f"(finished items of every stage come from the caches); --refresh {args.stage} "
               "recomputes that stage's items")
     if args.command == "rerun" and args.only_errored:
-        errored = errored_items(Path(args.results_dir) / args.run_id, config)
-        if not errored:
-            print(f"run {args.run_id}: no errored items (wrong answers are not errors), "
-                  "nothing to rerun")
+        from nlp_dsg_benchmark.rerun_todo import items_to_rerun, to_redo_line
+
+        todo = items_to_rerun(Path(args.results_dir) / args.run_id, config)
+        print(to_redo_line(args.run_id, todo))
+        if not todo.total:
             return 0
-        print(f"run {args.run_id}: rerunning; {errored} errored item(s) will be redone")
     _validate_inputs(config)
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     with contextlib.ExitStack() as stack:

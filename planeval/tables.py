@@ -1,4 +1,5 @@
-"""Writing result tables: CSV for machines, Markdown for people, chosen by file extension."""
+"""Writing result tables: CSV for machines, Markdown for people, chosen by file extension;
+each written whole or not at all (`benchcore.atomic_files`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 from tabulate import tabulate
 
+from benchcore import atomic_files
 from planeval.errors import PlanevalError
 
 FORMATS = (".csv", ".md", ".json")
@@ -17,15 +19,16 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
     path = Path(path)
     if path.suffix not in FORMATS:
         raise PlanevalError(f"{path}: unknown table format (use one of {', '.join(FORMATS)})")
-    path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".json":
-        frame.to_json(path, orient="records", indent=2)
+        with atomic_files.replacing(path) as scratch:
+            frame.to_json(scratch, orient="records", indent=2)
         return path
     flat = frame.apply(lambda column: column.map(_cell))
     if path.suffix == ".csv":
-        flat.to_csv(path, index=False)
+        with atomic_files.replacing(path) as scratch:
+            flat.to_csv(scratch, index=False)
     else:
-        path.write_text(to_markdown(flat) + "\n", encoding="utf-8")
+        atomic_files.write_text(path, to_markdown(flat) + "\n")
     return path
 
 

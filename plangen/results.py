@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from benchcore import atomic_files
 from benchcore.batch import Outcome
 from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
@@ -73,8 +74,7 @@ def write_derived_gold(derived: dict[tuple[str, str], str], folder: Path) -> Non
     """Kept beside the tables, in the data layout, so they can be reviewed and adopted."""
     for (domain, instance), plan in derived.items():
         path = folder / domain / "adapted_gold_plans" / f"{instance}_gold_plan.txt"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(plan + "\n")
+        atomic_files.write_text(path, plan + "\n")
 
 
 def summarize_planning_run(
@@ -103,12 +103,13 @@ def summarize_planning_run(
         "usage_csv": write_table(usage_table(records, models or {}), out_dir / PLAN_USAGE),
     }
     failures = pd.DataFrame(failed, columns=list(PLAN_FAILURE_COLUMNS))
-    failures.to_csv(paths["failures_csv"], index=False)
+    with atomic_files.replacing(paths["failures_csv"]) as scratch:
+        failures.to_csv(scratch, index=False)
     markdown = (
         "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"
     )
-    paths["markdown"].write_text(markdown)
+    atomic_files.write_text(paths["markdown"], markdown)
     return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
         units=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),
