@@ -235,6 +235,18 @@ def stage_track(stage: str | None) -> str | None:
     return None
 
 
+def _check_run_folder(config: BenchmarkConfig) -> None:
+    """Before Prefect starts (20 s): the run id must not name a run of another configuration,
+    nor a run going on now (the flow checks both again, holding the folder's lock)."""
+    from benchcore.run_config import check_run_folder
+    from benchcore.run_lock import check_not_busy
+
+    if config.run_id:
+        run_dir = Path(config.results_dir) / config.run_id
+        check_not_busy(run_dir)
+        check_run_folder(config, run_dir)
+
+
 def _validate_inputs(config: BenchmarkConfig) -> None:
     """Fail before starting Prefect (20 s) when an input file is unusable or a model could
     only be sent to api.openai.com without a key."""
@@ -265,6 +277,7 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.temporary_api import temporary_api
 
     config = _run_config(args)
+    _check_run_folder(config)
     if args.command == "rerun" and args.stage:
         print(f"rerun --stage {args.stage}: reruns the whole {stage_track(args.stage)} track "
               f"(finished items of every stage come from the caches); --refresh {args.stage} "
