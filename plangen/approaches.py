@@ -37,6 +37,7 @@ from planeval.plan_text import PlanStep, parse_plan
 from plangen.prompts import backprompt, plan_messages
 
 PLANNER_MODEL = "planner:greedy"
+PLANNER_EXPERIMENT = "planner-baseline"   # the planner baseline's experiment
 _FINISHED = re.compile(r"^\W*(finished|done|goal reached)\W*$", re.IGNORECASE)
 _LOOK = re.compile(r"^\W*look[ _-]?around\W*$", re.IGNORECASE)
 

@@ -74,6 +74,6 @@ def planner_batch(
         Stage.PLANNER_PLAN, tasks, uid_of=lambda t: t.key,
         key_of=lambda t: item_key(Stage.PLANNER_PLAN, task_fingerprint(t), node_limit,
                                   _PLANNER_CODE),
-        compute=lambda t: approaches.planner_baseline(t, "planner-baseline", node_limit),
+        compute=lambda t: approaches.planner_baseline(t, approaches.PLANNER_EXPERIMENT, node_limit),
         cache=cache, workers=2, refresh=refresh,
     )
