@@ -18,7 +18,7 @@ from reporting.store import record_run
 from tests.reporting_runs import write_inputs, write_run
 
 CHROMIUM = Path("/usr/bin/chromium")
-WIDTH, HEIGHT = 1280, 2000
+WIDTH, HEIGHT = 1280, 3200  # the QA section holds several tables before the plots
 TAB_BLUE, TAB_ORANGE = (31, 119, 180), (255, 127, 14)  # matplotlib's first two colours
 
 pytestmark = pytest.mark.skipif(

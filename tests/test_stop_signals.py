@@ -60,8 +60,11 @@ def test_a_stop_signal_ends_the_run_at_once_and_the_rerun_makes_only_missing_cal
         took = time.monotonic() - sent
         assert run.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], err[-2000:]
         assert took < GRACE_S + 3
-        late = [t - sent for t in model.arrived if t > sent + 0.3]
-        assert late == []                                  # nothing started after the signal
+        # Nothing starts after the signal. A call already handed to the transport before it may
+        # reach the server a little later on a loaded machine (1 s seen with both cores busy),
+        # so "after" means past that allowance, well inside the grace period.
+        late = [t - sent for t in model.arrived if t > sent + 2.0]
+        assert late == []
         assert err.strip().splitlines()[-1].startswith(f"nlp-dsg-benchmark: {sig.name}: stopping")
         assert "Traceback" not in err + out
         if sig is not signal.SIGINT:
