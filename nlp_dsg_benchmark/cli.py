@@ -103,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND, choices=EMBEDDED_BACKENDS)
     check.add_argument("--scene-graph", type=Path, default=None,
                        help="The example Hydra graph for the fidelity set (default: found "
-                            "beside the project or via NLP_DSG_EXAMPLE_DSG).")
+                            "via NLP_DSG_EXAMPLE_DSG or scripts/fetch-data.sh).")
 
     compare = sub.add_parser("compare", help="Compare two answers (SLDP, or PDDL goals).")
     compare.add_argument("a")
@@ -125,6 +125,18 @@ def _parser() -> argparse.ArgumentParser:
                      help="Only this category (repeatable); default: all.")
     gen.add_argument("--db-root", help="Where the embedded database is built (default: a "
                      "temporary directory).")
+
+    data = sub.add_parser("data", help="External data sets (fetch).")
+    data_sub = data.add_subparsers(dest="data_command", required=True)
+    fetch = data_sub.add_parser(
+        "fetch", help="Download the external data sets (the Hydra example graph, "
+        "AutoPlanBench's domains) at pinned commits into data/external/, sha256-checked.")
+    fetch.add_argument("--set", action="append", dest="sets", metavar="NAME",
+                       help="Only this data set (repeatable): dsg, planning.")
+    fetch.add_argument("--dest", type=Path, default=None,
+                       help="Folder to store them in (default: data/external in the project).")
+    fetch.add_argument("--mirror", help="Server laid out like raw.githubusercontent.com "
+                       "(default: $NLP_DSG_DATA_MIRROR, else GitHub).")
 
     sub.add_parser("report", help="HTML/Markdown report from the results store "
                    "(nlp-dsg-benchmark report --help).", add_help=False)
@@ -333,6 +345,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dsgqa.compare_cli import compare_command
 
         return compare_command(args.a, args.b, pddl=args.pddl, tol=args.tol)
+    if args.command == "data":
+        from benchcore.external_data import FETCHED
+        from nlp_dsg_benchmark.data_fetch import fetch_command
+
+        return fetch_command(args.sets, args.dest or FETCHED, args.mirror)
     if args.command == "questions":
         from dsgqa.question_gen.command import generate_command
 

@@ -15,7 +15,7 @@ import pytest
 from dsgqa.dialect import translate
 from dsgqa.graphstore import open_graph_store
 from dsgqa.scene_graph import load_scene_graph
-from tests import fidelity_gold
+from tests import external, fidelity_gold
 
 REWRITE = "relationship uniqueness"
 _SAME_LAYER = {"Room": "ROOM_CONNECTED", "MeshPlace": "MESH_PLACE_CONNECTED",
@@ -121,6 +121,7 @@ def run(store, neo4j: str) -> list[list]:
 ROOM = Hop("ROOM_CONNECTED")
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_two_undirected_hops_never_walk_one_relationship_twice(store):
     neo4j = ("MATCH (a:Room)-[:ROOM_CONNECTED]-(b:Room)-[:ROOM_CONNECTED]-(c:Room) "
              "RETURN count(*) AS n")
@@ -136,6 +137,7 @@ def test_two_undirected_hops_never_walk_one_relationship_twice(store):
     assert plain.rows != [[expected]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_going_back_over_the_reverse_relationship_is_allowed(store):
     """Same-layer edges are stored both ways: a -> b -> a uses two relationships."""
     neo4j = ("MATCH (a:Room)-[:ROOM_CONNECTED]-(b:Room)-[:ROOM_CONNECTED]-(a) "
@@ -148,6 +150,7 @@ def test_going_back_over_the_reverse_relationship_is_allowed(store):
     assert all(n % 2 == 0 for n in expected.values()) and expected
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_comma_separated_patterns_of_one_match_are_one_pattern(store):
     neo4j = ("MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room), (c:Room)-[:ROOM_CONNECTED]->(d:Room) "
              "RETURN count(*) AS n")
@@ -155,6 +158,7 @@ def test_comma_separated_patterns_of_one_match_are_one_pattern(store):
     assert run(store, neo4j) == [[edges * (edges - 1)]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_a_variable_length_segment_and_a_hop(store):
     neo4j = ("MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..2]-(b:Room)"
              "-[:ROOM_CONNECTED]-(c:Room) RETURN c.nodeSymbol AS c, count(*) AS n")
@@ -166,6 +170,7 @@ def test_a_variable_length_segment_and_a_hop(store):
     assert {c: n for c, n in run(store, neo4j)} == expected
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_two_variable_length_segments(store):
     neo4j = ("MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..2]-(b:Room)"
              "-[:ROOM_CONNECTED*1..2]-(c:Room) RETURN count(*) AS n")
@@ -173,6 +178,7 @@ def test_two_variable_length_segments(store):
     assert run(store, neo4j) == [[len(neo4j_chains(["Room"] * 3, [span, span], "R1"))]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_patterns_inside_count_and_pattern_predicates(store):
     neo4j = ("MATCH (a:Room) RETURN a.nodeSymbol AS a, "
              "COUNT { MATCH (a)-[:ROOM_CONNECTED]-(:Room)-[:ROOM_CONNECTED]-(:Room) } AS n")
@@ -185,6 +191,7 @@ def test_patterns_inside_count_and_pattern_predicates(store):
     assert "WHERE _rel1 <> _rel2 }" in predicate.query
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_hierarchy_hops_keep_their_rows(store):
     neo4j = ("MATCH (r:Room)-[:CONTAINS]->(m:MeshPlace)-[:CONTAINS]->(o:Object) "
              "RETURN count(*) AS n")
@@ -203,6 +210,7 @@ def test_positions_that_cannot_share_a_relationship_are_left_alone(cypher):
     assert REWRITE not in translate(cypher).rewrites
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_return_star_keeps_the_models_variables(store):
     neo4j = ("MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->(b)-[:ROOM_CONNECTED]->(c) "
              "WITH * RETURN *")

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from planeval.diagnosis import validate_plan
 from planeval.grounding import Task
 from planeval.parser import parse_domain, parse_problem
 from planeval.search import ALGORITHMS, plan_search, successors
+from tests import external
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "planning"
+DATA = external.path(external.PLANNING)
 
 BLOCKS = """(define (domain blocks) (:requirements :strips)
   (:predicates (on ?x ?y) (ontable ?x) (clear ?x) (handempty) (holding ?x))
@@ -68,7 +67,7 @@ def test_node_limit_and_unsolvable(tower) -> None:  # type: ignore[no-untyped-de
         plan_search(domain, problem, "astar")
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="planning data not found")
+@external.needs(external.PLANNING)
 def test_a_small_real_instance_with_constants_and_types() -> None:
     domain = parse_domain(DATA / "woodworking08" / "domain.pddl")
     problem = parse_problem(

@@ -22,10 +22,11 @@ from plangen.approaches import (
 from plangen.describe_nl import describe_domain, describe_problem
 from plangen.loading import load_planning_tasks
 from plangen.logs import write_generation_logs
-from tests.conftest import PROJECT_ROOT, SHARED
+from tests import external
+from tests.conftest import PROJECT_ROOT
 
 DEMO = PROJECT_ROOT / "questions/planning"
-SHARED_PLANNING = SHARED / "data/planning"
+SHARED_PLANNING = external.path(external.PLANNING)
 
 
 class ReplyList:
@@ -161,8 +162,8 @@ def test_planner_baseline_solves_demo_instances(blocksworld: dict) -> None:
     assert record["attempts"][0]["raw_reply"].count("(") >= 10
 
 
-@pytest.mark.parametrize("domain", sorted(p.name for p in SHARED_PLANNING.iterdir()
-                                          if (p / "domain.pddl").is_file()))
+@external.needs(external.PLANNING)
+@pytest.mark.parametrize("domain", external.planning_domains())
 def test_prompts_for_every_shared_domain(domain: str) -> None:
     """The natural-language rendering covers every action of real IPC domains."""
     data = PlanningData(SHARED_PLANNING)
@@ -173,6 +174,7 @@ def test_prompts_for_every_shared_domain(domain: str) -> None:
     assert "initial state" in describe_problem(problem)
 
 
+@external.needs(external.PLANNING)
 def test_gold_plans_replayed_as_replies_solve_shared_instances(tmp_path: Path) -> None:
     """Generation + evaluation on independently written data: a model that answers with the
     gold plan (in a chatty fenced reply) solves every instance, first try."""
