@@ -9,7 +9,7 @@ from dsgqa.dialect import DialectError, translate
 from dsgqa.graphstore import open_graph_store
 from dsgqa.scene_graph import load_scene_graph
 from tests import external, fidelity_gold
-from tests.test_dialect_uniqueness import RELS
+from tests.test_dialect_uniqueness import relationships
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def rows(store, neo4j: str) -> list[tuple]:
 def neo4j_rows() -> list[tuple]:
     """(x, y, start, end) of every undirected match (x)-[:ROOM_CONNECTED]-(y), from the JSON."""
     out = []
-    for rel in RELS:
+    for rel in relationships():
         if rel.type == "ROOM_CONNECTED":
             out += [(rel.src, rel.dst, rel.src, rel.dst), (rel.dst, rel.src, rel.src, rel.dst)]
     return sorted(out)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import pytest
 
@@ -33,8 +34,10 @@ class Rel:
     dst: str
 
 
+@cache
 def stored_relationships() -> tuple[dict[str, str], list[Rel]]:
-    """Labels by symbol and every relationship Heracles stores, from the JSON alone."""
+    """Labels by symbol and every relationship Heracles stores, from the JSON alone (read on
+    first use, not at import: a clone without the external data still collects)."""
     g = fidelity_gold.load_graph()
     rels: list[Rel] = []
     for parent, children in sorted(g.children.items()):
@@ -45,7 +48,12 @@ def stored_relationships() -> tuple[dict[str, str], list[Rel]]:
     return {s: n.label for s, n in g.nodes.items()}, rels
 
 
-LABELS, RELS = stored_relationships()
+def labels() -> dict[str, str]:
+    return stored_relationships()[0]
+
+
+def relationships() -> list[Rel]:
+    return stored_relationships()[1]
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ class Hop:
 
 
 def steps(node: str, hop: Hop) -> Iterator[tuple[Rel, str]]:
-    for rel in RELS:
+    for rel in relationships():
         if rel.type != hop.type:
             continue
         if rel.src == node and hop.direction in ">-":
@@ -85,7 +93,7 @@ def neo4j_chains(labels: list[str | None], hops: list[Hop],
                  start: str | None = None) -> list[tuple[str, ...]]:
     """Node sequences of a chain under relationship isomorphism (one row per match)."""
     def fits(node: str, label: str | None) -> bool:
-        return label is None or LABELS[node] == label
+        return label is None or labels()[node] == label
 
     rows: list[tuple[str, ...]] = []
 
@@ -97,7 +105,7 @@ def neo4j_chains(labels: list[str | None], hops: list[Hop],
             if fits(there, labels[i + 1]):
                 go((*nodes, there), taken, i + 1)
 
-    for node in sorted(LABELS):
+    for node in sorted(labels()):
         if fits(node, labels[0]) and (start is None or node == start):
             go((node,), frozenset(), 0)
     return rows
@@ -154,7 +162,7 @@ def test_going_back_over_the_reverse_relationship_is_allowed(store):
 def test_comma_separated_patterns_of_one_match_are_one_pattern(store):
     neo4j = ("MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room), (c:Room)-[:ROOM_CONNECTED]->(d:Room) "
              "RETURN count(*) AS n")
-    edges = sum(1 for r in RELS if r.type == "ROOM_CONNECTED")
+    edges = sum(1 for r in relationships() if r.type == "ROOM_CONNECTED")
     assert run(store, neo4j) == [[edges * (edges - 1)]]
 
 
@@ -182,7 +190,7 @@ def test_two_variable_length_segments(store):
 def test_patterns_inside_count_and_pattern_predicates(store):
     neo4j = ("MATCH (a:Room) RETURN a.nodeSymbol AS a, "
              "COUNT { MATCH (a)-[:ROOM_CONNECTED]-(:Room)-[:ROOM_CONNECTED]-(:Room) } AS n")
-    expected = {a: 0 for a, label in LABELS.items() if label == "Room"}
+    expected = {a: 0 for a, label in labels().items() if label == "Room"}
     for a, *_ in neo4j_chains(["Room"] * 3, [ROOM, ROOM]):
         expected[a] += 1
     assert {a: n for a, n in run(store, neo4j)} == expected
