@@ -383,7 +383,7 @@ def test_a_base_url_the_client_cannot_use_is_a_config_error(tmp_path, base_url, 
     path.write_text(f"models: [{{name: m, base_url: '{base_url}'}}]\n")
     with pytest.raises(ConfigError) as caught:
         load_config(path)
-    assert str(caught.value).startswith(f"{path}: field models.0.base_url: Value error, {says}")
+    assert str(caught.value).startswith(f"{path}:1: field models.0.base_url: {says}")
     assert "\n" not in str(caught.value)
 
 
