@@ -37,11 +37,13 @@ from benchcore.yaml_problems import Problem, compose, line_of, validation_proble
 
 class ConfigError(ValueError):
     """A run configuration that cannot be used: one line per problem, each naming the file,
-    line and field (`problems`; the message is those lines)."""
+    line and field (`problems`; the message is the first, saying how many more there are)."""
 
     def __init__(self, message: str, problems: list[str] | None = None) -> None:
         self.problems = problems or [message]
-        super().__init__("\n".join(self.problems))
+        more = len(self.problems) - 1
+        suffix = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        super().__init__(self.problems[0] + suffix)
 
 
 PipelineKind = Literal["feedforward", "agentic", "in_context"]

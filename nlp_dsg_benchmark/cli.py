@@ -128,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--pddl", action="store_true", help="Compare as PDDL goal formulas.")
     compare.add_argument("--tol", type=float, default=0.01, help="Numeric tolerance (SLDP).")
 
-    questions = sub.add_parser("questions", help="Question-set tools (generate).")
+    questions = sub.add_parser("questions", help="Question-set tools (generate, check).")
     questions_sub = questions.add_subparsers(dest="questions_command", required=True)
     gen = questions_sub.add_parser(
         "generate", help="Write a question set for any spark_dsg scene graph; every solution "
@@ -142,6 +142,15 @@ def _parser() -> argparse.ArgumentParser:
                      help="Only this category (repeatable); default: all.")
     gen.add_argument("--db-root", help="Where the embedded database is built (default: a "
                      "temporary directory).")
+    qcheck = questions_sub.add_parser(
+        "check", help="Check a hand-written question set: every problem of the file with "
+        "file:line (unknown keys named), then every reference `cypher` run on the scene graph "
+        "and its rows compared with the `solution`. Exit 1 when anything is wrong.")
+    qcheck.add_argument("set", metavar="SET", help="Question set YAML.")
+    qcheck.add_argument("--scene-graph", required=True, help="spark_dsg JSON scene graph.")
+    qcheck.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    qcheck.add_argument("--db-root", help="Where the embedded database is built (default: a "
+                        "temporary directory).")
 
     data = sub.add_parser("data", help="External data sets (fetch).")
     data_sub = data.add_subparsers(dest="data_command", required=True)
@@ -425,6 +434,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from nlp_dsg_benchmark.data_fetch import fetch_command
 
         return fetch_command(args.sets, args.dest or FETCHED, args.mirror)
+    if args.command == "questions" and args.questions_command == "check":
+        from dsgqa.question_check import check_command
+
+        return check_command(args.set, args.scene_graph, args.backend, args.db_root)
     if args.command == "questions":
         from dsgqa.question_gen.command import generate_command
 
