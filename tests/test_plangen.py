@@ -268,3 +268,23 @@ def test_domains_and_limit_choose_the_instances() -> None:
     assert [t.key for t in load_planning_tasks(config)] == ["gripper/instance-1"]
     with pytest.raises(ValueError, match="no domain 'grippr' \\(domains: "):
         load_planning_tasks(PlanningConfig(data_dir=str(DEMO), domains=["grippr"]))
+
+
+def test_loading_and_evaluating_report_progress(tmp_path: Path) -> None:
+    """Parsing hundreds of instances and re-simulating their plans take seconds: both are
+    stages with a progress bar of their own."""
+    from benchcore import progress
+
+    events: list[tuple[str, str, int]] = []
+    stop = progress.listen(lambda event, stage, count: events.append((event, stage, count)))
+    try:
+        tasks = load_planning_tasks(PlanningConfig(data_dir=str(DEMO), domains=["gripper"]))
+        write_generation_logs([planner_baseline(t, "p", Limits(2_000)) for t in tasks],
+                              tmp_path / "plans")
+        evaluate_logs(tmp_path / "plans", DEMO)
+    finally:
+        stop()
+    for stage in ("load-planning", "evaluate-plans"):
+        total = sum(n for e, s, n in events if s == stage and e == "started")
+        done = sum(n for e, s, n in events if s == stage and e == "advanced")
+        assert total == done == len(tasks), stage
