@@ -297,9 +297,23 @@ def resolve_config(config: BenchmarkConfig | None, config_file: str | None) -> B
     return load_config(config_file)
 
 
+# heracles_agents' experiment keys, for the person who writes a run config from one of those.
+_LAYOUT = ("a heracles_agents experiment key; a run configuration has `models:`, `qa:` and "
+           "`planning:` at the top, see configs/nightly.yaml")
+HERACLES_HINTS = {
+    "model": "name", "client_type": "provider", "timeout": "timeout_s",
+    "pipeline": "pipelines", "configurations": _LAYOUT, "metadata": _LAYOUT, "phases": _LAYOUT,
+    "model_info": _LAYOUT, "client": _LAYOUT, "dsg_interface": _LAYOUT,
+}
+
+
 def _invalid(path: Path, error: ValidationError, text: str = "") -> ConfigError:
     """Every validation error, one line each, naming the file, line and field."""
-    return _all_problems(path, validation_problems(error, BenchmarkConfig), text)
+    return _all_problems(path, _problems(error), text)
+
+
+def _problems(error: ValidationError) -> list[Problem]:
+    return validation_problems(error, BenchmarkConfig, hints=HERACLES_HINTS)
 
 
 def _all_problems(path: Path, problems: list[Problem], text: str) -> ConfigError:
@@ -331,7 +345,7 @@ def load_config(path: str | Path) -> BenchmarkConfig:
     try:
         config = BenchmarkConfig.model_validate(data)
     except ValidationError as error:
-        problems += validation_problems(error, BenchmarkConfig)
+        problems += _problems(error)
     if problems:
         raise _all_problems(path, problems, text)
     assert config is not None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,8 +63,13 @@ def line_of(root: yaml.Node | None, loc: Sequence[int | str]) -> int:
     return line
 
 
-def suggestion(word: str, known: Iterable[str]) -> str:
-    """` (did you mean 'timeout_s'?)`, or nothing when no known key is close."""
+def suggestion(word: str, known: Iterable[str], hints: Mapping[str, str] | None = None) -> str:
+    """` (did you mean 'timeout_s'?)`, or nothing when no known key is close. `hints` maps
+    another tool's key names to ours (`model` -> `name`) or to a sentence about them."""
+    known = list(known)
+    hint = (hints or {}).get(word)
+    if hint is not None:
+        return f" (did you mean {hint!r}?)" if hint in known else f" ({hint})"
     close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
     if not close:
         prefixed = sorted(k for k in known if k.startswith(word) or word.startswith(k))
@@ -72,13 +77,12 @@ def suggestion(word: str, known: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def unknown_key(word: str, known: Iterable[str]) -> str:
-    known = list(known)
-    return f"unknown key {word!r}{suggestion(word, known)}"
+def unknown_key(word: str, known: Iterable[str], hints: Mapping[str, str] | None = None) -> str:
+    return f"unknown key {word!r}{suggestion(word, known, hints)}"
 
 
-def validation_problems(error: ValidationError, model: type[BaseModel],
-                        prefix: Loc = ()) -> list[Problem]:
+def validation_problems(error: ValidationError, model: type[BaseModel], prefix: Loc = (),
+                        hints: Mapping[str, str] | None = None) -> list[Problem]:
     """Every error of a pydantic validation, located as written in the file (without the
     member names pydantic adds for a union) and worded for a person: an unknown key with its
     near miss, a wrong value with the accepted ones."""
@@ -92,7 +96,7 @@ def validation_problems(error: ValidationError, model: type[BaseModel],
         loc = prefix + clean_loc(raw)
         kind = entry["type"]
         if kind == "extra_forbidden":
-            message = unknown_key(str(raw[-1]), _fields_at(model, raw[:-1]))
+            message = unknown_key(str(raw[-1]), _fields_at(model, raw[:-1]), hints)
         elif kind == "missing":
             message = "required key missing"
         elif kind == "literal_error":

@@ -126,3 +126,18 @@ def test_a_bad_flag_value_is_one_line_naming_the_flag(capsys, flags: list[str],
                                                        says: str) -> None:
     assert main(["run", "--planning-data", "d", "--model", "m", *flags]) == 2
     assert capsys.readouterr().err == f"nlp-dsg-benchmark: {says}\n"
+
+
+def test_heracles_agents_keys_point_to_ours(tmp_path: Path) -> None:
+    path = _write(tmp_path, "metadata: {}\nmodels:\n  - model: gpt-4.1\n    client_type: openai\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.problems == [
+        f"{path}:1: field metadata: unknown key 'metadata' (a heracles_agents experiment key; a "
+        "run configuration has `models:`, `qa:` and `planning:` at the top, see "
+        "configs/nightly.yaml)",
+        f"{path}:3: field models.0.name: required key missing",
+        f"{path}:3: field models.0.model: unknown key 'model' (did you mean 'name'?)",
+        f"{path}:4: field models.0.client_type: unknown key 'client_type' (did you mean "
+        "'provider'?)",
+    ]
