@@ -78,3 +78,18 @@ def test_unusable_inputs_are_one_line(capsys, tmp_path: Path) -> None:
     assert main(["questions", "check", str(path), "--scene-graph", str(tmp_path / "no.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no.json" in err
+
+
+def test_run_names_every_problem_of_the_set_before_starting(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text(HAND_WRITTEN)
+    assert main(["run", "--questions", str(path), "--scene-graph", GRAPH, "--model", "oracle",
+                 "--provider", "oracle", "--cache-dir", str(tmp_path / "cache")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"nlp-dsg-benchmark: {path}:7: question rooms: field solution: field required",
+        f"nlp-dsg-benchmark: {path}:9: question rooms: field soluton: unknown key 'soluton' "
+        "(did you mean 'solution'?)",
+        f"nlp-dsg-benchmark: {path}:20: question good: field correctness_comparator.relation: "
+        "unknown value 'equals' (accepted: 'equal', any case)",
+    ]
