@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from benchcore.llm.base import ModelConfig
+from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from benchcore.yaml_problems import compose, line_of
 from dsgqa.graphstore import GraphStore, open_graph_store
 from dsgqa.oracle import OracleClient
@@ -48,7 +49,7 @@ class CheckReport:
                 f"{self.matching} match their solution")
 
 
-def check_question_set(path: Path, scene_graph: Path, backend: str = "kuzu",
+def check_question_set(path: Path, scene_graph: Path, backend: str = DEFAULT_EMBEDDED_BACKEND,
                        db_root: Path | None = None) -> CheckReport:
     """Every problem of the file, then every reference query's rows against its solution."""
     try:
@@ -152,7 +153,7 @@ class _store:
             self._scratch.cleanup()
 
 
-def check_command(questions: str, scene_graph: str, backend: str = "kuzu",
+def check_command(questions: str, scene_graph: str, backend: str = DEFAULT_EMBEDDED_BACKEND,
                   db_root: str | None = None) -> int:
     """Print every problem (one line each) and a summary; 0 when there is none, 1 otherwise."""
     path = Path(questions)

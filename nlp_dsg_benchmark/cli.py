@@ -148,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
         "and its rows compared with the `solution`. Exit 1 when anything is wrong.")
     qcheck.add_argument("set", metavar="SET", help="Question set YAML.")
     qcheck.add_argument("--scene-graph", required=True, help="spark_dsg JSON scene graph.")
-    qcheck.add_argument("--backend", default="kuzu", choices=EMBEDDED_BACKENDS)
+    qcheck.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND, choices=EMBEDDED_BACKENDS)
     qcheck.add_argument("--db-root", help="Where the embedded database is built (default: a "
                         "temporary directory).")
 

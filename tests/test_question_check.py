@@ -44,7 +44,7 @@ questions:
 
 def test_the_demo_set_passes(capsys, tmp_path: Path) -> None:
     path = str(DEMO / "apartment_questions.yaml")
-    assert main(["questions", "check", path, "--scene-graph", GRAPH,
+    assert main(["questions", "check", path, "--scene-graph", GRAPH, "--backend", "kuzu",
                  "--db-root", str(tmp_path)]) == 0
     assert capsys.readouterr().out == (f"{path}: ok; 28 valid question(s), 28 reference "
                                        "queries run, 28 match their solution\n")
@@ -53,7 +53,8 @@ def test_the_demo_set_passes(capsys, tmp_path: Path) -> None:
 def test_every_problem_with_its_line(capsys, tmp_path: Path) -> None:
     path = tmp_path / "mine.yaml"
     path.write_text(HAND_WRITTEN)
-    assert main(["questions", "check", str(path), "--scene-graph", GRAPH]) == 1
+    assert main(["questions", "check", str(path), "--scene-graph", GRAPH,
+                 "--backend", "kuzu"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"{path}:6: question chairs: field cypher: its 1 row(s) give '8', the "
                       "solution is '9' (number 8 != 9 (relative error 11.11%))")
@@ -72,10 +73,12 @@ def test_every_problem_with_its_line(capsys, tmp_path: Path) -> None:
 def test_unusable_inputs_are_one_line(capsys, tmp_path: Path) -> None:
     path = tmp_path / "mine.yaml"
     path.write_text("questions: [\n")
-    assert main(["questions", "check", str(path), "--scene-graph", GRAPH]) == 1
+    assert main(["questions", "check", str(path), "--scene-graph", GRAPH,
+                 "--backend", "kuzu"]) == 1
     assert capsys.readouterr().out.splitlines()[0].startswith(f"{path}:2: malformed YAML")
     path.write_text(HAND_WRITTEN)
-    assert main(["questions", "check", str(path), "--scene-graph", str(tmp_path / "no.json")]) == 2
+    assert main(["questions", "check", str(path), "--scene-graph", str(tmp_path / "no.json"),
+                 "--backend", "kuzu"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no.json" in err
 
@@ -84,7 +87,8 @@ def test_run_names_every_problem_of_the_set_before_starting(capsys, tmp_path: Pa
     path = tmp_path / "mine.yaml"
     path.write_text(HAND_WRITTEN)
     assert main(["run", "--questions", str(path), "--scene-graph", GRAPH, "--model", "oracle",
-                 "--provider", "oracle", "--cache-dir", str(tmp_path / "cache")]) == 2
+                 "--provider", "oracle", "--backend", "kuzu",
+                 "--cache-dir", str(tmp_path / "cache")]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err == [
         f"nlp-dsg-benchmark: {path}:7: question rooms: field solution: field required",
