@@ -158,14 +158,11 @@ def parse_questions(path: Path, text: str) -> tuple[list[Question], list[str]]:
             placed.append((i, question))
     invalid += _duplicates(placed)
     questions = [question for _, question in placed]
-    unknown_top = [k for k in data if k != "questions"]
-    if not invalid and not unknown_top:
+    if not invalid:   # other top-level keys are the set's metadata (a generated set's graph)
         return questions, []
     root = compose(text)   # a second, slower pass: only when there is something to report
     located = [(line_of(root, ("questions", p.index, *p.loc)), p.error(path, root))
                for p in invalid]
-    located += [(line_of(root, (str(k),)), f"{path}:{line_of(root, (str(k),))}: "
-                 f"{unknown_key(str(k), ['questions'])}") for k in unknown_top]
     return questions, [message for _, message in sorted(located, key=lambda t: t[0])]
 
 

@@ -48,7 +48,7 @@ def stored_relationships() -> tuple[dict[str, str], list[Rel]]:
     return {s: n.label for s, n in g.nodes.items()}, rels
 
 
-def labels() -> dict[str, str]:
+def node_labels() -> dict[str, str]:
     return stored_relationships()[0]
 
 
@@ -93,7 +93,7 @@ def neo4j_chains(labels: list[str | None], hops: list[Hop],
                  start: str | None = None) -> list[tuple[str, ...]]:
     """Node sequences of a chain under relationship isomorphism (one row per match)."""
     def fits(node: str, label: str | None) -> bool:
-        return label is None or labels()[node] == label
+        return label is None or node_labels()[node] == label
 
     rows: list[tuple[str, ...]] = []
 
@@ -105,7 +105,7 @@ def neo4j_chains(labels: list[str | None], hops: list[Hop],
             if fits(there, labels[i + 1]):
                 go((*nodes, there), taken, i + 1)
 
-    for node in sorted(labels()):
+    for node in sorted(node_labels()):
         if fits(node, labels[0]) and (start is None or node == start):
             go((node,), frozenset(), 0)
     return rows
@@ -190,7 +190,7 @@ def test_two_variable_length_segments(store):
 def test_patterns_inside_count_and_pattern_predicates(store):
     neo4j = ("MATCH (a:Room) RETURN a.nodeSymbol AS a, "
              "COUNT { MATCH (a)-[:ROOM_CONNECTED]-(:Room)-[:ROOM_CONNECTED]-(:Room) } AS n")
-    expected = {a: 0 for a, label in labels().items() if label == "Room"}
+    expected = {a: 0 for a, label in node_labels().items() if label == "Room"}
     for a, *_ in neo4j_chains(["Room"] * 3, [ROOM, ROOM]):
         expected[a] += 1
     assert {a: n for a, n in run(store, neo4j)} == expected
