@@ -18,6 +18,7 @@ from benchcore import progress
 from benchcore.gc_pause import gc_paused
 from benchcore.item_cache import ItemCache
 from benchcore.one_core import batch_core, pin_this_thread
+from benchcore.stop_request import stop_requested, working
 from benchcore.text_safety import safe_text
 
 T = TypeVar("T")
@@ -130,7 +131,11 @@ def run_items(
     def one(job: tuple[int, T, str]) -> None:
         index, item, key = job
         try:
-            outcomes[index] = attempt(item, key)
+            if stop_requested():   # a stop came while this job was being taken: not begun
+                outcomes[index] = Outcome(uid=uid_of(item), error=f"{stage}: {STOPPED}")
+                return
+            with working():
+                outcomes[index] = attempt(item, key)
         finally:
             progress.advanced(stage)
 
@@ -172,7 +177,10 @@ def run_items(
     # back is the same case (hundreds of thousands of containers, no cycle).
     with gc_paused():
         _each(one, jobs, workers, batch_core() if one_core else None)
-    return outcomes  # type: ignore[return-value]  # every slot is filled by now
+    # Items never begun because a stop was requested (`benchcore.stop_request`): errors of
+    # this run, not cached, so a rerun computes them.
+    return [outcome or Outcome(uid=uid_of(items[index]), error=f"{stage}: {STOPPED}")
+            for index, outcome in enumerate(outcomes)]
 
 
 def _to_compute(stage: str, items: Sequence[T], uid_of: Callable[[T], str],
@@ -204,6 +212,7 @@ def _to_compute(stage: str, items: Sequence[T], uid_of: Callable[[T], str],
 
 
 _DONE = object()
+STOPPED = "not run: the run was stopped (SIGINT/SIGTERM)"
 
 
 def _each(work: Callable[[T], V], jobs: Iterable[T], workers: int, core: int | None = None
@@ -229,7 +238,7 @@ def _each(work: Callable[[T], V], jobs: Iterable[T], workers: int, core: int | N
     def take() -> tuple[int, T] | None:
         nonlocal taken
         with lock:
-            if failures:
+            if failures or stop_requested():
                 return None
             job = next(source, _DONE)
             if job is _DONE:

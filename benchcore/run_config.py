@@ -16,6 +16,7 @@ import os
 import uuid
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import (
@@ -32,6 +33,9 @@ from benchcore.env_vars import expand_variables
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, DEFAULT_EMBEDDED_BACKEND, Backend
 from benchcore.run_folder import CONFIG_FILE
+from benchcore.run_names import run_id_problem
+from benchcore.url_credentials import refuse_credentials
+from benchcore.yaml_load import load_yaml
 from benchcore.yaml_problems import Problem, compose, line_of, validation_problems
 
 
@@ -69,8 +73,9 @@ class PipelineConfig(BaseModel):
     models: list[str] | None = Field(default=None, description="Names of the models that run "
                                      "this pipeline; default: every model.")
     max_iterations: int = Field(default=5, ge=1, description="Agentic: model calls per question.")
-    max_tool_calls: int = Field(default=10, ge=1, description="Agentic: queries per question; "
-                                "a turn asking for more ends the loop (`tool_call_limit`).")
+    max_tool_calls: int = Field(default=10, ge=1, description="Agentic: tool calls per question "
+                                "and per reply; a turn asking for more ends the loop "
+                                "(`tool_call_limit`).")
     variant: Literal["compact", "full"] = Field(
         default="compact", description="In-context: objects and rooms, or every layer.")
 
@@ -113,6 +118,14 @@ class QAConfig(BaseModel):
         default_factory=lambda: [PipelineConfig(kind="feedforward")], min_length=1,
         description="The answering pipelines to run (several in one run are compared side by "
         "side): feedforward, agentic, in_context.")
+
+    @field_validator("neo4j_uri")
+    @classmethod
+    def _no_credentials(cls, value: str | None) -> str | None:
+        if value is not None:
+            refuse_credentials(urlsplit(value).netloc,
+                               "neo4j_user and the variable neo4j_password_env names")
+        return value
 
     @field_validator("pipelines")
     @classmethod
@@ -227,6 +240,26 @@ class BenchmarkConfig(BaseModel):
         description="The run fails when more than this share of items errored (not mis-answered).",
     )
 
+    @field_validator("run_id")
+    @classmethod
+    def _a_folder_name(cls, value: str | None) -> str | None:
+        problem = None if value is None else run_id_problem(value)
+        if problem:
+            raise ValueError(f"run id {problem}")
+        return value
+
+    @model_validator(mode="after")
+    def _each_model_once(self) -> BenchmarkConfig:
+        """A model listed twice would double its items (and its bill) under one name."""
+        for models, where in ((self.models, "models"),
+                              (self.planning.models if self.planning else None,
+                               "planning.models")):
+            labels = [m.label for m in models or []]
+            repeated = next((label for label in labels if labels.count(label) > 1), None)
+            if repeated is not None:
+                raise ValueError(f"model {repeated!r} is listed twice in {where}")
+        return self
+
     @model_validator(mode="after")
     def _pipelines_name_known_models(self) -> BenchmarkConfig:
         if self.qa is None:
@@ -330,12 +363,13 @@ def load_config(path: str | Path) -> BenchmarkConfig:
     path = Path(path)
     try:
         text = path.read_text()
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
+        number = mark.line + 1 if mark else getattr(error, "line", None)
+        line = f":{number}" if number else ""
         problem = getattr(error, "problem", None) or "malformed YAML"
         raise ConfigError(f"{path}{line}: malformed YAML: {problem}") from None
     if not isinstance(data, dict):

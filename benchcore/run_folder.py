@@ -25,6 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchcore.spreadsheet_cells import raw_frame
+from benchcore.tag_lists import tags_as_lists
+
 CONFIG_FILE = "config.json"
 REPORT_DIR = "report"
 
@@ -126,13 +129,14 @@ def read_table(run_dir: Path, spec: TableSpec) -> pd.DataFrame | None:
     if not path.is_file():
         return None
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        frame = raw_frame(pd.read_csv(path, dtype=str, keep_default_na=False,
+                                      na_values=[""]))
     except (OSError, ValueError) as error:
         raise RunFolderError(f"{path}: unreadable CSV ({error})".splitlines()[0]) from None
     missing = [c for c in spec.required if c not in frame.columns]
     if missing:
         raise RunFolderError(f"{path}: missing column {missing[0]!r}")
-    return typed(frame, spec.bools, spec.texts)
+    return tags_as_lists(typed(frame, spec.bools, spec.texts))
 
 
 def typed(frame: pd.DataFrame, bools: tuple[str, ...], texts: tuple[str, ...]) -> pd.DataFrame:

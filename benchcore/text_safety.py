@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from benchcore.redact import pattern, redact, secret_values
+from benchcore.redact import holds_secret, redact, secret_values
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,7 +72,7 @@ def already_safe(texts: list[str], secrets: tuple[str, ...]) -> bool:
         joined.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return not joined or pattern(secrets).search(joined) is None
+    return not joined or not holds_secret(joined, secrets)
 
 
 def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:

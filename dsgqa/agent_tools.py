@@ -48,15 +48,20 @@ class Step:
     # still the final answer (that is the protocol's meaning), but a server that does not parse
     # the model's tool calls produces exactly this, so it is counted and reported.
     cypher_as_text: bool = False
+    # Calls past the first `limit` of the reply: neither read nor answered (`read_reply`).
+    dropped: int = 0
 
 
-def read_reply(reply: LLMReply, native_tools: bool) -> Step:
+def read_reply(reply: LLMReply, native_tools: bool, limit: int | None = None) -> Step:
     """The reply as tool calls (native protocol) or fenced blocks (text protocol). A reply that
-    calls nothing is the final answer."""
+    calls nothing is the final answer. Only the first `limit` calls (or blocks) are read: one
+    reply of 2,000 calls must not cost 2,000 parses, results and transcript entries; how many
+    were left is `dropped`."""
     if not native_tools:
-        queries = fenced_blocks(reply.text, "cypher")
-        if queries:
-            return Step([(None, q) for q in queries], None, [])
+        blocks = fenced_blocks(reply.text, "cypher")
+        if blocks:
+            kept = blocks if limit is None else blocks[:limit]
+            return Step([(None, q) for q in kept], None, [], dropped=len(blocks) - len(kept))
         return Step([], extract_answer(reply.text), [])
     if not reply.tool_calls:
         return Step([], extract_answer(reply.text), [],
@@ -64,7 +69,8 @@ def read_reply(reply: LLMReply, native_tools: bool) -> Step:
     queries: list[tuple[str | None, str]] = []
     malformed: list[tuple[str, str]] = []
     answer = None
-    for call in reply.tool_calls:
+    calls = reply.tool_calls if limit is None else reply.tool_calls[:limit]
+    for call in calls:
         value, problem = _argument(call)
         if problem:
             malformed.append((call.id, problem))
@@ -72,7 +78,7 @@ def read_reply(reply: LLMReply, native_tools: bool) -> Step:
             answer = extract_answer(value) if answer is None else answer
         else:
             queries.append((call.id, value))
-    return Step(queries, answer, malformed)
+    return Step(queries, answer, malformed, dropped=len(reply.tool_calls) - len(calls))
 
 
 def _argument(call: ToolCall) -> tuple[str, str]:
@@ -109,6 +115,14 @@ def malformed_text(problem: str) -> str:
 
 
 def limit_text(limit: int) -> str:
-    """The result of a `run_cypher` call past the question's query budget (not run)."""
+    """The result of a tool call past the question's budget (not run)."""
     return json.dumps({"status": "error", "error_kind": "tool_call_limit",
-                       "error": f"not run: the limit of {limit} queries per question is reached"})
+                       "error": f"not run: the limit of {limit} tool calls per question is "
+                       "reached"})
+
+
+def dropped_text(dropped: int, limit: int) -> str:
+    """What the transcript says in place of a reply's calls past the first `limit`."""
+    return json.dumps({"status": "error", "error_kind": "tool_call_limit",
+                       "error": f"{dropped} more tool call(s) in this reply were not read: at "
+                       f"most {limit} per reply and per question"})

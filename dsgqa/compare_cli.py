@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from benchcore.terminal_text import printable
 from dsgqa.pddl_goal import PDDLGoalError, clause_scores, parse_goal
 from dsgqa.sldp import Score, SLDPError, parse_sldp, sldp_score
 
@@ -44,7 +45,7 @@ def compare_command(a: str, b: str, pddl: bool = False, tol: float = 0.01) -> in
         _check_side(b, "solution (B)", pddl)
         score = clause_scores(a, b) if pddl else sldp_score(a, b, tol)
     except ValueError as exc:  # SLDPError, PDDLGoalError (goal too large), bad tolerance
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {printable(str(exc))}", file=sys.stderr)
         return EXIT_MALFORMED
-    print(_report(score))
+    print(printable(_report(score), keep_newlines=True))
     return EXIT_EQUAL if score.equal else EXIT_NOT_EQUAL

@@ -110,7 +110,7 @@ class RefinedAnswer(_Record):
 ANSWERED_AFTER_QUERY = "answered_after_query"
 ANSWERED_WITHOUT_QUERY = "answered_without_query"
 MAX_ITERATIONS = "max_iterations"          # `max_iterations` model calls and no answer
-TOOL_CALL_LIMIT = "tool_call_limit"        # the model asked for more than `max_tool_calls` queries
+TOOL_CALL_LIMIT = "tool_call_limit"        # more than `max_tool_calls` tool calls
 STOP_REASONS = (ANSWERED_AFTER_QUERY, ANSWERED_WITHOUT_QUERY, MAX_ITERATIONS, TOOL_CALL_LIMIT)
 
 

@@ -18,8 +18,10 @@ from pathlib import Path
 import pandas as pd
 
 from benchcore.batch import Outcome
+from benchcore.disk_errors import names_the_file
 from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
+from benchcore.markdown_text import markdown_text
 from benchcore.redact import secret_values
 from benchcore.run_folder import (
     QA_COLUMNS,
@@ -30,6 +32,8 @@ from benchcore.run_folder import (
     TRANSCRIPTS_DIR,
     optional_bool,
 )
+from benchcore.spreadsheet_cells import spreadsheet_frame
+from benchcore.tag_lists import tag_list, tags_as_json
 from benchcore.text_safety import safe_record, safe_value
 from benchcore.track_summary import TrackSummary
 from dsgqa.graphstore.error_kind import ERROR_KINDS
@@ -166,7 +170,7 @@ def result_row(item: ItemResult) -> dict[str, object]:
     return {
         "uid": q.uid,
         "name": q.name,
-        "tags": ";".join(q.tags),
+        "tags": list(q.tags),
         "question": markdown_free(q.question),
         "solution": q.solution,
         "model": item.model,
@@ -385,9 +389,10 @@ def summary_overall(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary_by_tag(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model, pipeline and tag (a question counts once under each of its `;`-joined tags)."""
+    """Per model, pipeline and tag (a question counts once under each of its tags)."""
     exploded = with_pipeline(table)
-    exploded = exploded.assign(tag=exploded["tags"].fillna("").astype(str).str.split(";"))
+    exploded = exploded.assign(tag=exploded["tags"].map(lambda v: list(dict.fromkeys(
+        tag_list(v)))))
     exploded = exploded.explode("tag")
     exploded = exploded[exploded["tag"].fillna("").str.strip() != ""]
     return summarize(exploded, ["model", "pipeline", "tag"])
@@ -416,11 +421,17 @@ def write_results(table: pd.DataFrame, out_dir: Path,
         "by_tag_csv": out_dir / QA_SUMMARY_BY_TAG,
         "markdown": out_dir / QA_MARKDOWN,
     }
-    table.to_csv(paths["rows_csv"], index=False)
-    overall.to_csv(paths["summary_csv"], index=False)
-    by_tag.to_csv(paths["by_tag_csv"], index=False)
-    paths["markdown"].write_text(_summaries_markdown(overall, by_tag) + "\n\n## Per question\n\n"
-                                 + _markdown(_shown(table)) + "\n")
+    # Spreadsheet-facing: no cell a spreadsheet would run as a formula (read back raw).
+    with names_the_file(paths["rows_csv"]):
+        spreadsheet_frame(tags_as_json(table)).to_csv(paths["rows_csv"], index=False)
+    with names_the_file(paths["summary_csv"]):
+        spreadsheet_frame(overall).to_csv(paths["summary_csv"], index=False)
+    with names_the_file(paths["by_tag_csv"]):
+        spreadsheet_frame(by_tag).to_csv(paths["by_tag_csv"], index=False)
+    with names_the_file(paths["markdown"]):
+        paths["markdown"].write_text(_summaries_markdown(overall, by_tag)
+                                     + "\n\n## Per question\n\n" + _markdown(_shown(table))
+                                     + "\n")
     return paths
 
 
@@ -451,9 +462,8 @@ def _summaries_markdown(overall: pd.DataFrame, by_tag: pd.DataFrame) -> str:
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
     """The per-question columns of the Markdown tables, answers cut to one short line."""
-    shown = table[["uid", "model", "pipeline", "valid_cypher", "n_rows", "answer", "correct",
-                   "score_f1"]]
-    return shown.assign(answer=shown["answer"].map(markdown_cell))
+    return table[["uid", "model", "pipeline", "valid_cypher", "n_rows", "answer", "correct",
+                  "score_f1"]]
 
 
 def _markdown(frame: pd.DataFrame) -> str:
@@ -465,7 +475,13 @@ def _markdown(frame: pd.DataFrame) -> str:
     text = [i for i, column in enumerate(frame.columns)
             if not pd.api.types.is_numeric_dtype(frame[column])
             or pd.api.types.is_bool_dtype(frame[column])]
-    return frame.to_markdown(index=False, disable_numparse=text)
+    # Every text cell (uid, model, pipeline, tag, answer) is outside text: made inert.
+    cells = frame.assign(**{
+        str(frame.columns[i]): frame.iloc[:, i].map(
+            lambda v: v if not isinstance(v, str) else markdown_cell(v))
+        for i in text if frame.iloc[:, i].map(lambda v: isinstance(v, str)).any()})
+    cells.columns = [markdown_cell(c) for c in frame.columns]
+    return cells.to_markdown(index=False, disable_numparse=text)
 
 
 MARKDOWN_CELL_CHARS = 200
@@ -473,9 +489,8 @@ MARKDOWN_CELL_CHARS = 200
 
 def markdown_cell(text: object, limit: int = MARKDOWN_CELL_CHARS) -> str:
     """A table cell of at most `limit` characters on one line (a 1 MB reply must not make the
-    Markdown report 18 MB, and a newline or `|` must not break its table)."""
-    flat = " ".join(str(text).split()).replace("|", "\\|")
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    Markdown report 18 MB), with Markdown and HTML inert (`markdown_text`)."""
+    return markdown_text(text, limit)
 
 
 def write_transcripts(items: Sequence[ItemResult], out_dir: Path) -> list[Path]:
@@ -495,7 +510,8 @@ def write_transcripts(items: Sequence[ItemResult], out_dir: Path) -> list[Path]:
                                                        ensure_ascii=False))
     for path, lines in by_file.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with names_the_file(path):
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return sorted(by_file)
 
 

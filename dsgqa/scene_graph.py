@@ -27,6 +27,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from dsgqa.json_depth import MAX_JSON_DEPTH, json_depth
+
 Vec3 = tuple[float, float, float]
 
 # Labels from the bottom of the hierarchy to the top.
@@ -159,6 +161,7 @@ def load_scene_graph(path: str | Path) -> SceneGraph:
     path = Path(path)
     if not path.is_file():
         raise SceneGraphError(f"{path}: no such scene-graph file")
+    _check_depth(path)
     import spark_dsg  # the C++ bindings are only needed here
 
     try:
@@ -171,6 +174,18 @@ def load_scene_graph(path: str | Path) -> SceneGraph:
         raise
     except Exception as exc:
         raise SceneGraphError(f"{path}: unreadable scene graph: {_one_line(exc)}") from exc
+
+
+def _check_depth(path: Path) -> None:
+    """Refuse a file nested deeper than `MAX_JSON_DEPTH` before spark_dsg reads it: its
+    parser would crash the process (SIGSEGV) on a deep enough one."""
+    try:
+        depth = json_depth(path.read_bytes())
+    except OSError as exc:
+        raise SceneGraphError(f"{path}: cannot read: {exc.strerror}") from None
+    if depth > MAX_JSON_DEPTH:
+        raise SceneGraphError(f"{path}: JSON nested {depth:,} levels deep (at most "
+                              f"{MAX_JSON_DEPTH} accepted); not a scene graph")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -21,6 +21,7 @@ from benchcore.names import (
     PLANNING_STAGES,
     QA_STAGES,
 )
+from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
 
 # `rerun --track` choices.
@@ -197,7 +198,13 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
     from pydantic import ValidationError
 
     from benchcore.run_config import ConfigError, load_config
+    from benchcore.run_names import run_id_problem
 
+    # Checked before the id is used: it names a folder (model_copy below does not validate).
+    problem = run_id_problem(args.run_id) if args.run_id is not None else None
+    if problem:
+        flag = "RUN_ID" if args.command == "rerun" else "--run-id"
+        raise ConfigError(f"{args.command}: {flag}: run id {problem}")
     if args.command == "rerun":
         return _rerun_config(args)
     if args.command == "demo":
@@ -240,8 +247,10 @@ def _flag_error(error: ValidationError) -> ConfigError:
     from benchcore.run_config import ConfigError
 
     first = error.errors()[0]
-    field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), "?")
-    flag = {v: k for k, v in PLANNING_FLAGS.items()}.get(field, field)
+    field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), None)
+    if field is None:   # a check across fields (a model listed twice)
+        return ConfigError(f"run: {first['msg']}")
+    flag = {"name": "model", **{v: k for k, v in PLANNING_FLAGS.items()}}.get(field, field)
     return ConfigError(f"run: --{flag.replace('_', '-')}: {first['msg']}")
 
 
@@ -340,6 +349,7 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
     """Fail before starting Prefect (20 s) when an input file is unusable or a model could
     only be sent to api.openai.com without a key."""
     from benchcore.llm.openai_chat import check_credentials
+    from benchcore.llm.plain_http import warn_plain_http_key
     from dsgqa.questions import load_question_set
     from dsgqa.scene_graph import load_scene_graph
 
@@ -354,6 +364,10 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
               *(config.planning_models() if config.runs_track("planning") else [])]
     for model in models:
         check_credentials(model)
+    for model in models:
+        warning = warn_plain_http_key(model)
+        if warning:
+            print(f"nlp-dsg-benchmark: {printable(warning)}", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -385,7 +399,7 @@ def _run(args: argparse.Namespace) -> int:
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     with contextlib.ExitStack() as stack:
         if api:
-            print(f"nlp-dsg-benchmark: reporting to {api}", file=sys.stderr)
+            print(f"nlp-dsg-benchmark: reporting to {printable(api)}", file=sys.stderr)
         else:
             print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
                   file=sys.stderr)
@@ -394,10 +408,11 @@ def _run(args: argparse.Namespace) -> int:
         flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
         install_log_filters()
         from nlp_dsg_benchmark.console import print_run
+        from nlp_dsg_benchmark.interrupts import run_stoppable
 
         with stage_progress(console, enabled=not args.verbose), \
                 heartbeats_off_for_temporary_api(temporary=not api):
-            summary = flow(config)
+            summary = run_stoppable(lambda: flow(config))   # SIGINT/SIGTERM: exit 130/143
     try:
         print_run(summary)
     except Exception as error:   # the run and its tables are done; printing is a courtesy
@@ -463,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return _dispatch(args)
+    except KeyboardInterrupt:   # before the stages run (e.g. the temporary API starting)
+        print("nlp-dsg-benchmark: SIGINT: stopped before any item ran", file=sys.stderr)
+        return 130
     except (ValueError, RuntimeError, OSError) as error:
         # Bad input files, unreachable services, exhausted error budgets: one line, no traceback
         # (an exhausted budget adds its most common causes, one indented line each).
@@ -475,15 +493,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"nlp-dsg-benchmark: {safe_text(str(problem))}", file=sys.stderr)
             return 2
         lines = _one_line(error) if not isinstance(error, ErrorBudgetExceeded) \
-            else safe_text(str(error))
+            else printable(safe_text(str(error)), keep_newlines=True)
         print(f"nlp-dsg-benchmark: {lines}", file=sys.stderr)
         return 2
 
 
 def _one_line(error: BaseException) -> str:
-    """The error's first line, storable and free of secrets."""
+    """The error's first line, storable, free of secrets and of terminal controls."""
     text = safe_text(str(error)).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+    return printable(text.splitlines()[0]) if text else type(error).__name__
 
 
 if __name__ == "__main__":

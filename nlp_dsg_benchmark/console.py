@@ -1,7 +1,9 @@
 """Printing a finished run for people: the per-question table, the summary, the LLM calls.
 
 Cells and paths are plain text, never rich markup: an answer such as `[seating, storage]` is
-shown as written. The CLI treats a failure here as a printing problem, never a failed run.
+shown as written; every printed value passes `printable` (no escape sequence or other control
+character from a reply, a question or a server error reaches the terminal). The CLI treats a
+failure here as a printing problem, never a failed run.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from rich.text import Text
 from benchcore.failure_causes import describe_causes
 from benchcore.run_folder import QA_TABLE, read_table
 from benchcore.run_summary import RunSummary
+from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
 from dsgqa.results import ERROR_KIND_COLUMNS
 
@@ -56,9 +59,9 @@ def _folded(frame: pd.DataFrame, labels: dict[str, str]) -> list[str]:
 
 
 def _table(frame: pd.DataFrame, title: str) -> Table:
-    table = Table(title=title, show_lines=False)
+    table = Table(title=printable(title), show_lines=False)
     for column in frame.columns:
-        table.add_column(str(column), overflow="fold")
+        table.add_column(printable(str(column)), overflow="fold")
     for row in frame.itertuples(index=False):
         table.add_row(*(_cell(v) for v in row))
     return table
@@ -69,7 +72,7 @@ def _cell(value: object) -> Text:
         return Text("NA")
     if isinstance(value, float):
         return Text(f"{value:.3f}")
-    return Text(safe_text(str(value)))
+    return Text(printable(safe_text(str(value))))
 
 
 def _shorten(text: object, limit: int = 60) -> str:
@@ -81,7 +84,7 @@ def _shorten(text: object, limit: int = 60) -> str:
 
 def _plain(line: str) -> None:
     """A line printed as it is (no markup: paths and errors may hold brackets)."""
-    console.print(line, markup=False, highlight=False)
+    console.print(printable(line), markup=False, highlight=False)
 
 
 def print_run(summary: RunSummary) -> None:
@@ -102,11 +105,11 @@ def print_run(summary: RunSummary) -> None:
     if summary.report_html:
         _plain(f"Report: {summary.report_html}")
     for regression in summary.regressions:
-        console.print(Text("REGRESSION", style="bold red"), Text(regression))
+        console.print(Text("REGRESSION", style="bold red"), Text(printable(regression)))
     _print_errors(summary)
     for _name, track in summary.tracks():
         for note in track.notes if track is not None else ():
-            console.print(Text("NOTE", style="bold yellow"), Text(note))
+            console.print(Text("NOTE", style="bold yellow"), Text(printable(note)))
     if summary.reused_finished_at:
         _plain(f"run {summary.run_id}: nothing to redo: it finished at "
                f"{summary.reused_finished_at} with no errored item, and its inputs, code, "

@@ -12,7 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
+from benchcore.disk_errors import is_no_room
+from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
+from nlp_dsg_benchmark.proxy_environment import check_proxy_variables, exempt_loopback
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 FLUSH_TIMEOUT_S = 5.0
@@ -30,6 +33,8 @@ def prepare_prefect_environment(cache_dir: str | Path = ".cache", quiet: bool = 
       that server is not running, a run started from our CLI uses a temporary API instead of
       failing (temporary_api.py): the demo must work with no server to start.
     """
+    check_proxy_variables()   # before httpx reads them: one line, not its traceback
+    exempt_loopback()         # the temporary API on 127.0.0.1 is never behind the proxy
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     storage = Path(cache_dir).resolve() / "prefect-results"
     os.environ.setdefault("PREFECT_LOCAL_STORAGE_PATH", str(storage))
@@ -97,26 +102,27 @@ def heartbeats_off_for_temporary_api(temporary: bool) -> Iterator[None]:
 
 
 class _RedactingFilter(logging.Filter):
-    """Masks secrets in every log line (a server may echo a key into an error message)."""
+    """Masks secrets in every log line (a server may echo a key into an error message) and
+    removes terminal control sequences (a reply may hold them; log lines reach a terminal)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        cleaned = safe_text(message)
+        cleaned = printable(safe_text(message), keep_newlines=True)
         if cleaned != message:
             record.msg, record.args = cleaned, None
         return True
 
 
 class _NoErrorBudgetTraceback(logging.Filter):
-    """The run's error budget is the CLI's to report (one line and the causes), so Prefect's
-    "Encountered exception" record with its traceback stays off the console; the API still
-    gets it."""
+    """The run's error budget and a full disk are the CLI's to report (one line, naming the
+    causes or the file), so Prefect's "Encountered exception" record with its traceback stays
+    off the console; the API still gets it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         from benchcore.run_summary import ErrorBudgetExceeded
 
         error = record.exc_info[1] if record.exc_info else None
-        return not isinstance(error, ErrorBudgetExceeded)
+        return not isinstance(error, ErrorBudgetExceeded) and not is_no_room(error)
 
 
 def install_log_filters() -> None:

@@ -11,9 +11,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from benchcore import progress
+from benchcore.terminal_text import printable
 
 
 @contextmanager
@@ -29,7 +31,8 @@ def stage_progress(console: Console, enabled: bool = True) -> Iterator[None]:
     def on_event(event: str, stage: str, count: int) -> None:
         with lock:
             if stage not in ids:
-                ids[stage] = bars.add_task(stage, total=0)
+                # a model's name is the user's text: neither markup nor terminal controls
+                ids[stage] = bars.add_task(escape(printable(stage)), total=0)
             if event == "started":
                 current = bars.tasks[ids[stage]].total or 0
                 bars.update(ids[stage], total=current + count)

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchcore.terminal_text import printable
 from planeval.describe import describe_failure
 from planeval.diagnosis import validate_plan
 from planeval.errors import PlanevalError
@@ -71,10 +72,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "planeval") -> int:
     try:
         return _COMMANDS[args.command](args)
     except PlanevalError as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {printable(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"{prog}: error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
+        print(f"{prog}: error: {printable(str(exc.filename or ''))}: {exc.strerror}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
@@ -88,7 +90,7 @@ def _validate(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_dict(), indent=2))
     else:
         verdict = "VALID" if report.valid else "INVALID"
-        print(f"{verdict}: {describe_failure(report)}")
+        print(f"{verdict}: {printable(describe_failure(report))}")
         failure = report.failure
         if failure is not None:
             extra = f" ({failure.gold_class})" if failure.gold_class else ""

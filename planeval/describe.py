@@ -31,6 +31,8 @@ def describe_failure(report: PlanReport) -> str:
     where = f"Step {failure.step}"
     if failure.line:
         where += f" (line {failure.line})"
+    if failure.kind is FailureKind.TOO_LONG:
+        return f"The plan is too long: {failure.detail}."
     if failure.kind is FailureKind.PARSE and not failure.action:
         return "The reply contains no action. Write one action per line, like (action arg1 arg2)."
     if failure.kind is FailureKind.PARSE:

@@ -28,7 +28,7 @@ from planeval.goals import ActionKey, GoalScore, score_goal
 from planeval.gold import classify_against_gold
 from planeval.grounding import GroundAction, Rejection, Task
 from planeval.pddl import Domain, Fact, Problem, fact_to_pddl
-from planeval.plan_text import LineError, ParsedPlan, PlanStep, parse_plan
+from planeval.plan_text import MAX_PLAN_STEPS, LineError, ParsedPlan, PlanStep, parse_plan
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +159,10 @@ def validate_plan(
         executed.append(ground)
         if reached_at is None and task.goal_holds(state):
             reached_at = number
+    if failure is None and plan.cut:
+        failure = Failure(len(items) + 1, FailureKind.TOO_LONG,
+                          f"the plan has more than {MAX_PLAN_STEPS:,} steps; only the first "
+                          f"{MAX_PLAN_STEPS:,} were read")
     required = _action_goal_keys(action_goals)
     keys = [(g.name, g.args) for g in executed]
     goal = score_goal(task, state, keys, required)

@@ -5,6 +5,8 @@ step and the first problem stops it; the checks run in this order, so each faili
 exactly one kind:
 
     parse           the text of the step is not readable as an action
+    too_long        the reply holds more than `plan_text.MAX_PLAN_STEPS` steps; the first
+                    that many are read and executed, the plan fails after them
     unknown_action  the action name is not in the domain (EAI: hallucinated action)
     arity           wrong number of arguments (VAL accepts extra arguments; we do not)
     unknown_object  an argument is not an object or constant of the problem (hallucination)
@@ -30,6 +32,7 @@ from enum import StrEnum
 
 class FailureKind(StrEnum):
     PARSE = "parse"
+    TOO_LONG = "too_long"
     UNKNOWN_ACTION = "unknown_action"
     ARITY = "arity"
     UNKNOWN_OBJECT = "unknown_object"
@@ -44,6 +47,7 @@ class FailureKind(StrEnum):
 GRAMMAR_KINDS = frozenset(
     {
         FailureKind.PARSE,
+        FailureKind.TOO_LONG,
         FailureKind.UNKNOWN_ACTION,
         FailureKind.ARITY,
         FailureKind.UNKNOWN_OBJECT,

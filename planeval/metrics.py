@@ -72,8 +72,13 @@ def lcs_length(first: Sequence[Element], second: Sequence[Element]) -> int:
         if a != b or suffix == shorter - prefix:
             break
         suffix += 1
-    core = _lcs_bits(first[prefix : len(first) - suffix], second[prefix : len(second) - suffix])
-    return prefix + suffix + core
+    first, second = first[prefix : len(first) - suffix], second[prefix : len(second) - suffix]
+    if len(first) > len(second):
+        # The bit rows are as long as `first`: the shorter side keeps them short (a
+        # 200,000-step reply against a 20-step gold plan built 200,000 masks of up to
+        # 200,000 bits, gigabytes, the other way round).
+        first, second = second, first
+    return prefix + suffix + _lcs_bits(first, second)
 
 
 def _lcs_bits(first: Sequence[Element], second: Sequence[Element]) -> int:

@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from benchcore.spreadsheet_cells import raw_frame
 from planeval.errors import PlanevalError
 from planeval.evaluation import EVALUATION_COLUMNS, NON_INCREMENTAL
 from planeval.failures import FailureKind, GoldClass
@@ -39,7 +40,7 @@ def load_evaluations(eval_dir: str | Path) -> pd.DataFrame:
     frames = []
     for path in files:
         try:
-            frame = pd.read_csv(path)
+            frame = raw_frame(pd.read_csv(path))
         except (OSError, ValueError) as exc:
             raise PlanevalError(f"{path}: cannot read CSV ({exc})") from None
         missing = [c for c in ("instance", "approach", "success") if c not in frame.columns]

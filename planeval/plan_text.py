@@ -37,6 +37,10 @@ error taxonomy keeps the two apart), so the plan is found first and only then re
    its unreadable lines as `LineError`s.
 5. A reply with no action at all gives an empty plan; `validate_plan` scores it as a parsing
    error unless the goal already holds in the initial state.
+6. At most `MAX_PLAN_STEPS` steps are read. A reply with more is `cut` (the plan keeps the
+   first `MAX_PLAN_STEPS`), and `validate_plan` fails it there with the kind `too_long`: a
+   hostile or runaway reply of a million steps costs a bounded amount of work, and a plan
+   that long is no answer.
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from planeval.pddl import fact_to_pddl
+
+#: Most steps read from one plan text; 100 times the longest gold plan of the shared data.
+MAX_PLAN_STEPS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +87,7 @@ class ParsedPlan:
     items: tuple[PlanStep | LineError, ...]
     ignored: tuple[int, ...] = ()
     fmt: str = "lines"
+    cut: bool = False   # the text held more than MAX_PLAN_STEPS items; these are the first
 
     @property
     def steps(self) -> tuple[PlanStep, ...]:
@@ -128,6 +136,18 @@ def parse_plan(text: str, actions: Collection[str] | None = None) -> ParsedPlan:
     apart from actions (the extraction rules in the module docstring); without them every
     non-blank line must be an action.
     """
+    return _capped(_find_plan(text, actions))
+
+
+def _capped(plan: ParsedPlan) -> ParsedPlan:
+    """`plan` with at most `MAX_PLAN_STEPS` items, marked `cut` when it had more."""
+    if len(plan.items) <= MAX_PLAN_STEPS:
+        return plan
+    return ParsedPlan(plan.items[:MAX_PLAN_STEPS], plan.ignored, plan.fmt, cut=True)
+
+
+def _find_plan(text: str, actions: Collection[str] | None) -> ParsedPlan:
+    """The plan of a reply by the extraction rules, before the step cap."""
     known = None if actions is None else frozenset(a.lower() for a in actions)
     fences = list(_FENCE.finditer(text))
     if not fences:
@@ -195,6 +215,8 @@ def _parse_body(text: str, line_offset: int, known: frozenset[str] | None) -> Pa
         words = simple.group(1).split() if simple is not None else []
         if words and _WORD.fullmatch(words[0]):
             items.append(PlanStep(words[0], tuple(words[1:]), number))
+            if len(items) > MAX_PLAN_STEPS:
+                break
             continue
         line = _clean_line(raw)
         if not line:
@@ -209,6 +231,8 @@ def _parse_body(text: str, line_offset: int, known: frozenset[str] | None) -> Pa
             items.extend(_as_error(item) for item in read)
         else:
             ignored.append(number)
+        if len(items) > MAX_PLAN_STEPS:   # enough to know the plan is cut (`_capped`)
+            break
     return ParsedPlan(tuple(items), tuple(ignored), "lines")
 
 

@@ -7,6 +7,9 @@ from pathlib import Path
 import pandas as pd
 from tabulate import tabulate
 
+from benchcore.disk_errors import names_the_file
+from benchcore.markdown_text import markdown_text
+from benchcore.spreadsheet_cells import spreadsheet_frame
 from planeval.errors import PlanevalError
 
 FORMATS = (".csv", ".md", ".json")
@@ -18,14 +21,15 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
     if path.suffix not in FORMATS:
         raise PlanevalError(f"{path}: unknown table format (use one of {', '.join(FORMATS)})")
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".json":
-        frame.to_json(path, orient="records", indent=2)
-        return path
-    flat = frame.apply(lambda column: column.map(_cell))
-    if path.suffix == ".csv":
-        flat.to_csv(path, index=False)
-    else:
-        path.write_text(to_markdown(flat) + "\n", encoding="utf-8")
+    with names_the_file(path):
+        if path.suffix == ".json":
+            frame.to_json(path, orient="records", indent=2)
+            return path
+        flat = frame.apply(lambda column: column.map(_cell))
+        if path.suffix == ".csv":
+            spreadsheet_frame(flat).to_csv(path, index=False)
+        else:
+            path.write_text(to_markdown(flat) + "\n", encoding="utf-8")
     return path
 
 
@@ -35,11 +39,17 @@ def to_markdown(frame: pd.DataFrame) -> str:
     Gaps stay gaps for tabulate (its missing value), so a number column with one is still a
     number column (right-aligned, three decimals); columns of text (names, lists) are shown as
     written, where tabulate would read an instance named `01` as the number 1."""
-    rows = [[None if _missing(value) else _cell(value) for value in row]
+    rows = [[None if _missing(value) else _markdown_cell(value) for value in row]
             for row in frame.astype(object).itertuples(index=False)]
     text = [i for i in range(len(frame.columns)) if any(isinstance(row[i], str) for row in rows)]
-    return tabulate(rows, headers=[str(c) for c in frame.columns], tablefmt="pipe",
+    return tabulate(rows, headers=[markdown_text(c) for c in frame.columns], tablefmt="pipe",
                     floatfmt=".3f", missingval="NA", disable_numparse=text or False)
+
+
+def _markdown_cell(value: object) -> object:
+    """Text (model names, instance lists, errors) made inert for Markdown; numbers as they are."""
+    value = _cell(value)
+    return markdown_text(value) if isinstance(value, str) else value
 
 
 def _cell(value: object) -> object:

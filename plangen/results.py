@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from benchcore.batch import Outcome
+from benchcore.disk_errors import names_the_file
 from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
 from benchcore.run_folder import (
@@ -25,6 +26,7 @@ from benchcore.run_folder import (
     PLAN_USAGE,
     PLAN_USAGE_COLUMNS,
 )
+from benchcore.spreadsheet_cells import spreadsheet_frame
 from benchcore.text_safety import safe_text, safe_value
 from benchcore.track_summary import TrackSummary
 from planeval import PlanningData, evaluate_logs, to_markdown, validate_plan, write_table
@@ -103,12 +105,14 @@ def summarize_planning_run(
         "usage_csv": write_table(usage_table(records, models or {}), out_dir / PLAN_USAGE),
     }
     failures = pd.DataFrame(failed, columns=list(PLAN_FAILURE_COLUMNS))
-    failures.to_csv(paths["failures_csv"], index=False)
+    with names_the_file(paths["failures_csv"]):
+        spreadsheet_frame(failures).to_csv(paths["failures_csv"], index=False)
     markdown = (
         "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"
     )
-    paths["markdown"].write_text(markdown)
+    with names_the_file(paths["markdown"]):
+        paths["markdown"].write_text(markdown)
     return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
         units=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),

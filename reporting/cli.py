@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from benchcore.terminal_text import printable
 from reporting.errors import ReportError
 from reporting.report import ReportResult, build_report
 
@@ -51,9 +52,9 @@ def report_command(argv: list[str]) -> int:
     except SystemExit as done:  # --help
         return int(done.code or 0)
     except ReportError as error:
-        print(f"nlp-dsg-benchmark report: error: {error}", file=sys.stderr)
+        print(f"nlp-dsg-benchmark report: error: {printable(str(error))}", file=sys.stderr)
         return 2
-    print(summary(result))
+    print(printable(summary(result), keep_newlines=True))
     return 1 if result.regressions and args.fail_on_regression else 0
 
 

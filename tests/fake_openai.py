@@ -1,7 +1,8 @@
 """A loopback OpenAI-compatible chat server for client tests: real HTTP, scripted behaviour.
 
-`responder(request_json, n)` decides each reply: return (status, body_dict, headers). Every
-request is recorded, so tests can assert the request shape the client sent.
+`responder(request_json, n)` decides each reply: return (status, body_dict, headers), or bytes
+as the body to send them as they are. Every request is recorded, so tests can assert the
+request shape the client sent.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from openai.types.chat import ChatCompletion
 
-Reply = tuple[int, dict[str, Any], dict[str, str]]
+Reply = tuple[int, dict[str, Any] | bytes, dict[str, str]]
 
 
 def chat_reply(text: str, prompt_tokens: int = 11, completion_tokens: int = 7) -> Reply:
@@ -82,7 +83,7 @@ class FakeOpenAIServer:
                     server.paths.append(self.path)
                     n = len(server.requests)
                 status, body, headers = server.responder(payload, n)
-                data = json.dumps(body).encode()
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))

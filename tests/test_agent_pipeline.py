@@ -152,6 +152,45 @@ def test_a_turn_past_the_tool_call_limit_ends_the_loop(store, question) -> None:
     assert not compare(question, run).valid_answer
 
 
+@pytest.mark.parametrize("kind", ["queries", "malformed", "text_blocks"])
+def test_a_reply_with_2000_tool_calls_costs_at_most_the_budget(store, question, kind) -> None:
+    """A hostile reply of 2,000 calls (queries, malformed calls, or fenced blocks on the text
+    protocol): at most `max_tool_calls` are read, run or answered, the loop stops with
+    `tool_call_limit`, and the transcript stays short."""
+    ran: list[str] = []
+    runner = _runner(store)
+
+    def counting(cypher: str) -> QueryOutcome:
+        ran.append(cypher)
+        return runner(cypher)
+
+    def responder(request: dict, n: int):
+        if kind == "queries":
+            return tool_call_reply([("run_cypher", _arguments(query=COUNT))] * 2000)
+        if kind == "malformed":
+            return tool_call_reply([("drop_graph", "{}")] * 2000)
+        return chat_reply("\n".join(f"```cypher\n{COUNT}\n```" for _ in range(2000)))
+
+    with FakeOpenAIServer(responder) as server:
+        client = _client(server, tool_protocol="text" if kind == "text_blocks" else "tools")
+        run = run_agent(question, client, "schema", counting, max_iterations=5,
+                        max_tool_calls=10)
+    assert (run.calls, run.stop_reason) == (1, "tool_call_limit")
+    assert len(ran) == len(run.queries) == (0 if kind == "malformed" else 10)
+    assert len(run.transcript) < 20
+    assert all(len(m.get("tool_calls", ())) <= 10 for m in run.transcript)
+    assert "1990 more tool call(s) in this reply were not read" in run.transcript[-1]["content"]
+
+
+def test_malformed_calls_count_towards_the_tool_call_budget(store, question) -> None:
+    with FakeOpenAIServer(lambda r, n: tool_call_reply([("drop_graph", "{}")] * 3)) as server:
+        run = run_agent(question, _client(server), "schema", _runner(store), max_iterations=5,
+                        max_tool_calls=4)
+    assert (run.calls, run.stop_reason) == (2, "tool_call_limit")
+    kinds = [json.loads(m["content"])["error_kind"] for m in run.transcript if m["role"] == "tool"]
+    assert kinds == ["malformed_call"] * 4 + ["tool_call_limit"] * 2
+
+
 def test_parallel_tool_calls_in_one_turn_each_get_their_result(store, question) -> None:
     rooms = "MATCH (r:Room) RETURN count(r) AS n"
 

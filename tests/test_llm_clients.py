@@ -500,3 +500,57 @@ def test_an_idle_connection_keeps_no_request_or_reply() -> None:
             tracemalloc.stop()
     assert sys.getrefcount(body) == before    # the request body is let go
     assert held < 500_000                     # and so is the 2 MB reply
+
+
+@pytest.mark.parametrize("where", ["models.0.base_url", "qa.neo4j_uri"])
+def test_credentials_in_a_configured_url_are_refused_and_never_repeated(tmp_path,
+                                                                        where) -> None:
+    """A password in a URL would be stored in config.json and the flow's parameters:
+    credentials come from the environment; the error does not repeat the URL."""
+    from benchcore.run_config import ConfigError, load_config
+
+    path = tmp_path / "run.yaml"
+    url = {"models.0.base_url": "http://alice:Pa55-w0rd-xyz@llm.lab:8000/v1",
+           "qa.neo4j_uri": "neo4j://neo:Pa55-w0rd-xyz@db.lab:7687"}[where]
+    model = f"{{name: m, base_url: '{url}'}}" if where.startswith("models") else "{name: m}"
+    qa = f"qa: {{questions: q.yaml, scene_graph: g.json, neo4j_uri: '{url}'}}\n" \
+        if where.startswith("qa") else ""
+    path.write_text(f"models: [{model}]\n{qa}")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    line = 2 if where.startswith("qa") else 1
+    assert str(caught.value).startswith(f"{path}:{line}: field {where}: holds credentials")
+    assert "Pa55" not in str(caught.value) and "alice" not in str(caught.value)
+
+
+def test_credentials_from_openai_base_url_work_and_are_masked_in_errors(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://alice:Pa55-w0rd-xyz@127.0.0.1:9/v1")
+    config = ModelConfig(name="m", max_retries=0, timeout_s=2,
+                         max_consecutive_connection_failures=0)
+    with pytest.raises(LLMError) as caught:
+        OpenAIChatClient(config).complete(MESSAGES, CTX)
+    assert "cannot reach http://***@127.0.0.1:9/v1" in str(caught.value)
+    assert "Pa55" not in str(caught.value) and "alice" not in str(caught.value)
+
+
+def test_a_key_sent_over_plain_http_to_another_host_is_warned_about_once(
+    monkeypatch, caplog,
+) -> None:
+    from benchcore.llm.plain_http import plain_http_key_warning, warn_plain_http_key
+
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-lab-0123456789")
+    remote = ModelConfig(name="m", base_url="http://llm.lab.example:8000/v1",
+                         api_key_env="TEST_LLM_KEY")
+    said = warn_plain_http_key(remote)
+    assert said is not None and "sent unencrypted to llm.lab.example" in said
+    assert "$TEST_LLM_KEY" in said and "0123456789" not in said
+    assert warn_plain_http_key(remote) is None                     # once
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="benchcore.llm"):
+        OpenAIChatClient(remote)
+    assert "unencrypted" not in caplog.text
+    for quiet in ("https://llm.lab.example/v1", "http://127.0.0.1:8000/v1",
+                  "http://localhost:8000/v1", "http://[::1]:8000/v1"):
+        assert plain_http_key_warning(remote.model_copy(update={"base_url": quiet})) is None
+    monkeypatch.delenv("TEST_LLM_KEY")
+    assert plain_http_key_warning(remote) is None                   # no key, nothing sent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,60 @@ def test_every_problem_at_once_and_a_typo_on_its_own_line(tmp_path: Path) -> Non
         + caught.value.problems[2].split("not a valid PDDL goal: ")[1],
     ]
     assert str(caught.value).endswith("(and 2 more problems)")
+
+
+def _alias_bomb(levels: int, where: str = "uid") -> str:
+    """A few hundred bytes whose aliases expand to 9**levels values."""
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    question = {"uid": "q1", "question": "q", "solution": "'1'", where: f"*a{levels - 1}"}
+    body = "\n".join(f"    {k}: {v}" for k, v in question.items())
+    head = "\nquestions:\n  - correctness_comparator: {comparison_type: SLDP}\n"
+    return "\n".join(lines) + head + body + "\n"
+
+
+@pytest.mark.parametrize("where", ["uid", "tags", "question"])
+def test_an_alias_bomb_is_refused_in_one_short_line(tmp_path: Path, where: str) -> None:
+    path = tmp_path / "bomb.yaml"
+    path.write_text(_alias_bomb(9, where))
+    assert len(path.read_bytes()) < 700
+    with pytest.raises(QuestionFileError) as caught:
+        load_question_set(path)
+    message = str(caught.value)
+    assert re.match(rf"{re.escape(str(path))}:\d+: aliases expand beyond 100,000 values", message)
+    assert "\n" not in message and len(message) < 300
+
+
+def test_a_huge_wrong_value_is_shown_as_a_short_excerpt(tmp_path: Path) -> None:
+    """Aliases within the bound may still build a large wrong value; the error shows only a
+    short excerpt of it."""
+    path = tmp_path / "big.yaml"
+    path.write_text(_alias_bomb(4, "uid"))     # 9**4 = 6,561 values: allowed, but not a uid
+    with pytest.raises(QuestionFileError) as caught:
+        load_question_set(path)
+    message = str(caught.value)
+    assert "question [[" in message and "..." in message and len(message) < 300
+
+
+def test_aliases_of_real_files_still_load(tmp_path: Path) -> None:
+    path = tmp_path / "aliases.yaml"
+    path.write_text("cmp: &cmp {comparison_type: SLDP}\nquestions:\n"
+                    + "".join(f"  - {{uid: q{i}, question: q, solution: '1', "
+                              "correctness_comparator: *cmp}\n" for i in range(300)))
+    assert len(load_question_set(path).questions) == 300
+
+
+def test_config_and_reply_script_files_refuse_alias_bombs(tmp_path: Path) -> None:
+    from benchcore.llm.base import LLMError, ModelConfig
+    from benchcore.llm.scripted import ScriptedClient
+    from benchcore.run_config import ConfigError, load_config
+
+    path = tmp_path / "bomb.yaml"
+    path.write_text(_alias_bomb(9).replace("questions:", "models:"))
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert "aliases expand beyond 100,000 values" in str(caught.value)
+    assert len(str(caught.value)) < 300
+    with pytest.raises(LLMError) as caught:
+        ScriptedClient.from_file(ModelConfig(name="s", provider="scripted", script=str(path)))
+    assert "aliases expand beyond" in str(caught.value) and len(str(caught.value)) < 300

@@ -157,3 +157,25 @@ def test_truncated_real_file_is_rejected(tmp_path):
     path.write_text(EXAMPLE.read_text()[:5000])
     with pytest.raises(SceneGraphError, match=r"cut\.json: not a spark_dsg scene graph"):
         load_scene_graph(path)
+
+
+def test_a_graph_nested_too_deep_is_refused_before_spark_dsg_reads_it(tmp_path):
+    """100,000 nested arrays in `metadata` crashed spark_dsg's reader (SIGSEGV, no message);
+    the depth is checked first. In a subprocess, so a crash cannot take the test run along."""
+    text = DEMO.read_text()
+    data = json.loads(text)
+    data["metadata"] = {"note": "[[[ brackets in a string do not count"}
+    shallow = tmp_path / "shallow.json"
+    shallow.write_text(json.dumps(data))
+    assert load_scene_graph(shallow).counts() == load_scene_graph(DEMO).counts()
+    deep = tmp_path / "deep.json"
+    deep.write_text(json.dumps({**data, "metadata": "@"}).replace(
+        '"metadata": "@"', '"metadata": ' + "[" * 100_000 + "]" * 100_000))
+    code = ("from dsgqa.scene_graph import SceneGraphError, load_scene_graph\n"
+            f"try:\n    load_scene_graph({str(deep)!r})\n"
+            "except SceneGraphError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == (f"{deep}: JSON nested 100,001 levels deep (at most 256 "
+                                   "accepted); not a scene graph")

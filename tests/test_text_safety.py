@@ -120,3 +120,47 @@ def test_top_causes_are_counted_most_common_first() -> None:
     causes = top_causes(errors)
     assert describe_causes(causes) == [
         "3 × HTTP 401: bad or missing API key", "2 × timed out after 5 s", "1 × skipped"]
+
+
+KEY = "gw-Lab/Key+0123456789=abc"
+
+
+@pytest.mark.parametrize("form", [
+    KEY,
+    KEY.replace("/", "\\/"),                                   # JSON with escaped slashes
+    '{"detail": "bad key \\"gw-Lab\\/Key+0123456789=abc\\""}',  # inside a JSON body
+    "gw-Lab%2FKey%2B0123456789%3Dabc",                          # URL-encoded
+    "gw-Lab%2fKey%2b0123456789%3dabc",                          # lower-case hex
+    "key=gw-Lab%2FKey%2B0123456789%3Dabc&x=1",                  # a form body
+    __import__("base64").b64encode(KEY.encode()).decode(),       # base64 of the key
+    __import__("base64").b64encode(f"user:{KEY}".encode()).decode(),    # a Basic credential
+    __import__("base64").b64encode(f"us:{KEY}".encode()).decode(),      # other alignments
+    __import__("base64").b64encode(f"u:{KEY}".encode()).decode(),
+    __import__("base64").urlsafe_b64encode(f"u:{KEY}".encode()).decode(),
+])
+def test_a_key_is_masked_in_every_form_a_server_may_echo_it(
+    form: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LAB_GATEWAY_TOKEN", KEY)
+    text = f"HTTP 401: {form} rejected"
+    masked = redact(text)
+    assert masked != text and "***" in masked
+    # whatever form it takes, no stretch of 8+ characters of the key or its encodings is left
+    import base64
+    for core in ("0123456789", base64.b64encode(KEY.encode()).decode()[4:20]):
+        assert core not in masked
+    frame = safe_frame(pd.DataFrame({"error": [text]}))
+    assert frame.loc[0, "error"] == masked
+    assert safe_record({"error": text}) == {"error": masked}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("cannot reach http://alice:s3cr3t-pass@llm.lab:8000/v1 (refused)",
+     "cannot reach http://***@llm.lab:8000/v1 (refused)"),
+    ("proxy https://token@proxy.example/ failed", "proxy https://***@proxy.example/ failed"),
+    ("Authorization: Basic YWxpY2U6czNjcjN0 sent", "Authorization: Basic *** sent"),
+    ("mail alice@example.org, see http://host/a@b", "mail alice@example.org, see http://host/a@b"),
+])
+def test_credentials_in_urls_and_basic_tokens_are_masked(text: str, expected: str) -> None:
+    assert redact(text) == expected
+    assert already_safe([text], ()) == (text == expected)

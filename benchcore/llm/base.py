@@ -22,6 +22,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from benchcore.run_names import model_name_problem
+from benchcore.url_credentials import refuse_credentials
+
 # One chat message in the OpenAI wire format: {"role", "content"}, plus "tool_calls" on an
 # assistant message that called tools and "tool_call_id" on a tool result.
 Message = dict[str, Any]
@@ -144,6 +147,15 @@ class ModelConfig(BaseModel):
     usd_per_1m_input: float = Field(default=0.0, description="Price, for the cost column.")
     usd_per_1m_output: float = Field(default=0.0, description="Price, for the cost column.")
 
+    @field_validator("name")
+    @classmethod
+    def _a_usable_name(cls, value: str) -> str:
+        """Checked when the config is read: the name becomes part of file names."""
+        problem = model_name_problem(value)
+        if problem:
+            raise ValueError(f"model name {problem}")
+        return value
+
     @field_validator("base_url")
     @classmethod
     def _an_http_url(cls, value: str | None) -> str | None:
@@ -160,6 +172,8 @@ class ModelConfig(BaseModel):
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("must be an http:// or https:// URL with a host, "
                              "e.g. http://localhost:8000/v1")
+        refuse_credentials(parts.netloc, "the key's variable (api_key_env), or the whole URL "
+                           "in $OPENAI_BASE_URL")
         return value
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:

@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 import certifi
 import pycurl
 
+from benchcore.stop_request import pause
+
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRIED_STATUSES = frozenset({408, 409, 429, *range(500, 600)})
 _BACKOFF_FIRST_S, _BACKOFF_MAX_S, _RETRY_AFTER_MAX_S = 0.5, 8.0, 60.0
@@ -224,7 +226,10 @@ def send(endpoint: Endpoint, body: bytes, policy: RetryPolicy) -> Answer:
             if answer.status not in RETRIED_STATUSES or retry >= policy.retries:
                 return answer
         retry += 1
-        time.sleep(policy.wait_s(retry, answer))
+        if pause(policy.wait_s(retry, answer)):   # the run is stopping: no further try
+            if answer is not None:
+                return answer
+            raise TransportError("the run was stopped before the next try", unreached=True)
 
 
 _ENDPOINTS: dict[tuple, Endpoint] = {}

@@ -38,6 +38,7 @@ from benchcore.llm.http_pool import (
     endpoint_for,
     send,
 )
+from benchcore.llm.plain_http import warn_plain_http_key
 from benchcore.redact import register_secret_env
 from benchcore.text_safety import safe_text
 
@@ -92,6 +93,7 @@ class OpenAIChatClient:
     def __init__(self, config: ModelConfig) -> None:
         check_credentials(config)
         register_secret_env(config.api_key_env)
+        warn_plain_http_key(config)
         self.config = config
         self._base_url = base_url_of(config.base_url)
         self._endpoint_args = (config.name, self._base_url.rstrip("/") + "/chat/completions",
@@ -99,8 +101,8 @@ class OpenAIChatClient:
         try:
             self._endpoint = endpoint_for(*self._endpoint_args)
         except ValueError as error:   # the proxy variables name a proxy libcurl cannot use
-            raise LLMError(f"model {config.name}: cannot use the proxy for {self._base_url}: "
-                           f"{_first_line(error)}") from None
+            raise LLMError(safe_text(f"model {config.name}: cannot use the proxy for "
+                                     f"{self._base_url}: {_first_line(error)}")) from None
         self._pid = os.getpid()
         self._retries = RetryPolicy(config.max_retries)
         self._single_try = RetryPolicy(0)

@@ -43,6 +43,7 @@ from benchcore.llm.base import (
     ToolCall,
     ToolSpec,
 )
+from benchcore.yaml_load import load_yaml
 
 
 def _rough_tokens(text: str) -> int:
@@ -65,9 +66,11 @@ class ScriptedClient:
             raise LLMError(f"model {config.name}: the scripted provider needs `script: FILE`")
         path = Path(config.script)
         try:
-            data = yaml.safe_load(path.read_text()) or {}
+            data = load_yaml(path.read_text()) or {}
         except (OSError, yaml.YAMLError) as error:
-            raise LLMError(f"{path}: cannot read scripted replies: {error}") from None
+            detail = str(error).strip().splitlines()
+            raise LLMError(f"{path}: cannot read scripted replies: "
+                           f"{detail[0] if detail else type(error).__name__}") from None
         if not isinstance(data, dict):
             raise LLMError(f"{path}: expected a mapping of uid -> stage -> reply")
         return cls(config, data)

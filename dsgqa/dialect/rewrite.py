@@ -25,6 +25,8 @@ from lark import Token, Tree
 
 from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
+from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
+from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
@@ -182,7 +184,10 @@ class Rewriter:
         self.names = names
         self.uniqueness = Uniqueness(names)
         Endpoints(names, self.note).run(root)
-        return self.visit(root)
+        result = self.visit(root)
+        if compare_case_conditions(result):
+            self.note(CASE_CONDITIONS)
+        return result
 
     def visit(self, node: object) -> object:
         if not isinstance(node, Tree):
@@ -543,19 +548,13 @@ class Rewriter:
         def copy_of(part: object) -> object:
             return clone(part)
         element = self.names.fresh("_x")
-        holds_null = tree("compare", call("size", call(
-            "list_filter", copy_of(items), tree("lambda_", name(element),
-                                                tree("is_null", var(element))))),
-            Token("COMP_OP", ">"), int_lit(0))
+        holds_null = self._holds_null(items, element)
         empty = tree("compare", call("size", copy_of(items)), Token("EQ", "="), int_lit(0))
         return tree("case_expr",
                     tree("case_when", tree("is_null", copy_of(items)), tree("null_lit")),
                     tree("case_when", empty, tree("false_lit")),
                     tree("case_when", tree("is_null", copy_of(value)), tree("null_lit")),
-                    # Kuzu takes a NULL element for '' in a membership test: test the others.
-                    tree("case_when", tree("in_", copy_of(value), call(
-                        "list_filter", copy_of(items), tree(
-                            "lambda_", name(element), tree("is_not_null", var(element))))),
+                    tree("case_when", self._member(node, value, items, element),
                          tree("true_lit")),
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
@@ -575,6 +574,29 @@ class Rewriter:
                                            tree("str_lit", Token("STRING", "''"))),
                          tree("true_lit")),
                     node)
+
+    def _member(self, node: Tree, value: object, items: object, element: str) -> Tree:
+        """Whether `value` equals a non-NULL element. Kuzu's IN misses '' in some lists (`'' IN
+        split('P1', 'P')` is false there, and so is any search of a filtered list), so on Kuzu a
+        list of strings is searched with `list_contains` on the list itself, and '' in a list
+        that holds a NULL (which Kuzu takes for '') is left to the NULL branch after it: NULL,
+        wrong only for a list holding both NULL and '' (known gap)."""
+        if self.target == "kuzu" and node.child_types[1] == "list<str>":
+            empty_beside_null = tree("and_", tree("compare", clone(value), Token("EQ", "="),
+                                                  tree("str_lit", Token("STRING", "''"))),
+                                     self._holds_null(items, element))
+            return tree("and_", call("list_contains", clone(items), clone(value)),
+                        tree("not_", tree("paren", empty_beside_null)))
+        present = call("list_filter", clone(items), tree(
+            "lambda_", name(element), tree("is_not_null", var(element))))
+        return tree("in_", clone(value), present)
+
+    @staticmethod
+    def _holds_null(items: object, element: str) -> Tree:
+        return tree("compare", call("size", call(
+            "list_filter", clone(items), tree("lambda_", name(element),
+                                              tree("is_null", var(element))))),
+            Token("COMP_OP", ">"), int_lit(0))
 
     def r_list_literal(self, node: Tree) -> Tree:
         """A list of values of different types, as a struct that rows turn back into the list
@@ -693,7 +715,11 @@ class Rewriter:
         if fname in ("any", "all", "none", "single") and self.target == "kuzu" \
                 and len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "where_arg":
             source = args[0].children[0].children[1]
-            if not (isinstance(source, Tree) and source.data == "list_literal"):
+            # Any list may be NULL but a literal and the path functions a shortest-path filter
+            # reads (`path_filter.py` must still see none()/all() over nodes(p)).
+            path_function = isinstance(source, Tree) and source.data == "call" and \
+                function_name(source.children[0]).lower() in ("nodes", "relationships", "rels")
+            if isinstance(source, Tree) and source.data != "list_literal" and not path_function:
                 # Kuzu answers all(x IN NULL ...) with false; Neo4j with NULL.
                 self.note("quantifier over NULL->NULL")
                 return tree("case_expr", tree("case_when", tree("is_null", clone(source)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchcore.terminal_text import printable
 from dsgqa.question_gen.generate import generate, write_question_set
 from dsgqa.questions import load_question_set
 from dsgqa.scene_graph import load_scene_graph
@@ -21,6 +22,6 @@ def generate_command(scene_graph: str, out: str, *, seed: int, per_category: int
                          db_root=Path(db_root) if db_root else None, **options)
     path = write_question_set(generated, Path(out))
     written = load_question_set(path)
-    print(generated.report.text())
+    print(printable(generated.report.text(), keep_newlines=True))
     print(f"wrote {len(written.questions)} questions to {path}")
     return 0

@@ -4,9 +4,12 @@ and answers (heracles_agents' `agentic` pipeline).
 Each call offers the tools (or, on the text protocol, reads fenced ```cypher blocks); each query
 goes through the same path as the feed-forward one (`run_query`: write guard, dialect
 translation, time limit, row cap, error kinds). The loop ends at an answer, after
-`max_iterations` model calls, or when the model asks for more than `max_tool_calls` queries (a
-model calling tools in parallel could otherwise run dozens a turn); in every case the item is
-scored and the reason kept (`records.STOP_REASONS`). Every message is kept as the transcript.
+`max_iterations` model calls, or when the model makes more than `max_tool_calls` tool calls (a
+model calling tools in parallel could otherwise run dozens a turn, a hostile server thousands).
+Every call counts, a malformed one too, and a reply is read only up to its first
+`max_tool_calls` calls (the rest are neither parsed nor answered, and the transcript keeps one
+note for them). In every case the item is scored and the reason kept (`records.STOP_REASONS`).
+Every message is kept as the transcript.
 """
 
 from __future__ import annotations
@@ -14,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from benchcore.llm.base import CallContext, LLMClient, LLMReply, Message
-from dsgqa.agent_tools import TOOLS, limit_text, malformed_text, query_result_text, read_reply
+from dsgqa.agent_tools import (
+    TOOLS,
+    dropped_text,
+    limit_text,
+    malformed_text,
+    query_result_text,
+    read_reply,
+)
 from dsgqa.prompts import agent_messages
 from dsgqa.questions import Question
 from dsgqa.records import (
@@ -42,27 +52,38 @@ def run_agent(
     queries: list[QueryOutcome] = []
     answer: str | None = None
     stop_reason, cypher_as_text = MAX_ITERATIONS, False
+    used = 0   # tool calls answered so far: queries run, malformed calls, refused calls
     for _ in range(max_iterations):
         reply = client.complete(messages, _context(question.uid, queries),
                                 TOOLS if native else ())
         replies.append(reply)
-        messages.append(reply.assistant_message())
-        step = read_reply(reply, native)
+        step = read_reply(reply, native, limit=max_tool_calls)
+        messages.append(_assistant_message(reply, max_tool_calls))
         if step.answer is not None:
             answer, cypher_as_text = step.answer, step.cypher_as_text
             stop_reason = ANSWERED_AFTER_QUERY if queries else ANSWERED_WITHOUT_QUERY
             break
         for call_id, problem in step.malformed:
-            messages.append(_result(call_id, malformed_text(problem)))
+            refused = used >= max_tool_calls
+            used += 1
+            messages.append(_result(call_id, limit_text(max_tool_calls) if refused
+                                    else malformed_text(problem)))
+            if refused:
+                stop_reason = TOOL_CALL_LIMIT
         for number, (call_id, cypher) in enumerate(step.queries, start=len(queries) + 1):
-            if len(queries) >= max_tool_calls:   # not run; the loop ends after this turn
+            if used >= max_tool_calls:   # not run; the loop ends after this turn
                 stop_reason, text = TOOL_CALL_LIMIT, limit_text(max_tool_calls)
             else:
                 outcome = run_cypher(cypher)
                 queries.append(outcome)
                 text = query_result_text(outcome)
+            used += 1
             messages.append(_result(call_id, text if call_id else f"Result of query {number}:\n"
                                     f"{text}"))
+        if step.dropped:
+            stop_reason = TOOL_CALL_LIMIT
+            messages.append({"role": "user", "content": dropped_text(step.dropped,
+                                                                     max_tool_calls)})
         if stop_reason == TOOL_CALL_LIMIT:
             break
     return AgentRun(
@@ -71,6 +92,14 @@ def run_agent(
         fresh_calls=sum(not r.cached for r in replies), queries=queries,
         stop_reason=stop_reason, cypher_as_text=cypher_as_text, transcript=messages,
     )
+
+
+def _assistant_message(reply: LLMReply, max_tool_calls: int) -> Message:
+    """The reply as the conversation keeps it, with no more tool calls than were read."""
+    message = reply.assistant_message()
+    if len(reply.tool_calls) > max_tool_calls:
+        message["tool_calls"] = message["tool_calls"][:max_tool_calls]
+    return message
 
 
 def _context(uid: str, queries: list[QueryOutcome]) -> CallContext:

@@ -262,4 +262,15 @@ CASES: list[Case] = [
          "percentileCont(r.center.x, 0.25) AS pc",
          [[5.0, 4.08248290463863, 2.5]], False,
          "x = 0, 10, 5: sample deviation 5, population 4.0825; 25th percentile 2.5"),
+    Case("membership_as_a_case_condition",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, "
+         "CASE WHEN r.class IN split('office,kitchen', ',') THEN 1 ELSE 0 END AS k ORDER BY r",
+         [["R1", 1], ["R2", 1], ["R3", 0]], True,
+         "kitchen and office are in the list, hallway is not (a boolean CASE, as the NULL-aware "
+         "IN is, inside a WHEN took another row's value on both engines)"),
+    Case("empty_piece_as_a_case_condition",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, "
+         "toLower(CASE WHEN '' IN split(r.nodeSymbol, 'R') THEN r.nodeSymbol END) AS s ORDER BY r",
+         [["R1", "r1"], ["R2", "r2"], ["R3", "r3"]], True,
+         "split('R1', 'R') is ['', '1'], which holds ''"),
 ]

@@ -1,0 +1,44 @@
+"""A CASE used as a condition inside another CASE's WHEN (Kuzu and Ladybug bug).
+
+In both engines `CASE WHEN <a boolean CASE> THEN ...` takes the inner CASE's value from the wrong
+row: `UNWIND [1, 2] AS x RETURN CASE WHEN CASE WHEN x = 1 THEN true ELSE false END THEN 1 ELSE 2
+END` gives 2 and 2 (Neo4j: 1, 2), and Ladybug does the same for one under NOT/AND/OR. Such
+conditions arise often from the translator's own rewrites (a NULL-aware `IN` or `CONTAINS` is a
+CASE), so `CASE WHEN x IN l THEN ...` would go wrong. Comparing the inner CASE with `true` keeps
+its three values (true, false, NULL) and both engines evaluate it right.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.trees import tree
+
+REWRITE = "CASE as a WHEN condition->= true"
+_CONNECTIVES = frozenset({"and_", "or_", "xor_", "not_", "paren"})
+
+
+def _compared(condition: object) -> tuple[object, bool]:
+    """`condition` with every boolean CASE it combines compared with true; whether it changed."""
+    if not isinstance(condition, Tree):
+        return condition, False
+    if condition.data == "case_expr":
+        return tree("compare", tree("paren", condition), Token("EQ", "="),
+                    tree("true_lit")), True
+    if condition.data in _CONNECTIVES:
+        changed = False
+        for i, child in enumerate(condition.children):
+            condition.children[i], fired = _compared(child)
+            changed |= fired
+        return condition, changed
+    return condition, False
+
+
+def compare_case_conditions(root: Tree) -> bool:
+    """Rewrite every WHEN condition under `root` in place; True when one changed."""
+    changed = False
+    for node in list(root.iter_subtrees()):
+        if node.data == "case_when":
+            node.children[0], fired = _compared(node.children[0])
+            changed |= fired
+    return changed
