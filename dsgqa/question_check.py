@@ -20,6 +20,8 @@ import yaml
 
 from benchcore.llm.base import ModelConfig
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND
+from benchcore.terminal_text import printable
+from benchcore.text_safety import safe_text
 from benchcore.yaml_problems import compose, line_of
 from dsgqa.graphstore import GraphStore, open_graph_store
 from dsgqa.oracle import OracleClient
@@ -159,7 +161,7 @@ def check_command(questions: str, scene_graph: str, backend: str = DEFAULT_EMBED
     path = Path(questions)
     report = check_question_set(path, Path(scene_graph), backend,
                                 Path(db_root) if db_root else None)
-    for problem in report.problems:
-        print(problem)
-    print(report.summary(path))
+    for problem in report.problems:   # a file's values may hold terminal controls
+        print(printable(safe_text(problem)))
+    print(printable(safe_text(report.summary(path))))
     return 1 if report.problems else 0

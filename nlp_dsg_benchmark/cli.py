@@ -490,7 +490,8 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(problems, list) and problems:
             # A hand-written file: every problem at once, one line each (file:line: field).
             for problem in problems:
-                print(f"nlp-dsg-benchmark: {safe_text(str(problem))}", file=sys.stderr)
+                print(f"nlp-dsg-benchmark: {printable(safe_text(str(problem)))}",
+                      file=sys.stderr)
             return 2
         lines = _one_line(error) if not isinstance(error, ErrorBudgetExceeded) \
             else printable(safe_text(str(error)), keep_newlines=True)

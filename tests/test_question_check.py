@@ -97,3 +97,12 @@ def test_run_names_every_problem_of_the_set_before_starting(capsys, tmp_path: Pa
         f"nlp-dsg-benchmark: {path}:20: question good: field correctness_comparator.relation: "
         "unknown value 'equals' (accepted: 'equal', any case)",
     ]
+
+
+def test_printed_problems_hold_no_terminal_control(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text(HAND_WRITTEN.replace("uid: rooms", 'uid: "rooms\\e]0;pwned\\a"'))
+    assert main(["questions", "check", str(path), "--scene-graph", GRAPH,
+                 "--backend", "kuzu"]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "question rooms" in out
