@@ -51,10 +51,10 @@ import json
 import os
 import pickle
 import sys
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from benchcore import atomic_files
 from benchcore.input_versions import content_hash, planning_data_version, question_set_version
 from benchcore.run_config import BenchmarkConfig
 from benchcore.run_folder import STORE_DIR, STORE_RUN_FILE, STORE_RUN_PREFIX, store_run_dir
@@ -140,7 +140,7 @@ def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSu
         format=RECORD_FORMAT,
     )
     try:   # the run's tables are written: a cache that cannot take the record fails nothing
-        _write_atomically(_record_path(config, run_dir), pickle.dumps(record))
+        atomic_files.write_bytes(_record_path(config, run_dir), pickle.dumps(record))
     except OSError:
         return False
     return True
@@ -308,10 +308,3 @@ def _read(path: Path) -> FinishedRun | None:
         return None
     return record if isinstance(record, FinishedRun) else None
 
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".tmp",
-                                     delete=False) as handle:
-        handle.write(data)
-    os.replace(handle.name, path)

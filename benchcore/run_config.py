@@ -29,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from benchcore import atomic_files
 from benchcore.env_vars import expand_variables
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, DEFAULT_EMBEDDED_BACKEND, Backend
@@ -184,11 +185,13 @@ class PlanningConfig(GenerationSettings):
         )
 
     def experiment_name(self, model_label: str) -> str:
-        """Experiments are (model, approach, prompt format) combinations."""
+        """Experiments are (model, approach, prompt format) combinations. The model's label is
+        kept exactly (`a/b` and `a:b` are two experiments); the plan logs' folder is made from
+        it by `benchcore.file_names`."""
         parts = [model_label, self.approach, self.domain_format]
         if self.few_shot:
             parts.append("fewshot")
-        return "_".join(p.replace("/", "-").replace(":", "-") for p in parts)
+        return "_".join(parts)
 
 
 class RunOptions(BaseModel):
@@ -386,8 +389,88 @@ def load_config(path: str | Path) -> BenchmarkConfig:
     return with_inputs_under(config, path.resolve().parent)
 
 
+# Settings that change how a run goes, not what its tables hold: a run id may be run again
+# with any of them changed (a rerun of one track, a longer timeout, another cache folder).
+_OPERATIONAL = frozenset({"run_id", "refresh", "tracks", "results_dir", "cache_dir",
+                          "task_runner", "dask_address", "max_error_fraction"})
+_OPERATIONAL_QA = frozenset({"db_root"})
+_OPERATIONAL_MODEL = frozenset({"api_key_env", "timeout_s", "max_retries", "max_connections",
+                                "max_consecutive_connection_failures"})
+
+
+def run_identity(config: BenchmarkConfig) -> dict[str, object]:
+    """What a run's tables are made of: its configuration without the operational settings."""
+    identity = config.model_dump(mode="json", exclude=set(_OPERATIONAL))
+    for model in [*identity["models"], *((identity.get("planning") or {}).get("models") or [])]:
+        for field in _OPERATIONAL_MODEL:
+            model.pop(field, None)
+    for field in _OPERATIONAL_QA:
+        (identity.get("qa") or {}).pop(field, None)
+    return identity
+
+
+def check_run_folder(config: BenchmarkConfig, run_dir: Path) -> None:
+    """Refuse to write a run folder that holds a run of another configuration.
+
+    Why: a run writes only its own tracks' files, so a run of other models or tracks under a
+    used run id kept the earlier run's other files beside its own (the earlier planning
+    tables beside new QA ones), and its store record and report then listed both runs'
+    models as one run's. The same configuration again (a rerun, a retried deployment run)
+    is the same run and may rewrite its folder."""
+    path = Path(run_dir) / CONFIG_FILE
+    if not path.is_file():
+        return
+    try:
+        recorded = BenchmarkConfig.model_validate_json(path.read_text())
+    except (OSError, ValueError):
+        raise ConfigError(f"{path}: unreadable run configuration; delete {run_dir} to start "
+                          "the run anew, or choose another --run-id") from None
+    difference = _first_difference(run_identity(recorded), run_identity(config))
+    if difference:
+        raise ConfigError(
+            f"{run_dir}: run id {Path(run_dir).name!r} already names a run of another "
+            f"configuration ({difference}); choose another --run-id, or delete {run_dir} to "
+            "start it anew")
+
+
+def _first_difference(recorded: object, wanted: object, where: str = "") -> str:
+    """`field: recorded -> wanted` for the first field that differs, or ""."""
+    if isinstance(recorded, dict) and isinstance(wanted, dict):
+        for key in sorted({*recorded, *wanted}, key=str):
+            found = _first_difference(recorded.get(key), wanted.get(key),
+                                      f"{where}.{key}" if where else str(key))
+            if found:
+                return found
+        return ""
+    if isinstance(recorded, list) and isinstance(wanted, list) and len(recorded) == len(wanted):
+        for index, (a, b) in enumerate(zip(recorded, wanted, strict=True)):
+            found = _first_difference(a, b, f"{where}.{index}")
+            if found:
+                return found
+        return ""
+    if recorded == wanted:
+        return ""
+    return f"{where}: {_short(recorded)} recorded, {_short(wanted)} now"
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """A field's value as the refusal shows it: short, a section only as being there."""
+    if value is None:
+        text = "none"
+    elif isinstance(value, dict):
+        text = "configured"
+    elif isinstance(value, list):
+        text = "[" + ", ".join(str(v.get("name", "…")) if isinstance(v, dict) else repr(v)
+                               for v in value) + "]"
+    else:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path:
-    """The run's configuration beside its tables, so `rerun RUN_ID` can repeat it exactly."""
+    """The run's configuration beside its tables, so `rerun RUN_ID` can repeat it exactly;
+    `ConfigError` when the folder holds a run of another configuration (`check_run_folder`)."""
+    check_run_folder(config, run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / CONFIG_FILE
     # A rerun of one track or stage must not narrow what `rerun RUN_ID` later repeats.
@@ -395,7 +478,7 @@ def save_run_config(config: BenchmarkConfig, run_id: str, run_dir: Path) -> Path
     text = pinned.model_dump_json(indent=2)
     # Unchanged on a rerun: the file's time is the run's start when its id carries none.
     if not path.is_file() or path.read_text() != text:
-        path.write_text(text)
+        atomic_files.write_text(path, text)
     return path
 
 

@@ -46,6 +46,7 @@ QA_RESULTS = "qa_results.csv"
 QA_SUMMARY = "qa_summary.csv"
 QA_SUMMARY_BY_TAG = "qa_summary_by_tag.csv"
 QA_MARKDOWN = "qa_results.md"
+DEFAULT_PIPELINE = "feedforward"   # the pipeline of a QA row written before pipelines existed
 
 PLAN_EVALUATION = "plan_evaluation.csv"
 PLAN_OVERVIEW = "plan_overview.csv"
@@ -175,15 +176,77 @@ def optional_bool(value: object) -> bool | None:
     return None
 
 
-def count_errored_items(run_dir: Path, qa: bool, planning: bool) -> int:
-    """Items of a run that errored (not mis-answered): QA rows with an error, planning items
-    listed as failures. A track whose table is missing (the run was killed before writing it)
-    counts as one failure at least."""
-    count = 0
-    if qa:
-        rows = read_table(run_dir, QA_TABLE)
-        count += 1 if rows is None else int((rows["error"] != "").sum())
-    if planning:
-        failures = read_table(run_dir, PLAN_FAILURES_TABLE)
-        count += 1 if failures is None else len(failures)
-    return count
+QAKey = tuple[str, str, str]         # uid, model, pipeline
+PlanningKey = tuple[str, str, str]   # experiment, domain, instance
+
+
+@dataclass(frozen=True)
+class ItemsToRedo:
+    """What `rerun --only-errored` must redo: items whose row holds an error, items with no
+    whole row at all, and the tables that could not be read (all their items are missing)."""
+
+    errored: int
+    missing: int
+    unreadable: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.errored + self.missing
+
+
+def items_to_redo(run_dir: Path, qa: set[QAKey] | None = None,
+                  planning: set[PlanningKey] | None = None) -> ItemsToRedo:
+    """Compare the rows a run's tables hold with the items it should have (`qa`: questions x
+    models x pipelines; `planning`: experiments x instances; None: the track is not rerun).
+    A table cut short (a full disk, a kill, written by code that wrote in place) holds fewer
+    rows than items, and nothing in it says so: the missing items are to redo, as are those
+    in a row cut in the middle (a table whose last line does not end)."""
+    errored = missing = 0
+    unreadable: list[str] = []
+    for expected, spec, key_columns in (
+            (qa, QA_TABLE, ("uid", "model", "pipeline")),
+            (planning, PLAN_EVALUATION_TABLE, ("experiment", "domain", "instance"))):
+        if expected is None:
+            continue
+        try:
+            rows = _whole_rows(run_dir, spec)
+        except RunFolderError as error:
+            unreadable.append(str(error))
+            rows = None
+        if rows is None:
+            missing += len(expected)
+            continue
+        if spec is QA_TABLE:   # tables from before pipelines had the column empty
+            rows = rows.assign(pipeline=rows["pipeline"].replace("", DEFAULT_PIPELINE))
+        keys = list(zip(*(rows[c].astype(str) for c in key_columns), strict=True))
+        failed = {k for k, error in zip(keys, rows["error"].astype(str), strict=True) if error}
+        done = set(keys) - failed
+        absent = expected - set(keys)
+        if spec is PLAN_EVALUATION_TABLE:   # an item whose batch failed has no row, only this
+            listed = _listed_failures(run_dir)
+            failed |= {k for k in absent if f"{k[1]}/{k[2]}" in listed}
+            absent = {k for k in absent if k not in failed}
+        errored += len(expected & failed - done)
+        missing += len(absent)
+    return ItemsToRedo(errored, missing, tuple(unreadable))
+
+
+def _listed_failures(run_dir: Path) -> set[str]:
+    """The items (`domain/instance`) `plan_failures.csv` lists; none when it cannot be read."""
+    try:
+        failures = _whole_rows(run_dir, PLAN_FAILURES_TABLE)
+    except RunFolderError:
+        return set()
+    return set() if failures is None else set(failures["item"].astype(str))
+
+
+def _whole_rows(run_dir: Path, spec: TableSpec) -> pd.DataFrame | None:
+    """The table's rows without a last one cut in the middle (the file does not end with a
+    line break), or None when the run has no such table."""
+    table = read_table(run_dir, spec)
+    if table is None or table.empty:
+        return table
+    with open(Path(run_dir) / spec.file, "rb") as handle:
+        handle.seek(-1, 2)
+        ends_whole = handle.read(1) in (b"\n", b"\r")
+    return table if ends_whole else table.iloc[:-1]

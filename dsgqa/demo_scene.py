@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchcore import atomic_files
 from dsgqa.scene_graph import Vec3
 
 OUTPUT = Path(__file__).resolve().parent.parent / "questions/demo/apartment_dsg.json"
@@ -214,8 +215,7 @@ def write(path: Path = OUTPUT) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     build().save(str(path), include_mesh=False)
     data = json.loads(path.read_text())
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    return path
+    return atomic_files.write_text(path, json.dumps(data, indent=1) + "\n")
 
 
 if __name__ == "__main__":

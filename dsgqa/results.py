@@ -10,16 +10,16 @@ machines) and Markdown (for people) under `results/<run-id>/`.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from benchcore import atomic_files
 from benchcore.batch import Outcome
-from benchcore.disk_errors import names_the_file
 from benchcore.failure_causes import top_causes
+from benchcore.file_names import file_name
 from benchcore.llm.base import ModelConfig
 from benchcore.markdown_text import markdown_text
 from benchcore.redact import secret_values
@@ -422,16 +422,12 @@ def write_results(table: pd.DataFrame, out_dir: Path,
         "markdown": out_dir / QA_MARKDOWN,
     }
     # Spreadsheet-facing: no cell a spreadsheet would run as a formula (read back raw).
-    with names_the_file(paths["rows_csv"]):
-        spreadsheet_frame(tags_as_json(table)).to_csv(paths["rows_csv"], index=False)
-    with names_the_file(paths["summary_csv"]):
-        spreadsheet_frame(overall).to_csv(paths["summary_csv"], index=False)
-    with names_the_file(paths["by_tag_csv"]):
-        spreadsheet_frame(by_tag).to_csv(paths["by_tag_csv"], index=False)
-    with names_the_file(paths["markdown"]):
-        paths["markdown"].write_text(_summaries_markdown(overall, by_tag)
-                                     + "\n\n## Per question\n\n" + _markdown(_shown(table))
-                                     + "\n")
+    for frame, name in ((tags_as_json(table), "rows_csv"), (overall, "summary_csv"),
+                        (by_tag, "by_tag_csv")):
+        with atomic_files.replacing(paths[name]) as scratch:
+            spreadsheet_frame(frame).to_csv(scratch, index=False)
+    atomic_files.write_text(paths["markdown"], _summaries_markdown(overall, by_tag)
+                            + "\n\n## Per question\n\n" + _markdown(_shown(table)) + "\n")
     return paths
 
 
@@ -509,15 +505,14 @@ def write_transcripts(items: Sequence[ItemResult], out_dir: Path) -> list[Path]:
         by_file.setdefault(path, []).append(json.dumps(safe_value(line, secrets),
                                                        ensure_ascii=False))
     for path, lines in by_file.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with names_the_file(path):
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        atomic_files.write_text(path, "\n".join(lines) + "\n")
     return sorted(by_file)
 
 
 def transcript_file(model: str, pipeline: str) -> str:
-    """`<model>__<pipeline>.jsonl`, with characters a file name cannot hold replaced."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", f"{model}__{pipeline}") + ".jsonl"
+    """`<model>__<pipeline>.jsonl`, a name not a file name already being made one with a
+    hash of it (`benchcore.file_names`): `a/b` and `a:b` must not share a transcript."""
+    return file_name(model, pipeline, suffix=".jsonl")
 
 
 def tool_protocol_notes(items: Sequence[ItemResult]) -> list[str]:

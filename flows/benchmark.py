@@ -6,6 +6,11 @@ planning branch starts first (it needs no database) and never waits for the QA b
 A rerun of a run that finished cleanly, with nothing changed since (inputs, code, caches, its
 files), reuses it as it is (`reuse-finished-run`, benchcore.finished_runs): same tables, same
 artifacts, no stage runs.
+
+The run holds its folder's lock from start to end (benchcore.run_lock): a second run of the
+same run id at the same time refuses instead of paying for every call again; and a run id that
+names a run of another configuration is refused before anything is written
+(`record-run-config`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from benchcore import finished_runs
 from benchcore.llm.http_pool import close_idle_connections
 from benchcore.run_config import BenchmarkConfig, resolve_config
 from benchcore.run_folder import REPORT_DIR
+from benchcore.run_lock import run_folder_lock
 from benchcore.run_summary import RunSummary, check_error_budget
 from flows._artifacts import publish_headline, publish_run
 from flows.planning_track import finish_planning, submit_planning
@@ -36,6 +42,11 @@ def nlp_dsg_benchmark(
     config = resolve_config(config, config_file)
     run_id = config.resolved_run_id(flow_run.scheduled_start_time, flow_run.id)
     run_dir = Path(config.results_dir) / run_id
+    with run_folder_lock(run_dir):
+        return _run(config, run_id, run_dir)
+
+
+def _run(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary:
     record_run_config(config, run_id, run_dir)
     start = reuse_finished_run(config, run_id, run_dir)
     if start.reused is not None:

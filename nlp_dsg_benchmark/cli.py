@@ -337,12 +337,16 @@ def stage_track(stage: str | None) -> str | None:
     return None
 
 
-def errored_items(run_dir: Path, config: BenchmarkConfig) -> int:
-    """Items recorded as errored (no answer; not merely wrong) in a run's tables."""
-    from benchcore.run_folder import count_errored_items
+def _check_run_folder(config: BenchmarkConfig) -> None:
+    """Before Prefect starts (20 s): the run id must not name a run of another configuration,
+    nor a run going on now (the flow checks both again, holding the folder's lock)."""
+    from benchcore.run_config import check_run_folder
+    from benchcore.run_lock import check_not_busy
 
-    return count_errored_items(run_dir, qa=config.qa is not None,
-                               planning=config.planning is not None)
+    if config.run_id:
+        run_dir = Path(config.results_dir) / config.run_id
+        check_not_busy(run_dir)
+        check_run_folder(config, run_dir)
 
 
 def _validate_inputs(config: BenchmarkConfig) -> None:
@@ -380,17 +384,18 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.temporary_api import temporary_api
 
     config = _run_config(args)
+    _check_run_folder(config)
     if args.command == "rerun" and args.stage:
         print(f"rerun --stage {args.stage}: reruns the whole {stage_track(args.stage)} track "
               f"(finished items of every stage come from the caches); --refresh {args.stage} "
               "recomputes that stage's items")
     if args.command == "rerun" and args.only_errored:
-        errored = errored_items(Path(args.results_dir) / args.run_id, config)
-        if not errored:
-            print(f"run {args.run_id}: no errored items (wrong answers are not errors), "
-                  "nothing to rerun")
+        from nlp_dsg_benchmark.rerun_todo import items_to_rerun, to_redo_line
+
+        todo = items_to_rerun(Path(args.results_dir) / args.run_id, config)
+        print(to_redo_line(args.run_id, todo))
+        if not todo.total:
             return 0
-        print(f"run {args.run_id}: rerunning; {errored} errored item(s) will be redone")
     from nlp_dsg_benchmark.console import console
     from nlp_dsg_benchmark.progress_bars import stage_progress
 

@@ -1,4 +1,5 @@
-"""Writing result tables: CSV for machines, Markdown for people, chosen by file extension."""
+"""Writing result tables: CSV for machines, Markdown for people, chosen by file extension;
+each written whole or not at all (`benchcore.atomic_files`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 from tabulate import tabulate
 
-from benchcore.disk_errors import names_the_file
+from benchcore import atomic_files
 from benchcore.markdown_text import markdown_text
 from benchcore.spreadsheet_cells import spreadsheet_frame
 from planeval.errors import PlanevalError
@@ -20,16 +21,16 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
     path = Path(path)
     if path.suffix not in FORMATS:
         raise PlanevalError(f"{path}: unknown table format (use one of {', '.join(FORMATS)})")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with names_the_file(path):
-        if path.suffix == ".json":
-            frame.to_json(path, orient="records", indent=2)
-            return path
-        flat = frame.apply(lambda column: column.map(_cell))
-        if path.suffix == ".csv":
-            spreadsheet_frame(flat).to_csv(path, index=False)
-        else:
-            path.write_text(to_markdown(flat) + "\n", encoding="utf-8")
+    if path.suffix == ".json":
+        with atomic_files.replacing(path) as scratch:
+            frame.to_json(scratch, orient="records", indent=2)
+        return path
+    flat = frame.apply(lambda column: column.map(_cell))
+    if path.suffix == ".csv":
+        with atomic_files.replacing(path) as scratch:
+            spreadsheet_frame(flat).to_csv(scratch, index=False)
+    else:
+        atomic_files.write_text(path, to_markdown(flat) + "\n")
     return path
 
 

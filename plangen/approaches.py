@@ -38,6 +38,7 @@ from planeval.search import Limits
 from plangen.prompts import backprompt, plan_messages
 
 PLANNER_MODEL = "planner:greedy"
+PLANNER_EXPERIMENT = "planner-baseline"   # the planner baseline's experiment
 _FINISHED = re.compile(r"^\W*(finished|done|goal reached)\W*$", re.IGNORECASE)
 _LOOK = re.compile(r"^\W*look[ _-]?around\W*$", re.IGNORECASE)
 

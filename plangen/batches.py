@@ -87,6 +87,6 @@ def planner_batch(
         Stage.PLANNER_PLAN, tasks, uid_of=lambda t: t.key,
         key_of=lambda t: item_key(Stage.PLANNER_PLAN, task_fingerprint(t), *bounds,
                                   _PLANNER_CODE),
-        compute=lambda t: approaches.planner_baseline(t, "planner-baseline", limits),
+        compute=lambda t: approaches.planner_baseline(t, approaches.PLANNER_EXPERIMENT, limits),
         cache=cache, workers=2, refresh=refresh, keep=_settled,
     )

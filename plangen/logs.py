@@ -1,5 +1,7 @@
 """Writing generation logs: one JSONL file per instance under
-`<run_dir>/plans/<experiment>/`, in the record format `planeval.evaluation` reads."""
+`<run_dir>/plans/<experiment folder>/`, in the record format `planeval.evaluation` reads. The
+folder is the experiment's file name (`benchcore.file_names`): two experiments whose names
+differ only in characters a file name cannot hold must not share one."""
 
 from __future__ import annotations
 
@@ -8,6 +10,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from benchcore import atomic_files
+from benchcore.file_names import file_name
+
 
 def write_generation_logs(records: list[dict[str, Any]], plans_dir: Path) -> list[Path]:
     """Replaces the folder's logs: a rerun's evaluation must not see stale ones."""
@@ -15,9 +20,8 @@ def write_generation_logs(records: list[dict[str, Any]], plans_dir: Path) -> lis
         shutil.rmtree(plans_dir)
     written = []
     for record in records:
-        folder = plans_dir / record["experiment"]
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{record['domain']}__{record['instance']}.jsonl"
-        path.write_text(json.dumps(record, default=str) + "\n")
+        folder = plans_dir / file_name(record["experiment"])
+        path = folder / file_name(record["domain"], record["instance"], suffix=".jsonl")
+        atomic_files.write_text(path, json.dumps(record, default=str) + "\n")
         written.append(path)
     return written

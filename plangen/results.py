@@ -11,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
+from benchcore import atomic_files
 from benchcore.batch import Outcome
-from benchcore.disk_errors import names_the_file
 from benchcore.failure_causes import top_causes
 from benchcore.llm.base import ModelConfig
 from benchcore.run_folder import (
@@ -75,8 +75,7 @@ def write_derived_gold(derived: dict[tuple[str, str], str], folder: Path) -> Non
     """Kept beside the tables, in the data layout, so they can be reviewed and adopted."""
     for (domain, instance), plan in derived.items():
         path = folder / domain / "adapted_gold_plans" / f"{instance}_gold_plan.txt"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(plan + "\n")
+        atomic_files.write_text(path, plan + "\n")
 
 
 def summarize_planning_run(
@@ -105,14 +104,13 @@ def summarize_planning_run(
         "usage_csv": write_table(usage_table(records, models or {}), out_dir / PLAN_USAGE),
     }
     failures = pd.DataFrame(failed, columns=list(PLAN_FAILURE_COLUMNS))
-    with names_the_file(paths["failures_csv"]):
-        spreadsheet_frame(failures).to_csv(paths["failures_csv"], index=False)
+    with atomic_files.replacing(paths["failures_csv"]) as scratch:
+        spreadsheet_frame(failures).to_csv(scratch, index=False)
     markdown = (
         "# Planning overview\n\n## Overall\n\n" + to_markdown(overall)
         + "\n\n## By domain\n\n" + to_markdown(by_domain) + "\n"
     )
-    with names_the_file(paths["markdown"]):
-        paths["markdown"].write_text(markdown)
+    atomic_files.write_text(paths["markdown"], markdown)
     return TrackSummary(
         paths={k: str(v) for k, v in paths.items()},
         units=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchcore import atomic_files
 from benchcore.item_cache import source_version
 from reporting import compare, document, html, markdown, metrics, plots, sections
 from reporting.compare import Comparison, Regression, compare_runs
@@ -105,10 +106,10 @@ def _write(inputs: ReportInputs, out_dir: Path, comparison: Comparison | None) -
         document = build_document(inputs)
         out_dir.mkdir(parents=True, exist_ok=True)
         for figure in document.figures():
-            (out_dir / figure.filename).write_bytes(figure.png)
-        html_path.write_text(render_html(document), encoding="utf-8")
-        markdown_path.write_text(render_markdown(document), encoding="utf-8")
-        stamp.write_text(digest)
+            atomic_files.write_bytes(out_dir / figure.filename, figure.png)
+        atomic_files.write_text(html_path, render_html(document))
+        atomic_files.write_text(markdown_path, render_markdown(document))
+        atomic_files.write_text(stamp, digest)
     return ReportResult(
         html_path=html_path, markdown_path=markdown_path, run_id=str(inputs.run["run_id"]),
         baseline_run=comparison.baseline_run if comparison else None,

@@ -16,6 +16,10 @@ directly (`SELECT * FROM 'results/store/*/qa.parquet'`), so the store needs no s
 Every row carries the run's keys (`KEY_COLUMNS`): run id and date, model, backend (QA only),
 question-set and planning-data versions (content hashes), the prompt hash of its track and the
 git commit the run was recorded at.
+
+A run whose folder cannot be read (a Parquet file cut short, a `run.json` that is not a run
+record) is left out of every listing and report, with one warning naming the file: one damaged
+folder must not fail every later run at its end. Naming it explicitly (`--runs`) is an error.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 import shutil
 import uuid
 from collections.abc import Sequence
@@ -30,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow.parquet as pq
 
 from benchcore.input_versions import planning_data_version, question_set_version
 from benchcore.run_folder import STORE_RUN_FILE, STORE_RUN_PREFIX, store_run_dir
@@ -44,6 +50,12 @@ USAGE_FILE = "planning_usage.parquet"
 KEY_COLUMNS = ["run_id", "run_date", "model", "backend", "question_set_version",
                "planning_data_version", "prompt_hash", "git_commit"]
 PLANNING_SETTINGS = ("approach", "domain_format", "few_shot", "max_attempts", "max_steps")
+RUN_TABLES = (QA_FILE, PLANNING_FILE, USAGE_FILE)
+_LOG = logging.getLogger("reporting.store")
+# (path, size, mtime) -> why it cannot be read ("" when it can): a report looks at the store
+# three times, and a year of nightly runs is a thousand files.
+_CHECKED: dict[tuple[str, int, int], str] = {}
+_WARNED: set[str] = set()   # runs this process has warned about
 
 
 def record_run(run_dir: Path, store_root: Path) -> int:
@@ -99,14 +111,8 @@ def run_kind(info: dict[str, Any]) -> str:
 
 
 def list_runs(store_root: Path) -> pd.DataFrame:
-    """One row per recorded run (its `run.json`), oldest first."""
-    root = _existing_store(store_root)
-    infos = []
-    for path in sorted(root.glob(f"{STORE_RUN_PREFIX}*/{STORE_RUN_FILE}")):
-        try:
-            infos.append(json.loads(path.read_text()))
-        except (OSError, json.JSONDecodeError) as error:
-            raise ReportError(f"{path}: unreadable run record ({error})") from None
+    """One row per readable recorded run (its `run.json`), oldest first."""
+    infos = [info for _folder, info in _readable_runs(_existing_store(store_root)).values()]
     frame = pd.DataFrame(infos, columns=list(infos[0]) if infos else ["run_id", "run_date"])
     if frame.empty:
         return frame
@@ -118,9 +124,9 @@ def load_store(
     store_root: Path, runs: Sequence[str] | None = None, models: Sequence[str] | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """QA rows and planning rows of the chosen runs (default: all) and models (default: all)."""
-    folders = _run_folders(store_root, runs)
-    qa = _concat([_read(f / QA_FILE) for f in folders])
-    planning = _concat([_read(f / PLANNING_FILE) for f in folders])
+    tables = [_read_run(f, (QA_FILE, PLANNING_FILE)) for f in _run_folders(store_root, runs)]
+    qa = _concat([t[QA_FILE] for t in tables if t is not None])
+    planning = _concat([t[PLANNING_FILE] for t in tables if t is not None])
     if models:
         qa, planning = (t[t["model"].isin(models)].reset_index(drop=True) for t in (qa, planning))
     return qa, planning
@@ -130,7 +136,8 @@ def load_usage(store_root: Path, runs: Sequence[str] | None = None) -> pd.DataFr
     """Planning LLM usage per run, experiment and model (the QA rows carry their own)."""
     frames = []
     for folder in _run_folders(store_root, runs):
-        usage = _read(folder / USAGE_FILE)
+        tables = _read_run(folder, (USAGE_FILE,))
+        usage = None if tables is None else tables[USAGE_FILE]
         if usage is not None:
             frames.append(usage.assign(run_id=folder.name.removeprefix(STORE_RUN_PREFIX)))
     return _concat(frames)
@@ -185,10 +192,14 @@ def _replace_folder(folder: Path, tables: dict[str, pd.DataFrame | None],
 
 def _run_folders(store_root: Path, runs: Sequence[str] | None) -> list[Path]:
     root = _existing_store(store_root)
-    known = {p.name.removeprefix(STORE_RUN_PREFIX): p
-             for p in sorted(root.glob(f"{STORE_RUN_PREFIX}*")) if p.is_dir()}
+    readable = _readable_runs(root)
+    known = {run_id: folder for run_id, (folder, _info) in readable.items()}
     if runs is None:
         return list(known.values())
+    for run_id in runs:
+        folder = store_run_dir(root, run_id)
+        if run_id not in known and folder.is_dir():
+            raise ReportError(f"run {run_id!r} cannot be read: {_unreadable(folder)}")
     unknown = [r for r in runs if r not in known]
     if unknown:
         listed = ", ".join(sorted(known)) or "none"
@@ -217,8 +228,83 @@ def _rows(table: pd.DataFrame | None) -> int:
     return 0 if table is None else len(table)
 
 
-def _read(path: Path) -> pd.DataFrame | None:
-    return pd.read_parquet(path) if path.is_file() else None
+def _readable_runs(root: Path) -> dict[str, tuple[Path, dict[str, Any]]]:
+    """Run id -> (folder, run.json) of every run folder whose record and tables can be read;
+    each other one is skipped, with one warning naming its file."""
+    runs: dict[str, tuple[Path, dict[str, Any]]] = {}
+    for folder in sorted(root.glob(f"{STORE_RUN_PREFIX}*")):
+        if not folder.is_dir():
+            continue
+        problem = _unreadable(folder)
+        if problem:
+            _skip(folder, problem)
+            continue
+        info = json.loads((folder / STORE_RUN_FILE).read_text())
+        runs[str(info["run_id"])] = (folder, info)
+    return runs
+
+
+def _unreadable(folder: Path) -> str:
+    """Why the run folder cannot be read ("" when it can): its `run.json` must be a run record
+    and each of its Parquet files whole (the footer a cut file lacks is read, not the rows)."""
+    for name in (STORE_RUN_FILE, *RUN_TABLES):
+        path = folder / name
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            if name == STORE_RUN_FILE:
+                return f"{path}: missing"
+            continue
+        except OSError as error:
+            return f"{path}: {error.strerror}"
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        if key not in _CHECKED:
+            _CHECKED[key] = _file_problem(path, folder)
+        if _CHECKED[key]:
+            return _CHECKED[key]
+    return ""
+
+
+def _file_problem(path: Path, folder: Path) -> str:
+    try:
+        if path.name == STORE_RUN_FILE:
+            info = json.loads(path.read_text())
+            if not isinstance(info, dict) or not {"run_id", "run_date"} <= set(info) or \
+                    f"{STORE_RUN_PREFIX}{info['run_id']}" != folder.name:
+                return f"{path}: not a run record"
+            pd.Timestamp(info["run_date"])
+        else:
+            pq.read_metadata(path)
+    except Exception as error:   # JSON, Arrow, OS and date errors alike: the file is unusable
+        return f"{path}: unreadable ({_first_line(error)})"
+    return ""
+
+
+def _read_run(folder: Path, names: Sequence[str]) -> dict[str, pd.DataFrame | None] | None:
+    """The run's tables, or None (and a warning) when one of them cannot be read after all
+    (damaged inside, past the footer that `_unreadable` checks)."""
+    tables = {}
+    for name in names:
+        path = folder / name
+        try:
+            tables[name] = pd.read_parquet(path) if path.is_file() else None
+        except Exception as error:
+            _skip(folder, f"{path}: unreadable ({_first_line(error)})")
+            return None
+    return tables
+
+
+def _skip(folder: Path, problem: str) -> None:
+    if str(folder) not in _WARNED:
+        _WARNED.add(str(folder))
+        _LOG.warning("results store: skipping run %s, which cannot be read: %s",
+                     folder.name.removeprefix(STORE_RUN_PREFIX), problem)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    line = text.splitlines()[0] if text else type(error).__name__
+    return line if len(line) <= 200 else line[:199] + "…"
 
 
 def _concat(frames: list[pd.DataFrame | None]) -> pd.DataFrame:

@@ -108,14 +108,22 @@ def test_names_are_checked_before_any_work(tmp_path: Path, monkeypatch, capsys,
 
 @pytest.mark.usefixtures("prefect_harness", "prefect_storage")
 def test_a_full_disk_is_one_line_naming_the_file(tmp_path: Path, monkeypatch, capsys) -> None:
-    """`[Errno 28] No space left on device` while a table is written (the table is a link to
-    /dev/full, which answers every write with ENOSPC): one line naming the file, exit 2, no
-    traceback on the console."""
+    """`[Errno 28] No space left on device` while a table is written (tables are written to a
+    scratch name and renamed, so the disk is made to refuse that table's write): one line
+    naming the file, exit 2, no traceback on the console."""
+    import errno
+
+    from benchcore import atomic_files
+
     monkeypatch.chdir(tmp_path)
     path, _ = demo_subset(tmp_path, {"apt01"})
-    run_dir = tmp_path / "results" / "full"
-    run_dir.mkdir(parents=True)
-    (run_dir / "qa_results.csv").symlink_to("/dev/full")
+    real_replace = atomic_files.os.replace
+
+    def full_disk(source, target):
+        if str(target).endswith("qa_results.csv"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_replace(source, target)
+    monkeypatch.setattr(atomic_files.os, "replace", full_disk)
     code = main(["run", "--questions", str(path), "--scene-graph", str(DEMO_GRAPH),
                  "--model", "m", "--provider", "oracle", "--run-id", "full"])
     captured = capsys.readouterr()
@@ -130,15 +138,28 @@ def test_a_full_disk_is_one_line_naming_the_file(tmp_path: Path, monkeypatch, ca
 
 
 def test_writers_name_the_file_a_full_disk_refused(tmp_path: Path) -> None:
-    import errno
-
-    from planeval.tables import write_table
+    """A table is written to a scratch file beside it and renamed, so a link to /dev/full would
+    just be replaced; a file-size limit of 0 (in a child process) makes the write fail as a
+    full disk does, and the error must name the table, not the scratch file."""
+    import subprocess
+    import sys
 
     target = tmp_path / "t.csv"
-    target.symlink_to("/dev/full")
-    with pytest.raises(OSError) as caught:
-        write_table(pd.DataFrame({"a": [1]}), target)
-    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
+    script = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))\n"
+        "import pandas as pd\n"
+        "from planeval.tables import write_table\n"
+        "try:\n"
+        "    write_table(pd.DataFrame({'a': [1]}), sys.argv[1])\n"
+        "except OSError as error:\n"
+        "    print(error.filename)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    assert done.stdout.strip() == str(target), done.stderr[-2000:]
+    assert not target.exists()
 
 
 def test_plan_subcommand_names_itself(capsys) -> None:

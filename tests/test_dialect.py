@@ -172,7 +172,7 @@ DIALECT_ERRORS = [
     "MATCH (n:Room:Building) RETURN n",
     "MATCH ()-[r]->() RETURN keys(r)",
     "RETURN date()",
-    "MATCH (n:Room) RETURN [(n)-->(m) | m.nodeSymbol]",
+    "MATCH (n:Room)-->() RETURN [(n)-->(m) | m.nodeSymbol]",
     "RETURN point({latitude: 1.0, longitude: 2.0})",
     "MATCH (n:Room) RETURN n {.*}",
     "MATCH (n:Room) RETURN COLLECT { MATCH (n)-->(m) RETURN m }",

@@ -34,9 +34,7 @@ ORACLE = OracleClient(ModelConfig(name="oracle", provider="oracle"), BY_UID)
 KNOWN_GAPS: dict[str, str] = {}
 # Valid Neo4j with no faithful form on an engine: each must be refused (`dialect`), never answered
 # wrongly. The reason is the translator's; a new faithful rewrite moves a question out of here.
-REFUSED_ON_BOTH = {
-    "fid120": "a pattern comprehension used as a list (Kuzu has no list subquery)",
-}
+REFUSED_ON_BOTH: dict[str, str] = {}
 REFUSED_ON_KUZU = {
     **REFUSED_ON_BOTH,
     "fid111": "properties(n) as a whole map (Kuzu 0.11.3 has no node -> map)",

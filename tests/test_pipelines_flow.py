@@ -16,6 +16,7 @@ import pytest
 from benchcore.llm.base import ModelConfig
 from benchcore.llm.cache import ResponseCache
 from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig
+from dsgqa.results import transcript_file
 from tests.fake_model import DEMO_GRAPH, ReferenceAgent, demo_subset, serve
 from tests.flow_process import start_flow_process
 
@@ -67,7 +68,7 @@ def test_three_pipelines_side_by_side(tmp_path: Path) -> None:
     assert tiny_rows["error"].str.contains("more than model tiny-context's context_tokens 50").all()
     assert summary.qa.errors == 6
 
-    transcript = run_dir / "transcripts/oracle-reference__agentic.jsonl"
+    transcript = run_dir / "transcripts" / transcript_file("oracle:reference", "agentic")
     lines = [json.loads(line) for line in transcript.read_text().splitlines()]
     assert sorted(line["uid"] for line in lines) == sorted(UIDS)
     roles = [m["role"] for m in lines[0]["messages"]]

@@ -139,3 +139,95 @@ def test_bad_inputs_are_one_line_errors(tmp_path, inputs):
     record_run(write_run(tmp_path / "results", RUN2, inputs), store)
     with pytest.raises(ReportError, match=f"unknown run 'nope'.*recorded: {RUN2}"):
         load_store(store, runs=["nope"])
+
+
+RUN3 = "20260103T020000-cccccc"
+
+
+@pytest.mark.parametrize("damage", ["cut parquet", "garbage run.json", "other run's record"])
+def test_an_unreadable_run_is_skipped_with_one_warning_naming_it(tmp_path, inputs,
+                                                                  damage) -> None:
+    """A damaged run folder must not fail every later run's report: it is left out, said once."""
+    import logging
+    import subprocess
+    import sys
+
+    from reporting import store as store_module
+    from tests.conftest import PROJECT_ROOT
+
+    store = tmp_path / "store"
+    for run_id in (RUN1, RUN2, RUN3):
+        record_run(write_run(tmp_path / "results", run_id, inputs), store)
+    folder = store / f"run_id={RUN2}"
+    if damage == "cut parquet":
+        damaged = folder / "qa.parquet"
+        damaged.write_bytes(damaged.read_bytes()[:300])
+    elif damage == "garbage run.json":
+        damaged = folder / "run.json"
+        damaged.write_text('{"run_id": "20260102T02')
+    else:
+        damaged = folder / "run.json"
+        shutil.copy(store / f"run_id={RUN1}/run.json", damaged)
+    store_module._WARNED.clear()
+    # A handler of its own: Prefect, set up by other tests of the session, may have replaced
+    # the root logger's handlers that caplog relies on.
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logger = logging.getLogger("reporting.store")
+    logger.addHandler(handler)
+    try:
+        assert list(list_runs(store)["run_id"]) == [RUN1, RUN3]
+        qa, planning = load_store(store)
+        assert set(qa["run_id"]) == set(planning["run_id"]) == {RUN1, RUN3}
+        assert not load_usage(store).empty
+        result = build_report(store, tmp_path / "report")
+    finally:
+        logger.removeHandler(handler)
+    assert result.run_id == RUN3 and result.baseline_run == RUN1
+    warnings = [r.getMessage() for r in records]
+    assert len(warnings) == 1 and str(damaged) in warnings[0]
+    assert warnings[0].startswith(f"results store: skipping run {RUN2}, which cannot be read")
+    with pytest.raises(ReportError, match=f"run '{RUN2}' cannot be read: .*{damaged.name}"):
+        load_store(store, runs=[RUN2])
+    # The report command: the report is written, the warning is one line.
+    done = subprocess.run(
+        [sys.executable, "-m", "nlp_dsg_benchmark.cli", "report", "--store", str(store),
+         "--out", str(tmp_path / "cli-report")], cwd=PROJECT_ROOT, capture_output=True,
+        text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("\n") == 1 and str(damaged) in done.stderr
+
+
+@pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+def test_a_run_after_a_damaged_one_still_writes_its_report(tmp_path, monkeypatch):
+    import logging
+
+    from nlp_dsg_benchmark.cli import main
+    from reporting import store as store_module
+    from tests.fake_model import DEMO_GRAPH, demo_subset
+
+    monkeypatch.chdir(tmp_path)
+    questions, _ = demo_subset(tmp_path, {"apt01"})
+    args = ["run", "--provider", "oracle", "--model", "reference", "--questions",
+            str(questions), "--scene-graph", str(DEMO_GRAPH)]
+    assert main([*args, "--run-id", "r1"]) == 0
+    damaged = tmp_path / "results/store/run_id=r1/qa.parquet"
+    damaged.write_bytes(damaged.read_bytes()[:-100])
+    store_module._WARNED.clear()
+    # A handler of its own: where Prefect's console handler writes depends on which test of
+    # the session set Prefect's logging up.
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logger = logging.getLogger("reporting.store")
+    logger.addHandler(handler)
+    try:
+        assert main([*args, "--run-id", "r2"]) == 0
+    finally:
+        logger.removeHandler(handler)
+    assert (tmp_path / "results/r2/report/report.html").is_file()
+    warnings = [r.getMessage() for r in records]
+    assert len(warnings) == 1 and "\n" not in warnings[0]
+    assert "skipping run r1, which cannot be read: results/store/run_id=r1/qa.parquet" in \
+        warnings[0]

@@ -8,7 +8,7 @@ import pickle
 import threading
 
 from benchcore.item_cache import ItemCache
-from benchcore.segment_store import SUFFIX, SegmentStore
+from benchcore.segment_store import _HEADER, SUFFIX, SegmentStore
 
 
 def test_round_trip_and_a_later_store_sees_it(tmp_path) -> None:
@@ -321,3 +321,55 @@ def test_no_merge_while_a_segment_cannot_be_read(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(segment_store, "MERGE_AT", 4)
     store = SegmentStore(tmp_path)
     assert len(_segments(tmp_path)) == 6 and len(store) == 5
+
+
+def _cut_one_write(monkeypatch, keep: int | None = None) -> None:
+    """The next write to a segment lands only in part (a full disk), as `os.write` reports."""
+    from benchcore import segment_store
+
+    real_write, cut = os.write, []
+
+    def write(fd: int, data: bytes) -> int:
+        if not cut:
+            cut.append(fd)
+            return real_write(fd, data[: len(data) // 2 if keep is None else keep])
+        return real_write(fd, data)
+
+    monkeypatch.setattr(segment_store.os, "write", write)
+
+
+def test_a_write_cut_short_loses_only_its_own_record(tmp_path, monkeypatch) -> None:
+    """After a short write the writer goes on appending; a later reader must find every later
+    record, whether the cut record's header claims more bytes than follow it or fewer."""
+    import pytest
+
+    for later, value in ((50, b"v" * 200), (2, b"v" * 5000)):
+        folder = tmp_path / f"after-{later}"
+        store = SegmentStore(folder)
+        store.put("before", b"b")
+        _cut_one_write(monkeypatch)
+        with pytest.raises(OSError, match="short write"):
+            store.put("cut", value)
+        for i in range(later):
+            store.put(f"later{i}", b"%d" % i * 50)
+        monkeypatch.undo()
+        reopened = SegmentStore(folder)
+        assert reopened.get("cut") is None and reopened.get("before") == b"b"
+        assert [reopened.get(f"later{i}") for i in range(later)] == [
+            b"%d" % i * 50 for i in range(later)]
+
+
+def test_a_damaged_record_mid_segment_does_not_hide_the_ones_after_it(tmp_path) -> None:
+    store = SegmentStore(tmp_path)
+    store.put("first", b"1" * 100)
+    store.put("damaged", b"d" * 100)
+    for i in range(20):
+        store.put(f"later{i}", b"l" * 100)
+    segment = next(tmp_path.glob(f"*{SUFFIX}"))
+    data = bytearray(segment.read_bytes())
+    header = data.index(b"damaged") - _HEADER.size
+    data[header + 6:header + 10] = (10**6).to_bytes(4, "little")   # value length: past the end
+    segment.write_bytes(bytes(data))
+    reopened = SegmentStore(tmp_path)
+    assert reopened.get("damaged") is None and reopened.get("first") == b"1" * 100
+    assert all(reopened.get(f"later{i}") == b"l" * 100 for i in range(20))

@@ -40,6 +40,8 @@ from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import fix_order_by
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
+from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
+from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
 from dsgqa.dialect.trees import call, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import (
     NODE_KEYS,
@@ -182,6 +184,8 @@ class Rewriter:
         annotate_types(root)
         names = FreshNames(taken)
         self.names = names
+        if collect_pattern_comprehensions(root, names, self._comprehension_chain):
+            self.note(PATTERN_LISTS)
         self.uniqueness = Uniqueness(names)
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
@@ -285,6 +289,14 @@ class Rewriter:
         self.note("pattern predicate->EXISTS")
         return tree("subquery", var("EXISTS"),
                     tree("subquery_pattern", tree("pattern_list", tree("pattern", chain))))
+
+    def _comprehension_chain(self, pattern: Tree) -> Tree:
+        """The `chain` of a pattern written as an expression (`(r)-[:T]->(n)`)."""
+        first, rel, tail = pattern.children
+        items = [self._node(first), rel]
+        for i, part in enumerate(tail.children):
+            items.append(part if i % 2 else self._node(part))
+        return tree("chain", *items)
 
     def _node(self, node: Tree) -> Tree:
         """An expression that stood for a node in a pattern predicate, as a node pattern."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from benchcore import atomic_files
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa.graphstore import open_graph_store
 from dsgqa.question_gen.candidate import Candidate
@@ -136,11 +137,8 @@ def write_question_set(generated: Generated, path: Path) -> Path:
                       "categories": {c: n for c, n in report.kept.items()}},
         "questions": generated.questions,
     }
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     text = yaml.dump(body, Dumper=_Dumper, sort_keys=False, width=96, allow_unicode=True)
-    path.write_text(header + text)
-    return path
+    return atomic_files.write_text(path, header + text)
 
 
 class _Flow(list):

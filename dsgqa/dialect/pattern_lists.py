@@ -1,0 +1,134 @@
+"""A pattern comprehension used as a list: `[(r)-[:ROOM_CONNECTED]->(n:Room) | n.nodeSymbol]`.
+
+Kuzu and Ladybug have no list-valued subquery, but where the rows before the projection are
+each a distinct binding of named variables, the list is what an OPTIONAL MATCH and a collect()
+grouped by those variables give:
+
+    MATCH (r:Room {nodeSymbol: 'R2'}) RETURN [(r)-[:ROOM_CONNECTED]->(n:Room) | n.nodeSymbol] AS ns
+ -> MATCH (r:Room {nodeSymbol: 'R2'}) OPTIONAL MATCH (r)-[:ROOM_CONNECTED]->(n:Room)
+    WITH r, collect(n.nodeSymbol) AS _pc1 RETURN _pc1 AS ns
+
+That is faithful only when (checked here, else the comprehension is left to be refused):
+- every clause before the projection is a MATCH whose nodes and relationships all have names
+  (so no two rows are equal and grouping by the variables in scope keeps every row);
+- the projection neither aggregates nor spells a `*`;
+- the mapped value is never NULL (collect() skips NULLs, a comprehension keeps them): a node of
+  the pattern, or its nodeSymbol, class, name or center, which every node has.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.trees import call, name, tree, var
+from dsgqa.dialect.uniqueness import FreshNames
+
+REWRITE = "pattern comprehension->OPTIONAL MATCH + collect"
+_ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
+
+
+def _all_named(match: Tree) -> bool:
+    patterns = next(c for c in match.children if isinstance(c, Tree) and c.data == "pattern_list")
+    for pattern in patterns.children:
+        chain = pattern.children[-1]
+        if not (isinstance(chain, Tree) and chain.data == "chain"):
+            return False
+        for part in chain.children:
+            if part.data == "node_pattern":
+                if not any(isinstance(c, Tree) and c.data == "name" for c in part.children):
+                    return False
+            else:
+                detail = next((c for c in part.children if isinstance(c, Tree)), None)
+                if detail is None or not any(c.data == "name" for c in detail.children):
+                    return False
+    return True
+
+
+def _comprehensions(node: object, found: list[tuple[Tree, int]]) -> None:
+    """(parent, index) of each pattern comprehension under `node`, not inside size()."""
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return
+    for i, child in enumerate(node.children):
+        if not isinstance(child, Tree):
+            continue
+        if child.data in ("list_comp", "list_comp_map") and isinstance(child.children[0], Tree) \
+                and child.children[0].data == "pattern_predicate":
+            is_size = node.data == "call" and node.children[0].data == "var" \
+                and plain_name(node.children[0].children[0]).lower() == "size"
+            if not is_size:
+                found.append((node, i))
+            continue
+        _comprehensions(child, found)
+
+
+def _never_null(mapping: object, pattern_nodes: set[str]) -> bool:
+    if not isinstance(mapping, Tree):
+        return False
+    if mapping.data == "var":
+        return plain_name(mapping.children[0]) in pattern_nodes
+    if mapping.data == "prop" and mapping.children[0].data == "var":
+        return plain_name(mapping.children[0].children[0]) in pattern_nodes \
+            and plain_name(mapping.children[1]) in _ALWAYS_SET
+    return False
+
+
+def collect_pattern_comprehensions(root: Tree, names: FreshNames,
+                                   chain_of: object) -> bool:
+    """Rewrite the comprehensions that qualify, in place; True when one did. `chain_of` turns a
+    `pattern_predicate` into a `chain` (the rewriter's own node reader)."""
+    changed = False
+    for single in list(root.iter_subtrees_topdown()):
+        if single.data != "single_query":
+            continue
+        clauses = single.children
+        k = 0
+        while k < len(clauses):
+            clause = clauses[k]
+            k += 1
+            if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
+                continue
+            before = clauses[:k - 1]
+            if not before or not all(isinstance(c, Tree) and c.data == "match" and _all_named(c)
+                                     for c in before):
+                continue
+            projection = clause.children[0]
+            items = next(c for c in projection.children
+                         if isinstance(c, Tree) and c.data == "proj_items")
+            if any(isinstance(c, Token) for c in items.children) or has_aggregate(items):
+                continue
+            found: list[tuple[Tree, int]] = []
+            _comprehensions(items, found)
+            scope = list(getattr(projection, "scope_before", {}))
+            new_clauses: list[Tree] = []
+            for parent, index in found:
+                comprehension = parent.children[index]
+                chain = chain_of(comprehension.children[0])  # type: ignore[operator]
+                pattern_nodes = {plain_name(c.children[0]) for c in chain.children
+                                 if c.data == "node_pattern" and c.children
+                                 and isinstance(c.children[0], Tree)
+                                 and c.children[0].data == "name"}
+                mapping = comprehension.children[-1]
+                where = comprehension.children[1] if comprehension.data == "list_comp" \
+                    and len(comprehension.children) == 3 else None
+                if comprehension.data == "list_comp" and len(comprehension.children) == 2:
+                    continue  # [(a)-->(b) WHERE p]: a list of paths, left to be refused
+                if not _never_null(mapping, pattern_nodes):
+                    continue
+                column = names.fresh("_pc")
+                match = tree("match", Token("OPTIONAL", "OPTIONAL"),
+                             tree("pattern_list", tree("pattern", chain)))
+                if where is not None:
+                    match.children.append(tree("where", where))
+                carried = [tree("proj_item", var(v)) for v in scope]
+                collected = tree("proj_item", call("collect", mapping), name(column))
+                new_clauses += [match, tree("with_clause", tree(
+                    "projection", tree("proj_items", *carried, collected)))]
+                scope.append(column)
+                parent.children[index] = var(column)
+            if new_clauses:
+                clauses[k - 1:k - 1] = new_clauses
+                k += len(new_clauses)
+                changed = True
+    return changed
