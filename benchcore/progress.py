@@ -8,7 +8,8 @@ report to the workers' processes, where nobody listens.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 Listener = Callable[[str, str, int], None]   # (event "started"|"advanced", stage, count)
 
@@ -42,3 +43,14 @@ def started(stage: str, total: int) -> None:
 
 def advanced(stage: str, count: int = 1) -> None:
     _emit("advanced", stage, count)
+
+
+@contextmanager
+def step(stage: str) -> Iterator[None]:
+    """A stage done in one piece (loading a graph, building the report): a bar of one item,
+    so every part of a run that can take seconds is visible, not only the batches."""
+    started(stage, 1)
+    try:
+        yield
+    finally:
+        advanced(stage)

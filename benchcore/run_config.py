@@ -2,12 +2,17 @@
 each track runs (`QAConfig`, `PlanningConfig`).
 
 A `BenchmarkConfig` is the flow's one parameter, so a deployment, the CLI and a YAML file all
-describe a run the same way. Paths are relative to the working directory of the run.
+describe a run the same way. In a config file, `$VAR`/`${VAR}` and `~` are expanded and input
+paths (question set, scene graph, planning data, reply scripts) are relative to the file, so
+a file works from any working directory; results and caches are relative to where the run
+starts. Every problem of a file is reported at once, each on its own line with file:line
+(`load_config`, `benchcore/yaml_problems.py`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import uuid
 from pathlib import Path
 from typing import Annotated, Literal
@@ -25,16 +30,25 @@ from pydantic import (
 )
 
 from benchcore import atomic_files
+from benchcore.env_vars import expand_variables
 from benchcore.llm.base import ModelConfig
 from benchcore.names import CACHED_STAGES, DEFAULT_EMBEDDED_BACKEND, Backend
 from benchcore.run_folder import CONFIG_FILE
 from benchcore.run_names import run_id_problem
 from benchcore.url_credentials import refuse_credentials
 from benchcore.yaml_load import load_yaml
+from benchcore.yaml_problems import Problem, compose, line_of, validation_problems
 
 
 class ConfigError(ValueError):
-    """A run configuration that cannot be used; one line naming the file and field."""
+    """A run configuration that cannot be used: one line per problem, each naming the file,
+    line and field (`problems`; the message is the first, saying how many more there are)."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        self.problems = problems or [message]
+        more = len(self.problems) - 1
+        suffix = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        super().__init__(self.problems[0] + suffix)
 
 
 PipelineKind = Literal["feedforward", "agentic", "in_context"]
@@ -150,9 +164,16 @@ class PlanningConfig(GenerationSettings):
 
     data_dir: str = Field(description="Dir laid out as <domain>/domain.pddl, adapted_instances/.")
     domains: list[str] | None = Field(default=None, description="Default: every domain.")
-    max_instances_per_domain: int | None = None
+    max_instances_per_domain: int | None = Field(
+        default=None, ge=1, description="The first N instances of each domain (CLI --limit).")
     planner_baseline: bool = Field(default=True, description="Add the classical planner row.")
-    planner_node_limit: int = 20_000
+    # The planner's bounds per instance; one that stops it is reported as failure kind `limit`.
+    # Defaults: a 25-domain IPC set with 2 instances each runs in minutes under 2 GB.
+    planner_node_limit: int = Field(default=20_000, ge=1, description="Planner: expanded states.")
+    planner_time_limit_s: float = Field(default=10.0, gt=0, description="Planner: seconds.")
+    planner_memory_limit_mb: float = Field(
+        default=256.0, gt=0, description="Planner: memory its states and ground actions hold "
+        "(an estimate; two instances are searched at once).")
     models: list[ModelConfig] | None = Field(
         default=None, description="Models for this track; default: the run's models."
     )
@@ -276,7 +297,8 @@ class BenchmarkConfig(BaseModel):
 
 
 def _rebased(path: str, root: Path) -> str:
-    return path if Path(path).is_absolute() else str(root / path)
+    path = os.path.expanduser(path)
+    return path if Path(path).is_absolute() else os.path.normpath(root / path)
 
 
 def with_inputs_under(config: BenchmarkConfig, root: Path) -> BenchmarkConfig:
@@ -311,30 +333,60 @@ def resolve_config(config: BenchmarkConfig | None, config_file: str | None) -> B
     return load_config(config_file)
 
 
-def _invalid(path: Path, error: ValidationError) -> ConfigError:
-    """The first validation error as one line naming the file and the field."""
-    first = error.errors()[0]
-    return ConfigError(f"{path}: field {_field_path(first['loc'])}: {first['msg']}")
+# heracles_agents' experiment keys, for the person who writes a run config from one of those.
+_LAYOUT = ("a heracles_agents experiment key; a run configuration has `models:`, `qa:` and "
+           "`planning:` at the top, see configs/nightly.yaml")
+HERACLES_HINTS = {
+    "model": "name", "client_type": "provider", "timeout": "timeout_s",
+    "pipeline": "pipelines", "configurations": _LAYOUT, "metadata": _LAYOUT, "phases": _LAYOUT,
+    "model_info": _LAYOUT, "client": _LAYOUT, "dsg_interface": _LAYOUT,
+}
 
 
-def _field_path(loc: tuple[int | str, ...]) -> str:
-    """`qa.pipelines.0.kind`: the path as written in the file, without the names pydantic adds
-    for the member of a union it tried (`PipelineConfig`, `literal[...]`)."""
-    return ".".join(str(p) for p in loc
-                    if not (isinstance(p, str) and (p[:1].isupper() or "[" in p)))
+def _invalid(path: Path, error: ValidationError, text: str = "") -> ConfigError:
+    """Every validation error, one line each, naming the file, line and field."""
+    return _all_problems(path, _problems(error), text)
+
+
+def _problems(error: ValidationError) -> list[Problem]:
+    return validation_problems(error, BenchmarkConfig, hints=HERACLES_HINTS)
+
+
+def _all_problems(path: Path, problems: list[Problem], text: str) -> ConfigError:
+    """One line per problem, in the file's order."""
+    root = compose(text) if text else None
+    located = sorted((line_of(root, p.loc), i, p) for i, p in enumerate(problems))
+    lines = list(dict.fromkeys(p.line(path, root) for _, _, p in located))
+    return ConfigError(lines[0], lines)
 
 
 def load_config(path: str | Path) -> BenchmarkConfig:
+    """A run configuration file: environment variables expanded, input paths resolved against
+    the file's folder, and every problem reported at once (`ConfigError.problems`)."""
     path = Path(path)
     try:
-        data = load_yaml(path.read_text())
-        return BenchmarkConfig.model_validate(data)
+        text = path.read_text()
+        data = load_yaml(text)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
     except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: malformed YAML: {error}".splitlines()[0]) from None
+        mark = getattr(error, "problem_mark", None)
+        number = mark.line + 1 if mark else getattr(error, "line", None)
+        line = f":{number}" if number else ""
+        problem = getattr(error, "problem", None) or "malformed YAML"
+        raise ConfigError(f"{path}{line}: malformed YAML: {problem}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}:1: expected a mapping of run settings (models:, qa:, ...)")
+    data, problems = expand_variables(data)
+    config = None
+    try:
+        config = BenchmarkConfig.model_validate(data)
     except ValidationError as error:
-        raise _invalid(path, error) from None
+        problems += _problems(error)
+    if problems:
+        raise _all_problems(path, problems, text)
+    assert config is not None
+    return with_inputs_under(config, path.resolve().parent)
 
 
 # Settings that change how a run goes, not what its tables hold: a run id may be run again
@@ -435,6 +487,7 @@ def load_run_config(run_dir: Path) -> BenchmarkConfig:
     if not path.is_file():
         raise ConfigError(f"{path}: no recorded run configuration (is {run_dir.name} a run id?)")
     try:
-        return BenchmarkConfig.model_validate_json(path.read_text())
+        text = path.read_text()
+        return BenchmarkConfig.model_validate_json(text)
     except ValidationError as error:
-        raise _invalid(path, error) from None
+        raise _invalid(path, error, text) from None

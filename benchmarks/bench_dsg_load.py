@@ -24,12 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from benchcore import external_data
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND, EMBEDDED_BACKENDS
 from dsgqa.graphstore import open_graph_store
 from dsgqa.scene_graph import load_scene_graph
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT.parent / "shared/data/dsg/example_dsg.json"
+EXAMPLE = external_data.path_or_fetched(external_data.EXAMPLE_DSG)
 DEMO = ROOT / "questions/demo/apartment_dsg.json"
 T = TypeVar("T")
 

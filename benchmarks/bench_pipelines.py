@@ -21,13 +21,14 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from benchcore import external_data
 from dsgqa.in_context import estimate_tokens, serialize
 from dsgqa.prompts import in_context_messages
 from dsgqa.scene_graph import load_scene_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = ROOT / ".venv/bin/nlp-dsg-benchmark"
-EXAMPLE = ROOT.parent / "shared/data/dsg/example_dsg.json"
+EXAMPLE = external_data.path_or_fetched(external_data.EXAMPLE_DSG)
 PIPELINES = ["feedforward", {"kind": "agentic"}, {"kind": "agentic", "name": "agentic_text",
              "models": ["text-protocol"]}, "in_context", {"kind": "in_context",
                                                           "variant": "full"}]

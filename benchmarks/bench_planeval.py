@@ -10,7 +10,8 @@ and their mutations, PlanningLCS against GAICo).
 2. PlanningLCS pairs/s on 30-step and 1,000-step plans, planeval vs GAICo 0.4.0 side by side
    on the same pairs (scores checked equal). Target: >= 20x GAICo.
 
-Usage: python benchmarks/bench_planeval.py [DATA_DIR]   (default: ../shared/data/planning)
+Usage: python benchmarks/bench_planeval.py [DATA_DIR]
+(default: the external planning data, found by benchcore/external_data.py)
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
+from benchcore import external_data
 from planeval.dataset import PlanningData
 from planeval.diagnosis import validate_plan
 from planeval.metrics import planning_lcs
 from planeval.plan_text import parse_plan
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "planning"
+DEFAULT_DATA = external_data.path_or_fetched(external_data.PLANNING)
 
 
 def mutations(steps: list[str], rng: random.Random, objects: list[str]) -> list[list[str]]:

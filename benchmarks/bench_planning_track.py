@@ -19,7 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SHARED_PLANNING = ROOT.parent / "shared/data/planning"
+from benchcore import external_data  # noqa: E402
+
+SHARED_PLANNING = external_data.path_or_fetched(external_data.PLANNING)
 
 
 def planning_track_times(folder: Path) -> tuple[float, float]:

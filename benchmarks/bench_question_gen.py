@@ -15,10 +15,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchcore import external_data  # noqa: E402
 from dsgqa.question_gen.generate import generate  # noqa: E402
 from dsgqa.scene_graph import load_scene_graph  # noqa: E402
 
-EXAMPLE = ROOT.parent / "shared/data/dsg/example_dsg.json"
+EXAMPLE = external_data.path_or_fetched(external_data.EXAMPLE_DSG)
 
 
 def main(path: Path = EXAMPLE, per_category: int = 30, seed: int = 0) -> None:

@@ -31,10 +31,11 @@ from process_tree import PeakTreeRSS
 from stage_clock import StageClock
 from task_times import task_seconds
 
+from benchcore import external_data
 from benchcore.names import Stage
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_PLANNING = ROOT.parent / "shared/data/planning"
+SHARED_PLANNING = external_data.path_or_fetched(external_data.PLANNING)
 PROBLEM_HEADER = "The PDDL problem:\n"
 
 

@@ -78,12 +78,13 @@ from report_check import read_report
 from stage_clock import StageClock
 from task_times import task_ends, task_seconds
 
+from benchcore import external_data
 from benchcore.names import Stage
 from benchcore.run_summary import RunSummary
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED_QUESTIONS = ROOT / "questions/generated/example_dsg_questions.yaml"
-EXAMPLE_GRAPH = ROOT.parent / "shared/data/dsg/example_dsg.json"
+EXAMPLE_GRAPH = external_data.path_or_fetched(external_data.EXAMPLE_DSG)
 MODELS = ("fake-a", "fake-b")
 LLM_STAGES = (Stage.GENERATE_CYPHER, Stage.REFINE)
 BROKEN_CYPHER = "MATCH (o:Object RETURN o"

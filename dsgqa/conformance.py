@@ -371,7 +371,7 @@ def fidelity_summary(backend: str, scene_graph: Path | None) -> bool:
     graph = scene_graph or example_graph()
     if graph is None:
         print("fidelity set skipped: the example Hydra graph is not here (pass --scene-graph, "
-              "or set NLP_DSG_EXAMPLE_DSG)")
+              "set NLP_DSG_EXAMPLE_DSG, or run scripts/fetch-data.sh)")
         return True
     with tempfile.TemporaryDirectory(prefix="dsg-fidelity-") as scratch:
         verdicts = list(check(backend, FIDELITY_QUESTIONS, graph, Path(scratch)))

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from benchcore import external_data
 from benchcore.llm.base import ModelConfig
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND, EMBEDDED_BACKENDS
 from dsgqa.graphstore import open_graph_store
@@ -41,11 +42,11 @@ FIDELITY_QUESTIONS = Path(__file__).resolve().parent.parent / "questions/fidelit
 
 def example_graph() -> Path | None:
     """The example Hydra graph the fidelity set is written for, if it is on this machine:
-    `NLP_DSG_EXAMPLE_DSG`, else the shared data folder beside the project."""
+    `NLP_DSG_EXAMPLE_DSG`, else wherever the external data is (`benchcore.external_data`)."""
     named = os.environ.get("NLP_DSG_EXAMPLE_DSG")
-    candidates = [Path(named)] if named else []
-    candidates.append(FIDELITY_QUESTIONS.parents[2].parent / "shared/data/dsg/example_dsg.json")
-    return next((path for path in candidates if path.is_file()), None)
+    if named and Path(named).is_file():
+        return Path(named)
+    return external_data.find(external_data.EXAMPLE_DSG)
 
 
 def check(backend: str, questions: Path, scene_graph: Path,

@@ -10,7 +10,11 @@
         cypher: MATCH (o:Object {class: 'chair'}) RETURN count(o)   # optional reference
 
 Every problem is reported as one line naming the file, the line, the question uid and the field,
-because a nightly run that dies on question 37 with a traceback wastes a night.
+because a nightly run that dies on question 37 with a traceback wastes a night; and every
+problem of the file at once (`QuestionFileError.problems`), an unknown key on its own line with
+its near miss (`soluton` -> `solution`), because a hand-written set otherwise takes one run
+per typo. `nlp-dsg-benchmark questions check` adds running each reference query
+(`dsgqa/question_check.py`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import hashlib
 import json
 import weakref
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 import yaml
 from pydantic import (
@@ -32,12 +36,19 @@ from pydantic import (
 )
 
 from benchcore.excerpt import excerpt
-from benchcore.yaml_load import LOADER as _LOADER
 from benchcore.yaml_load import AliasBombError, load_yaml
+from benchcore.yaml_problems import compose, line_of, unknown_key
 
 
 class QuestionFileError(ValueError):
-    """A question file that cannot be used; the message is one line with file:line."""
+    """A question file that cannot be used: `problems` holds every problem, one line each with
+    file:line; the message is the first, saying how many more there are."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        self.problems = problems or [message]
+        more = len(self.problems) - 1
+        suffix = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        super().__init__(self.problems[0] + suffix)
 
 
 class Comparator(BaseModel):
@@ -119,74 +130,94 @@ def _read_text(path: Path) -> str:
 
 
 def _parse_question_set(path: Path, text: str) -> QuestionSet:
+    questions, problems = parse_questions(path, text)
+    if problems:
+        raise QuestionFileError(problems[0], problems)
+    return QuestionSet(source=str(path), questions=tuple(questions))
+
+
+def parse_questions(path: Path, text: str) -> tuple[list[Question], list[str]]:
+    """The valid questions of a file and every problem found, one line each in file order
+    (no questions when the file as a whole is unusable)."""
     try:
         data = load_yaml(text)
     except AliasBombError as error:
-        raise QuestionFileError(f"{path}:{error.line}: {error.problem}") from None
+        return [], [f"{path}:{error.line}: {error.problem}"]
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
         problem = getattr(error, "problem", None) or "malformed YAML"
-        raise QuestionFileError(f"{path}{line}: malformed YAML: {problem}") from None
+        return [], [f"{path}{line}: malformed YAML: {problem}"]
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
-        raise QuestionFileError(f"{path}:1: expected a top-level `questions:` list")
-    try:
-        questions = [_validate_question(path, i, raw) for i, raw in enumerate(data["questions"])]
-        _reject_duplicates(questions)
-    except _Invalid as problem:
-        lines = _question_lines(yaml.compose(text, Loader=_LOADER))
-        raise problem.error(path, lines) from None
-    return QuestionSet(source=str(path), questions=tuple(questions))
-
-
-def _question_lines(root: yaml.Node | None) -> dict[int, int]:
-    """1-based line of each entry of the `questions` list, for error messages."""
-    if not isinstance(root, yaml.MappingNode):
-        return {}
-    for key, value in root.value:
-        if key.value == "questions" and isinstance(value, yaml.SequenceNode):
-            return {i: item.start_mark.line + 1 for i, item in enumerate(value.value)}
-    return {}
+        return [], [f"{path}:1: expected a top-level `questions:` list"]
+    placed: list[tuple[int, Question]] = []   # (position in the file, question)
+    invalid: list[_Invalid] = []
+    for i, raw in enumerate(data["questions"]):
+        question, found = _validate_question(i, raw)
+        invalid += found
+        if question is not None:
+            placed.append((i, question))
+    invalid += _duplicates(placed)
+    questions = [question for _, question in placed]
+    if not invalid:   # other top-level keys are the set's metadata (a generated set's graph)
+        return questions, []
+    root = compose(text)   # a second, slower pass: only when there is something to report
+    located = [(line_of(root, ("questions", p.index, *p.loc)), p.error(path, root))
+               for p in invalid]
+    return questions, [message for _, message in sorted(located, key=lambda t: t[0])]
 
 
 class _Invalid(Exception):
-    """A problem found before line numbers are known (they cost a second, slower YAML pass,
-    so they are computed only when there is something to report)."""
+    """A problem of question `index`, at key path `loc` inside it (its line comes from the
+    YAML nodes, composed only when there is something to report)."""
 
-    def __init__(self, index: int, uid: str, message: str, first_index: int | None = None):
+    def __init__(self, index: int, uid: str, message: str, loc: tuple[int | str, ...] = (),
+                 first_index: int | None = None):
         super().__init__(message)
-        self.index, self.uid, self.message, self.first_index = index, uid, message, first_index
+        self.index, self.uid, self.message, self.loc = index, uid, message, loc
+        self.first_index = first_index
 
-    def error(self, path: Path, lines: dict[int, int]) -> QuestionFileError:
+    def error(self, path: Path, root: yaml.Node | None) -> str:
         message = self.message
         if self.first_index is not None:
-            message += f" (first used at line {lines.get(self.first_index, 1)})"
-        where = f"{path}:{lines.get(self.index, 1)}: question {self.uid}"
-        return QuestionFileError(f"{where}: {message}")
+            first = line_of(root, ("questions", self.first_index))
+            message += f" (first used at line {first})"
+        where = f"{path}:{line_of(root, ('questions', self.index, *self.loc))}: question {self.uid}"
+        return f"{where}: {message}"
 
 
-def _validate_question(path: Path, index: int, raw: object) -> Question:
+def _validate_question(index: int, raw: object) -> tuple[Question | None, list[_Invalid]]:
     uid = raw.get("uid", f"#{index + 1}") if isinstance(raw, dict) else f"#{index + 1}"
     uid = uid if isinstance(uid, str) and len(uid) <= 80 else excerpt(uid)
     if not isinstance(raw, dict):
-        raise _Invalid(index, uid, "expected a mapping")
+        return None, [_Invalid(index, uid, "expected a mapping")]
     try:
         question = Question.model_validate(raw)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "question"
-        message = first["msg"].lower()
-        if first["type"] == "extra_forbidden":
-            message = "unknown field"
-        elif first["type"] == "literal_error":
-            accepted = first.get("ctx", {}).get("expected", "")
-            message = (f"unknown value {excerpt(first.get('input'))} (accepted: {accepted}, "
-                       "any case)")
-        raise _Invalid(index, uid, f"field {field}: {message}") from None
+        return None, [_Invalid(index, uid, _message(entry), _key_loc(entry))
+                      for entry in error.errors()]
     problem = solution_problem(question)
     if problem:
-        raise _Invalid(index, uid, f"field solution: {problem}")
-    return question
+        return None, [_Invalid(index, uid, f"field solution: {problem}", ("solution",))]
+    return question, []
+
+
+def _message(entry: Any) -> str:
+    field = ".".join(str(p) for p in entry["loc"]) or "question"
+    message = entry["msg"].lower()
+    if entry["type"] == "extra_forbidden":
+        known = Comparator.model_fields if len(entry["loc"]) > 1 else Question.model_fields
+        message = unknown_key(str(entry["loc"][-1]), known)
+    elif entry["type"] == "literal_error":
+        accepted = entry.get("ctx", {}).get("expected", "")
+        message = f"unknown value {excerpt(entry.get('input'))} (accepted: {accepted}, any case)"
+    return f"field {field}: {message}"
+
+
+def _key_loc(entry: Any) -> tuple[int | str, ...]:
+    """Where to point: the key itself when it is written (an unknown key, a bad value), the
+    question's first line when it is missing."""
+    return () if entry["type"] == "missing" else tuple(entry["loc"])
 
 
 def solution_problem(question: Question) -> str | None:
@@ -208,12 +239,17 @@ def solution_problem(question: Question) -> str | None:
     return None
 
 
-def _reject_duplicates(questions: list[Question]) -> None:
+def _duplicates(placed: list[tuple[int, Question]]) -> list[_Invalid]:
+    """Every repeated uid, pointing at the repeat and naming the first use's line."""
     seen: dict[str, int] = {}
-    for i, question in enumerate(questions):
+    found: list[_Invalid] = []
+    for i, question in placed:
         if question.uid in seen:
-            raise _Invalid(i, question.uid, "field uid: duplicate uid", seen[question.uid])
-        seen[question.uid] = i
+            found.append(_Invalid(i, question.uid, "field uid: duplicate uid", ("uid",),
+                                  seen[question.uid]))
+        else:
+            seen[question.uid] = i
+    return found
 
 
 _SHARED: dict[tuple[str, str], QuestionSet] = {}

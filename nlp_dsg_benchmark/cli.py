@@ -31,7 +31,9 @@ TRACKS = ("qa", "planning")
 PIPELINE_CHOICES = ("feedforward", "agentic", "in_context", "in_context_full")
 
 if TYPE_CHECKING:
-    from benchcore.run_config import BenchmarkConfig
+    from pydantic import ValidationError
+
+    from benchcore.run_config import BenchmarkConfig, ConfigError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_CONFIG = PROJECT_ROOT / "configs/smoke.yaml"
@@ -70,10 +72,25 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--tool-protocol", default="tools", choices=["tools", "text"],
                      help="Agentic: the API's tool calling, or fenced cypher blocks for servers "
                      "without it.")
+    run.add_argument("--temperature", type=float, help="Sampling temperature of every model "
+                     "(default 0; overrides a --config file's).")
+    run.add_argument("--seed", type=int, help="Sampling seed sent to every model (default 0; "
+                     "overrides a --config file's).")
+    run.add_argument("--max-tokens", type=int, help="Reply length cap of every model (default: "
+                     "the server's; overrides a --config file's).")
     run.add_argument("--planning-data", help="Planning data dir (<domain>/domain.pddl, ...); "
                      "adds the planning track.")
     run.add_argument("--approach", default="non-incremental",
                      choices=["non-incremental", "incremental"])
+    run.add_argument("--domain", action="append", dest="domains", metavar="NAME",
+                     help="Planning: only this domain (repeatable; default: every domain).")
+    run.add_argument("--limit", type=int, metavar="N",
+                     help="Planning: the first N instances of each domain.")
+    run.add_argument("--planner-baseline", action=argparse.BooleanOptionalAction, default=None,
+                     help="Planning: add the classical planner's row (default: on).")
+    run.add_argument("--planner-time-limit", type=float, metavar="S",
+                     help="Planning: seconds per instance for the planner (default 10); "
+                     "nodes and memory: planner_node_limit, planner_memory_limit_mb in a config.")
     _add_refresh(run)
     _add_run_options(run)
 
@@ -104,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND, choices=EMBEDDED_BACKENDS)
     check.add_argument("--scene-graph", type=Path, default=None,
                        help="The example Hydra graph for the fidelity set (default: found "
-                            "beside the project or via NLP_DSG_EXAMPLE_DSG).")
+                            "via NLP_DSG_EXAMPLE_DSG or scripts/fetch-data.sh).")
 
     compare = sub.add_parser("compare", help="Compare two answers (SLDP, or PDDL goals).")
     compare.add_argument("a")
@@ -112,7 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--pddl", action="store_true", help="Compare as PDDL goal formulas.")
     compare.add_argument("--tol", type=float, default=0.01, help="Numeric tolerance (SLDP).")
 
-    questions = sub.add_parser("questions", help="Question-set tools (generate).")
+    questions = sub.add_parser("questions", help="Question-set tools (generate, check).")
     questions_sub = questions.add_subparsers(dest="questions_command", required=True)
     gen = questions_sub.add_parser(
         "generate", help="Write a question set for any spark_dsg scene graph; every solution "
@@ -126,6 +143,27 @@ def _parser() -> argparse.ArgumentParser:
                      help="Only this category (repeatable); default: all.")
     gen.add_argument("--db-root", help="Where the embedded database is built (default: a "
                      "temporary directory).")
+    qcheck = questions_sub.add_parser(
+        "check", help="Check a hand-written question set: every problem of the file with "
+        "file:line (unknown keys named), then every reference `cypher` run on the scene graph "
+        "and its rows compared with the `solution`. Exit 1 when anything is wrong.")
+    qcheck.add_argument("set", metavar="SET", help="Question set YAML.")
+    qcheck.add_argument("--scene-graph", required=True, help="spark_dsg JSON scene graph.")
+    qcheck.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND, choices=EMBEDDED_BACKENDS)
+    qcheck.add_argument("--db-root", help="Where the embedded database is built (default: a "
+                        "temporary directory).")
+
+    data = sub.add_parser("data", help="External data sets (fetch).")
+    data_sub = data.add_subparsers(dest="data_command", required=True)
+    fetch = data_sub.add_parser(
+        "fetch", help="Download the external data sets (the Hydra example graph, "
+        "AutoPlanBench's domains) at pinned commits into data/external/, sha256-checked.")
+    fetch.add_argument("--set", action="append", dest="sets", metavar="NAME",
+                       help="Only this data set (repeatable): dsg, planning.")
+    fetch.add_argument("--dest", type=Path, default=None,
+                       help="Folder to store them in (default: data/external in the project).")
+    fetch.add_argument("--mirror", help="Server laid out like raw.githubusercontent.com "
+                       "(default: $NLP_DSG_DATA_MIRROR, else GitHub).")
 
     sub.add_parser("report", help="HTML/Markdown report from the results store "
                    "(nlp-dsg-benchmark report --help).", add_help=False)
@@ -159,7 +197,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
     from pydantic import ValidationError
 
-    from benchcore.run_config import ConfigError, load_config, with_inputs_under
+    from benchcore.run_config import ConfigError, load_config
     from benchcore.run_names import run_id_problem
 
     # Checked before the id is used: it names a folder (model_copy below does not validate).
@@ -172,7 +210,7 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
     if args.command == "demo":
         # The smoke deployment's configuration: the oracle answers with the reference Cypher
         # (every answer right); a scripted planning model makes known mistakes.
-        demo = with_inputs_under(load_config(DEMO_CONFIG), PROJECT_ROOT)
+        demo = load_config(DEMO_CONFIG)   # its input paths are relative to the file
         return demo.model_copy(update={
             "run_id": args.run_id, "results_dir": args.results_dir, "cache_dir": args.cache_dir,
             "qa": demo.qa.model_copy(update={"db_root": str(Path(args.cache_dir) / "graphs")}),
@@ -182,7 +220,16 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         overrides: dict[str, object] = {"run_id": args.run_id} if args.run_id else {}
         if args.refresh:
             overrides["refresh"] = refresh_stages(args.refresh)
-        return config.model_copy(update=overrides)
+        if config.planning is not None and planning_overrides(args):
+            try:
+                overrides["planning"] = config.planning.model_validate(
+                    {**config.planning.model_dump(), **planning_overrides(args)})
+            except ValidationError as error:
+                raise _flag_error(error) from None
+        try:
+            return with_sampling(config.model_copy(update=overrides), args)
+        except ValidationError as error:
+            raise _flag_error(error) from None
     missing = [f for f in ("model",) if not getattr(args, f)]
     if not args.planning_data:
         missing += [f for f in ("questions", "scene_graph") if not getattr(args, f)]
@@ -191,13 +238,57 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         raise ConfigError(f"run: missing {flags} (or give --config FILE)")
     try:
         return _config_from_flags(args)
-    except ValidationError as error:   # a flag's value the config refuses: name the flag
-        first = error.errors()[0]
-        field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), None)
-        if field is None:   # a check across fields (a model listed twice)
-            raise ConfigError(f"run: {first['msg']}") from None
-        flag = {"name": "model"}.get(field, field)
-        raise ConfigError(f"run: --{flag.replace('_', '-')}: {first['msg']}") from None
+    except ValidationError as error:
+        raise _flag_error(error) from None
+
+
+def _flag_error(error: ValidationError) -> ConfigError:
+    """A flag's value the config refuses, naming the flag."""
+    from benchcore.run_config import ConfigError
+
+    first = error.errors()[0]
+    field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), None)
+    if field is None:   # a check across fields (a model listed twice)
+        return ConfigError(f"run: {first['msg']}")
+    flag = {"name": "model", **{v: k for k, v in PLANNING_FLAGS.items()}}.get(field, field)
+    return ConfigError(f"run: --{flag.replace('_', '-')}: {first['msg']}")
+
+
+SAMPLING_FLAGS = ("temperature", "seed", "max_tokens")
+# Planning flag -> PlanningConfig field.
+PLANNING_FLAGS = {"domains": "domains", "limit": "max_instances_per_domain",
+                  "planner_baseline": "planner_baseline",
+                  "planner_time_limit": "planner_time_limit_s"}
+
+
+def planning_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The planning flags given on the command line, as PlanningConfig fields."""
+    return {field: getattr(args, flag) for flag, field in PLANNING_FLAGS.items()
+            if getattr(args, flag, None) is not None}
+
+
+def sampling_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The sampling flags given on the command line, as model config fields."""
+    return {f: getattr(args, f) for f in SAMPLING_FLAGS if getattr(args, f, None) is not None}
+
+
+def with_sampling(config: BenchmarkConfig, args: argparse.Namespace) -> BenchmarkConfig:
+    """Every model of the run (both tracks) with the sampling flags applied, validated as if
+    written in the file (`--temperature -1` is refused naming the flag)."""
+    from benchcore.llm.base import ModelConfig
+
+    changes = sampling_overrides(args)
+    if not changes:
+        return config
+
+    def model(m: ModelConfig) -> ModelConfig:
+        return ModelConfig.model_validate({**m.model_dump(), **changes})
+
+    updates: dict[str, object] = {"models": [model(m) for m in config.models]}
+    if config.planning is not None and config.planning.models:
+        updates["planning"] = config.planning.model_copy(
+            update={"models": [model(m) for m in config.planning.models]})
+    return config.model_copy(update=updates)
 
 
 def _config_from_flags(args: argparse.Namespace) -> BenchmarkConfig:
@@ -207,7 +298,7 @@ def _config_from_flags(args: argparse.Namespace) -> BenchmarkConfig:
     models = [
         ModelConfig(name=name, provider=args.provider, base_url=args.base_url,
                     api_key_env=args.api_key_env, script=args.script,
-                    tool_protocol=args.tool_protocol)
+                    tool_protocol=args.tool_protocol, **sampling_overrides(args))
         for name in args.model
     ]
     pipelines = [PipelineConfig(kind="in_context", variant="full") if p == "in_context_full"
@@ -218,7 +309,8 @@ def _config_from_flags(args: argparse.Namespace) -> BenchmarkConfig:
         qa=QAConfig(questions=args.questions, scene_graph=args.scene_graph, backend=args.backend,
                     db_root=str(Path(args.cache_dir) / "graphs"), pipelines=pipelines)
         if args.questions else None,
-        planning=PlanningConfig(data_dir=args.planning_data, approach=args.approach)
+        planning=PlanningConfig(data_dir=args.planning_data, approach=args.approach,
+                                **planning_overrides(args))
         if args.planning_data else None,
     )
 
@@ -269,9 +361,9 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
         load_question_set(config.qa.questions)
         load_scene_graph(config.qa.scene_graph)
     if config.planning is not None:
-        from plangen.loading import load_planning_tasks
+        from plangen.batches import shared_planning_tasks
 
-        load_planning_tasks(config.planning)
+        shared_planning_tasks(config.planning)   # parsed once: the flow's tasks reuse them
     models = [*(config.models if config.runs_track("qa") else []),
               *(config.planning_models() if config.runs_track("planning") else [])]
     for model in models:
@@ -304,7 +396,11 @@ def _run(args: argparse.Namespace) -> int:
         print(to_redo_line(args.run_id, todo))
         if not todo.total:
             return 0
-    _validate_inputs(config)
+    from nlp_dsg_benchmark.console import console
+    from nlp_dsg_benchmark.progress_bars import stage_progress
+
+    with stage_progress(console, enabled=not args.verbose):
+        _validate_inputs(config)
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     with contextlib.ExitStack() as stack:
         if api:
@@ -316,9 +412,8 @@ def _run(args: argparse.Namespace) -> int:
             stack.callback(flush_prefect_telemetry)   # runs before the API stops
         flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
         install_log_filters()
-        from nlp_dsg_benchmark.console import console, print_run
+        from nlp_dsg_benchmark.console import print_run
         from nlp_dsg_benchmark.interrupts import run_stoppable
-        from nlp_dsg_benchmark.progress_bars import stage_progress
 
         with stage_progress(console, enabled=not args.verbose), \
                 heartbeats_off_for_temporary_api(temporary=not api):
@@ -354,6 +449,15 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dsgqa.compare_cli import compare_command
 
         return compare_command(args.a, args.b, pddl=args.pddl, tol=args.tol)
+    if args.command == "data":
+        from benchcore.external_data import FETCHED
+        from nlp_dsg_benchmark.data_fetch import fetch_command
+
+        return fetch_command(args.sets, args.dest or FETCHED, args.mirror)
+    if args.command == "questions" and args.questions_command == "check":
+        from dsgqa.question_check import check_command
+
+        return check_command(args.set, args.scene_graph, args.backend, args.db_root)
     if args.command == "questions":
         from dsgqa.question_gen.command import generate_command
 
@@ -387,6 +491,13 @@ def main(argv: list[str] | None = None) -> int:
         # (an exhausted budget adds its most common causes, one indented line each).
         from benchcore.run_summary import ErrorBudgetExceeded
 
+        problems = getattr(error, "problems", None)
+        if isinstance(problems, list) and problems:
+            # A hand-written file: every problem at once, one line each (file:line: field).
+            for problem in problems:
+                print(f"nlp-dsg-benchmark: {printable(safe_text(str(problem)))}",
+                      file=sys.stderr)
+            return 2
         lines = _one_line(error) if not isinstance(error, ErrorBudgetExceeded) \
             else printable(safe_text(str(error)), keep_newlines=True)
         print(f"nlp-dsg-benchmark: {lines}", file=sys.stderr)

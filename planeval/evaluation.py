@@ -77,6 +77,7 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from benchcore import progress
 from planeval.dataset import PlanningData
 from planeval.diagnosis import PlanReport, validate_plan
 from planeval.errors import PlanevalError
@@ -88,6 +89,7 @@ from planeval.plan_text import parse_plan
 from planeval.simulation import Simulator
 
 SCHEMA = "planeval.generation/1"
+EVALUATE_STAGE = "evaluate-plans"
 NON_INCREMENTAL = "non-incremental"
 INCREMENTAL = "incremental"
 
@@ -172,6 +174,8 @@ def evaluate_logs(
     if not files:
         raise PlanevalError(f"{logs}: no *.jsonl generation logs found")
     data = PlanningData(data_dir, fallback_gold)
+    # Re-simulating hundreds of plans takes seconds: shown as a stage of its own.
+    progress.started(EVALUATE_STAGE, sum(_count_lines(path) for path in files))
     rows = [row for path in files for row in evaluate_log(path, data)]
     return pd.DataFrame(rows, columns=EVALUATION_COLUMNS)
 
@@ -186,7 +190,13 @@ def evaluate_log(path: str | Path, data: PlanningData) -> list[dict[str, Any]]:
             raise PlanevalError(f"{path}:{number}: {exc}") from None
         row["experiment"] = record.experiment or Path(path).stem
         rows.append(row)
+        progress.advanced(EVALUATE_STAGE)
     return rows
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as handle:
+        return sum(1 for line in handle if line.strip())
 
 
 def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, Any]:
@@ -210,6 +220,8 @@ def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, A
         row = _non_incremental(record, domain, problem, gold)
     else:
         row = _incremental(record, domain, problem)
+    if not row["success"] and _stopped_at_a_bound(record):
+        row.update(failure_kind=str(FailureKind.LIMIT), failure_step=None, gold_class=None)
     plan = row.pop("_plan")
     row["factor_plan_length"] = (
         plan_length_factor(row["plan_length"], base["gold_length"]) if row["success"] else None
@@ -217,6 +229,13 @@ def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, A
     row["planning_lcs"] = None if gold_steps is None else planning_lcs(plan, gold_steps)
     row["planning_jaccard"] = None if gold_steps is None else planning_jaccard(plan, gold_steps)
     return {**base, **row}
+
+
+def _stopped_at_a_bound(record: GenerationRecord) -> bool:
+    """The planner baseline's record says its search stopped at a node, time or memory bound
+    (`planner.status == "limit"`): an empty plan for that reason, not a wrong one."""
+    planner = (record.model_extra or {}).get("planner")
+    return isinstance(planner, dict) and planner.get("status") == "limit"
 
 
 def _non_incremental(

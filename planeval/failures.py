@@ -40,6 +40,8 @@ class FailureKind(StrEnum):
     PRECONDITION = "precondition"
     GOAL_NOT_REACHED = "goal_not_reached"
     NOT_RECOG_GOAL = "not_recog_goal"
+    # Not a model's mistake: the planner baseline stopped at a bound (nodes, time, memory).
+    LIMIT = "limit"
 
 
 GRAMMAR_KINDS = frozenset(

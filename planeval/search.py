@@ -3,17 +3,24 @@
 Successors are generated lazily from the state, never by grounding the whole domain: for each
 action schema the positive precondition atoms are matched against the facts of the state to
 bind variables (a join), the remaining parameters range over objects of their type, and each
-candidate goes through `Task.ground` (types, cache) and `applicable`. Search stops after
-`node_limit` expanded states, so it is for small instances only; a plan it returns is checked
-with the same simulator as any LLM plan.
+candidate goes through `Task.ground` (types, cache) and `applicable`. It is for small instances
+only; a plan it returns is checked with the same simulator as any LLM plan.
 
-Every algorithm has the same signature, `(task, node_limit) -> SearchResult`, and `ALGORITHMS`
+Search is bounded three ways (`Limits`): expanded states, seconds and an estimate of the memory
+its states and ground actions hold. On real IPC instances a node bound alone let one search run
+19 s and hold 480 MB; a run over many instances must be able to trust each one to stop. The
+search grounds into a private `Task`, so its caches go when it returns (the shared
+`Task.of(problem)` would keep them alive as long as the problem).
+
+Every algorithm has the same signature, `(task, budget) -> SearchResult`, and `ALGORITHMS`
 maps names to them (pyperplan's pattern).
 """
 
 from __future__ import annotations
 
 import heapq
+import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -31,9 +38,75 @@ class SearchResult:
     plan: list[str] | None
     expanded: int
     status: str  # "solved", "unsolvable" (space exhausted) or "limit"
+    limit: str | None = None  # which bound stopped it: "nodes", "time" or "memory"
+    seconds: float = 0.0
 
 
-def successors(task: Task, state: frozenset[Fact]) -> Iterator[GroundAction]:
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds of one search; None means unbounded."""
+
+    nodes: int = 10_000
+    seconds: float | None = None
+    memory_mb: float | None = None
+
+
+# Rough bytes per stored state beyond the frozenset itself (its dict slot, parent link, heap
+# entry) and per ground action in the task's cache; measured with tracemalloc on IPC domains.
+_STATE_OVERHEAD = 240
+_GROUND_ACTION_BYTES = 900
+_CHECK_EVERY = 256   # candidates between clock and memory checks inside one expansion
+
+
+class Budget:
+    """The running search's use of its `Limits`: `exceeded()` names the first bound passed."""
+
+    def __init__(self, limits: Limits, task: Task) -> None:
+        self.limits, self.task = limits, task
+        self.started = time.monotonic()
+        self.expanded = 0
+        self.states = 0
+        self._state_bytes = sys.getsizeof(task.init) + _STATE_OVERHEAD
+        self._ticks = 0
+
+    def memory_mb(self) -> float:
+        held = self.states * self._state_bytes + len(self.task._cache) * _GROUND_ACTION_BYTES
+        return held / 2**20
+
+    def exceeded(self) -> str | None:
+        if self.expanded >= self.limits.nodes:
+            return "nodes"
+        return self._time_or_memory()
+
+    def tick(self) -> str | None:
+        """Called per candidate action inside an expansion (one state of a big instance can
+        have millions): checks the clock and memory every `_CHECK_EVERY` calls."""
+        self._ticks += 1
+        return self._time_or_memory() if self._ticks % _CHECK_EVERY == 0 else None
+
+    def _time_or_memory(self) -> str | None:
+        seconds, memory = self.limits.seconds, self.limits.memory_mb
+        if seconds is not None and time.monotonic() - self.started > seconds:
+            return "time"
+        if memory is not None and self.memory_mb() > memory:
+            return "memory"
+        return None
+
+    def result(self, plan: list[str] | None, status: str, limit: str | None = None
+               ) -> SearchResult:
+        return SearchResult(plan, self.expanded, status, limit,
+                            round(time.monotonic() - self.started, 3))
+
+
+class _Stop(Exception):
+    """A bound passed in the middle of an expansion."""
+
+    def __init__(self, limit: str) -> None:
+        self.limit = limit
+
+
+def successors(task: Task, state: frozenset[Fact],
+               budget: Budget | None = None) -> Iterator[GroundAction]:
     """Every ground action applicable in `state`, each once, in the order of their PDDL text.
 
     The order is explicit because the search's tie-breaking follows it: generated from the
@@ -48,6 +121,8 @@ def successors(task: Task, state: frozenset[Fact]) -> Iterator[GroundAction]:
             rest = [p for p in schema.parameters if p.name not in binding]
             choices = [task.objects_of_type(p.types) for p in rest]
             for values in product(*choices):
+                if budget is not None and (limit := budget.tick()):
+                    raise _Stop(limit)
                 full = {**binding, **{p.name: v for p, v in zip(rest, values, strict=True)}}
                 args = tuple(full[p.name] for p in schema.parameters)
                 ground = task.ground(schema.name, args)
@@ -96,47 +171,53 @@ def goal_distance(task: Task, state: frozenset[Fact]) -> int:
     )
 
 
-def breadth_first(task: Task, node_limit: int) -> SearchResult:
-    """Shortest plan (in steps) if one exists within the limit."""
+def breadth_first(task: Task, budget: Budget) -> SearchResult:
+    """Shortest plan (in steps) if one exists within the limits."""
     start = task.init
     parents: dict[frozenset[Fact], tuple[frozenset[Fact], GroundAction] | None] = {start: None}
     queue = deque([start])
-    expanded = 0
     while queue:
         state = queue.popleft()
         if task.goal_holds(state):
-            return SearchResult(_extract(parents, state), expanded, "solved")
-        if expanded >= node_limit:
-            return SearchResult(None, expanded, "limit")
-        expanded += 1
-        for action in successors(task, state):
-            child = action.apply(state)
-            if child not in parents:
-                parents[child] = (state, action)
-                queue.append(child)
-    return SearchResult(None, expanded, "unsolvable")
+            return budget.result(_extract(parents, state), "solved")
+        if limit := budget.exceeded():
+            return budget.result(None, "limit", limit)
+        budget.expanded += 1
+        try:
+            for action in successors(task, state, budget):
+                child = action.apply(state)
+                if child not in parents:
+                    parents[child] = (state, action)
+                    queue.append(child)
+        except _Stop as stop:
+            return budget.result(None, "limit", stop.limit)
+        budget.states = len(parents)
+    return budget.result(None, "unsolvable")
 
 
-def greedy_best_first(task: Task, node_limit: int) -> SearchResult:
+def greedy_best_first(task: Task, budget: Budget) -> SearchResult:
     """Follows the goal-count heuristic; fast on easy instances, plans not shortest."""
     start = task.init
     parents: dict[frozenset[Fact], tuple[frozenset[Fact], GroundAction] | None] = {start: None}
     tie = count()
     frontier = [(goal_distance(task, start), next(tie), start)]
-    expanded = 0
     while frontier:
         _h, _t, state = heapq.heappop(frontier)
         if task.goal_holds(state):
-            return SearchResult(_extract(parents, state), expanded, "solved")
-        if expanded >= node_limit:
-            return SearchResult(None, expanded, "limit")
-        expanded += 1
-        for action in successors(task, state):
-            child = action.apply(state)
-            if child not in parents:
-                parents[child] = (state, action)
-                heapq.heappush(frontier, (goal_distance(task, child), next(tie), child))
-    return SearchResult(None, expanded, "unsolvable")
+            return budget.result(_extract(parents, state), "solved")
+        if limit := budget.exceeded():
+            return budget.result(None, "limit", limit)
+        budget.expanded += 1
+        try:
+            for action in successors(task, state, budget):
+                child = action.apply(state)
+                if child not in parents:
+                    parents[child] = (state, action)
+                    heapq.heappush(frontier, (goal_distance(task, child), next(tie), child))
+        except _Stop as stop:
+            return budget.result(None, "limit", stop.limit)
+        budget.states = len(parents)
+    return budget.result(None, "unsolvable")
 
 
 def _extract(
@@ -152,16 +233,18 @@ def _extract(
     return plan[::-1]
 
 
-ALGORITHMS: dict[str, Callable[[Task, int], SearchResult]] = {
+ALGORITHMS: dict[str, Callable[[Task, Budget], SearchResult]] = {
     "bfs": breadth_first,
     "greedy": greedy_best_first,
 }
 
 
 def plan_search(
-    domain: Domain, problem: Problem, algorithm: str = "greedy", node_limit: int = 10_000
+    domain: Domain, problem: Problem, algorithm: str = "greedy", node_limit: int = 10_000,
+    seconds: float | None = None, memory_mb: float | None = None,
 ) -> SearchResult:
-    """Search for a plan with the named algorithm (`ALGORITHMS`), expanding at most node_limit."""
+    """Search for a plan with the named algorithm (`ALGORITHMS`) within the bounds: at most
+    node_limit expanded states, `seconds` of time and about `memory_mb` held by the search."""
     if problem.domain is not domain and problem.domain.name != domain.name:
         raise ValueError(f"problem '{problem.name}' is not a problem of '{domain.name}'")
     try:
@@ -170,4 +253,5 @@ def plan_search(
         raise ValueError(
             f"unknown search algorithm {algorithm!r} (use {sorted(ALGORITHMS)})"
         ) from None
-    return search(Task.of(problem), node_limit)
+    task = Task(problem)   # private: its ground-action cache goes with the search
+    return search(task, Budget(Limits(node_limit, seconds, memory_mb), task))

@@ -34,6 +34,7 @@ from planeval import (
 from planeval.evaluation import INCREMENTAL, NON_INCREMENTAL, SCHEMA
 from planeval.pddl import Domain, Problem
 from planeval.plan_text import PlanStep, parse_plan
+from planeval.search import Limits
 from plangen.prompts import backprompt, plan_messages
 
 PLANNER_MODEL = "planner:greedy"
@@ -162,11 +163,16 @@ def failed_record(task: PlanningTask, model: str, approach: str, experiment: str
                    error=error)
 
 
-def planner_baseline(task: PlanningTask, experiment: str, node_limit: int) -> dict[str, Any]:
-    """The classical planner as a 'model': a reference row, and plans for gold-less instances."""
+def planner_baseline(task: PlanningTask, experiment: str, limits: Limits) -> dict[str, Any]:
+    """The classical planner as a 'model': a reference row, and plans for gold-less instances.
+    A search stopped by one of its bounds says which (`planner.limit`); the evaluation reports
+    it as failure kind `limit`, not as a wrong plan."""
     usage = _Usage()
-    result = plan_search(task.domain, task.problem, "greedy", node_limit)
+    result = plan_search(task.domain, task.problem, "greedy", limits.nodes,
+                         seconds=limits.seconds, memory_mb=limits.memory_mb)
     plan = "\n".join(result.plan) if result.plan is not None else ""
+    feedback = f"limit: {result.limit}" if result.status == "limit" else result.status
     return _record(task, PLANNER_MODEL, NON_INCREMENTAL, experiment, [], usage,
-                   attempts=[{"raw_reply": plan, "feedback": result.status}],
-                   planner={"status": result.status, "expanded": result.expanded})
+                   attempts=[{"raw_reply": plan, "feedback": feedback}],
+                   planner={"status": result.status, "expanded": result.expanded,
+                            "limit": result.limit, "seconds": result.seconds})

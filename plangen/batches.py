@@ -66,14 +66,27 @@ def generate_plans_batch(
     )
 
 
+def planner_limits(config: PlanningConfig) -> search.Limits:
+    """The planner's per-instance bounds from the run config."""
+    return search.Limits(config.planner_node_limit, config.planner_time_limit_s,
+                         config.planner_memory_limit_mb)
+
+
+def _settled(record: dict[str, Any]) -> bool:
+    """A search stopped by the clock might finish on a less busy machine: used in this run,
+    never cached (as a query that timed out under load)."""
+    return record.get("planner", {}).get("limit") != "time"
+
+
 def planner_batch(
-    tasks: Sequence[PlanningTask], node_limit: int, cache: ItemCache | None,
+    tasks: Sequence[PlanningTask], limits: search.Limits, cache: ItemCache | None,
     refresh: bool = False,
 ) -> list[Outcome[dict[str, Any]]]:
+    bounds = (limits.nodes, limits.seconds, limits.memory_mb)
     return run_items(
         Stage.PLANNER_PLAN, tasks, uid_of=lambda t: t.key,
-        key_of=lambda t: item_key(Stage.PLANNER_PLAN, task_fingerprint(t), node_limit,
+        key_of=lambda t: item_key(Stage.PLANNER_PLAN, task_fingerprint(t), *bounds,
                                   _PLANNER_CODE),
-        compute=lambda t: approaches.planner_baseline(t, approaches.PLANNER_EXPERIMENT, node_limit),
-        cache=cache, workers=2, refresh=refresh,
+        compute=lambda t: approaches.planner_baseline(t, approaches.PLANNER_EXPERIMENT, limits),
+        cache=cache, workers=2, refresh=refresh, keep=_settled,
     )

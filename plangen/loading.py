@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 
+from benchcore import progress
 from benchcore.run_config import PlanningConfig
 from planeval import PlanningData
 from planeval.pddl import Problem
 from plangen.approaches import PlanningTask
+
+LOAD_STAGE = "load-planning"
 
 
 def load_planning_tasks(config: PlanningConfig) -> list[PlanningTask]:
@@ -15,12 +18,18 @@ def load_planning_tasks(config: PlanningConfig) -> list[PlanningTask]:
     other instance of its domain that has a gold plan (never the instance itself)."""
     data = PlanningData(config.data_dir)
     tasks = []
-    for domain_name in config.domains or data.domain_names():
+    chosen = config.domains or data.domain_names()
+    unknown = [d for d in chosen if d not in data.domain_names()]
+    if unknown:
+        raise ValueError(f"{config.data_dir}: no domain {unknown[0]!r} (domains: "
+                         f"{', '.join(data.domain_names())})")
+    for domain_name in chosen:
         domain = data.domain(domain_name)
         domain_dir = data.domain_dir(domain_name)
         domain_pddl = (domain_dir / "domain.pddl").read_text()
-        names = data.instance_names(domain_name)
-        for name in names[: config.max_instances_per_domain]:
+        names = data.instance_names(domain_name)[: config.max_instances_per_domain]
+        progress.started(LOAD_STAGE, len(names))   # parsing 500 instances takes seconds
+        for name in names:
             problem_pddl = (domain_dir / "adapted_instances" / f"{name}.pddl").read_text()
             example = _example(data, domain_name, names, name) if config.few_shot else None
             tasks.append(PlanningTask(
@@ -28,6 +37,7 @@ def load_planning_tasks(config: PlanningConfig) -> list[PlanningTask]:
                 problem=data.problem(domain_name, name), problem_pddl=problem_pddl,
                 gold_plan=data.gold_plan(domain_name, name), example=example,
             ))
+            progress.advanced(LOAD_STAGE)
     return tasks
 
 

@@ -16,7 +16,12 @@ from benchcore.llm.process_clients import shared_client
 from benchcore.names import Stage
 from benchcore.run_config import PlanningConfig, RunOptions
 from benchcore.run_folder import PLANS_DIR
-from plangen.batches import generate_plans_batch, planner_batch, shared_planning_tasks
+from plangen.batches import (
+    generate_plans_batch,
+    planner_batch,
+    planner_limits,
+    shared_planning_tasks,
+)
 from plangen.results import TrackSummary, summarize_planning_run
 from tasks.policies import RETRIES
 
@@ -44,7 +49,7 @@ def generate_plans(
 def planner_plans(planning: PlanningConfig, run: RunOptions) -> list[Outcome[dict[str, Any]]]:
     return planner_batch(
         shared_planning_tasks(planning),
-        planning.planner_node_limit,
+        planner_limits(planning),
         ItemCache(run.stage_cache_dir, Stage.PLANNER_PLAN),
         run.refreshes(Stage.PLANNER_PLAN),
     )

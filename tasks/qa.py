@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prefect import task
 
+from benchcore import progress
 from benchcore.batch import Outcome, Outcomes
 from benchcore.item_cache import ItemCache
 from benchcore.llm.base import LLMClient, ModelConfig
@@ -54,7 +55,8 @@ def load_questions(path: str) -> QuestionSet:
 def load_graph(qa: QAConfig) -> GraphInfo:
     """Loads the graph once (reused across runs by fingerprint) and reports what the prompts
     and cache keys need: fingerprint, generated schema, backend."""
-    return shared_graph(qa).info()
+    with progress.step("load-graph"):
+        return shared_graph(qa).info()
 
 
 @task(

@@ -13,7 +13,20 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SHARED = PROJECT_ROOT.parent / "shared"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "external_data(relative): needs an external data set "
+                            "(tests/external.py); skipped without it, failed under CI=true")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """External data is checked before any fixture reads it (see tests/external.py)."""
+    from tests.external import MARKER, require
+
+    for mark in item.iter_markers(MARKER):
+        require(mark.args[0])
 
 
 @pytest.fixture(scope="session")

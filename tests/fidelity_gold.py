@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchcore.external_data import EXAMPLE_DSG, path_or_fetched
 from dsgqa.sldp import Point, SLDPDict, SLDPList, SLDPSet, format_sldp
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT.parent / "shared/data/dsg/example_dsg.json"
+EXAMPLE = path_or_fetched(EXAMPLE_DSG)   # needs `tests.external.needs(EXAMPLE_DSG)`
 QUESTIONS = ROOT / "questions/fidelity/example_questions.yaml"
 
 # spark_dsg layer names -> Heracles labels (heracles constants).

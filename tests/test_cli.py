@@ -87,7 +87,7 @@ RUN = ["run", "--questions", str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAP
                      "run_id=r1", "a b", "x" * 129)],
     (["demo", "--run-id", "../escape"], "demo: --run-id: run id must be letters"),
     (["rerun", "../x"], "rerun: RUN_ID: run id must be letters"),
-    (["run", "--config", "{nul_config}"], "field run_id: Value error, run id must be letters"),
+    (["run", "--config", "{nul_config}"], "nul.yaml:1: field run_id: run id must be letters"),
     ([*RUN, "--model", "dup", "--model", "dup"], "run: Value error, model 'dup' is listed twice"),
     ([*RUN, "--model", "m" * 300], "run: --model: Value error, model name is 300 characters"),
     ([*RUN, "--model", "a\tb"], "run: --model: Value error, model name holds a control"),

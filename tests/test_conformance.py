@@ -5,14 +5,13 @@ child processes."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa import conformance
 from dsgqa.conformance import CASES, Case, check_engine_command, rows_match, run_conformance
 from dsgqa.graphstore import QueryResult
+from tests import external
 
 # Raw engine probes Ladybug 0.22.0 may fail: an ORDER BY dropped before an aggregation (the
 # others of the kind pass only because scan order happens to give the right rows).
@@ -102,10 +101,7 @@ def test_check_engine_command_runs_the_fidelity_set(capsys):
     """The fidelity set's questions are in the check; Kuzu refuses a few (never a wrong one)."""
     from dsgqa.fidelity_check import FIDELITY_QUESTIONS, example_graph
 
-    graph = example_graph()
-    if graph is None:
-        assert os.environ.get("CI") != "true", "CI must have ../shared/data/dsg/example_dsg.json"
-        pytest.skip("the example Hydra graph (../shared/data/dsg) is not on this machine")
+    graph = example_graph() or external.require(external.EXAMPLE_DSG)
     assert check_engine_command("kuzu", graph) == 0
     out = capsys.readouterr().out
     total = FIDELITY_QUESTIONS.read_text().count("- uid:")

@@ -43,8 +43,12 @@ def _deployment(name: str) -> dict:
 
 
 def _config(name: str) -> dict:
-    """The run configuration a deployment names, as the flow reads it."""
-    return yaml.safe_load((ROOT / _deployment(name)["parameters"]["config_file"]).read_text())
+    """The run configuration a deployment names, as the flow reads it (input paths resolved
+    against the file), in the form `--params '{"config": ...}'` passes it."""
+    from benchcore.run_config import load_config
+
+    path = ROOT / _deployment(name)["parameters"]["config_file"]
+    return load_config(path).model_dump(mode="json", exclude_defaults=True)
 
 
 def test_prefect_yaml_declares_nightly_and_smoke() -> None:
@@ -68,11 +72,14 @@ def test_deployments_name_their_config_file_which_validates(name: str) -> None:
 
 
 def test_smoke_needs_no_key_and_no_server() -> None:
-    config = BenchmarkConfig.model_validate(_config("smoke"))
+    from benchcore.run_config import load_config
+
+    config = load_config(ROOT / "configs/smoke.yaml")   # input paths: relative to the file
     providers = {m.provider for m in config.models + config.planning_models()}
     assert providers <= {"oracle", "scripted"}
-    for path in (config.qa.questions, config.qa.scene_graph, config.planning.data_dir):
-        assert (ROOT / path).exists(), path
+    for path in (config.qa.questions, config.qa.scene_graph, config.planning.data_dir,
+                 *(m.script for m in config.planning_models())):
+        assert Path(path).is_absolute() and Path(path).exists(), path
 
 
 def test_prefect_toml_points_the_cli_at_the_local_server() -> None:

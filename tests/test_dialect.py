@@ -14,6 +14,7 @@ from dsgqa.graphstore.write_guard import write_violation
 from dsgqa.records import CypherAttempt, LLMUsage
 from dsgqa.scene_graph import load_scene_graph
 from dsgqa.stages.run_query import run_query
+from tests import external
 from tests.test_scene_graph import EXAMPLE
 
 # (rewrite name, Neo4j query, the Kuzu query it becomes, a hand-written Kuzu query with the
@@ -192,6 +193,7 @@ def _rows(store, cypher):
     return sorted(map(repr, result.rows))
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize(("rewrite", "neo4j", "kuzu", "reference"), REWRITES,
                          ids=[r[0] for r in REWRITES])
 def test_rewrite(store, rewrite, neo4j, kuzu, reference):
@@ -213,6 +215,7 @@ def test_every_rewrite_is_tested():
         assert f'"{name}"' in source or name.split("->")[0] in source
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize("cypher", UNCHANGED)
 def test_supported_constructs_pass_through(store, cypher):
     translation = translate(cypher)
@@ -276,6 +279,7 @@ WRITES = [
 ]
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize("cypher", WRITES)
 def test_a_write_stays_refused(store, cypher):
     before = store.checksum()
@@ -299,6 +303,7 @@ def test_no_rewrite_turns_a_write_into_a_read(target):
         assert write_violation(translate(neo4j, target).query) is None
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize(("cypher", "kind"), [
     ("MATCH (n RETURN n", "syntax"),
     ("hello world", "syntax"),
@@ -316,6 +321,7 @@ def test_error_kinds(store, cypher, kind):
     assert outcome.query_error_kind == kind, outcome.error
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_outcome_keeps_both_queries_and_the_rewrites(store):
     cypher = "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol RETURN collect(r.nodeSymbol) AS rooms"
     outcome = run_query(store, _attempt(cypher))

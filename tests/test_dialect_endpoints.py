@@ -8,8 +8,8 @@ import pytest
 from dsgqa.dialect import DialectError, translate
 from dsgqa.graphstore import open_graph_store
 from dsgqa.scene_graph import load_scene_graph
-from tests import fidelity_gold
-from tests.test_dialect_uniqueness import RELS
+from tests import external, fidelity_gold
+from tests.test_dialect_uniqueness import relationships
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +29,13 @@ def rows(store, neo4j: str) -> list[tuple]:
 def neo4j_rows() -> list[tuple]:
     """(x, y, start, end) of every undirected match (x)-[:ROOM_CONNECTED]-(y), from the JSON."""
     out = []
-    for rel in RELS:
+    for rel in relationships():
         if rel.type == "ROOM_CONNECTED":
             out += [(rel.src, rel.dst, rel.src, rel.dst), (rel.dst, rel.src, rel.src, rel.dst)]
     return sorted(out)
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_undirected_start_and_end_are_the_stored_ones(store):
     neo4j = ("MATCH (x:Room)-[r:ROOM_CONNECTED]-(y:Room) RETURN x.nodeSymbol, y.nodeSymbol, "
              "startNode(r).nodeSymbol, endNode(r).nodeSymbol")
@@ -48,6 +49,7 @@ def test_undirected_start_and_end_are_the_stored_ones(store):
     assert sorted(map(tuple, plain.rows)) != neo4j_rows()
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_anonymous_endpoints_and_whole_nodes(store):
     neo4j = ("MATCH (:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED]-(:Room) "
              "RETURN startNode(r) AS s, endNode(r) AS e")
@@ -55,6 +57,7 @@ def test_anonymous_endpoints_and_whole_nodes(store):
     assert got == sorted((s, e) for x, _, s, e in neo4j_rows() if x == "R1")
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_directed_patterns_use_kuzus_start_node(store):
     neo4j = ("MATCH (m:MeshPlace)<-[r:CONTAINS]-(x:Room) "
              "RETURN m.nodeSymbol, startNode(r).nodeSymbol, endNode(r).nodeSymbol")

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import pytest
 
 from dsgqa.dialect import translate
 from dsgqa.graphstore import open_graph_store
 from dsgqa.scene_graph import load_scene_graph
-from tests import fidelity_gold
+from tests import external, fidelity_gold
 
 REWRITE = "relationship uniqueness"
 _SAME_LAYER = {"Room": "ROOM_CONNECTED", "MeshPlace": "MESH_PLACE_CONNECTED",
@@ -33,8 +34,10 @@ class Rel:
     dst: str
 
 
+@cache
 def stored_relationships() -> tuple[dict[str, str], list[Rel]]:
-    """Labels by symbol and every relationship Heracles stores, from the JSON alone."""
+    """Labels by symbol and every relationship Heracles stores, from the JSON alone (read on
+    first use, not at import: a clone without the external data still collects)."""
     g = fidelity_gold.load_graph()
     rels: list[Rel] = []
     for parent, children in sorted(g.children.items()):
@@ -45,7 +48,12 @@ def stored_relationships() -> tuple[dict[str, str], list[Rel]]:
     return {s: n.label for s, n in g.nodes.items()}, rels
 
 
-LABELS, RELS = stored_relationships()
+def node_labels() -> dict[str, str]:
+    return stored_relationships()[0]
+
+
+def relationships() -> list[Rel]:
+    return stored_relationships()[1]
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ class Hop:
 
 
 def steps(node: str, hop: Hop) -> Iterator[tuple[Rel, str]]:
-    for rel in RELS:
+    for rel in relationships():
         if rel.type != hop.type:
             continue
         if rel.src == node and hop.direction in ">-":
@@ -85,7 +93,7 @@ def neo4j_chains(labels: list[str | None], hops: list[Hop],
                  start: str | None = None) -> list[tuple[str, ...]]:
     """Node sequences of a chain under relationship isomorphism (one row per match)."""
     def fits(node: str, label: str | None) -> bool:
-        return label is None or LABELS[node] == label
+        return label is None or node_labels()[node] == label
 
     rows: list[tuple[str, ...]] = []
 
@@ -97,7 +105,7 @@ def neo4j_chains(labels: list[str | None], hops: list[Hop],
             if fits(there, labels[i + 1]):
                 go((*nodes, there), taken, i + 1)
 
-    for node in sorted(LABELS):
+    for node in sorted(node_labels()):
         if fits(node, labels[0]) and (start is None or node == start):
             go((node,), frozenset(), 0)
     return rows
@@ -121,6 +129,7 @@ def run(store, neo4j: str) -> list[list]:
 ROOM = Hop("ROOM_CONNECTED")
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_two_undirected_hops_never_walk_one_relationship_twice(store):
     neo4j = ("MATCH (a:Room)-[:ROOM_CONNECTED]-(b:Room)-[:ROOM_CONNECTED]-(c:Room) "
              "RETURN count(*) AS n")
@@ -136,6 +145,7 @@ def test_two_undirected_hops_never_walk_one_relationship_twice(store):
     assert plain.rows != [[expected]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_going_back_over_the_reverse_relationship_is_allowed(store):
     """Same-layer edges are stored both ways: a -> b -> a uses two relationships."""
     neo4j = ("MATCH (a:Room)-[:ROOM_CONNECTED]-(b:Room)-[:ROOM_CONNECTED]-(a) "
@@ -148,13 +158,15 @@ def test_going_back_over_the_reverse_relationship_is_allowed(store):
     assert all(n % 2 == 0 for n in expected.values()) and expected
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_comma_separated_patterns_of_one_match_are_one_pattern(store):
     neo4j = ("MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room), (c:Room)-[:ROOM_CONNECTED]->(d:Room) "
              "RETURN count(*) AS n")
-    edges = sum(1 for r in RELS if r.type == "ROOM_CONNECTED")
+    edges = sum(1 for r in relationships() if r.type == "ROOM_CONNECTED")
     assert run(store, neo4j) == [[edges * (edges - 1)]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_a_variable_length_segment_and_a_hop(store):
     neo4j = ("MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..2]-(b:Room)"
              "-[:ROOM_CONNECTED]-(c:Room) RETURN c.nodeSymbol AS c, count(*) AS n")
@@ -166,6 +178,7 @@ def test_a_variable_length_segment_and_a_hop(store):
     assert {c: n for c, n in run(store, neo4j)} == expected
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_two_variable_length_segments(store):
     neo4j = ("MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..2]-(b:Room)"
              "-[:ROOM_CONNECTED*1..2]-(c:Room) RETURN count(*) AS n")
@@ -173,10 +186,11 @@ def test_two_variable_length_segments(store):
     assert run(store, neo4j) == [[len(neo4j_chains(["Room"] * 3, [span, span], "R1"))]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_patterns_inside_count_and_pattern_predicates(store):
     neo4j = ("MATCH (a:Room) RETURN a.nodeSymbol AS a, "
              "COUNT { MATCH (a)-[:ROOM_CONNECTED]-(:Room)-[:ROOM_CONNECTED]-(:Room) } AS n")
-    expected = {a: 0 for a, label in LABELS.items() if label == "Room"}
+    expected = {a: 0 for a, label in node_labels().items() if label == "Room"}
     for a, *_ in neo4j_chains(["Room"] * 3, [ROOM, ROOM]):
         expected[a] += 1
     assert {a: n for a, n in run(store, neo4j)} == expected
@@ -185,6 +199,7 @@ def test_patterns_inside_count_and_pattern_predicates(store):
     assert "WHERE _rel1 <> _rel2 }" in predicate.query
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_hierarchy_hops_keep_their_rows(store):
     neo4j = ("MATCH (r:Room)-[:CONTAINS]->(m:MeshPlace)-[:CONTAINS]->(o:Object) "
              "RETURN count(*) AS n")
@@ -203,6 +218,7 @@ def test_positions_that_cannot_share_a_relationship_are_left_alone(cypher):
     assert REWRITE not in translate(cypher).rewrites
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_return_star_keeps_the_models_variables(store):
     neo4j = ("MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->(b)-[:ROOM_CONNECTED]->(c) "
              "WITH * RETURN *")

@@ -23,7 +23,7 @@ from dsgqa.sldp import sldp_equals
 from dsgqa.stages.generate_cypher import generate_cypher
 from dsgqa.stages.refine import refine
 from dsgqa.stages.run_query import run_query
-from tests import fidelity_gold
+from tests import external, fidelity_gold
 from tests.ladybug_run import run_json_lines
 from tests.test_graphstore_neo4j import FakeDriver
 
@@ -100,11 +100,13 @@ def check(store, question: Question) -> None:
         f"query: {outcome.cypher}\nrows: {outcome.rows}")
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize("question", engine_cases())
 def test_kuzu_answers_every_question(kuzu, question):
     check(kuzu, question)
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize("question", engine_cases({**KNOWN_GAPS, **LADYBUG_ENGINE_BUGS}))
 def test_ladybug_answers_every_question(ladybug_results, question):
     result = ladybug_results[question.uid]
@@ -116,6 +118,7 @@ def test_ladybug_answers_every_question(ladybug_results, question):
         f"{question.solution}\nquery: {result['cypher']}")
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize(
     ("uid", "cypher", "doubled"),
     [
@@ -134,6 +137,7 @@ def test_same_layer_edges_are_stored_both_ways_as_in_heracles(kuzu, uid, cypher,
     assert sldp_equals(answer, fidelity_gold.sldp_text(doubled(gold)))
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_a_subtly_wrong_query_is_scored_wrong(kuzu):
     """Objects in two mesh places of a room are counted twice without DISTINCT."""
     question = BY_UID["fid13"]
@@ -153,6 +157,7 @@ def test_neo4j_receives_every_reference_query_unchanged():
     assert [c.query for c in driver.calls] == [q.cypher for q in QUESTIONS]
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize("uid", ["fid09", "fid34", "fid40", "fid68", "fid76"])
 def test_ladybug_runs_an_ordered_with_before_an_aggregation_behind_a_barrier(ladybug_results,
                                                                              uid):

@@ -14,7 +14,7 @@ import pytest
 
 from dsgqa.questions import load_question_set
 from dsgqa.sldp import Point, SLDPDict, SLDPList, SLDPSet, parse_sldp, sldp_equals
-from tests import fidelity_gold
+from tests import external, fidelity_gold
 
 QUESTIONS = load_question_set(fidelity_gold.QUESTIONS).questions
 CATEGORIES = ("counting", "sets", "dicts", "ordered_lists", "points", "distance", "hierarchy",
@@ -66,6 +66,7 @@ def test_every_question_has_exactly_one_gold_answer():
     assert sorted(q.uid for q in QUESTIONS) == sorted(fidelity_gold.GOLD)
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize("question", QUESTIONS, ids=[q.uid for q in QUESTIONS])
 def test_yaml_solution_is_the_gold_answer(gold, question):
     assert sldp_equals(question.solution, gold[question.uid], tol=1e-3), (
@@ -73,6 +74,7 @@ def test_yaml_solution_is_the_gold_answer(gold, question):
         "run `python -m tests.fidelity_gold`")
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_yaml_is_what_the_generator_writes(gold):
     text = fidelity_gold.QUESTIONS.read_text()
     assert fidelity_gold.rewrite_solutions(text, gold) == text
@@ -124,6 +126,7 @@ def test_every_idiom_is_covered():
     assert set(IDIOMS) <= used
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_gold_reading_agrees_with_spark_dsg(graph):
     """The JSON walk sees the same nodes, parents and siblings as spark_dsg, the library
     Heracles' loader calls (siblings are its same-layer edges, one per direction)."""

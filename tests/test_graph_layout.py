@@ -10,6 +10,7 @@ from benchcore.names import EMBEDDED_BACKENDS
 from dsgqa.graphstore import open_graph_store
 from dsgqa.graphstore.layout import node_properties, node_values, stored_edges
 from dsgqa.scene_graph import load_scene_graph
+from tests import external
 from tests.test_scene_graph import EXAMPLE
 
 NODES = {"Object": 65, "Place": 0, "MeshPlace": 96, "Room": 5, "Building": 0}
@@ -25,6 +26,7 @@ def graph():
     return load_scene_graph(EXAMPLE)
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_same_layer_edges_exist_both_ways(graph):
     edges = stored_edges(graph)
     pairs = {(e.type, e.source, e.target) for e in edges}
@@ -36,12 +38,14 @@ def test_same_layer_edges_exist_both_ways(graph):
     assert Counter((e.type, labels[e.source], labels[e.target]) for e in edges) == EDGE_ENDPOINTS
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_property_names_are_heracles(graph):
     assert node_properties("Object") == ("nodeSymbol", "class", "name", "center", "bbox_center",
                                          "bbox_dim")
     assert node_properties("Room") == ("nodeSymbol", "class", "name", "center")
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_every_loader_takes_its_property_names_from_the_layout(graph):
     from dsgqa.graphstore.neo4j_store import _node_query
 
@@ -53,6 +57,7 @@ def test_every_loader_takes_its_property_names_from_the_layout(graph):
         "n.bbox_dim = point(r.bbox_dim)")
 
 
+@external.needs(external.EXAMPLE_DSG)
 @pytest.mark.parametrize("backend", EMBEDDED_BACKENDS)
 def test_the_embedded_database_holds_the_layout(graph, tmp_path, backend):
     store = open_graph_store(backend, graph, db_root=tmp_path)

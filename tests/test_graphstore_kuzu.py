@@ -16,6 +16,7 @@ from dsgqa.graphstore.engine import import_engine
 from dsgqa.graphstore.kuzu_store import MARKER, KuzuStore
 from dsgqa.graphstore.worker_pool import WorkerTimeout
 from dsgqa.scene_graph import EDGE_TYPES, LABELS, load_scene_graph
+from tests import external
 from tests.test_scene_graph import DEMO, EXAMPLE, raw_counts
 
 # One statement per kind of write the guard and the read-only database must stop.
@@ -66,6 +67,7 @@ def demo_store(request, db_root):
     store.close()
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_example_counts_match_the_file(example_store):
     counts = example_store.counts()
     assert set(counts) == {*LABELS, *EDGE_TYPES}
@@ -154,6 +156,7 @@ def test_row_cap_cuts_and_flags(demo_store):
     assert len(exact.rows) == 10 and not exact.truncated
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_expensive_query_times_out(example_store):
     result = example_store.query(
         "MATCH (a:MeshPlace)-[:MESH_PLACE_CONNECTED*1..12]-(b:MeshPlace) RETURN count(*)",
@@ -165,6 +168,7 @@ def test_expensive_query_times_out(example_store):
     assert example_store.query("MATCH (n) RETURN count(n)").rows == [[166]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_hard_deadline_kills_and_replaces_the_worker(example_store):
     """A query the engine does not interrupt in time: the worker is killed, the next works."""
     slow = {"cypher": "MATCH (a)-[*1..12]-(b) RETURN count(*)", "timeout_ms": 60_000,
@@ -301,6 +305,7 @@ def test_unknown_backend_is_refused(tmp_path):
         open_graph_store("falkordb", load_scene_graph(DEMO), db_root=tmp_path)
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_schema_description_comes_from_the_database(example_store):
     text = example_store.schema_description()
     assert "- Object(nodeSymbol: STRING, class: STRING, name: STRING, center: POINT" in text

@@ -6,9 +6,9 @@ import pytest
 
 from dsgqa.in_context import estimate_tokens, serialize
 from dsgqa.scene_graph import load_scene_graph
-from tests.conftest import SHARED
+from tests import external
 
-EXAMPLE = SHARED / "data/dsg/example_dsg.json"
+EXAMPLE = external.path(external.EXAMPLE_DSG)
 
 
 @pytest.fixture(scope="module")
@@ -16,6 +16,7 @@ def graph():
     return load_scene_graph(EXAMPLE)
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_compact_lists_every_object_with_its_room_and_every_room(graph) -> None:
     text = serialize(graph, "compact")
     objects = [n for n in graph.nodes if n.label == "Object"]
@@ -25,6 +26,7 @@ def test_compact_lists_every_object_with_its_room_and_every_room(graph) -> None:
     assert "- (id=O0, class=seating, pos=(4.54, -7.55, 0.18), room=R1)" in text
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_full_keeps_every_layer_the_hierarchy_and_each_connection_once(graph) -> None:
     text = serialize(graph, "full")
     assert text.count("\n- (id=") == len(graph.nodes)
@@ -33,6 +35,7 @@ def test_full_keeps_every_layer_the_hierarchy_and_each_connection_once(graph) ->
     assert "- R1 -- R2" in text and "bbox_dim=" in text
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_serialization_is_deterministic_and_sized(graph) -> None:
     for variant in ("compact", "full"):
         assert serialize(graph, variant) == serialize(graph, variant)
@@ -42,6 +45,7 @@ def test_serialization_is_deterministic_and_sized(graph) -> None:
         serialize(graph, "huge")  # type: ignore[arg-type]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_the_in_context_stage_sends_the_graph_and_checks_the_context_limit(graph) -> None:
     from benchcore.llm import ModelConfig
     from benchcore.llm.scripted import ScriptedClient
@@ -91,5 +95,6 @@ def test_a_bad_pipeline_in_a_config_file_is_one_line(tmp_path) -> None:
                     "qa: {questions: q.yaml, scene_graph: g.json, pipelines: [codegen]}\n")
     with pytest.raises(ConfigError) as caught:
         load_config(path)
-    assert str(caught.value).startswith(f"{path}: field qa.pipelines.0.kind: Input should be")
+    assert str(caught.value).startswith(f"{path}:2: field qa.pipelines.0.kind: unknown value "
+                                        "'codegen' (accepted: ")
     assert "\n" not in str(caught.value)

@@ -383,7 +383,7 @@ def test_a_base_url_the_client_cannot_use_is_a_config_error(tmp_path, base_url, 
     path.write_text(f"models: [{{name: m, base_url: '{base_url}'}}]\n")
     with pytest.raises(ConfigError) as caught:
         load_config(path)
-    assert str(caught.value).startswith(f"{path}: field models.0.base_url: Value error, {says}")
+    assert str(caught.value).startswith(f"{path}:1: field models.0.base_url: {says}")
     assert "\n" not in str(caught.value)
 
 
@@ -518,7 +518,8 @@ def test_credentials_in_a_configured_url_are_refused_and_never_repeated(tmp_path
     path.write_text(f"models: [{model}]\n{qa}")
     with pytest.raises(ConfigError) as caught:
         load_config(path)
-    assert str(caught.value).startswith(f"{path}: field {where}: Value error, holds credentials")
+    line = 2 if where.startswith("qa") else 1
+    assert str(caught.value).startswith(f"{path}:{line}: field {where}: holds credentials")
     assert "Pa55" not in str(caught.value) and "alice" not in str(caught.value)
 
 

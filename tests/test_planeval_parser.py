@@ -9,12 +9,11 @@ import pytest
 from planeval.errors import PlanevalError
 from planeval.parser import parse_domain, parse_problem
 from planeval.pddl import OBJECT, And, Atom, Equals, Exists, ForAll, Imply, Not, Or
+from tests import external
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "planning"
-DOMAINS = (
-    sorted(p.name for p in DATA.iterdir() if (p / "domain.pddl").is_file()) if DATA.is_dir() else []
-)
-needs_data = pytest.mark.skipif(not DOMAINS, reason=f"planning data not found at {DATA}")
+DATA = external.path(external.PLANNING)
+DOMAINS = external.planning_domains()
+needs_data = external.needs(external.PLANNING)
 
 BLOCKS = """
 (define (domain Blocks)

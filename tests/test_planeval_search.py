@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from planeval.diagnosis import validate_plan
 from planeval.grounding import Task
 from planeval.parser import parse_domain, parse_problem
 from planeval.search import ALGORITHMS, plan_search, successors
+from tests import external
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "planning"
+DATA = external.path(external.PLANNING)
 
 BLOCKS = """(define (domain blocks) (:requirements :strips)
   (:predicates (on ?x ?y) (ontable ?x) (clear ?x) (handempty) (holding ?x))
@@ -68,7 +67,7 @@ def test_node_limit_and_unsolvable(tower) -> None:  # type: ignore[no-untyped-de
         plan_search(domain, problem, "astar")
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="planning data not found")
+@external.needs(external.PLANNING)
 def test_a_small_real_instance_with_constants_and_types() -> None:
     domain = parse_domain(DATA / "woodworking08" / "domain.pddl")
     problem = parse_problem(
@@ -77,3 +76,39 @@ def test_a_small_real_instance_with_constants_and_types() -> None:
     result = plan_search(domain, problem, "greedy", node_limit=2000)
     assert result.status == "solved"
     assert validate_plan(domain, problem, "\n".join(result.plan or [])).valid
+
+
+def _grid(size: int) -> str:
+    """A visit-all-style problem whose state space grows fast with `size` (no plan is needed:
+    the goal is unreachable, so the search runs until a bound stops it)."""
+    cells = " ".join(f"c{i}" for i in range(size))
+    links = " ".join(f"(next c{i} c{j})" for i in range(size) for j in range(size) if i != j)
+    return f"""(define (problem grid) (:domain walk) (:objects {cells} sink)
+      (:init (at c0) {links}) (:goal (at sink)))"""
+
+
+WALK = """(define (domain walk) (:requirements :strips)
+  (:predicates (at ?x) (next ?x ?y) (seen ?x))
+  (:action move :parameters (?x ?y) :precondition (and (at ?x) (next ?x ?y))
+    :effect (and (not (at ?x)) (at ?y) (seen ?y))))"""
+
+
+@pytest.mark.parametrize(("bound", "kwargs"), [
+    ("nodes", {"node_limit": 50}),
+    ("time", {"node_limit": 10**9, "seconds": 0.2}),
+    ("memory", {"node_limit": 10**9, "memory_mb": 1}),
+])
+def test_each_bound_stops_the_search_and_says_which(bound: str, kwargs: dict) -> None:
+    domain = parse_domain(WALK)
+    problem = parse_problem(_grid(14), domain)
+    result = plan_search(domain, problem, "greedy", **kwargs)
+    assert (result.status, result.limit, result.plan) == ("limit", bound, None)
+    assert result.seconds < 5
+
+
+def test_the_search_leaves_no_cache_on_the_problem(tower) -> None:  # type: ignore[no-untyped-def]
+    """The shared Task of a problem (kept on the problem object for as long as the run holds
+    the problem) must not carry the search's ground actions."""
+    domain, problem = tower
+    plan_search(domain, problem, "greedy")
+    assert "_planeval_task" not in vars(problem)

@@ -12,6 +12,7 @@ from benchcore.llm.base import CallContext, LLMReply, Message, ModelConfig
 from benchcore.run_config import PlanningConfig
 from planeval import PlanningData, evaluate_logs
 from planeval.overview import overview
+from planeval.search import Limits
 from plangen.approaches import (
     PlanningTask,
     failed_record,
@@ -22,10 +23,11 @@ from plangen.approaches import (
 from plangen.describe_nl import describe_domain, describe_problem
 from plangen.loading import load_planning_tasks
 from plangen.logs import write_generation_logs
-from tests.conftest import PROJECT_ROOT, SHARED
+from tests import external
+from tests.conftest import PROJECT_ROOT
 
 DEMO = PROJECT_ROOT / "questions/planning"
-SHARED_PLANNING = SHARED / "data/planning"
+SHARED_PLANNING = external.path(external.PLANNING)
 
 
 class ReplyList:
@@ -156,13 +158,13 @@ def test_a_broken_off_interaction_is_an_error_not_a_plan(blocksworld: dict,
 
 
 def test_planner_baseline_solves_demo_instances(blocksworld: dict) -> None:
-    record = planner_baseline(blocksworld["instance-3"], "planner", node_limit=20_000)
+    record = planner_baseline(blocksworld["instance-3"], "planner", Limits(20_000))
     assert record["planner"]["status"] == "solved"
     assert record["attempts"][0]["raw_reply"].count("(") >= 10
 
 
-@pytest.mark.parametrize("domain", sorted(p.name for p in SHARED_PLANNING.iterdir()
-                                          if (p / "domain.pddl").is_file()))
+@external.needs(external.PLANNING)
+@pytest.mark.parametrize("domain", external.planning_domains())
 def test_prompts_for_every_shared_domain(domain: str) -> None:
     """The natural-language rendering covers every action of real IPC domains."""
     data = PlanningData(SHARED_PLANNING)
@@ -173,6 +175,7 @@ def test_prompts_for_every_shared_domain(domain: str) -> None:
     assert "initial state" in describe_problem(problem)
 
 
+@external.needs(external.PLANNING)
 def test_gold_plans_replayed_as_replies_solve_shared_instances(tmp_path: Path) -> None:
     """Generation + evaluation on independently written data: a model that answers with the
     gold plan (in a chatty fenced reply) solves every instance, first try."""
@@ -202,8 +205,8 @@ def test_planner_supplies_gold_plans_the_data_lacks(tmp_path: Path) -> None:
     task = next(t for t in load_planning_tasks(PlanningConfig(data_dir=str(data)))
                 if t.instance == "instance-1")
     assert task.gold_plan is None
-    model_plan = planner_baseline(task, "planner", 20_000)["attempts"][0]["raw_reply"]
-    records = [planner_baseline(task, "planner", 20_000),
+    model_plan = planner_baseline(task, "planner", Limits(20_000))["attempts"][0]["raw_reply"]
+    records = [planner_baseline(task, "planner", Limits(20_000)),
                non_incremental(task, ReplyList([model_plan]), "model", "pddl", 1)]
     outcomes = [Outcome(uid=task.key, value=r) for r in records]
     summary = summarize_planning_run(outcomes, tmp_path / "run/plans", str(data),
@@ -218,11 +221,13 @@ def test_planner_supplies_gold_plans_the_data_lacks(tmp_path: Path) -> None:
 _PLANNER_PLANS = """
 import json, sys
 from benchcore.run_config import PlanningConfig
+from planeval.search import Limits
 from plangen.approaches import planner_baseline
 from plangen.loading import load_planning_tasks
 tasks = load_planning_tasks(PlanningConfig(data_dir=sys.argv[1], domains=["gripper"]))
-print(json.dumps({t.key: planner_baseline(t, "baseline", 10_000)["attempts"][0]["raw_reply"]
-                  for t in tasks}, sort_keys=True))
+plans = {t.key: planner_baseline(t, "baseline", Limits(10_000))["attempts"][0]["raw_reply"]
+         for t in tasks}
+print(json.dumps(plans, sort_keys=True))
 """
 
 
@@ -247,3 +252,39 @@ def test_the_planner_baseline_finds_the_same_plans_in_every_process() -> None:
         plans.append(json.loads(done.stdout))
     assert len(plans[0]) == 3 and all(plans[0].values())
     assert plans[0] == plans[1]
+
+
+def test_a_bounded_planner_is_failure_kind_limit_not_a_wrong_plan(blocksworld: dict,
+                                                                  tmp_path: Path) -> None:
+    record = planner_baseline(blocksworld["instance-3"], "planner", Limits(1))
+    assert record["planner"]["status"] == "limit" and record["planner"]["limit"] == "nodes"
+    write_generation_logs([record], tmp_path / "plans")
+    row = evaluate_logs(tmp_path / "plans", DEMO).iloc[0]
+    assert row["failure_kind"] == "limit" and not row["success"]
+
+
+def test_domains_and_limit_choose_the_instances() -> None:
+    config = PlanningConfig(data_dir=str(DEMO), domains=["gripper"], max_instances_per_domain=1)
+    assert [t.key for t in load_planning_tasks(config)] == ["gripper/instance-1"]
+    with pytest.raises(ValueError, match="no domain 'grippr' \\(domains: "):
+        load_planning_tasks(PlanningConfig(data_dir=str(DEMO), domains=["grippr"]))
+
+
+def test_loading_and_evaluating_report_progress(tmp_path: Path) -> None:
+    """Parsing hundreds of instances and re-simulating their plans take seconds: both are
+    stages with a progress bar of their own."""
+    from benchcore import progress
+
+    events: list[tuple[str, str, int]] = []
+    stop = progress.listen(lambda event, stage, count: events.append((event, stage, count)))
+    try:
+        tasks = load_planning_tasks(PlanningConfig(data_dir=str(DEMO), domains=["gripper"]))
+        write_generation_logs([planner_baseline(t, "p", Limits(2_000)) for t in tasks],
+                              tmp_path / "plans")
+        evaluate_logs(tmp_path / "plans", DEMO)
+    finally:
+        stop()
+    for stage in ("load-planning", "evaluate-plans"):
+        total = sum(n for e, s, n in events if s == stage and e == "started")
+        done = sum(n for e, s, n in events if s == stage and e == "advanced")
+        assert total == done == len(tasks), stage

@@ -26,10 +26,11 @@ from dsgqa.stages.generate_cypher import generate_cypher
 from dsgqa.stages.refine import refine
 from dsgqa.stages.run_query import run_query
 from nlp_dsg_benchmark.cli import main
+from tests import external
 from tests.question_gen_graphs import scene_graphs
 from tests.test_scene_graph import DEMO, ROOT
 
-EXAMPLE = ROOT.parent / "shared/data/dsg/example_dsg.json"
+EXAMPLE = external.path(external.EXAMPLE_DSG)
 SHIPPED = ROOT / "questions/generated/example_dsg_questions.yaml"
 
 
@@ -62,6 +63,7 @@ def example_store(example, tmp_path_factory):
     store.close()
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_shipped_set_is_big_balanced_and_labelled(example):
     shipped = load_question_set(SHIPPED).questions
     assert len(shipped) >= 200
@@ -72,12 +74,14 @@ def test_shipped_set_is_big_balanced_and_labelled(example):
     assert any(q.correctness_comparator.comparison_type == "PDDL" for q in shipped)
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_shipped_set_scores_100_percent_with_the_oracle_on_kuzu(example_store):
     verdicts = oracle_verdicts(example_store, list(load_question_set(SHIPPED).questions))
     wrong = [(q.uid, v.mismatch) for q, v in verdicts if not v.correct]
     assert not wrong
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_shipped_set_is_what_seed_0_generates(example, tmp_path):
     generated = generate(example, seed=0, per_category=30, db_root=tmp_path)
     shipped = load_question_set(SHIPPED).questions
@@ -94,6 +98,7 @@ def test_same_seed_same_set_other_seed_other_set(tmp_path):
     assert first.report.kept == {c: 5 for c in CATEGORIES}
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_a_wrong_reference_query_is_dropped_as_a_disagreement(example_store):
     candidate = Candidate("counting", "count_by_room", "objects_in_R1", "How many objects?",
                           "MATCH (:Room {nodeSymbol: 'R1'})-[:CONTAINS]->()-[:CONTAINS]->"
@@ -104,12 +109,14 @@ def test_a_wrong_reference_query_is_dropped_as_a_disagreement(example_store):
     assert check(example_store, right).kept
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_a_near_tie_is_dropped_without_asking_the_database(example_store):
     candidate = Candidate("position", "nearest", "n", "Which?", "not even cypher", "O1",
                           near_tie="the two nearest differ by only 0.0010")
     assert check(example_store, candidate).reason == DROP_NEAR_TIE
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_a_pddl_goal_is_checked_by_equivalence(example_store):
     goal = Goal("or", (("holding", "O43"),))
     candidate = Candidate("pddl", "grab", "bike", "Grab the bicycle.",

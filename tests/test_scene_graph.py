@@ -12,9 +12,10 @@ import pytest
 
 from dsgqa import demo_scene
 from dsgqa.scene_graph import SceneGraphError, load_scene_graph
+from tests import external
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT.parent / "shared/data/dsg/example_dsg.json"
+EXAMPLE = external.path(external.EXAMPLE_DSG)
 DEMO = ROOT / "questions/demo/apartment_dsg.json"
 
 # Independent of the loader: the file's own layer names -> our labels.
@@ -43,6 +44,7 @@ def example():
     return load_scene_graph(EXAMPLE)
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_example_counts_match_the_file(example):
     expected = raw_counts(EXAMPLE)
     assert len(example.nodes) == 166 and len(example.edges) == 402
@@ -50,6 +52,7 @@ def test_example_counts_match_the_file(example):
     assert example.counts()["Place"] == 0 and example.counts()["Building"] == 0
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_example_classes_come_from_per_layer_labelspaces(example):
     data = json.loads(EXAMPLE.read_text())
     objects = dict(data["metadata"]["labelspaces"]["_l2p0"])
@@ -65,12 +68,14 @@ def test_example_classes_come_from_per_layer_labelspaces(example):
     assert {n.class_name for n in example.nodes if n.label == "Room"} == {"lounge", "hallway"}
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_example_keeps_multi_parent_and_parentless_nodes(example):
     parents = Counter(e.target for e in example.edges if e.type == "CONTAINS")
     assert max(parents.values()) == 3
     assert sum(1 for n in example.nodes if n.symbol not in parents) == 13
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_contains_points_from_parent_to_child(example):
     rank = {"Object": 0, "MeshPlace": 1, "Room": 2}
     label = example.labels_by_symbol()
@@ -79,6 +84,7 @@ def test_contains_points_from_parent_to_child(example):
             assert rank[label[edge.source]] > rank[label[edge.target]]
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_objects_carry_bounding_boxes(example):
     obj = next(n for n in example.nodes if n.symbol == "O0")
     assert obj.center == pytest.approx((4.535074, -7.546947, 0.178145), abs=1e-5)
@@ -86,6 +92,7 @@ def test_objects_carry_bounding_boxes(example):
     assert all(n.bbox_center is None for n in example.nodes if n.label != "Object")
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_fingerprint_is_content_only(example):
     again = load_scene_graph(EXAMPLE)
     assert again.fingerprint() == example.fingerprint()
@@ -98,6 +105,7 @@ def test_fingerprint_is_content_only(example):
     assert changed.fingerprint() != example.fingerprint()
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_fingerprint_is_stable_across_processes(example):
     code = ("from dsgqa.scene_graph import load_scene_graph as l; "
             f"print(l({str(EXAMPLE)!r}).fingerprint())")
@@ -143,6 +151,7 @@ def test_bad_files_give_one_line_naming_the_file(tmp_path, content, fragment):
     assert fragment in message
 
 
+@external.needs(external.EXAMPLE_DSG)
 def test_truncated_real_file_is_rejected(tmp_path):
     path = tmp_path / "cut.json"
     path.write_text(EXAMPLE.read_text()[:5000])

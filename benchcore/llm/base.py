@@ -127,9 +127,9 @@ class ModelConfig(BaseModel):
     provider: Provider = "openai"
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
-    temperature: float = 0.0
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     seed: int | None = 0
-    max_tokens: int | None = None
+    max_tokens: int | None = Field(default=None, ge=1)
     timeout_s: float = 60.0
     max_retries: int = 5
     max_connections: int = 8
