@@ -63,7 +63,8 @@ def _schema_text(store: GraphStore, db_root: Path, fingerprint: str) -> str:
     load): a rerun whose queries are all cached then needs no query worker at all."""
     if store.backend == "neo4j":
         return store.schema_description()
-    path = db_root / f"{fingerprint[:16]}-{store.backend}-{_SCHEMA_CODE}.schema.txt"
+    build = getattr(store, "build_id", None) or "unbuilt"  # a rebuilt database, a new text
+    path = db_root / f"{fingerprint[:16]}-{store.backend}-{build}-{_SCHEMA_CODE}.schema.txt"
     if path.is_file():
         return path.read_text()
     text = store.schema_description()

@@ -106,8 +106,8 @@ def run_query_batch(
 class QueryRunner:
     """Runs queries as the run-query stage does (guard, translation, limits), item-cached by
     the query text and `version`: everything that shapes its rows (stage code, graph, backend
-    and engine version, memory and time limits, row cap). A stage that keeps such rows in its
-    own cache (the agent's) keys them on the same `version`."""
+    and engine version, the database build, memory and time limits, row cap). A stage that
+    keeps such rows in its own cache (the agent's) keys them on the same `version`."""
 
     def __init__(self, store: GraphStore, graph_fingerprint: str, timeout_s: float,
                  max_rows: int, cache: ItemCache | None, refresh: bool = False) -> None:
@@ -115,7 +115,7 @@ class QueryRunner:
         self.cache, self.refresh = cache, refresh
         self.version = (QUERY_CODE, graph_fingerprint, store.backend,
                         engine_version(store.backend), getattr(store, "memory_limit_mb", None),
-                        timeout_s, max_rows)
+                        timeout_s, max_rows, getattr(store, "build_id", None))
 
     def __call__(self, attempts: Sequence[Outcome[CypherAttempt]]
                  ) -> list[Outcome[QueryOutcome]]:
