@@ -25,7 +25,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, hops, name, tree, var
+from dsgqa.dialect.trees import call, child_of, hops, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 DIRECTED = "startNode->start_node"
@@ -149,8 +149,7 @@ def _after_with(clause: Tree, bindings: dict[str, _Binding], generated: set[str]
     """Which bindings survive a WITH: the relationship and (for undirected ones) both endpoint
     variables must pass through under their own names; anonymous endpoints never do (a star is
     spelled out without generated names)."""
-    items = next(c for c in clause.children[0].children
-                 if isinstance(c, Tree) and c.data == "proj_items")
+    items = child_of(clause.children[0], "proj_items")
     star = bool(items.children) and isinstance(items.children[0], Token)
     kept: set[str] = set()
     for item in items.children:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import name, rel_detail, tree, var
+from dsgqa.dialect.trees import child_of, mentions, name, rel_detail, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "OPTIONAL MATCH path->NULL when unmatched"
@@ -103,8 +103,7 @@ def _replace(node: Tree, paths: dict[str, str]) -> bool:
 
 def _carry(clause: Tree, paths: dict[str, str]) -> dict[str, str]:
     """A WITH's bare path items stay paths and take their witness along; the paths carried."""
-    items = next(c for c in clause.children[0].children
-                 if isinstance(c, Tree) and c.data == "proj_items")
+    items = child_of(clause.children[0], "proj_items")
     carried: dict[str, str] = {}
     for item in list(items.children):
         if isinstance(item, Tree) and len(item.children) == 1 \
@@ -116,22 +115,13 @@ def _carry(clause: Tree, paths: dict[str, str]) -> dict[str, str]:
     return carried
 
 
-def _mentions(node: object, paths: dict[str, str]) -> bool:
-    if not isinstance(node, Tree):
-        return False
-    if node.data == "var" and plain_name(node.children[0]) in paths:
-        return True
-    return any(_mentions(child, paths) for child in node.children)
-
-
 def _keep_column_names(clause: Tree, paths: dict[str, str]) -> None:
     """Unaliased items that use a path keep their column name once the path becomes a CASE:
     `WITH p` stays `p`, and a RETURN item its text, as Neo4j names the column."""
-    items = next(c for c in clause.children[0].children
-                 if isinstance(c, Tree) and c.data == "proj_items")
+    items = child_of(clause.children[0], "proj_items")
     for item in items.children:
         if not (isinstance(item, Tree) and len(item.children) == 1
-                and _mentions(item.children[0], paths)):
+                and mentions(item.children[0], paths)):
             continue
         if item.children[0].data == "var":
             item.children.append(name(plain_name(item.children[0].children[0])))

@@ -22,15 +22,14 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import clone, tree, var
+from dsgqa.dialect.trees import child_of, clone, tree, var
 
 REWRITE_COLUMN = "ORDER BY projected expression->column"
 REWRITE_SHADOW = "ORDER BY shadowing alias->expression"
 
 
 def _items(projection: Tree) -> list[Tree]:
-    items = next(c for c in projection.children
-                 if isinstance(c, Tree) and c.data == "proj_items")
+    items = child_of(projection, "proj_items")
     return [c for c in items.children if isinstance(c, Tree)]
 
 

@@ -24,7 +24,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import clone, name, tree
+from dsgqa.dialect.trees import clone, mentions, name, tree
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "shortestPath WHERE->recursive filter"
@@ -37,14 +37,6 @@ def _conjuncts(node: Tree) -> list[Tree]:
     if node.data == "paren" and node.children[0].data == "and_":
         return _conjuncts(node.children[0])
     return [node]
-
-
-def _mentions(node: object, variable: str) -> bool:
-    if not isinstance(node, Tree):
-        return False
-    if node.data == "var" and plain_name(node.children[0]) == variable:
-        return True
-    return any(_mentions(c, variable) for c in node.children)
 
 
 def _renamed(node: object, old: str, new: str) -> object:
@@ -112,13 +104,13 @@ def push_path_filters(match: Tree, target: str, names: FreshNames) -> bool:
         if mode is None or len(pattern.children) != 3:
             continue
         path = plain_name(pattern.children[0])
-        if not _mentions(where.children[0], path):
+        if not mentions(where.children[0], {path}):
             continue
         kept, node_tests, rel_tests, end_tests = [], [], [], []
         node_var, rel_var = names.fresh("_n"), names.fresh("_r")
         ends = _end_names(chain)
         for conjunct in _conjuncts(where.children[0]):
-            if not _mentions(conjunct, path):
+            if not mentions(conjunct, {path}):
                 kept.append(conjunct)
                 continue
             shape = _quantified(conjunct, path)
@@ -126,7 +118,7 @@ def push_path_filters(match: Tree, target: str, names: FreshNames) -> bool:
                 raise DialectError("a shortest path constrained in its WHERE other than by "
                                    "none()/all() over its nodes or relationships")
             quantifier, kind, bound, test = shape
-            if _mentions(test, path):
+            if mentions(test, {path}):
                 raise DialectError("a shortest-path filter that reads the path itself")
 
             def holds(variable: str, test: Tree = test, bound: str = bound,

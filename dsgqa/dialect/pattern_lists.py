@@ -22,7 +22,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import call, name, tree, var
+from dsgqa.dialect.trees import call, child_of, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "pattern comprehension->OPTIONAL MATCH + collect"
@@ -94,8 +94,7 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
                                      for c in before):
                 continue
             projection = clause.children[0]
-            items = next(c for c in projection.children
-                         if isinstance(c, Tree) and c.data == "proj_items")
+            items = child_of(projection, "proj_items")
             if any(isinstance(c, Token) for c in items.children) or has_aggregate(items):
                 continue
             found: list[tuple[Tree, int]] = []

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.trees import child_of
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def final_order(root: Tree) -> ResultOrder | None:
 def _key_columns(projection: Tree, order: Tree) -> tuple[int, ...] | None:
     """The returned column each sort key is, or None when one is not returned (or `*` hides
     which columns there are)."""
-    items = next(c for c in projection.children if isinstance(c, Tree) and c.data == "proj_items")
+    items = child_of(projection, "proj_items")
     if any(not isinstance(c, Tree) for c in items.children):  # RETURN *
         return None
     columns = [(item.children[0], plain_name(item.children[1]) if len(item.children) > 1

@@ -43,7 +43,7 @@ from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
-from dsgqa.dialect.trees import call, clone, int_lit, name, tree, var
+from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import (
     NODE_KEYS,
     OBJECT_KEYS,
@@ -365,8 +365,7 @@ class Rewriter:
         """Unaliased items whose text a rewrite changed keep Neo4j's column name (the text)."""
         projection = node.children[0]
         self._distinct_beside_aggregate(projection)
-        proj_items = next(c for c in projection.children
-                          if isinstance(c, Tree) and c.data == "proj_items")
+        proj_items = child_of(projection, "proj_items")
         emitter = Emitter()
         for item in proj_items.children:
             if not isinstance(item, Tree) or len(item.children) != 1:
@@ -494,8 +493,7 @@ class Rewriter:
         if order is None:
             return
         computed = {}
-        for item in next(c for c in projection.children
-                         if isinstance(c, Tree) and c.data == "proj_items").children:
+        for item in child_of(projection, "proj_items").children:
             if isinstance(item, Tree) and len(item.children) > 1 \
                     and item.children[0].data not in ("prop", "var"):
                 computed[plain_name(item.children[1])] = ctype(item.children[0])

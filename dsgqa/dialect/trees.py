@@ -4,9 +4,11 @@ nodes the same way, and walks a MATCH pattern's relationships the same way (`hop
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
 
 
 def tree(data: str, *children: object) -> Tree:
@@ -60,3 +62,18 @@ def clone(node: object) -> object:
     copied.__dict__.update({key: value for key, value in vars(node).items()
                             if key not in ("data", "children")})
     return copied
+
+
+def child_of(node: Tree, kind: str) -> Tree | None:
+    """The first child of `node` that is a `kind` tree (a clause's `where`, a projection's
+    `proj_items` or `order`), or None."""
+    return next((c for c in node.children if isinstance(c, Tree) and c.data == kind), None)
+
+
+def mentions(node: object, names: Collection[str]) -> bool:
+    """Whether `node` reads a variable named in `names` anywhere below it."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data == "var" and plain_name(node.children[0]) in names:
+        return True
+    return any(mentions(child, names) for child in node.children)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.trees import child_of
 
 UNKNOWN = "?"
 NUMBERS = frozenset({"int", "float"})
@@ -144,8 +145,7 @@ class TypeAnnotator:
 
     def _projection(self, projection: Tree, scope: dict[str, str]) -> dict[str, str]:
         projection.scope_before = dict(scope)  # type: ignore[attr-defined]
-        items = next(c for c in projection.children
-                     if isinstance(c, Tree) and c.data == "proj_items")
+        items = child_of(projection, "proj_items")
         new_scope: dict[str, str] = {}
         for item in items.children:
             if isinstance(item, Token):  # *

@@ -35,7 +35,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
-from dsgqa.dialect.trees import call, hops, name, rel_detail, tree, var
+from dsgqa.dialect.trees import call, child_of, hops, name, rel_detail, tree, var
 
 REWRITE = "relationship uniqueness"
 _SHORTEST = ("SHORTEST", "ALL SHORTEST")
@@ -200,8 +200,7 @@ class Uniqueness:
             elif clause.data == "unwind":
                 scope.append(clause.children[1])
             elif clause.data in ("with_clause", "return_clause"):
-                items = next(c for c in clause.children[0].children
-                             if isinstance(c, Tree) and c.data == "proj_items")
+                items = child_of(clause.children[0], "proj_items")
                 starred = bool(items.children) and isinstance(items.children[0], Token)
                 if starred:
                     self._expand(items, scope)
