@@ -6,6 +6,7 @@ model's queries.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from dataclasses import dataclass
@@ -65,14 +66,43 @@ def _schema_text(store: GraphStore, db_root: Path, fingerprint: str) -> str:
         return store.schema_description()
     build = getattr(store, "build_id", None) or "unbuilt"  # a rebuilt database, a new text
     path = db_root / f"{fingerprint[:16]}-{store.backend}-{build}-{_SCHEMA_CODE}.schema.txt"
-    if path.is_file():
-        return path.read_text()
+    kept = _read_kept_schema(path)
+    if kept is not None:
+        return kept
     text = store.schema_description()
     # Written aside and renamed: a Dask worker opening the same graph at this moment must read
     # the whole text or none of it, never the empty file `write_text` starts with.
     scratch = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}")
-    scratch.write_text(text)
+    scratch.write_text(f"{_SCHEMA_DIGEST_PREFIX}{_digest(text)}\n{text}", encoding="utf-8")
     os.replace(scratch, path)
+    return text
+
+
+_SCHEMA_DIGEST_PREFIX = "sha256:"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _read_kept_schema(path: Path) -> str | None:
+    """The kept schema text, or None when there is none or it is damaged.
+
+    The schema text goes into every prompt and every cache key, so a file that was cut,
+    overwritten or filled with garbage must never reach a model: its first line carries the
+    digest of the rest, and anything that does not match (or does not decode) is regenerated.
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    header, sep, body = raw.partition(b"\n")
+    try:
+        header_text, text = header.decode("ascii"), body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not sep or header_text != f"{_SCHEMA_DIGEST_PREFIX}{_digest(text)}":
+        return None
     return text
 
 

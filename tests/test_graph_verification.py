@@ -57,3 +57,21 @@ def test_query_results_are_keyed_to_the_database_build(tmp_path: Path) -> None:
         assert store.build_id in runner.version
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("damage", [b"\xff\xfe garbage \x00" * 256, b"", b"sha256:0\nNode labels"])
+def test_a_damaged_schema_text_is_regenerated(tmp_path: Path, damage: bytes) -> None:
+    """The kept schema text goes into every prompt and cache key: garbage, an empty file or a
+    text that does not match its digest is generated again, never decoded into a prompt."""
+    from benchcore.run_config import QAConfig
+    from dsgqa.graph_handle import open_graph
+
+    qa = QAConfig(questions="unused.yaml", scene_graph=str(DEMO_GRAPH), db_root=str(tmp_path))
+    first = open_graph(qa)
+    first.store.close()
+    (kept,) = tmp_path.glob("*.schema.txt")
+    kept.write_bytes(damage)
+    again = open_graph(qa)
+    again.store.close()
+    assert again.schema == first.schema and "Object" in first.schema
+    assert kept.read_bytes() != damage  # and the file is whole again
