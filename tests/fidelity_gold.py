@@ -1245,6 +1245,14 @@ def _room_entered_r3_from(g: Graph) -> Any:
     return _only(g.shortest_paths("R1", "R3"))[-2]
 
 
+@gold("fid139")
+def _where_trash_and_bag_go(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge").symbol
+    bag = _the(g, "Object", "bag").symbol
+    (room,) = g.rooms_of(bag)
+    return {(lounge, t.symbol) for t in g.of("Object", "trash")} | {(room, bag)}
+
+
 def answers(graph: Graph | None = None) -> dict[str, str]:
     """uid -> canonical SLDP text of every gold answer."""
     graph = graph or load_graph()

@@ -120,10 +120,12 @@ class _EngineInAnyOrder:
         self._store, self._random = store, random.Random(seed)
         self.backend = store.backend
 
-    def query(self, cypher: str, timeout_s: float, max_rows: int) -> Any:
+    def query(self, cypher: str, timeout_s: float, max_rows: int,
+              distinct_rows: bool = False) -> Any:
         from dataclasses import replace
 
-        result = self._store.query(cypher, timeout_s=timeout_s, max_rows=max_rows)
+        result = self._store.query(cypher, timeout_s=timeout_s, max_rows=max_rows,
+                                   distinct_rows=distinct_rows)
         if "ORDER BY" in cypher.upper().split("RETURN")[-1]:
             return result
         rows = list(result.rows)

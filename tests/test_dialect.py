@@ -158,10 +158,27 @@ UNCHANGED = [
     "MATCH (r:Room) WHERE r.nodeSymbol IN ['R1', 'R2'] RETURN r.nodeSymbol ORDER BY r.nodeSymbol",
     "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN r.nodeSymbol, count(m)",
     "UNWIND [3, 1, 2] AS x RETURN x ORDER BY x DESC SKIP 1 LIMIT 1",
-    "MATCH (r:Room) RETURN r.class AS c UNION MATCH (o:Object) RETURN o.class AS c",
     "MATCH (r:Room) WHERE EXISTS { MATCH (r)-[:CONTAINS]->(:MeshPlace) } RETURN count(r) AS n",
     "RETURN any(x IN [1, 2] WHERE x > 1) AS a, all(x IN [1, 2] WHERE x > 0) AS b",
 ]
+
+def test_union_parts_are_read_row_by_row() -> None:
+    """Each UNION part ends in SKIP 0 (the engines cross a part's columns otherwise) and a
+    UNION runs as UNION ALL with its repeated rows dropped by the reader (the engines lose
+    rows of a UNION); a UNION ALL keeps its repeats."""
+    union = translate("MATCH (r:Room) RETURN r.class AS c UNION MATCH (o:Object) "
+                      "RETURN o.class AS c ORDER BY c LIMIT 3", "ladybug")
+    assert union.query == ("MATCH (r:Room) RETURN r.class AS c SKIP 0 UNION ALL MATCH "
+                           "(o:Object) RETURN o.class AS c ORDER BY c SKIP 0 LIMIT 3")
+    assert union.distinct_rows
+    union_all = translate("MATCH (r:Room) RETURN r.class AS c SKIP 1 UNION ALL "
+                          "MATCH (o:Object) RETURN o.class AS c", "kuzu")
+    assert union_all.query == ("MATCH (r:Room) RETURN r.class AS c SKIP 1 UNION ALL "
+                               "MATCH (o:Object) RETURN o.class AS c SKIP 0")
+    assert not union_all.distinct_rows
+    with pytest.raises(CypherSyntaxError, match="mixed"):
+        translate("RETURN 1 AS x UNION RETURN 2 AS x UNION ALL RETURN 3 AS x", "ladybug")
+
 
 SYNTAX_ERRORS = ["hello world", "MATCH (n RETURN n", "MATCH (n) RETURN", "RETURN 1 +",
                  "MATCH (n) WHERE RETURN n", "SELECT * FROM Room", "MATCH (n)-[->(m) RETURN n",
@@ -341,7 +358,7 @@ class _Neo4jLike:
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-    def query(self, cypher, *, timeout_s=10.0, max_rows=200):
+    def query(self, cypher, *, timeout_s=10.0, max_rows=200, distinct_rows=False):
         from dsgqa.graphstore.base import QueryResult
 
         self.seen.append(cypher)

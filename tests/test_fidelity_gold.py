@@ -48,6 +48,8 @@ IDIOMS = {
     "idiom-index-property": re.compile(r"\[-?\d+\]\.\w"),
     "idiom-optional-point-field": re.compile(r"OPTIONAL MATCH .*\b(\w+)\b.*\1\.center"),
     "idiom-shortestPath-where": re.compile(r"shortestPath\(.*\)\s+WHERE (none|all)\("),
+    "idiom-union": re.compile(r"\bUNION\b"),
+    "idiom-cross-product": re.compile(r"MATCH \([^()]*\), \("),
     "idiom-all-abs": re.compile(r"WITH .* WHERE .*all\(\w+ IN \w+ WHERE abs\("),
 }
 

@@ -51,6 +51,9 @@ from dsgqa.dialect.types import (
     annotate_types,
     ctype,
 )
+from dsgqa.dialect.union_parts import DISTINCT_REWRITE as UNION_DISTINCT
+from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
+from dsgqa.dialect.union_parts import read_union_as_all, skip_union_parts
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 
@@ -174,6 +177,7 @@ class Rewriter:
         self.source = source
         self.target = target
         self.applied: list[str] = []
+        self.distinct_rows = False  # the reader drops repeated rows (`union_parts`)
 
     def note(self, rewrite: str) -> None:
         if rewrite not in self.applied:
@@ -192,6 +196,11 @@ class Rewriter:
         result = self.visit(root)
         if compare_case_conditions(result):
             self.note(CASE_CONDITIONS)
+        if skip_union_parts(result):
+            self.note(UNION_PARTS)
+        self.distinct_rows = read_union_as_all(result)
+        if self.distinct_rows:
+            self.note(UNION_DISTINCT)
         return result
 
     def visit(self, node: object) -> object:

@@ -23,11 +23,13 @@ class Translation:
     """The query to run, the names of the rewrites that produced it (empty: unchanged) and,
     for the embedded engines (whose translation parses the query), how the query orders its
     result (`result_order.final_order`; None: it does not). Read from the parse the
-    translation makes anyway (a second parse costs ~0.6 ms)."""
+    translation makes anyway (a second parse costs ~0.6 ms). `distinct_rows`: the reader must
+    drop repeated rows as it reads them (a UNION the engine runs as UNION ALL)."""
 
     query: str
     rewrites: tuple[str, ...] = ()
     order: ResultOrder | None = None
+    distinct_rows: bool = False
 
 
 def translate(query: str, target: Target = "kuzu") -> Translation:
@@ -53,7 +55,7 @@ def translate(query: str, target: Target = "kuzu") -> Translation:
         raise CypherSyntaxError("the query nests too deeply") from None
     except Exception as exc:  # a tree shape the passes did not foresee: never crash the run
         raise DialectError(f"cannot translate ({type(exc).__name__}: {exc})") from None
-    return Translation(text, tuple(rewriter.applied), order)
+    return Translation(text, tuple(rewriter.applied), order, rewriter.distinct_rows)
 
 
 def _keep_return_texts(root: Tree, query: str) -> None:

@@ -68,8 +68,12 @@ class GraphStore(ABC):
         """Replace the database content with `graph`, in batches."""
 
     @abstractmethod
-    def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200) -> QueryResult:
-        """Run untrusted Cypher read-only; thread-safe; never raises for a bad query."""
+    def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200,
+              distinct_rows: bool = False) -> QueryResult:
+        """Run untrusted Cypher read-only; thread-safe; never raises for a bad query.
+
+        `distinct_rows`: drop a row equal to one read before, before the row cap counts it
+        (a translated UNION the engine runs as UNION ALL, `dsgqa.dialect.union_parts`)."""
 
     @abstractmethod
     def checksum(self) -> str:

@@ -28,6 +28,7 @@ from dsgqa.graphstore.base import (
     plain_value,
 )
 from dsgqa.graphstore.layout import POINT_PROPERTIES, node_properties, node_values, stored_edges
+from dsgqa.graphstore.row_reader import RowReader
 from dsgqa.graphstore.write_guard import write_violation
 from dsgqa.scene_graph import LABELS, SceneGraph, SceneNode
 
@@ -158,7 +159,8 @@ class Neo4jStore(GraphStore):
 
     # ------------------------------------------------------------------ queries
 
-    def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200) -> QueryResult:
+    def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200,
+              distinct_rows: bool = False) -> QueryResult:
         import neo4j
         from neo4j.exceptions import (
             DriverError,
@@ -176,11 +178,11 @@ class Neo4jStore(GraphStore):
             with self._session(neo4j.READ_ACCESS) as session:
                 result = session.run(neo4j.Query(cypher, timeout=timeout_s))
                 columns = list(result.keys())
-                rows: list[list[Any]] = []
+                rows = RowReader(max_rows, distinct_rows)
                 for record in result:
-                    if len(rows) > max_rows:
+                    if rows.full:
                         break
-                    rows.append([neo4j_value(v) for v in record.values()])
+                    rows.add([neo4j_value(v) for v in record.values()])
                 result.consume()
         except (ServiceUnavailable, SessionExpired) as exc:
             raise GraphStoreError(f"database unreachable: {one_line(exc)}") from None
@@ -190,7 +192,7 @@ class Neo4jStore(GraphStore):
             raise GraphStoreError(f"transient database error: {one_line(exc)}") from None
         except (Neo4jError, DriverError, ValueError, TypeError) as exc:
             return QueryResult.failure(one_line(exc), time.monotonic() - started)
-        return QueryResult(columns=columns, rows=rows[:max_rows], truncated=len(rows) > max_rows,
+        return QueryResult(columns=columns, rows=rows.kept, truncated=rows.truncated,
                            seconds=time.monotonic() - started)
 
     def _trusted(self, cypher: str) -> list[list[Any]]:

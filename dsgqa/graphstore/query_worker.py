@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from dsgqa.dialect.functions import register_udfs
 from dsgqa.graphstore.base import one_line, plain_value
 from dsgqa.graphstore.engine import import_engine
+from dsgqa.graphstore.row_reader import RowReader
 
 
 def _address_space_bytes() -> int:
@@ -42,8 +43,10 @@ def _cap_memory(extra_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def run_query(conn: Any, cypher: str, timeout_ms: int, max_rows: int) -> dict[str, Any]:
-    """Execute one statement; read at most `max_rows + 1` rows to know whether it was cut."""
+def run_query(conn: Any, cypher: str, timeout_ms: int, max_rows: int,
+              distinct_rows: bool = False) -> dict[str, Any]:
+    """Execute one statement; read at most `max_rows + 1` rows to know whether it was cut
+    (repeated rows not counted when `distinct_rows`)."""
     try:
         conn.set_query_timeout(max(1, int(timeout_ms)))
         result = conn.execute(cypher)
@@ -53,13 +56,12 @@ def run_query(conn: Any, cypher: str, timeout_ms: int, max_rows: int) -> dict[st
             return {"ok": False, "error": "only one statement per query is allowed"}
         try:
             columns = [str(c) for c in result.get_column_names()]
-            rows = []
-            while result.has_next() and len(rows) <= max_rows:
-                rows.append(plain_value(result.get_next()))
+            rows = RowReader(max_rows, distinct_rows)
+            while result.has_next() and not rows.full:
+                rows.add(plain_value(result.get_next()))
         finally:
             result.close()
-        truncated = len(rows) > max_rows
-        return {"ok": True, "columns": columns, "rows": rows[:max_rows], "truncated": truncated}
+        return {"ok": True, "columns": columns, "rows": rows.kept, "truncated": rows.truncated}
     except Exception as exc:  # every engine error is an answer about the query
         return {"ok": False, "error": one_line(exc)}
 
@@ -86,7 +88,7 @@ def serve(spec: dict[str, Any], requests: TextIO, channel: TextIO) -> None:
     for line in requests:
         request = json.loads(line)
         _send(channel, run_query(conn, request["cypher"], request["timeout_ms"],
-                                 request["max_rows"]))
+                                 request["max_rows"], request.get("distinct_rows", False)))
 
 
 def main() -> None:

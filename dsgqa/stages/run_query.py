@@ -49,6 +49,7 @@ def run_query(
         return failed(refused, guard_kind(refused))
     executed: str = attempt.cypher
     rewrites: tuple[str, ...] = ()
+    distinct_rows = False
     if store.backend in KUZU_DIALECT:
         try:
             translation = translate(attempt.cypher, store.backend)  # type: ignore[arg-type]
@@ -57,12 +58,14 @@ def run_query(
         except DialectError as exc:
             return failed(f"no {store.backend} equivalent: {exc}", "dialect")
         executed, rewrites, order = translation.query, translation.rewrites, translation.order
+        distinct_rows = translation.distinct_rows
         refused = write_violation(executed)
         if refused:  # never expected: a rewrite must not introduce a write
             return failed(refused, "refused", executed, rewrites)
     else:  # Neo4j runs the text as written: its order is read from the text
         order = query_order(attempt.cypher)
-    result = store.query(executed, timeout_s=timeout_s, max_rows=max_rows)
+    result = store.query(executed, timeout_s=timeout_s, max_rows=max_rows,
+                         distinct_rows=distinct_rows)
     kind = "" if result.valid else engine_error_kind(result.error or "", store.backend)
     return QueryOutcome(
         uid=attempt.uid,

@@ -273,4 +273,23 @@ CASES: list[Case] = [
          "toLower(CASE WHEN '' IN split(r.nodeSymbol, 'R') THEN r.nodeSymbol END) AS s ORDER BY r",
          [["R1", "r1"], ["R2", "r2"], ["R3", "r3"]], True,
          "split('R1', 'R') is ['', '1'], which holds ''"),
+    Case("union_of_a_cross_product",
+         "MATCH (r:Room), (m:MeshPlace) RETURN r.nodeSymbol AS a, m.nodeSymbol AS b "
+         "UNION ALL MATCH (o:Object) RETURN o.nodeSymbol AS a, o.class AS b",
+         [["R1", "P1"], ["R1", "P2"], ["R2", "P1"], ["R2", "P2"], ["R3", "P1"], ["R3", "P2"],
+          ["O1", "trash"], ["O2", "chair"], ["O3", "lamp"]], False,
+         "3 rooms x 2 mesh places, then the 3 objects (both engines crossed the objects' two "
+         "columns too: 6 + 9 rows)"),
+    Case("union_ending_in_a_cross_product",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS a, o.class AS b UNION "
+         "MATCH (b:Building), (p:Place) RETURN b.nodeSymbol AS a, p.nodeSymbol AS b",
+         [["O1", "trash"], ["O2", "chair"], ["O3", "lamp"], ["B1", "p1"], ["B1", "p2"]], False,
+         "the objects, then the building with each place (a cross product in the last part "
+         "crossed the first part's columns too)"),
+    Case("union_over_an_empty_cross_product",
+         "MATCH (m:MeshPlace), (p:Place {class: 'none'}) "
+         "RETURN m.class AS a, size(p.nodeSymbol) AS n "
+         "UNION ALL MATCH (o:Object) RETURN o.nodeSymbol AS a, size(o.class) AS n",
+         [["O1", 5], ["O2", 5], ["O3", 4]], False,
+         "the first part finds nothing; the objects' names and class lengths, not crossed"),
 ]
