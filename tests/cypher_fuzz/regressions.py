@@ -292,4 +292,11 @@ CASES: list[Case] = [
          "UNION ALL MATCH (o:Object) RETURN o.nodeSymbol AS a, size(o.class) AS n",
          [["O1", 5], ["O2", 5], ["O3", 4]], False,
          "the first part finds nothing; the objects' names and class lengths, not crossed"),
+    Case("empty_text_in_a_list_with_a_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:Place) "
+         "RETURN r.nodeSymbol AS r, '' IN [r.name, p.name] AS a, 'x' IN [r.name, p.name] AS b "
+         "ORDER BY r",
+         [["R1", True, False], ["R2", True, None], ["R3", True, None]], True,
+         "names are ''; only R1 holds a place, so R2 and R3 search ['', NULL]: '' is found, 'x' "
+         "is not, so NULL (Kuzu took the NULL element for '' and answered NULL for '')"),
 ]
