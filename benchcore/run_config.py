@@ -201,6 +201,9 @@ class RunOptions(BaseModel):
 
     cache_dir: str = ".cache"
     refresh: tuple[str, ...] = ()
+    # The models' API-key variables that were set where the run was submitted: a Dask worker
+    # without one of them must fail the run, not send requests without the key.
+    keys_at_submission: tuple[str, ...] = ()
 
     @property
     def llm_cache_dir(self) -> Path:
@@ -293,7 +296,12 @@ class BenchmarkConfig(BaseModel):
         return (self.planning.models if self.planning and self.planning.models else self.models)
 
     def run_options(self) -> RunOptions:
-        return RunOptions(cache_dir=self.cache_dir, refresh=tuple(self.refresh))
+        """What the stage tasks need to know about the run, read where the run is submitted."""
+        models = [*self.models, *self.planning_models()]
+        keys = sorted({m.api_key_env for m in models
+                       if m.provider == "openai" and os.environ.get(m.api_key_env)})
+        return RunOptions(cache_dir=self.cache_dir, refresh=tuple(self.refresh),
+                          keys_at_submission=tuple(keys))
 
 
 def _rebased(path: str, root: Path) -> str:
@@ -320,6 +328,21 @@ def with_inputs_under(config: BenchmarkConfig, root: Path) -> BenchmarkConfig:
             "models": None if config.planning.models is None
             else [model(m) for m in config.planning.models],
         })
+    return config.model_copy(update=updates)
+
+
+def with_absolute_paths(config: BenchmarkConfig, root: Path) -> BenchmarkConfig:
+    """Every path of the config (inputs, results, caches, graph databases) made absolute
+    against `root`, the directory the run is submitted from.
+
+    Why: on a Dask cluster each worker resolves a relative path against its own working
+    directory: a relative question set is missing there (every item errors), and relative
+    caches give each worker caches of its own (the next run pays for every call again)."""
+    config = with_inputs_under(config, root)
+    updates: dict[str, object] = {"results_dir": _rebased(config.results_dir, root),
+                                  "cache_dir": _rebased(config.cache_dir, root)}
+    if config.qa is not None:
+        updates["qa"] = config.qa.model_copy(update={"db_root": _rebased(config.qa.db_root, root)})
     return config.model_copy(update=updates)
 
 

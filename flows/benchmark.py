@@ -11,6 +11,10 @@ The run holds its folder's lock from start to end (benchcore.run_lock): a second
 same run id at the same time refuses instead of paying for every call again; and a run id that
 names a run of another configuration is refused before anything is written
 (`record-run-config`).
+
+With `task_runner: dask` the stages run on a Dask cluster however the flow was started
+(`flows.cluster`): the CLI builds the flow on Dask, a deployment run hands the run to a
+subflow on Dask.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from benchcore.run_folder import REPORT_DIR
 from benchcore.run_lock import run_folder_lock
 from benchcore.run_summary import RunSummary, check_error_budget
 from flows._artifacts import publish_headline, publish_run
+from flows.cluster import for_cluster, on_dask, release_worker_resources, run_on_cluster
 from flows.planning_track import finish_planning, submit_planning
 from flows.qa_track import finish_qa, submit_qa
 from reporting.report import headline_markdown, headline_records
@@ -41,9 +46,17 @@ def nlp_dsg_benchmark(
 ) -> RunSummary:
     config = resolve_config(config, config_file)
     run_id = config.resolved_run_id(flow_run.scheduled_start_time, flow_run.id)
+    if config.task_runner == "dask" and not on_dask():
+        # Started as deployed (a deployment run), on threads: the stages go to the cluster.
+        return run_on_cluster(nlp_dsg_benchmark, config, run_id)
+    if on_dask():
+        config = for_cluster(config, run_id)
     run_dir = Path(config.results_dir) / run_id
-    with run_folder_lock(run_dir):
-        return _run(config, run_id, run_dir)
+    try:
+        with run_folder_lock(run_dir):
+            return _run(config, run_id, run_dir)
+    finally:
+        release_worker_resources()
 
 
 def _run(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary:

@@ -432,10 +432,9 @@ def _with_task_runner(config: BenchmarkConfig):
 
     if config.task_runner != "dask":
         return nlp_dsg_benchmark
-    from prefect_dask import DaskTaskRunner
+    from flows.cluster import dask_task_runner
 
-    address = {"address": config.dask_address} if config.dask_address else {}
-    return nlp_dsg_benchmark.with_options(task_runner=DaskTaskRunner(**address))
+    return nlp_dsg_benchmark.with_options(task_runner=dask_task_runner(config))
 
 
 def _dispatch(args: argparse.Namespace) -> int:

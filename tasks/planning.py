@@ -37,7 +37,7 @@ def generate_plans(
 ) -> list[Outcome[dict[str, Any]]]:
     return generate_plans_batch(
         shared_planning_tasks(planning),
-        shared_client(model, run.llm_cache_dir),
+        shared_client(model, run.llm_cache_dir, keys_at_submission=run.keys_at_submission),
         planning.generation_settings(),
         planning.experiment_name(model.label),
         ItemCache(run.stage_cache_dir, Stage.GENERATE_PLAN),

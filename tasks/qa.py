@@ -42,7 +42,8 @@ register_oracle_provider()
 
 
 def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions) -> LLMClient:
-    return shared_client(model, run.llm_cache_dir, questions.by_uid(), questions.fingerprint())
+    return shared_client(model, run.llm_cache_dir, questions.by_uid(), questions.fingerprint(),
+                         run.keys_at_submission)
 
 
 @task(name="load-questions", persist_result=False)

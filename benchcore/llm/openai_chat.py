@@ -42,7 +42,7 @@ from benchcore.llm.plain_http import warn_plain_http_key
 from benchcore.redact import register_secret_env
 from benchcore.text_safety import safe_text
 
-_LIMITS: dict[tuple[str, str | None], AbstractContextManager[object]] = {}
+_LIMITS: dict[tuple[str, str | None, int], AbstractContextManager[object]] = {}
 _LIMITS_LOCK = threading.Lock()
 
 # A placeholder key lets keyless local servers (vLLM, Ollama, llama.cpp) work; OpenAI itself
@@ -53,8 +53,10 @@ _NO_KEY = "no-key-set"
 def _connection_limit(config: ModelConfig) -> AbstractContextManager[object]:
     """One limit per (model, endpoint), shared by every client object in the process, or, on a
     Dask worker, by every worker of the cluster (a scheduler-held semaphore), so stage tasks of
-    the same model on different workers together stay within `max_connections`."""
-    slot = (config.name, config.base_url)
+    the same model on different workers together stay within `max_connections`. Keyed by the
+    limit too: a long-lived process (a Dask or Prefect worker) serves runs with other limits,
+    and the first run's limit must not hold for the next."""
+    slot = (config.name, config.base_url, config.max_connections)
     with _LIMITS_LOCK:
         if slot not in _LIMITS:
             _LIMITS[slot] = _cluster_semaphore(config) or threading.BoundedSemaphore(

@@ -1,0 +1,112 @@
+"""The benchmark on a real Dask cluster (a scheduler and two worker processes on loopback,
+started as a platform engineer starts them): a deployment run honours `task_runner: dask`,
+relative paths resolve where the run is submitted, the workers close their query worker
+processes at the end of a run, a worker without the run's API key fails the run naming the
+worker and the variable, and a long-lived worker takes each run's connection limit."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from benchcore.llm.base import ModelConfig
+from benchcore.run_config import BenchmarkConfig, QAConfig
+from tests.dask_cluster import Cluster, dask_cluster
+from tests.fake_model import DEMO_GRAPH, ReferenceModel, demo_subset, serve
+
+pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+
+UIDS = {"apt01", "apt04", "apt05"}
+
+
+@pytest.fixture(scope="module")
+def cluster(prefect_harness: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    from prefect.settings import PREFECT_API_URL
+
+    with dask_cluster(tmp_path_factory.mktemp("dask"), PREFECT_API_URL.value()) as running:
+        yield running
+
+
+def _task_prefixes(cluster: Cluster) -> set[str]:
+    with cluster.client() as client:
+        return set(client.run_on_scheduler(
+            lambda dask_scheduler: list(dask_scheduler.task_prefixes)))
+
+
+def _worker_children(cluster: Cluster) -> dict[str, int]:
+    def children() -> int:
+        import psutil
+
+        return len(psutil.Process().children(recursive=True))
+
+    with cluster.client() as client:
+        return client.run(children)
+
+
+def _qa_config(run_id: str, model: ModelConfig, cluster: Cluster, **qa: object) -> BenchmarkConfig:
+    return BenchmarkConfig(
+        run_id=run_id, results_dir="results", cache_dir="cache", models=[model],
+        qa=QAConfig(questions="questions.yaml", scene_graph=str(DEMO_GRAPH), db_root="graphs",
+                    **qa),
+        task_runner="dask", dask_address=cluster.address, report=False)
+
+
+def test_a_deployment_run_honours_dask_with_paths_from_where_it_was_submitted(
+        cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flow as deployed (no task runner of its own) with a config naming the cluster: the
+    stages run on the cluster, the relative question set is found although the workers run
+    elsewhere, the caches land where the run was submitted, and no query worker survives."""
+    from flows.benchmark import nlp_dsg_benchmark
+
+    monkeypatch.chdir(tmp_path)
+    _, questions = demo_subset(tmp_path, UIDS)
+    with serve(ReferenceModel(questions)) as server:
+        model = ModelConfig(name="ref", base_url=server.base_url, api_key_env="NDB_TEST_NONE")
+        summary = nlp_dsg_benchmark(config=_qa_config("deployed", model, cluster))
+    assert {"generate_cypher", "run_query", "refine", "compare"} <= _task_prefixes(cluster)
+    rows = pd.read_csv(summary.qa.paths["rows_csv"])
+    assert len(rows) == len(UIDS) and rows["correct"].astype(bool).all(), rows.T.to_string()
+    assert (tmp_path / "cache" / "stages").is_dir()
+    assert not list(cluster.worker_dir.iterdir()), "a worker resolved a relative path itself"
+    assert set(_worker_children(cluster).values()) == {0}, "query workers left running"
+
+
+def test_a_worker_without_the_runs_key_fails_the_run_naming_it(
+        cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key is set where the run is submitted but not on the workers: no request goes out
+    without it, and the error names the worker and the variable."""
+    from flows.benchmark import nlp_dsg_benchmark
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NDB_TEST_KEY", "secret")
+    _, questions = demo_subset(tmp_path, UIDS)
+    with serve(ReferenceModel(questions)) as server:
+        model = ModelConfig(name="ref", base_url=server.base_url, api_key_env="NDB_TEST_KEY")
+        with pytest.raises(Exception) as failure:
+            nlp_dsg_benchmark(config=_qa_config("keyless", model, cluster))
+        assert server.requests == []
+    message = str(failure.value)
+    assert "$NDB_TEST_KEY" in message and "Dask worker at tcp://127.0.0.1:" in message, message
+    assert "secret" not in message
+
+
+def test_a_long_lived_worker_takes_each_runs_connection_limit(cluster: Cluster) -> None:
+    def limits() -> tuple[int, int]:
+        from benchcore.llm.openai_chat import _connection_limit
+
+        wide = ModelConfig(name="m", base_url="http://127.0.0.1:9/v1", max_connections=8)
+        narrow = wide.model_copy(update={"max_connections": 4})
+        return _connection_limit(wide).max_leases, _connection_limit(narrow).max_leases
+
+    with cluster.client() as client:   # as a task: the limit is cluster-wide on a worker
+        workers = list(client.scheduler_info()["workers"])
+        found = {client.submit(limits, workers=[w], pure=False).result() for w in workers}
+    assert found == {(8, 4)}
+
+
+def test_cluster_processes_do_not_outlive_the_tests(cluster: Cluster) -> None:
+    assert os.path.isdir(cluster.worker_dir)   # the fixture's own teardown stops them
