@@ -165,6 +165,12 @@ def _parser() -> argparse.ArgumentParser:
     fetch.add_argument("--mirror", help="Server laid out like raw.githubusercontent.com "
                        "(default: $NLP_DSG_DATA_MIRROR, else GitHub).")
 
+    crashed = sub.add_parser(
+        "mark-crashed", help="Mark a flow run whose machine died Crashed (it stays Running on "
+        "the server otherwise, and `prefect flow-run retry` refuses it).")
+    crashed.add_argument("flow_run_id", help="The flow run's id (`prefect flow-run ls`).")
+    crashed.add_argument("--message", default="its machine or process died (marked by hand)")
+
     sub.add_parser("report", help="HTML/Markdown report from the results store "
                    "(nlp-dsg-benchmark report --help).", add_help=False)
     plan = sub.add_parser("plan", help="planeval commands (validate, evaluate, overview, ...).",
@@ -448,6 +454,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dsgqa.compare_cli import compare_command
 
         return compare_command(args.a, args.b, pddl=args.pddl, tol=args.tol)
+    if args.command == "mark-crashed":
+        from nlp_dsg_benchmark.crashed_runs import mark_crashed_command
+
+        return mark_crashed_command(args.flow_run_id, args.message)
     if args.command == "data":
         from benchcore.external_data import FETCHED
         from nlp_dsg_benchmark.data_fetch import fetch_command

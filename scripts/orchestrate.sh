@@ -46,6 +46,10 @@ case "$command" in
       || prefect work-pool create "$POOL" --type process
     targets=(--all)
     [ $# -gt 0 ] && { targets=(); for name in "$@"; do targets+=(--name "$name"); done; }
+    # The automation that marks a run Crashed once its heartbeats stop (a dead machine's run
+    # would stay Running, and `prefect flow-run retry` refuses that).
+    prefect automation inspect mark-silent-flow-runs-crashed >/dev/null 2>&1 \
+      || prefect automation create --from-file configs/automations/mark-crashed.yaml
     exec prefect --no-prompt deploy "${targets[@]}" ;;
   worker)
     wait_for_api

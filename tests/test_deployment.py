@@ -155,6 +155,7 @@ def test_server_deploy_worker_run_smoke(tmp_path: Path) -> None:
         "PREFECT_API_URL": f"http://127.0.0.1:{port}/api",
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "PREFECT_WORKER_QUERY_SECONDS": "1",  # default 10 s between polls for new runs
+        "COLUMNS": "400",   # the CLI's JSON output is wrapped at the terminal's width
         MARKER: marker,
     })
     logs = {name: tmp_path / f"{name}.log" for name in ("server", "deploy", "worker", "run")}
@@ -246,6 +247,37 @@ def test_server_deploy_worker_run_smoke(tmp_path: Path) -> None:
         # runs every few seconds): 02:00 in Berlin, whatever the season.
         assert {start.astimezone(ZoneInfo("Europe/Berlin")).time()
                 for start in scheduled_starts(nightly["id"])} == {dt.time(2)}
+
+        # A run whose machine died stays Running and `retry` refuses it: the deploy step created
+        # the automation that marks such runs Crashed, and `mark-crashed` does it by hand.
+        [automation] = json.loads(prefect("automation", "inspect",
+                                          "mark-silent-flow-runs-crashed", "--json"))
+        assert automation["trigger"]["posture"] == "Proactive"
+        assert automation["actions"] == [{**automation["actions"][0], "type":
+                                          "change-flow-run-state", "state": "CRASHED"}]
+        cli("deploy", "deploy", timeout=180)   # deploying again creates no second automation
+        assert len(json.loads(prefect("automation", "inspect", "mark-silent-flow-runs-crashed",
+                                      "--json"))) == 1
+        _stop(started.pop("worker"), 5.0)   # nobody picks the next run up: it "dies" Running
+        stdout = cli("run", "run", "smoke", "--params", json.dumps({"config": config}))
+        stuck = next(line.split("UUID:")[1].strip()
+                     for line in stdout.splitlines() if "UUID:" in line)
+        set_running = ("import sys; from prefect import get_client; "
+                       "from prefect.states import Running\n"
+                       "with get_client(sync_client=True) as c: "
+                       "c.set_flow_run_state(sys.argv[1], Running(), force=True)")
+        subprocess.run([sys.executable, "-c", set_running, stuck], cwd=ROOT, env=env,
+                       check=True, timeout=60)
+        refused = subprocess.run([PREFECT, "flow-run", "retry", stuck], cwd=ROOT, env=env,
+                                 capture_output=True, text=True, timeout=60)
+        assert refused.returncode != 0 and "RUNNING" in refused.stdout + refused.stderr
+        marked = subprocess.run([str(Path(sys.executable).parent / "nlp-dsg-benchmark"),
+                                 "mark-crashed", stuck], cwd=ROOT, env=env,
+                                capture_output=True, text=True, timeout=60)
+        assert marked.returncode == 0 and "CRASHED" in marked.stdout, marked.stderr
+        prefect("flow-run", "retry", stuck)
+        state = json.loads(prefect("flow-run", "inspect", stuck, "-o", "json"))["state"]["type"]
+        assert state == "SCHEDULED"
     finally:
         # Worker first, so it takes no new run while the server goes down. Prefect's worker turns
         # the first SIGTERM into "finish the current runs" and may linger: SIGKILL after 5 s.
