@@ -9,8 +9,9 @@ integers. A run folder holds:
 - `config.json`: the run's configuration, so `rerun RUN_ID` repeats it;
 - QA: `qa_results.csv` (one row per question and model), `qa_summary.csv`,
   `qa_summary_by_tag.csv`, `qa_results.md`;
-- planning: `plan_evaluation.csv` (one row per instance and experiment), `plan_overview.csv`,
-  `plan_overview_overall.csv`, `plan_overview.md`, `plan_failures.csv` (items with no result),
+- planning: `plan_evaluation.csv` (one row per instance and experiment, errored ones
+  included), `plan_overview.csv`, `plan_overview_overall.csv`, `plan_overview.md`,
+  `plan_failures.csv` (the errored rows: experiment, model, item, error),
   `plan_usage.csv`, the generation logs under `plans/` and planner-derived gold plans under
   `derived_gold/`;
 - `report/`: the run's HTML and Markdown report.
@@ -70,7 +71,7 @@ QA_COLUMNS: tuple[str, ...] = (
     "system_fingerprint", "stop_reason", "queries_run", "cypher_as_text", "transcript",
     "context_tokens", "error",
 )
-PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("item", "error")
+PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("experiment", "model", "item", "error")
 PLAN_USAGE_COLUMNS: tuple[str, ...] = (
     "experiment", "model", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd",
 )
@@ -113,7 +114,8 @@ PLAN_EVALUATION_TABLE = TableSpec(
 )
 PLAN_USAGE_TABLE = TableSpec(PLAN_USAGE, required=("experiment", "model"),
                              texts=("experiment", "model"))
-PLAN_FAILURES_TABLE = TableSpec(PLAN_FAILURES, required=PLAN_FAILURE_COLUMNS,
+# Runs written before the file named each item's experiment and model have only item, error.
+PLAN_FAILURES_TABLE = TableSpec(PLAN_FAILURES, required=("item", "error"),
                                 texts=PLAN_FAILURE_COLUMNS)
 
 _TRUE = {"true", "1", "yes"}
@@ -222,7 +224,9 @@ def items_to_redo(run_dir: Path, qa: set[QAKey] | None = None,
         failed = {k for k, error in zip(keys, rows["error"].astype(str), strict=True) if error}
         done = set(keys) - failed
         absent = expected - set(keys)
-        if spec is PLAN_EVALUATION_TABLE:   # an item whose batch failed has no row, only this
+        # Runs written before every item kept its row: an item whose batch failed has none,
+        # it is only listed in plan_failures.csv.
+        if spec is PLAN_EVALUATION_TABLE:
             listed = _listed_failures(run_dir)
             failed |= {k for k in absent if f"{k[1]}/{k[2]}" in listed}
             absent = {k for k in absent if k not in failed}

@@ -13,8 +13,8 @@ from benchcore.run_config import BenchmarkConfig
 from benchcore.track_summary import TrackSummary
 from flows._artifacts import publish_planning
 from flows._collect import outcomes_or_failures
-from plangen.approaches import PLANNER_MODEL
-from plangen.batches import shared_planning_tasks
+from plangen.batches import BatchOwner, model_owner, planner_owner, shared_planning_tasks
+from plangen.results import PlanBatch
 from tasks.planning import evaluate_plans, generate_plans, planner_plans
 
 
@@ -22,7 +22,9 @@ from tasks.planning import evaluate_plans, generate_plans, planner_plans
 class PendingPlanning:
     uids: list[str]
     futures: list[PrefectFuture]
-    labels: list[str]      # the model (or the planner) each future generates for
+    # Whom each future plans for (a model, or the planner): a batch that fails leaves only
+    # its uids, and its items still need their model's rows.
+    owners: list[BatchOwner]
 
 
 def submit_planning(config: BenchmarkConfig) -> PendingPlanning:
@@ -30,20 +32,20 @@ def submit_planning(config: BenchmarkConfig) -> PendingPlanning:
     run = config.run_options()
     models = config.planning_models()
     futures = [generate_plans.submit(config.planning, model, run) for model in models]
-    labels = [model.label for model in models]
+    owners = [model_owner(config.planning, model.label) for model in models]
     if config.planning.planner_baseline:
         futures.append(planner_plans.submit(config.planning, run))
-        labels.append(PLANNER_MODEL)
+        owners.append(planner_owner())
     uids = [t.key for t in shared_planning_tasks(config.planning)]
-    return PendingPlanning(uids=uids, futures=futures, labels=labels)
+    return PendingPlanning(uids=uids, futures=futures, owners=owners)
 
 
 def finish_planning(pending: PendingPlanning, config: BenchmarkConfig,
                     run_dir: Path) -> TrackSummary:
     assert config.planning is not None
-    outcomes = [o for future, label in zip(pending.futures, pending.labels, strict=True)
-                for o in outcomes_or_failures(future, pending.uids, label)]
-    summary = evaluate_plans(quote(outcomes), config.planning.data_dir, run_dir,
+    batches = [PlanBatch(owner, outcomes_or_failures(future, pending.uids, owner.model))
+               for future, owner in zip(pending.futures, pending.owners, strict=True)]
+    summary = evaluate_plans(quote(batches), config.planning.data_dir, run_dir,
                              config.planning_models())
     publish_planning(summary)
     return summary

@@ -78,6 +78,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchcore import progress
+from benchcore.batch import one_line_error
 from planeval.dataset import PlanningData
 from planeval.diagnosis import PlanReport, validate_plan
 from planeval.errors import PlanevalError
@@ -163,10 +164,12 @@ def read_generation_log(path: str | Path) -> Iterator[tuple[int, GenerationRecor
 
 def evaluate_logs(
     logs_dir: str | Path, data_dir: str | Path,
-    fallback_gold: Mapping[tuple[str, str], str] | None = None,
+    fallback_gold: Mapping[tuple[str, str], str] | None = None, errors_as_rows: bool = False,
 ) -> pd.DataFrame:
     """Evaluate every `*.jsonl` under `logs_dir` (or one file) against the data directory;
-    `fallback_gold` fills in gold plans the data lacks (see `PlanningData`)."""
+    `fallback_gold` fills in gold plans the data lacks (see `PlanningData`). A record that
+    cannot be evaluated raises, unless `errors_as_rows`: then it is an errored row (its
+    `error` says why), as the planning track needs, whose tables keep every item."""
     logs = Path(logs_dir)
     files = [logs] if logs.is_file() else sorted(logs.rglob("*.jsonl"))
     if not logs.exists():
@@ -176,18 +179,25 @@ def evaluate_logs(
     data = PlanningData(data_dir, fallback_gold)
     # Re-simulating hundreds of plans takes seconds: shown as a stage of its own.
     progress.started(EVALUATE_STAGE, sum(_count_lines(path) for path in files))
-    rows = [row for path in files for row in evaluate_log(path, data)]
+    rows = [row for path in files for row in evaluate_log(path, data, errors_as_rows)]
     return pd.DataFrame(rows, columns=EVALUATION_COLUMNS)
 
 
-def evaluate_log(path: str | Path, data: PlanningData) -> list[dict[str, Any]]:
-    """One row per record of one log file."""
+def evaluate_log(path: str | Path, data: PlanningData,
+                 errors_as_rows: bool = False) -> list[dict[str, Any]]:
+    """One row per record of one log file (`errors_as_rows`: see `evaluate_logs`)."""
     rows = []
     for number, record in read_generation_log(path):
         try:
             row = evaluate_record(record, data)
-        except PlanevalError as exc:
-            raise PlanevalError(f"{path}:{number}: {exc}") from None
+        except Exception as exc:
+            if not errors_as_rows:
+                if isinstance(exc, PlanevalError):
+                    raise PlanevalError(f"{path}:{number}: {exc}") from None
+                raise
+            # A record that was an error already keeps its own cause (e.g. its batch failed).
+            row = unevaluated_row(record, record.error_message()
+                                  or f"{EVALUATE_STAGE}: {one_line_error(exc)}")
         row["experiment"] = record.experiment or Path(path).stem
         rows.append(row)
         progress.advanced(EVALUATE_STAGE)
@@ -199,6 +209,16 @@ def _count_lines(path: Path) -> int:
         return sum(1 for line in handle if line.strip())
 
 
+def unevaluated_row(record: GenerationRecord, error: str) -> dict[str, Any]:
+    """The row of a record with no score: who and which instance, why, every score empty."""
+    return {**dict.fromkeys(EVALUATION_COLUMNS), **_identity(record), "error": error}
+
+
+def _identity(record: GenerationRecord) -> dict[str, Any]:
+    return {"experiment": record.experiment, "domain": record.domain,
+            "instance": record.instance, "model": record.model, "approach": record.approach}
+
+
 def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, Any]:
     """Re-simulate one run and compute its per-instance metrics (AutoPlanBench and EAI)."""
     domain = data.domain(record.domain)
@@ -206,16 +226,12 @@ def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, A
     gold = data.gold_plan(record.domain, record.instance)
     gold_steps = parse_plan(gold).actions() if gold is not None else None
     base = {
-        "experiment": record.experiment,
-        "domain": record.domain,
-        "instance": record.instance,
-        "model": record.model,
-        "approach": record.approach,
+        **_identity(record),
         "gold_length": None if gold_steps is None else len(gold_steps),
     }
     error = record.error_message()
     if error is not None:
-        return {**dict.fromkeys(EVALUATION_COLUMNS), **base, "error": error}
+        return {**unevaluated_row(record, error), **base}
     if record.approach == NON_INCREMENTAL:
         row = _non_incremental(record, domain, problem, gold)
     else:

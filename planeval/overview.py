@@ -73,8 +73,7 @@ def overview(evaluations: pd.DataFrame, by: list[str] | None = None) -> pd.DataF
 def summarize(rows: pd.DataFrame) -> dict[str, Any]:
     """AutoPlanBench + EAI metrics for one group of per-instance rows (errors left out)."""
     incremental = not (rows["approach"] == NON_INCREMENTAL).all()
-    error = rows["error"] if "error" in rows else pd.Series("", index=rows.index)
-    errors = error.notna() & (error.astype(str).str.strip() != "")
+    errors = errored(rows)
     n_errors = int(errors.sum())
     rows = rows[~errors]
     success = _bool(rows["success"])
@@ -125,6 +124,14 @@ def summarize(rows: pd.DataFrame) -> dict[str, Any]:
     for gold_class in GoldClass:
         result[f"rate_{gold_class}"] = _share(rows["gold_class"] == str(gold_class))
     return result
+
+
+def errored(rows: pd.DataFrame) -> pd.Series:
+    """Which evaluation rows are errors (an `error` given): not plans, never scored."""
+    if "error" not in rows:
+        return pd.Series(False, index=rows.index)
+    error = rows["error"]
+    return error.notna() & (error.astype(str).str.strip() != "")
 
 
 def _share(matches: pd.Series) -> float | None:

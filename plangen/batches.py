@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from benchcore import extract
@@ -14,8 +15,9 @@ from benchcore.llm.base import LLMClient
 from benchcore.names import Stage
 from benchcore.run_config import GenerationSettings, PlanningConfig
 from planeval import describe, diagnosis, goals, grounding, parser, plan_text, search, simulation
+from planeval.evaluation import NON_INCREMENTAL, SCHEMA
 from plangen import approaches, describe_nl, prompts
-from plangen.approaches import PlanningTask
+from plangen.approaches import PLANNER_EXPERIMENT, PLANNER_MODEL, PlanningTask
 from plangen.loading import load_planning_tasks, task_fingerprint
 
 # Generation depends on planeval too: its verdicts end backprompting, its texts are the feedback.
@@ -35,6 +37,49 @@ def shared_planning_tasks(config: PlanningConfig) -> list[PlanningTask]:
         if slot not in _TASKS:
             _TASKS[slot] = load_planning_tasks(config)
         return _TASKS[slot]
+
+
+@dataclass(frozen=True)
+class BatchOwner:
+    """Whom one batch task plans for: the model, approach and experiment its records carry.
+
+    An item left without a record (its whole batch failed, its computation raised, a stop
+    came before it) is known only by its uid; this is what its row needs besides, so the
+    item is kept as an errored row of its model instead of dropping out of the tables."""
+
+    model: str
+    approach: str
+    experiment: str
+
+    def record_of(self, outcome: Outcome[dict[str, Any]]) -> dict[str, Any]:
+        """The outcome's record, or for an outcome without one an unanswered record (no
+        reply, the outcome's error) in the generation-log format `planeval.evaluation` reads."""
+        if outcome.ok and outcome.value is not None:
+            return outcome.value
+        domain, instance = split_key(outcome.uid)
+        return {
+            "schema": SCHEMA, "experiment": self.experiment, "domain": domain,
+            "instance": instance, "model": self.model, "approach": self.approach,
+            "attempts": [], "events": [], "messages": [], "meta": {},
+            "error": outcome.error or "no record",
+        }
+
+
+def model_owner(config: PlanningConfig, model_label: str) -> BatchOwner:
+    """A model's generate-plan batch: the experiment `generate_plans_batch` is given."""
+    return BatchOwner(model_label, config.approach, config.experiment_name(model_label))
+
+
+def planner_owner() -> BatchOwner:
+    """The planner baseline's batch (`approaches.planner_baseline`'s records)."""
+    return BatchOwner(PLANNER_MODEL, NON_INCREMENTAL, PLANNER_EXPERIMENT)
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """(domain, instance) of a `PlanningTask.key` (`domain/instance`): a domain is one folder
+    name, so the first '/' ends it."""
+    domain, _, instance = key.partition("/")
+    return domain, instance
 
 
 def _fresh(record: dict[str, Any]) -> int:

@@ -1,11 +1,17 @@
 """The planning track's tables: per-instance evaluation and the overview across experiments,
 per model x domain and overall (AutoPlanBench's overview with the EAI taxonomy's rates, computed
-by planeval), under the file names of the results contract (`benchcore.run_folder`). Items the
-model never answered are errors: listed in `plan_failures.csv`, kept as unscored rows in the
-evaluation, counted in the overview's `n_errors`."""
+by planeval), under the file names of the results contract (`benchcore.run_folder`).
+
+Every (model, instance) of the run has its row. Items the model never answered are errors,
+whatever the cause (the endpoint refused, the model's whole batch failed, the item's
+computation raised, its plan could not be re-simulated): kept as unscored rows in the
+evaluation, counted in the overview's `n_errors`, listed in `plan_failures.csv` with their
+model."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +33,29 @@ from benchcore.run_folder import (
     PLAN_USAGE_COLUMNS,
 )
 from benchcore.spreadsheet_cells import spreadsheet_frame
-from benchcore.text_safety import safe_text, safe_value
+from benchcore.text_safety import safe_value
 from benchcore.track_summary import TrackSummary
 from planeval import PlanningData, evaluate_logs, to_markdown, validate_plan, write_table
-from planeval.overview import overview
+from planeval.overview import errored, overview
 from plangen.approaches import PLANNER_MODEL
+from plangen.batches import BatchOwner
 from plangen.logs import write_generation_logs
 
 OVERALL_KEYS = ["experiment", "model", "approach"]
+
+
+@dataclass(frozen=True)
+class PlanBatch:
+    """One batch task's outcomes with whom it planned for: an outcome without a record (its
+    batch failed, its computation raised) still becomes its model's row."""
+
+    owner: BatchOwner
+    outcomes: Sequence[Outcome[dict[str, Any]]]
+
+    def records(self) -> list[dict[str, Any]]:
+        """One generation-log record per outcome, made storable and secret-free (they hold
+        replies and server text)."""
+        return [safe_value(self.owner.record_of(outcome)) for outcome in self.outcomes]
 
 
 def usage_table(
@@ -79,22 +100,20 @@ def write_derived_gold(derived: dict[tuple[str, str], str], folder: Path) -> Non
 
 
 def summarize_planning_run(
-    outcomes: list[Outcome[dict[str, Any]]], plans_dir: Path, data_dir: str, out_dir: Path,
+    batches: Sequence[PlanBatch], plans_dir: Path, data_dir: str, out_dir: Path,
     models: dict[str, ModelConfig] | None = None,
 ) -> TrackSummary:
-    """Write the generation logs, re-simulate every logged plan, write the tables. Records
-    and errors are made storable and secret-free first (they hold replies and server text)."""
-    records = [safe_value(o.value) for o in outcomes if o.ok]
+    """Write the generation logs (one per outcome), re-simulate every logged plan, write the
+    tables. An item that cannot be re-simulated is an errored row, not a lost table."""
+    outcomes = [outcome for batch in batches for outcome in batch.outcomes]
+    records = [record for batch in batches for record in batch.records()]
     write_generation_logs(records, plans_dir)
-    failed = [(o.uid, safe_text(str(o.error))) for o in outcomes if not o.ok] + [
-        (f"{r['domain']}/{r['instance']}", r["error"])
-        for r in records if r.get("error")
-    ]
     derived = derived_gold_plans(records, data_dir)
     write_derived_gold(derived, out_dir / DERIVED_GOLD_DIR)
-    evaluation = evaluate_logs(plans_dir, data_dir, fallback_gold=derived)
+    evaluation = evaluate_logs(plans_dir, data_dir, fallback_gold=derived, errors_as_rows=True)
     by_domain = overview(evaluation)
     overall = overview(evaluation, by=OVERALL_KEYS)
+    failures = failures_table(evaluation)
     paths = {
         "evaluation_csv": write_table(evaluation, out_dir / PLAN_EVALUATION),
         "overview_csv": write_table(by_domain, out_dir / PLAN_OVERVIEW),
@@ -103,7 +122,6 @@ def summarize_planning_run(
         "failures_csv": out_dir / PLAN_FAILURES,
         "usage_csv": write_table(usage_table(records, models or {}), out_dir / PLAN_USAGE),
     }
-    failures = pd.DataFrame(failed, columns=list(PLAN_FAILURE_COLUMNS))
     with atomic_files.replacing(paths["failures_csv"]) as scratch:
         spreadsheet_frame(failures).to_csv(scratch, index=False)
     markdown = (
@@ -115,13 +133,24 @@ def summarize_planning_run(
         paths={k: str(v) for k, v in paths.items()},
         units=int(evaluation[["domain", "instance"]].drop_duplicates().shape[0]),
         items=len(outcomes),
-        errors=len(failed),
+        errors=len(failures),
         overall_records=_records(overall),
         markdown=markdown,
         llm_calls={"fresh": sum(o.fresh_llm_calls for o in outcomes),
                    "cached_stages": sum(o.from_cache for o in outcomes)},
-        error_causes=top_causes(str(error) for _item, error in failed),
+        error_causes=top_causes(failures["error"].astype(str)),
     )
+
+
+def failures_table(evaluation: pd.DataFrame) -> pd.DataFrame:
+    """The errored rows of the evaluation, one per (experiment, item): the same rows the
+    overviews count in `n_errors`, so the file and the tables never disagree."""
+    rows = evaluation[errored(evaluation)]
+    return pd.DataFrame({
+        "experiment": rows["experiment"], "model": rows["model"],
+        "item": rows["domain"].astype(str) + "/" + rows["instance"].astype(str),
+        "error": rows["error"].astype(str),
+    }, columns=list(PLAN_FAILURE_COLUMNS))
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, object]]:

@@ -31,7 +31,7 @@ PLANNING_SUMMARY_COLUMNS = (
 HEADLINE_METRICS = (*QA_METRICS, *PLANNING_METRICS)
 NO_FAILURE = "none"
 COUNT_COLUMNS = ("items", "llm_calls", "prompt_tokens", "completion_tokens", "tokens",
-                 "qa_items", "plan_instances")
+                 "qa_items", "plan_instances", "plan_errors")
 
 
 def system_label(model: str, pipeline: str) -> str:
@@ -206,15 +206,17 @@ def _sums(rows: pd.DataFrame, track: str) -> pd.DataFrame:
 
 
 def headline(qa: pd.DataFrame, planning: pd.DataFrame) -> dict[str, dict[str, float]]:
-    """Per model: the metrics a regression is judged on (only those of the model's tracks)."""
+    """Per model: the metrics a regression is judged on (only those of the model's tracks).
+    A model whose planning items all errored (its batch failed) has no planning rate, only
+    its counts: 0 instances and its errors."""
     result: dict[str, dict[str, float]] = {}
     for row in qa_overall(qa).to_dict(orient="records"):
         result.setdefault(row["model"], {}).update(
             {m: float(row[m]) for m in QA_METRICS} | {"qa_items": int(row["items"])})
     for row in planning_overall(planning).to_dict(orient="records"):
         result.setdefault(row["model"], {}).update(
-            {m: float(row[m]) for m in PLANNING_METRICS}
-            | {"plan_instances": int(row["n_instances"])})
+            {m: float(row[m]) for m in PLANNING_METRICS if pd.notna(row[m])}
+            | {"plan_instances": int(row["n_instances"]), "plan_errors": int(row["n_errors"])})
     return dict(sorted(result.items()))
 
 
@@ -228,8 +230,10 @@ def trend(qa: pd.DataFrame, planning: pd.DataFrame) -> pd.DataFrame:
             continue
         for (run_id, date), part in frame.groupby(["run_id", "run_date"], sort=False):
             for record in summarize(part).to_dict(orient="records"):
+                # A rate over no scored item (every one errored) has no value to plot.
                 rows.extend({"run_id": run_id, "run_date": date, "model": record["model"],
-                             "metric": m, "value": float(record[m])} for m in metrics)
+                             "metric": m, "value": float(record[m])}
+                            for m in metrics if pd.notna(record[m]))
     table = pd.DataFrame(rows, columns=columns)
     return table.sort_values(["run_date", "run_id", "model", "metric"], ignore_index=True)
 

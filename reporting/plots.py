@@ -49,18 +49,24 @@ def tag_bars(by_tag: pd.DataFrame) -> bytes | None:
 
 
 def success_heatmap(by_domain: pd.DataFrame) -> bytes | None:
-    """Domain x model grid of plan success rates, each cell labelled with its value."""
+    """Domain x model grid of plan success rates, each cell labelled with its value; a model
+    with no scored plan in a domain (every item errored) keeps its cells, labelled NA."""
     if by_domain.empty:
         return None
-    grid = by_domain.pivot_table(index="domain", columns="model", values="task_success_rate")
+    grid = by_domain.pivot_table(index="domain", columns="model", values="task_success_rate",
+                                 dropna=False)
+    if grid.isna().all().all():
+        return None
     rows, columns = grid.shape
     figure = Figure(figsize=(max(5.0, 1.6 * columns + 3), max(2.5, 0.5 * rows + 1.8)))
     axes = figure.add_subplot()
     image = axes.imshow(grid.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
     axes.set_xticks(range(grid.shape[1]), grid.columns, rotation=20, ha="right")
     axes.set_yticks(range(grid.shape[0]), grid.index)
-    for (row, column), value in pd.DataFrame(grid.to_numpy()).stack().items():
-        axes.text(column, row, f"{value:.0%}", ha="center", va="center", fontsize="small")
+    for row, values in enumerate(grid.to_numpy(dtype=float)):
+        for column, value in enumerate(values):
+            label = "NA" if pd.isna(value) else f"{value:.0%}"
+            axes.text(column, row, label, ha="center", va="center", fontsize="small")
     axes.set_title("Planning success by domain")
     figure.colorbar(image, ax=axes, label="success rate")
     return _png(figure)

@@ -80,7 +80,7 @@ def summary_section(inputs: ReportInputs) -> Section:
 
 
 def headline_table(headline: dict[str, dict[str, float]], usage: pd.DataFrame) -> pd.DataFrame:
-    columns = ["model", "qa_items", "accuracy", "mean_f1", "plan_instances",
+    columns = ["model", "qa_items", "accuracy", "mean_f1", "plan_instances", "plan_errors",
                "task_success_rate", "execution_success_rate", "tokens", "cost_usd", "seconds"]
     frame = pd.DataFrame([{"model": m, **values} for m, values in headline.items()])
     if frame.empty:
@@ -178,13 +178,21 @@ def planning_section(inputs: ReportInputs) -> Section:
                   "instances and every rate."]
     failed = inputs.run.get("planning_failures") or []
     if failed:
-        items = ", ".join(f"{f.get('item')} ({f.get('error')})" for f in failed)
+        items = ", ".join(_failed_item(f) for f in failed)
         paragraphs.append(f"{len(failed)} planning items errored and were not evaluated: {items}")
     return Section("Planning", paragraphs=paragraphs, figures=figures, tables=[
         Table("Per model", metrics.planning_overall(planning), percent=RATE_COLUMNS),
         Table("Success, executability and failure kinds by domain per model", by_domain,
               percent=RATE_COLUMNS),
     ])
+
+
+def _failed_item(failure: dict[str, str]) -> str:
+    """`model: domain/instance (error)`; runs recorded before the failures named their model
+    give the item alone."""
+    model = failure.get("model") or ""
+    item = f"{failure.get('item')} ({failure.get('error')})"
+    return f"{model}: {item}" if model else item
 
 
 def usage_section(usage: pd.DataFrame) -> Section:

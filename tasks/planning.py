@@ -18,11 +18,12 @@ from benchcore.run_config import PlanningConfig, RunOptions
 from benchcore.run_folder import PLANS_DIR
 from plangen.batches import (
     generate_plans_batch,
+    model_owner,
     planner_batch,
     planner_limits,
     shared_planning_tasks,
 )
-from plangen.results import TrackSummary, summarize_planning_run
+from plangen.results import PlanBatch, TrackSummary, summarize_planning_run
 from tasks.policies import RETRIES
 
 
@@ -39,7 +40,7 @@ def generate_plans(
         shared_planning_tasks(planning),
         shared_client(model, run.llm_cache_dir, keys_at_submission=run.keys_at_submission),
         planning.generation_settings(),
-        planning.experiment_name(model.label),
+        model_owner(planning, model.label).experiment,
         ItemCache(run.stage_cache_dir, Stage.GENERATE_PLAN),
         run.refreshes(Stage.GENERATE_PLAN),
     )
@@ -57,11 +58,11 @@ def planner_plans(planning: PlanningConfig, run: RunOptions) -> list[Outcome[dic
 
 @task(name="evaluate-plans", persist_result=False)
 def evaluate_plans(
-    outcomes: list[Outcome[dict[str, Any]]],
+    batches: list[PlanBatch],
     data_dir: str,
     run_dir: Path,
     models: list[ModelConfig],
 ) -> TrackSummary:
     """Not cached: re-simulating every plan is cheap and must use the current planeval."""
     prices = {m.label: m for m in models}
-    return summarize_planning_run(outcomes, run_dir / PLANS_DIR, data_dir, run_dir, prices)
+    return summarize_planning_run(batches, run_dir / PLANS_DIR, data_dir, run_dir, prices)

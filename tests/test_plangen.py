@@ -197,7 +197,8 @@ def test_planner_supplies_gold_plans_the_data_lacks(tmp_path: Path) -> None:
     import shutil
 
     from benchcore.batch import Outcome
-    from plangen.results import summarize_planning_run
+    from plangen.batches import BatchOwner, planner_owner
+    from plangen.results import PlanBatch, summarize_planning_run
 
     data = tmp_path / "data"
     shutil.copytree(DEMO / "gripper", data / "gripper")
@@ -206,10 +207,14 @@ def test_planner_supplies_gold_plans_the_data_lacks(tmp_path: Path) -> None:
                 if t.instance == "instance-1")
     assert task.gold_plan is None
     model_plan = planner_baseline(task, "planner", Limits(20_000))["attempts"][0]["raw_reply"]
-    records = [planner_baseline(task, "planner", Limits(20_000)),
-               non_incremental(task, ReplyList([model_plan]), "model", "pddl", 1)]
-    outcomes = [Outcome(uid=task.key, value=r) for r in records]
-    summary = summarize_planning_run(outcomes, tmp_path / "run/plans", str(data),
+    model = BatchOwner("scripted:list", "non-incremental", "model")
+    batches = [
+        PlanBatch(planner_owner(), [Outcome(uid=task.key, value=planner_baseline(
+            task, "planner", Limits(20_000)))]),
+        PlanBatch(model, [Outcome(uid=task.key, value=non_incremental(
+            task, ReplyList([model_plan]), "model", "pddl", 1))]),
+    ]
+    summary = summarize_planning_run(batches, tmp_path / "run/plans", str(data),
                                      tmp_path / "run")
     evaluation = pd.read_csv(summary.paths["evaluation_csv"]).set_index("experiment")
     assert evaluation.loc["model", "planning_lcs"] == 1.0
