@@ -18,15 +18,19 @@ from typing import Any
 
 from prefect.context import FlowRunContext
 
+from benchcore.dask_scheduler import check_reachable
 from benchcore.run_config import BenchmarkConfig, with_absolute_paths
 
 
 def dask_task_runner(config: BenchmarkConfig) -> Any:
-    """A Dask task runner for the config: its scheduler, or a local cluster."""
+    """A Dask task runner for the config: its scheduler (checked to answer first), or a local
+    cluster."""
     from prefect_dask import DaskTaskRunner
 
-    return DaskTaskRunner(address=config.dask_address) if config.dask_address \
-        else DaskTaskRunner()
+    if not config.dask_address:
+        return DaskTaskRunner()
+    check_reachable(config.dask_address)
+    return DaskTaskRunner(address=config.dask_address)
 
 
 def _current_runner() -> Any:

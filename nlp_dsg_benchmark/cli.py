@@ -408,6 +408,10 @@ def _run(args: argparse.Namespace) -> int:
     with stage_progress(console, enabled=not args.verbose):
         _validate_inputs(config)
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
+    if config.task_runner == "dask":   # (the scheduler is checked when the flow is built)
+        from benchcore.dask_scheduler import check_cluster_can_report
+
+        check_cluster_can_report(config.dask_address, temporary_api=not api)
     with contextlib.ExitStack() as stack:
         if api:
             print(f"nlp-dsg-benchmark: reporting to {printable(api)}", file=sys.stderr)

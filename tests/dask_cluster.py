@@ -28,6 +28,8 @@ _DASK = str(Path(sys.executable).with_name("dask"))
 class Cluster:
     address: str
     worker_dir: Path
+    folder: Path
+    env: dict[str, str]
 
     def client(self):   # a new client each time: tests close theirs
         from distributed import Client
@@ -39,7 +41,9 @@ def _environment(api_url: str) -> dict[str, str]:
     keep = {k: v for k, v in os.environ.items()
             if not k.endswith("_API_KEY") and not k.startswith("NDB_TEST_")}
     return {**keep, "PYTHONPATH": str(PROJECT_ROOT), "PREFECT_API_URL": api_url,
-            "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+            "DASK_DISTRIBUTED__WORKER__DAEMON": "False",
+            # The scheduler setting docs/deployment.md asks for: dead workers' leases go sooner.
+            "DASK_DISTRIBUTED__SCHEDULER__LOCKS__LEASE_VALIDATION_INTERVAL": "1s"}
 
 
 def _start(args: list[str], cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen:
@@ -57,6 +61,24 @@ def _stop(process: subprocess.Popen) -> None:
             process.wait(timeout=5)
 
 
+def start_worker(cluster: Cluster, name: str) -> subprocess.Popen:
+    """One more worker process (the caller stops it, e.g. to play a dead machine)."""
+    return _start(["worker", cluster.address, "--nthreads", "4", "--no-dashboard", "--name",
+                   name, "--host", "127.0.0.1", "--no-nanny"], cluster.worker_dir, cluster.env,
+                  cluster.folder / f"{name}.log")
+
+
+def stop(process: subprocess.Popen) -> None:
+    _stop(process)
+
+
+def kill(process: subprocess.Popen) -> None:
+    """As a machine dies: no shutdown, nothing released or said to the scheduler."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 @contextmanager
 def dask_cluster(folder: Path, api_url: str, workers: int = 2) -> Iterator[Cluster]:
     worker_dir = folder / "worker-cwd"
@@ -71,12 +93,8 @@ def dask_cluster(folder: Path, api_url: str, workers: int = 2) -> Iterator[Clust
         while not scheduler_file.is_file() and time.monotonic() < deadline:
             time.sleep(0.1)
         address = json.loads(scheduler_file.read_text())["address"]
-        for i in range(workers):
-            processes.append(_start(
-                ["worker", address, "--nthreads", "4", "--no-dashboard", "--name", f"w{i}",
-                 "--host", "127.0.0.1", "--no-nanny"], worker_dir, env,
-                folder / f"worker{i}.log"))
-        cluster = Cluster(address, worker_dir)
+        cluster = Cluster(address, worker_dir, folder, env)
+        processes += [start_worker(cluster, f"w{i}") for i in range(workers)]
         with cluster.client() as client:
             client.wait_for_workers(workers, timeout=90)
         yield cluster

@@ -7,6 +7,7 @@ worker and the variable, and a long-lived worker takes each run's connection lim
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 
 from benchcore.llm.base import ModelConfig
 from benchcore.run_config import BenchmarkConfig, QAConfig
-from tests.dask_cluster import Cluster, dask_cluster
+from tests.dask_cluster import Cluster, dask_cluster, kill, start_worker, stop
 from tests.fake_model import DEMO_GRAPH, ReferenceModel, demo_subset, serve
 
 pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
@@ -106,6 +107,58 @@ def test_a_long_lived_worker_takes_each_runs_connection_limit(cluster: Cluster) 
         workers = list(client.scheduler_info()["workers"])
         found = {client.submit(limits, workers=[w], pure=False).result() for w in workers}
     assert found == {(8, 4)}
+
+
+def test_a_dead_workers_connection_leases_are_released_within_seconds(cluster: Cluster) -> None:
+    """A worker dies holding every lease of a model's cluster-wide limit: the other workers
+    get a lease again within the lease timeout (10 s) and the scheduler's check (1 s here),
+    not after Dask's default 30 s."""
+    model = ModelConfig(name="leases", base_url="http://127.0.0.1:9/v1", max_connections=2)
+
+    def hold_every_lease() -> None:
+        from benchcore.llm.openai_chat import _cluster_semaphore
+
+        semaphore = _cluster_semaphore(model)
+        for _ in range(model.max_connections):
+            semaphore.acquire()
+        time.sleep(600)
+
+    def seconds_to_a_lease() -> float:
+        from benchcore.llm.openai_chat import _cluster_semaphore
+
+        started = time.monotonic()
+        semaphore = _cluster_semaphore(model)
+        assert semaphore.acquire(timeout=60)
+        semaphore.release()
+        return time.monotonic() - started
+
+    victim = start_worker(cluster, "victim")
+    try:
+        with cluster.client() as client:
+            client.wait_for_workers(3, timeout=90)
+            victim_address = next(address for address, info in
+                                  client.scheduler_info()["workers"].items()
+                                  if info["name"] == "victim")
+            held = client.submit(hold_every_lease, workers=[victim_address], pure=False)
+            deadline = time.monotonic() + 60
+            while client.run_on_scheduler(_leases_taken, name=_semaphore_name(model)) < 2:
+                assert time.monotonic() < deadline and held.status == "pending", held.status
+                time.sleep(0.2)
+            kill(victim)   # the machine dies: nobody releases or renews its leases
+            others = [a for a in client.scheduler_info()["workers"] if a != victim_address]
+            waited = client.submit(seconds_to_a_lease, workers=others, pure=False).result()
+    finally:
+        stop(victim)
+    assert waited < 15, f"the dead worker's leases were held {waited:.0f} s"
+
+
+def _semaphore_name(model: ModelConfig) -> str:
+    return f"llm-connections:{model.name}:{model.base_url}:{model.max_connections}"
+
+
+def _leases_taken(dask_scheduler: object, name: str) -> int:
+    extension = dask_scheduler.extensions["semaphores"]
+    return len(extension.leases.get(name, ()))
 
 
 def test_cluster_processes_do_not_outlive_the_tests(cluster: Cluster) -> None:

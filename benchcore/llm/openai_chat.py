@@ -65,11 +65,23 @@ def _connection_limit(config: ModelConfig) -> AbstractContextManager[object]:
         return _LIMITS[slot]
 
 
+# How long the scheduler keeps a lease of a worker that stopped renewing it (Dask's default
+# is 30 s): a worker that dies holding leases blocks every model's calls on the other workers
+# that long. Renewed every fifth of it, so a worker is never this long without renewing unless
+# its event loop is stuck. The scheduler checks every `lease-validation-interval` (10 s by
+# default; docs/deployment.md: set it to 2 s on the scheduler).
+CLUSTER_LEASE_TIMEOUT = "10s"
+
+
 def _cluster_semaphore(config: ModelConfig) -> AbstractContextManager[object] | None:
     """A distributed.Semaphore when this process is a Dask worker, else None."""
     if current_worker() is None:
         return None
+    import dask
     from distributed import Semaphore
+
+    # Read when the semaphore is made and registered: this worker's leases time out sooner.
+    dask.config.set({"distributed.scheduler.locks.lease-timeout": CLUSTER_LEASE_TIMEOUT})
 
     name = (f"llm-connections:{config.name}:{config.base_url or 'api.openai.com'}:"
             f"{config.max_connections}")
