@@ -109,6 +109,9 @@ class QAConfig(BaseModel):
     query_timeout_s: float = 10.0
     max_rows: int = 200
     memory_limit_mb: int = 2048
+    chunk_size: int | None = Field(
+        default=None, ge=1, description="Questions per stage task (default: all in one). On a "
+        "Dask cluster, chunks of a large set run on every worker at once.")
     neo4j_uri: str | None = None
     neo4j_user: str | None = None
     neo4j_password_env: str = "NEO4J_PASSWORD"
@@ -416,7 +419,7 @@ def load_config(path: str | Path) -> BenchmarkConfig:
 # with any of them changed (a rerun of one track, a longer timeout, another cache folder).
 _OPERATIONAL = frozenset({"run_id", "refresh", "tracks", "results_dir", "cache_dir",
                           "task_runner", "dask_address", "max_error_fraction"})
-_OPERATIONAL_QA = frozenset({"db_root"})
+_OPERATIONAL_QA = frozenset({"db_root", "chunk_size"})
 _OPERATIONAL_MODEL = frozenset({"api_key_env", "timeout_s", "max_retries", "max_connections",
                                 "max_consecutive_connection_failures"})
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
-from benchcore.batch import one_line_error
+from benchcore.batch import Outcome, one_line_error
+from benchcore.chunks import Chunk, chunks
 from benchcore.llm.base import ModelConfig
 from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig, RunOptions
 from benchcore.track_summary import TrackSummary
@@ -45,11 +46,12 @@ from tasks.qa import (
 
 @dataclass
 class PipelineStages:
-    """One (model, pipeline)'s submitted stages, in order; the last is compare."""
+    """One (model, pipeline)'s submitted stages, in order (the last is compare), for each chunk
+    of the question set."""
 
     model: ModelConfig
     pipeline: PipelineConfig
-    stages: list[PrefectFuture]
+    chunks: list[tuple[Chunk, list[PrefectFuture]]]
 
 
 @dataclass
@@ -80,22 +82,24 @@ def submit_qa(config: BenchmarkConfig) -> PendingQA:
     except Exception as error:
         return PendingQA(questions, qa.backend, [], config,
                          f"load-graph: {one_line_error(error)}")
-    stages = [PipelineStages(model, pipeline, _submit(pipeline, model, qa, graph, run))
+    parts = chunks(len(questions.questions), qa.chunk_size)
+    stages = [PipelineStages(model, pipeline, [
+                  (chunk, _submit(pipeline, model, qa, graph, run, chunk)) for chunk in parts])
               for model in config.models for pipeline in qa.pipelines_for(model)]
     return PendingQA(questions=questions, backend=graph.backend, models=stages, config=config)
 
 
 def _submit(pipeline: PipelineConfig, model: ModelConfig, qa: QAConfig, graph: GraphInfo,
-            run: RunOptions) -> list[PrefectFuture]:
+            run: RunOptions, chunk: Chunk) -> list[PrefectFuture]:
     if pipeline.kind == "agentic":
-        answered = [agent.submit(qa.questions, model, pipeline, qa, graph, run)]
+        answered = [agent.submit(qa.questions, model, pipeline, qa, graph, run, chunk)]
     elif pipeline.kind == "in_context":
-        answered = [in_context.submit(qa.questions, model, pipeline, qa, graph, run)]
+        answered = [in_context.submit(qa.questions, model, pipeline, qa, graph, run, chunk)]
     else:
-        attempts = generate_cypher.submit(qa.questions, model, graph, run)
-        outcomes = run_query.submit(attempts, model, qa, graph, run)
-        answered = [attempts, outcomes, refine.submit(qa.questions, outcomes, model, run)]
-    return [*answered, compare.submit(qa.questions, answered[-1], model, pipeline.label)]
+        attempts = generate_cypher.submit(qa.questions, model, graph, run, chunk)
+        outcomes = run_query.submit(attempts, model, qa, graph, run, chunk)
+        answered = [attempts, outcomes, refine.submit(qa.questions, outcomes, model, run, chunk)]
+    return [*answered, compare.submit(qa.questions, answered[-1], model, pipeline.label, chunk)]
 
 
 def finish_qa(pending: PendingQA, run_dir: Path) -> TrackSummary:
@@ -119,7 +123,7 @@ def _collect(pending: PendingQA) -> list[ItemResult]:
     questions = pending.questions.questions
     items = []
     for submitted in pending.models:
-        done = [outcomes_or_failures(f, uids) for f in submitted.stages]
+        done = _stage_outcomes(submitted, uids)
         model, pipeline = submitted.model, submitted.pipeline
         if pipeline.kind == "agentic":
             items += assemble_agent_items(questions, model, pending.backend, pipeline.label,
@@ -130,3 +134,12 @@ def _collect(pending: PendingQA) -> list[ItemResult]:
             items += assemble_items(questions, model, pending.backend, *done,
                                     pipeline=pipeline.label)
     return items
+
+
+def _stage_outcomes(submitted: PipelineStages, uids: list[str]) -> list[list[Outcome]]:
+    """Each stage's outcomes over the whole question set, the chunks' in order (a failed
+    chunk task: each of its own items with the task's error)."""
+    stages = len(submitted.chunks[0][1])
+    return [[outcome for chunk, futures in submitted.chunks
+             for outcome in outcomes_or_failures(futures[k], chunk.of(uids))]
+            for k in range(stages)]

@@ -1,6 +1,7 @@
 """The QA track's stages as Prefect tasks, one per (stage, model, pipeline) over the question
-batch: load-questions, load-graph; feed-forward generate-cypher, run-query, refine; the agentic
-pipeline's agent; the in-context pipeline's in-context; compare; results-table.
+batch, or over each chunk of it (`chunk`, `QAConfig.chunk_size`): load-questions, load-graph;
+feed-forward generate-cypher, run-query, refine; the agentic pipeline's agent; the in-context
+pipeline's in-context; compare; results-table.
 
 Inputs are plain configs, file names and records (they hash and pickle, also to Dask workers);
 question sets, clients and database handles are looked up per process from those.
@@ -15,6 +16,7 @@ from prefect import task
 
 from benchcore import progress
 from benchcore.batch import Outcome, Outcomes
+from benchcore.chunks import WHOLE, Chunk
 from benchcore.item_cache import ItemCache
 from benchcore.llm.base import LLMClient, ModelConfig
 from benchcore.llm.process_clients import shared_client
@@ -62,16 +64,17 @@ def load_graph(qa: QAConfig) -> GraphInfo:
 
 @task(
     name=Stage.GENERATE_CYPHER,
-    task_run_name=f"{Stage.GENERATE_CYPHER}[{{model.name}}]",
+    task_run_name=f"{Stage.GENERATE_CYPHER}[{{model.name}}]{{chunk}}",
     persist_result=False,
     **RETRIES,
 )
 def generate_cypher(
-    questions_file: str, model: ModelConfig, graph: GraphInfo, run: RunOptions
+    questions_file: str, model: ModelConfig, graph: GraphInfo, run: RunOptions,
+    chunk: Chunk = WHOLE,
 ) -> Outcomes[CypherAttempt]:
     questions = shared_question_set(questions_file)
     return Outcomes(generate_cypher_batch(
-        questions.questions,
+        chunk.of(questions.questions),
         _client(model, questions, run),
         graph.schema,
         ItemCache(run.stage_cache_dir, Stage.GENERATE_CYPHER),
@@ -81,7 +84,7 @@ def generate_cypher(
 
 @task(
     name=Stage.RUN_QUERY,
-    task_run_name=f"{Stage.RUN_QUERY}[{{model.name}}]",
+    task_run_name=f"{Stage.RUN_QUERY}[{{model.name}}]{{chunk}}",
     persist_result=False,
     **RETRIES,
 )
@@ -91,6 +94,7 @@ def run_query(
     qa: QAConfig,
     graph: GraphInfo,
     run: RunOptions,
+    chunk: Chunk = WHOLE,
 ) -> Outcomes[QueryOutcome]:
     return Outcomes(run_query_batch(attempts, _query_runner(qa, graph, run),
                                     references=_references(shared_question_set(qa.questions))))
@@ -109,17 +113,17 @@ def _references(questions: QuestionSet) -> dict[str, str]:
 
 @task(
     name=Stage.AGENT,
-    task_run_name=f"{Stage.AGENT}[{{model.name}}, {{pipeline.label}}]",
+    task_run_name=f"{Stage.AGENT}[{{model.name}}, {{pipeline.label}}]{{chunk}}",
     persist_result=False,
     **RETRIES,
 )
 def agent(
     questions_file: str, model: ModelConfig, pipeline: PipelineConfig, qa: QAConfig,
-    graph: GraphInfo, run: RunOptions,
+    graph: GraphInfo, run: RunOptions, chunk: Chunk = WHOLE,
 ) -> Outcomes[AgentRun]:
     questions = shared_question_set(questions_file)
     return Outcomes(agent_batch(
-        questions.questions,
+        chunk.of(questions.questions),
         _client(model, questions, run),
         graph.schema,
         _query_runner(qa, graph, run),
@@ -133,19 +137,20 @@ def agent(
 
 @task(
     name=Stage.IN_CONTEXT,
-    task_run_name=f"{Stage.IN_CONTEXT}[{{model.name}}, {{pipeline.label}}]",
+    task_run_name=f"{Stage.IN_CONTEXT}[{{model.name}}, {{pipeline.label}}]{{chunk}}",
     persist_result=False,
     **RETRIES,
 )
 def in_context(
     questions_file: str, model: ModelConfig, pipeline: PipelineConfig, qa: QAConfig,
-    graph: GraphInfo, run: RunOptions,
+    graph: GraphInfo, run: RunOptions, chunk: Chunk = WHOLE,
 ) -> Outcomes[RefinedAnswer]:
     questions = shared_question_set(questions_file)
-    oracle_rows = (reference_rows(questions.questions, _query_runner(qa, graph, run))
+    items = chunk.of(questions.questions)
+    oracle_rows = (reference_rows(items, _query_runner(qa, graph, run))
                    if model.provider == "oracle" else None)
     return Outcomes(in_context_batch(
-        questions.questions,
+        items,
         _client(model, questions, run),
         scene_text(qa.scene_graph, pipeline.variant),
         pipeline.variant,
@@ -157,7 +162,7 @@ def in_context(
 
 @task(
     name=Stage.REFINE,
-    task_run_name=f"{Stage.REFINE}[{{model.name}}]",
+    task_run_name=f"{Stage.REFINE}[{{model.name}}]{{chunk}}",
     persist_result=False,
     **RETRIES,
 )
@@ -166,10 +171,11 @@ def refine(
     outcomes: Sequence[Outcome[QueryOutcome]],
     model: ModelConfig,
     run: RunOptions,
+    chunk: Chunk = WHOLE,
 ) -> Outcomes[RefinedAnswer]:
     questions = shared_question_set(questions_file)
     return Outcomes(refine_batch(
-        questions.questions,
+        chunk.of(questions.questions),
         outcomes,
         _client(model, questions, run),
         ItemCache(run.stage_cache_dir, Stage.REFINE),
@@ -177,13 +183,15 @@ def refine(
     ))
 
 
-@task(name=Stage.COMPARE, task_run_name=f"{Stage.COMPARE}[{{model.name}}, {{pipeline}}]",
+@task(name=Stage.COMPARE,
+      task_run_name=f"{Stage.COMPARE}[{{model.name}}, {{pipeline}}]{{chunk}}",
       persist_result=False)
 def compare(
     questions_file: str, answers: Sequence[Outcome[RefinedAnswer]] | Sequence[Outcome[AgentRun]],
-    model: ModelConfig, pipeline: str = "feedforward",
+    model: ModelConfig, pipeline: str = "feedforward", chunk: Chunk = WHOLE,
 ) -> Outcomes[Verdict]:
-    return Outcomes(compare_batch(shared_question_set(questions_file).questions, answers))
+    return Outcomes(compare_batch(chunk.of(shared_question_set(questions_file).questions),
+                                  answers))
 
 
 @task(name="results-table", persist_result=False)

@@ -204,3 +204,29 @@ def test_tracks_overlap(tmp_path: Path) -> None:
     refines = _task_runs(flow_run_id, "refine", 1)
     assert min(r.start_time for r in plans) < max(r.end_time for r in refines)
     assert min(r.start_time for r in cyphers) < max(r.end_time for r in plans)
+
+
+def test_chunked_stages_give_the_same_table_as_one_batch(tmp_path: Path) -> None:
+    """With `chunk_size` each stage runs as a task per chunk (named `<stage>[model] i/n`), and
+    the tables are the ones a run in one batch writes, from the same item cache."""
+    from flows.benchmark import nlp_dsg_benchmark
+
+    def config(run_id: str, chunk_size: int | None) -> BenchmarkConfig:
+        demo = _demo_config(tmp_path, run_id)
+        assert demo.qa is not None
+        return demo.model_copy(update={
+            "tracks": ["qa"], "report": False,
+            "qa": QAConfig.model_validate({**demo.qa.model_dump(), "chunk_size": chunk_size,
+                                           "pipelines": ["feedforward", "in_context"]})})
+
+    chunked_state = nlp_dsg_benchmark(config("chunked", 10), return_state=True)
+    chunked = chunked_state.result()
+    whole = nlp_dsg_benchmark(config("whole", None))
+    assert whole.llm_calls()["fresh"] == 0   # every item from the chunks' cache entries
+    a, b = (pd.read_csv(s.qa.paths["rows_csv"]).drop(columns=["seconds"], errors="ignore")
+            for s in (chunked, whole))
+    assert len(a) == 2 * 28 and a["correct"].all()
+    pd.testing.assert_frame_equal(a, b)
+    names = {r.name for r in _task_runs(chunked_state.state_details.flow_run_id,
+                                        "refine%", 3)}
+    assert names == {f"refine[reference-cypher] {i}/3" for i in (1, 2, 3)}

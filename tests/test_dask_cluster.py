@@ -59,15 +59,17 @@ def _qa_config(run_id: str, model: ModelConfig, cluster: Cluster, **qa: object) 
 def test_a_deployment_run_honours_dask_with_paths_from_where_it_was_submitted(
         cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The flow as deployed (no task runner of its own) with a config naming the cluster: the
-    stages run on the cluster, the relative question set is found although the workers run
-    elsewhere, the caches land where the run was submitted, and no query worker survives."""
+    stages run on the cluster (in chunks of two questions), the relative question set is found
+    although the workers run elsewhere, the caches land where the run was submitted, and no
+    query worker survives."""
     from flows.benchmark import nlp_dsg_benchmark
 
     monkeypatch.chdir(tmp_path)
     _, questions = demo_subset(tmp_path, UIDS)
     with serve(ReferenceModel(questions)) as server:
         model = ModelConfig(name="ref", base_url=server.base_url, api_key_env="NDB_TEST_NONE")
-        summary = nlp_dsg_benchmark(config=_qa_config("deployed", model, cluster))
+        summary = nlp_dsg_benchmark(config=_qa_config("deployed", model, cluster,
+                                                      chunk_size=2))
     assert {"generate_cypher", "run_query", "refine", "compare"} <= _task_prefixes(cluster)
     rows = pd.read_csv(summary.qa.paths["rows_csv"])
     assert len(rows) == len(UIDS) and rows["correct"].astype(bool).all(), rows.T.to_string()
