@@ -27,6 +27,8 @@ from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
+from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
+from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
@@ -194,6 +196,8 @@ class Rewriter:
         self.uniqueness = Uniqueness(names)
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
+        if keep_count_joins(result):
+            self.note(COUNT_JOINS)
         if compare_case_conditions(result):
             self.note(CASE_CONDITIONS)
         if skip_union_parts(result):
@@ -766,8 +770,25 @@ class Rewriter:
             return call("coalesce", node, tree("list_literal"))
         if fname == "sum":
             self.note("sum->coalesce(sum, 0)")
-            return call("coalesce", node, int_lit(0))
+            total = call("coalesce", node, int_lit(0))
+            if node.child_types[1:2] == ["int"]:
+                return total
+            self.note("sum->sum + 0")
+            return _positive_zero(total, ctype(node))
+        if fname == "avg":
+            self.note("avg->avg + 0")
+            return _positive_zero(node, ctype(node))
         return node
+
+
+def _positive_zero(total: Tree, total_type: str) -> Tree:
+    """`(total + 0)`: Neo4j's sum() and avg() start from the integer 0 and add each value, so
+    in Java they are never -0.0 (0 + (-0.0) is 0.0), where both engines give -0.0 for
+    `sum(ceil(-0.5))` or `avg(ceil(-0.5))` (toString() then prints '-0.0'). Adding the integer
+    0 turns -0.0 into 0.0, keeps every other value and keeps an integer sum an integer."""
+    out = tree("paren", arith(total, "+", int_lit(0)))
+    out.ctype = total_type  # type: ignore[attr-defined]
+    return out
 
 
 def _arity(fname: str, args: list[object], *counts: int) -> None:
@@ -1091,4 +1112,5 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "reduce": _reduce,
     "collect": _aggregate,
     "sum": _aggregate,
+    "avg": _aggregate,
 }

@@ -299,4 +299,26 @@ CASES: list[Case] = [
          [["R1", True, False], ["R2", True, None], ["R3", True, None]], True,
          "names are ''; only R1 holds a place, so R2 and R3 search ['', NULL]: '' is found, 'x' "
          "is not, so NULL (Kuzu took the NULL element for '' and answered NULL for '')"),
+    Case("pattern_count_of_zero_off_a_node_scan",
+         "MATCH (r:Room) RETURN size([(r)-[:CONTAINS*1..2]->(m) | m.nodeSymbol]) AS c",
+         [[3], [2], [0]], False,
+         "R1 reaches P1, p1 and O1 (through P1), R2 reaches P2 and O2, R3 nothing: R3's 0 is a "
+         "row too (both engines pruned the join of the COUNT subquery with the bare Room scan "
+         "and lost every room that counted 0)"),
+    Case("count_subquery_in_where_off_a_node_scan",
+         "MATCH (r:Room) WHERE COUNT { MATCH (r)-[:CONTAINS]->() } = 0 RETURN count(*) AS k",
+         [[1]], False,
+         "only R3 contains nothing (the engines lost the rooms counting 0 before the filter saw "
+         "them, so 0)"),
+    Case("sum_and_average_of_negative_zeros",
+         "MATCH (o:Object) RETURN toString(avg(ceil(-0.5))) AS a, toString(sum(ceil(-0.5))) AS s",
+         [["0.0", "0.0"]], False,
+         "ceil(-0.5) is -0.0 (Java's Math.ceil), but Neo4j's sum and running mean start from the "
+         "integer 0 and 0 + (-0.0) is 0.0 in Java, so neither aggregate is ever -0.0 (the "
+         "engines kept -0.0 and toString printed '-0.0')"),
+    Case("right_longer_than_the_text",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN right(r.nodeSymbol, 3) AS a, "
+         "left(r.nodeSymbol, 3) AS b",
+         [["R1", "R1"]], False,
+         "left() and right() give the whole string when the length exceeds it"),
 ]
