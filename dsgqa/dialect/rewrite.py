@@ -45,6 +45,8 @@ from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
+from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
+from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import (
     NODE_KEYS,
@@ -198,6 +200,8 @@ class Rewriter:
         result = self.visit(root)
         if keep_count_joins(result):
             self.note(COUNT_JOINS)
+        if null_free_ternaries(result):
+            self.note(TERNARY_NULLS)
         if compare_case_conditions(result):
             self.note(CASE_CONDITIONS)
         if skip_union_parts(result):

@@ -321,4 +321,14 @@ CASES: list[Case] = [
          "left(r.nodeSymbol, 3) AS b",
          [["R1", "R1"]], False,
          "left() and right() give the whole string when the length exceeds it"),
+    Case("substring_after_a_null_row",
+         "MATCH (a) OPTIONAL MATCH (a)-[:CONTAINS]->(b) RETURN a.nodeSymbol AS a, "
+         "b.nodeSymbol AS b, substring(b.nodeSymbol, 1) AS s ORDER BY a, b",
+         [["B1", "R1", "1"], ["B1", "R2", "2"], ["O1", None, None], ["O2", None, None],
+          ["O3", None, None], ["P1", "O1", "1"], ["P2", "O2", "2"], ["R1", "P1", "1"],
+          ["R1", "p1", "1"], ["R2", "P2", "2"], ["R3", None, None], ["p1", None, None],
+          ["p2", None, None]], True,
+         "substring from 1 drops the first character; NULL only where b is (the engines' "
+         "three-argument substring answered NULL on rows after a NULL one: B1's and the "
+         "places' too, all of them on Ladybug)"),
 ]
