@@ -255,10 +255,26 @@ class Rewriter:
                   else "allShortestPaths->ALL SHORTEST")
         return chain
 
+    @staticmethod
+    def _from_zero_hops(var_length: Tree) -> bool:
+        return any(isinstance(c, Tree) and c.data.startswith("range") and
+                   str(c.children[0]) in ("0", "0x0") for c in var_length.children)
+
+    def r_rel_detail(self, node: Tree) -> Tree:
+        """Ladybug has a zero-length path only from a node of a table the relationship type
+        connects: `MATCH (o:Object)-[:ROOM_CONNECTED*0..1]-(b)` finds nothing there (Neo4j: each
+        object with itself), and an OPTIONAL MATCH over such a pattern gives NULL. Untyped
+        patterns (every table) are right."""
+        length = child_of(node, "var_length")
+        if self.target == "ladybug" and length is not None and child_of(node, "rel_types") \
+                is not None and self._from_zero_hops(length):
+            raise DialectError("a variable-length pattern of a relationship type from 0 hops on "
+                               "Ladybug (it has no zero-length path from a node of another "
+                               "table)")
+        return node
+
     def r_var_length(self, node: Tree) -> Tree:
-        if self.target == "kuzu" and any(
-                isinstance(c, Tree) and c.data.startswith("range") and
-                str(c.children[0]) in ("0", "0x0") for c in node.children):
+        if self.target == "kuzu" and self._from_zero_hops(node):
             raise DialectError("a variable-length pattern from 0 hops on Kuzu (it counts "
                                "zero-length paths differently; Ladybug runs it)")
         if any(isinstance(c, Tree) and c.data == "recursion_mode" for c in node.children):

@@ -331,4 +331,16 @@ CASES: list[Case] = [
          "substring from 1 drops the first character; NULL only where b is (the engines' "
          "three-argument substring answered NULL on rows after a NULL one: B1's and the "
          "places' too, all of them on Ladybug)"),
+    Case("typed_var_length_from_zero_hops_off_its_tables",
+         "MATCH (o:Object) OPTIONAL MATCH (o)-[:ROOM_CONNECTED*0..1]-(b) "
+         "RETURN o.nodeSymbol AS o, b.nodeSymbol AS b ORDER BY o",
+         [["O1", "O1"], ["O2", "O2"], ["O3", "O3"]], True,
+         "zero hops bind b to o itself whatever the type says (Ladybug has no zero-length "
+         "path from a node outside ROOM_CONNECTED's tables and gave NULL)"),
+    Case("exists_of_an_optional_variable_sorted",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b) "
+         "RETURN EXISTS { MATCH (b)-->(m) } AS e ORDER BY e",
+         [[False], [True], [True]], True,
+         "B1 holds R1 and R2, and contains things: true twice; R3 is in no building, so b is "
+         "NULL and the pattern from NULL matches nothing: false (Kuzu lost that row)"),
 ]
