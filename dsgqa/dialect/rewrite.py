@@ -60,6 +60,7 @@ from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
 from dsgqa.dialect.union_parts import read_union_as_all, skip_union_parts
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
+from dsgqa.dialect.zero_hops import refuse_zero_hops_off_tables
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
@@ -196,6 +197,8 @@ class Rewriter:
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
             self.note(PATTERN_LISTS)
         self.uniqueness = Uniqueness(names)
+        if self.target == "ladybug":
+            refuse_zero_hops_off_tables(root)
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
         if keep_count_joins(result):
@@ -259,19 +262,6 @@ class Rewriter:
     def _from_zero_hops(var_length: Tree) -> bool:
         return any(isinstance(c, Tree) and c.data.startswith("range") and
                    str(c.children[0]) in ("0", "0x0") for c in var_length.children)
-
-    def r_rel_detail(self, node: Tree) -> Tree:
-        """Ladybug has a zero-length path only from a node of a table the relationship type
-        connects: `MATCH (o:Object)-[:ROOM_CONNECTED*0..1]-(b)` finds nothing there (Neo4j: each
-        object with itself), and an OPTIONAL MATCH over such a pattern gives NULL. Untyped
-        patterns (every table) are right."""
-        length = child_of(node, "var_length")
-        if self.target == "ladybug" and length is not None and child_of(node, "rel_types") \
-                is not None and self._from_zero_hops(length):
-            raise DialectError("a variable-length pattern of a relationship type from 0 hops on "
-                               "Ladybug (it has no zero-length path from a node of another "
-                               "table)")
-        return node
 
     def r_var_length(self, node: Tree) -> Tree:
         if self.target == "kuzu" and self._from_zero_hops(node):
