@@ -31,7 +31,7 @@ CASES = [
     (f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 2 RETURN sum(o.center.x) AS s, "
      "count(*) AS n",
      f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 2 UNWIND [0] AS _order1 "
-     "RETURN coalesce(sum(o.center.x), 0) AS s, count(*) AS n",
+     "RETURN (coalesce(sum(o.center.x), 0) + 0) AS s, count(*) AS n",
      [[15.0, 2]]),
     (f"{OBJECTS} WITH o ORDER BY o.center.x SKIP 1 LIMIT 2 RETURN collect(o.nodeSymbol) AS s",
      f"{OBJECTS} WITH o ORDER BY o.center.x SKIP 1 LIMIT 2 UNWIND [0] AS _order1 "
@@ -77,9 +77,9 @@ CASES = [
     (f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 1 RETURN collect(o.nodeSymbol) AS s "
      f"UNION ALL {OBJECTS} WITH o ORDER BY o.center.x LIMIT 1 RETURN collect(o.nodeSymbol) AS s",
      f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 1 UNWIND [0] AS _order1 "
-     "RETURN coalesce(collect(o.nodeSymbol), []) AS s UNION ALL "
+     "RETURN coalesce(collect(o.nodeSymbol), []) AS s SKIP 0 UNION ALL "
      f"{OBJECTS} WITH o ORDER BY o.center.x LIMIT 1 UNWIND [0] AS _order2 "
-     "RETURN coalesce(collect(o.nodeSymbol), []) AS s",
+     "RETURN coalesce(collect(o.nodeSymbol), []) AS s SKIP 0",
      [[["O1"]], [["O4"]]]),   # a UNION defines no order: the rows come in canonical order
     # no aggregation after the ordered WITH: no barrier (Ladybug keeps this order)
     (f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 2 RETURN o.nodeSymbol AS s",

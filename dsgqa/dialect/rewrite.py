@@ -27,6 +27,8 @@ from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
+from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
+from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
@@ -43,6 +45,8 @@ from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
+from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
+from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import (
     NODE_KEYS,
@@ -56,6 +60,7 @@ from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
 from dsgqa.dialect.union_parts import read_union_as_all, skip_union_parts
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
+from dsgqa.dialect.zero_hops import refuse_zero_hops_off_tables
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
@@ -192,8 +197,14 @@ class Rewriter:
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
             self.note(PATTERN_LISTS)
         self.uniqueness = Uniqueness(names)
+        if self.target == "ladybug":
+            refuse_zero_hops_off_tables(root)
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
+        if keep_count_joins(result):
+            self.note(COUNT_JOINS)
+        if null_free_ternaries(result):
+            self.note(TERNARY_NULLS)
         if compare_case_conditions(result):
             self.note(CASE_CONDITIONS)
         if skip_union_parts(result):
@@ -247,10 +258,13 @@ class Rewriter:
                   else "allShortestPaths->ALL SHORTEST")
         return chain
 
+    @staticmethod
+    def _from_zero_hops(var_length: Tree) -> bool:
+        return any(isinstance(c, Tree) and c.data.startswith("range") and
+                   str(c.children[0]) in ("0", "0x0") for c in var_length.children)
+
     def r_var_length(self, node: Tree) -> Tree:
-        if self.target == "kuzu" and any(
-                isinstance(c, Tree) and c.data.startswith("range") and
-                str(c.children[0]) in ("0", "0x0") for c in node.children):
+        if self.target == "kuzu" and self._from_zero_hops(node):
             raise DialectError("a variable-length pattern from 0 hops on Kuzu (it counts "
                                "zero-length paths differently; Ladybug runs it)")
         if any(isinstance(c, Tree) and c.data == "recursion_mode" for c in node.children):
@@ -766,8 +780,25 @@ class Rewriter:
             return call("coalesce", node, tree("list_literal"))
         if fname == "sum":
             self.note("sum->coalesce(sum, 0)")
-            return call("coalesce", node, int_lit(0))
+            total = call("coalesce", node, int_lit(0))
+            if node.child_types[1:2] == ["int"]:
+                return total
+            self.note("sum->sum + 0")
+            return _positive_zero(total, ctype(node))
+        if fname == "avg":
+            self.note("avg->avg + 0")
+            return _positive_zero(node, ctype(node))
         return node
+
+
+def _positive_zero(total: Tree, total_type: str) -> Tree:
+    """`(total + 0)`: Neo4j's sum() and avg() start from the integer 0 and add each value, so
+    in Java they are never -0.0 (0 + (-0.0) is 0.0), where both engines give -0.0 for
+    `sum(ceil(-0.5))` or `avg(ceil(-0.5))` (toString() then prints '-0.0'). Adding the integer
+    0 turns -0.0 into 0.0, keeps every other value and keeps an integer sum an integer."""
+    out = tree("paren", arith(total, "+", int_lit(0)))
+    out.ctype = total_type  # type: ignore[attr-defined]
+    return out
 
 
 def _arity(fname: str, args: list[object], *counts: int) -> None:
@@ -1091,4 +1122,5 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "reduce": _reduce,
     "collect": _aggregate,
     "sum": _aggregate,
+    "avg": _aggregate,
 }

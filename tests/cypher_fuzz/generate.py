@@ -755,6 +755,7 @@ class Generator:
             return A.BinOp("IN", self.string(scope, d), A.ListLit(items))
         if choice == "in_split":
             self.tag("split")
+            self.tag("empty_in_split")
             return A.BinOp("IN", A.Lit(""), A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"),
                                                             A.Lit(self.pick(("O", "1", "R"))))))
         if choice == "exists":

@@ -410,7 +410,9 @@ class Evaluator:
                 return sum(values)
             return math.fsum(values)
         if name == "avg":
-            return math.fsum(values) / len(values) if values else None
+            # Neo4j's running mean starts from the integer 0, and 0 + (-0.0) is 0.0 in Java: an
+            # average is never -0.0 (avg(ceil(-0.5)) prints '0.0'); `+ 0.0` does the same here.
+            return math.fsum(values) / len(values) + 0.0 if values else None
         if name in ("stDev", "stDevP"):
             n = len(values)
             if (n < 2 and name == "stDev") or n == 0:
@@ -697,7 +699,9 @@ class Evaluator:
             n = args[1]
             if n < 0:
                 raise CypherError("negative length")
-            return a0[:n] if name == "left" else (a0[len(a0) - n:] if n else "")
+            # Neo4j: a length past the string's end gives the whole string (right('p0', 3) is
+            # 'p0'; a negative start would slice from the wrong end in Python).
+            return a0[:n] if name == "left" else (a0[max(len(a0) - n, 0):] if n else "")
         if name == "replace":
             assert all(isinstance(a, str) for a in args)
             if args[1] == "":

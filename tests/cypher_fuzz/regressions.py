@@ -299,4 +299,48 @@ CASES: list[Case] = [
          [["R1", True, False], ["R2", True, None], ["R3", True, None]], True,
          "names are ''; only R1 holds a place, so R2 and R3 search ['', NULL]: '' is found, 'x' "
          "is not, so NULL (Kuzu took the NULL element for '' and answered NULL for '')"),
+    Case("pattern_count_of_zero_off_a_node_scan",
+         "MATCH (r:Room) RETURN size([(r)-[:CONTAINS*1..2]->(m) | m.nodeSymbol]) AS c",
+         [[3], [2], [0]], False,
+         "R1 reaches P1, p1 and O1 (through P1), R2 reaches P2 and O2, R3 nothing: R3's 0 is a "
+         "row too (both engines pruned the join of the COUNT subquery with the bare Room scan "
+         "and lost every room that counted 0)"),
+    Case("count_subquery_in_where_off_a_node_scan",
+         "MATCH (r:Room) WHERE COUNT { MATCH (r)-[:CONTAINS]->() } = 0 RETURN count(*) AS k",
+         [[1]], False,
+         "only R3 contains nothing (the engines lost the rooms counting 0 before the filter saw "
+         "them, so 0)"),
+    Case("sum_and_average_of_negative_zeros",
+         "MATCH (o:Object) RETURN toString(avg(ceil(-0.5))) AS a, toString(sum(ceil(-0.5))) AS s",
+         [["0.0", "0.0"]], False,
+         "ceil(-0.5) is -0.0 (Java's Math.ceil), but Neo4j's sum and running mean start from the "
+         "integer 0 and 0 + (-0.0) is 0.0 in Java, so neither aggregate is ever -0.0 (the "
+         "engines kept -0.0 and toString printed '-0.0')"),
+    Case("right_longer_than_the_text",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN right(r.nodeSymbol, 3) AS a, "
+         "left(r.nodeSymbol, 3) AS b",
+         [["R1", "R1"]], False,
+         "left() and right() give the whole string when the length exceeds it"),
+    Case("substring_after_a_null_row",
+         "MATCH (a) OPTIONAL MATCH (a)-[:CONTAINS]->(b) RETURN a.nodeSymbol AS a, "
+         "b.nodeSymbol AS b, substring(b.nodeSymbol, 1) AS s ORDER BY a, b",
+         [["B1", "R1", "1"], ["B1", "R2", "2"], ["O1", None, None], ["O2", None, None],
+          ["O3", None, None], ["P1", "O1", "1"], ["P2", "O2", "2"], ["R1", "P1", "1"],
+          ["R1", "p1", "1"], ["R2", "P2", "2"], ["R3", None, None], ["p1", None, None],
+          ["p2", None, None]], True,
+         "substring from 1 drops the first character; NULL only where b is (the engines' "
+         "three-argument substring answered NULL on rows after a NULL one: B1's and the "
+         "places' too, all of them on Ladybug)"),
+    Case("typed_var_length_from_zero_hops_off_its_tables",
+         "MATCH (o:Object) OPTIONAL MATCH (o)-[:ROOM_CONNECTED*0..1]-(b) "
+         "RETURN o.nodeSymbol AS o, b.nodeSymbol AS b ORDER BY o",
+         [["O1", "O1"], ["O2", "O2"], ["O3", "O3"]], True,
+         "zero hops bind b to o itself whatever the type says (Ladybug has no zero-length "
+         "path from a node outside ROOM_CONNECTED's tables and gave NULL)"),
+    Case("exists_of_an_optional_variable_sorted",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b) "
+         "RETURN EXISTS { MATCH (b)-->(m) } AS e ORDER BY e",
+         [[False], [True], [True]], True,
+         "B1 holds R1 and R2, and contains things: true twice; R3 is in no building, so b is "
+         "NULL and the pattern from NULL matches nothing: false (Kuzu lost that row)"),
 ]
