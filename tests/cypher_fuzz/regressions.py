@@ -343,4 +343,10 @@ CASES: list[Case] = [
          [[False], [True], [True]], True,
          "B1 holds R1 and R2, and contains things: true twice; R3 is in no building, so b is "
          "NULL and the pattern from NULL matches nothing: false (Kuzu lost that row)"),
+    Case("missing_box_of_an_earlier_node_in_an_optional_where",
+         "MATCH (o:Object) OPTIONAL MATCH (o)<-[:CONTAINS]-(p) WHERE o.bbox_dim IS NULL "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", None], ["O2", "P2"], ["O3", None]], True,
+         "only O2 has no box, and P2 contains it (both engines read O2's missing box as "
+         "present inside the OPTIONAL MATCH's WHERE)"),
 ]
