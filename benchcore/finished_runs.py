@@ -116,6 +116,21 @@ def reuse(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunStart:
     return RunStart(None, digest)
 
 
+def reusable(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary | None:
+    """The run's summary when it would be reused as it is (`reuse`), without forgetting
+    anything: the CLI asks before it starts Prefect (5-10 s), which such a run never needs."""
+    if config.refresh:
+        return None
+    try:
+        record = _read(_record_path(config, run_dir))
+        if record is None or not _still_valid(record, config, run_id, run_dir,
+                                              run_digest(config, run_id)):
+            return None
+    except Exception:   # any doubt: the run goes through the flow, which decides
+        return None
+    return _as_reused(record)
+
+
 def remember(config: BenchmarkConfig, run_id: str, run_dir: Path, summary: RunSummary,
              digest: str, store_seen: FileStamps | None = None) -> bool:
     """Record a finished run (returns whether it did). `digest` is the run's at its start;

@@ -387,7 +387,7 @@ def _run(args: argparse.Namespace) -> int:
         install_log_filters,
         prepare_prefect_environment,
     )
-    from nlp_dsg_benchmark.temporary_api import temporary_api
+    from nlp_dsg_benchmark.temporary_api import starting_api
 
     config = _run_config(args)
     _check_run_folder(config)
@@ -405,22 +405,37 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.console import console
     from nlp_dsg_benchmark.progress_bars import stage_progress
 
-    with stage_progress(console, enabled=not args.verbose):
-        _validate_inputs(config)
+    reused = _reused_as_it_is(config)
+    if reused is not None:
+        from nlp_dsg_benchmark.console import print_run
+
+        print(f"nlp-dsg-benchmark: run {reused.run_id} finished and nothing changed since; "
+              "reused as it is (no stage ran)", file=sys.stderr)
+        print_run(reused)
+        return 0
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     if config.task_runner == "dask":   # (the scheduler is checked when the flow is built)
         from benchcore.dask_scheduler import check_cluster_can_report
 
         check_cluster_can_report(config.dask_address, temporary_api=not api)
     with contextlib.ExitStack() as stack:
+        server = None
+        if not api:
+            server = stack.enter_context(starting_api(config.cache_dir))
+            os.environ["PREFECT_API_URL"] = server.url
+            stack.callback(flush_prefect_telemetry)   # runs before the API stops
+        # While the temporary API starts (5-10 s): the inputs are read and Prefect imported.
+        # (Bad input is still one line: said before anything about the API.)
+        with stage_progress(console, enabled=not args.verbose):
+            _validate_inputs(config)
         if api:
             print(f"nlp-dsg-benchmark: reporting to {printable(api)}", file=sys.stderr)
         else:
             print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
                   file=sys.stderr)
-            os.environ["PREFECT_API_URL"] = stack.enter_context(temporary_api(config.cache_dir))
-            stack.callback(flush_prefect_telemetry)   # runs before the API stops
         flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
+        if server is not None:
+            server.wait()
         install_log_filters()
         from nlp_dsg_benchmark.console import print_run
         from nlp_dsg_benchmark.interrupts import run_stoppable
@@ -434,6 +449,17 @@ def _run(args: argparse.Namespace) -> int:
         print(f"nlp-dsg-benchmark: run {summary.run_id} finished (tables in {summary.run_dir}); "
               f"printing them failed: {_one_line(error)}", file=sys.stderr)
     return 0
+
+
+def _reused_as_it_is(config: BenchmarkConfig):
+    """The summary of a run with a fixed id that finished cleanly with nothing changed since
+    (`benchcore.finished_runs`): the flow would only hand it back, so Prefect (5-10 s to
+    start) is not started for it."""
+    if config.run_id is None or config.refresh:
+        return None
+    from benchcore import finished_runs
+
+    return finished_runs.reusable(config, config.run_id, Path(config.results_dir) / config.run_id)
 
 
 def _with_task_runner(config: BenchmarkConfig):

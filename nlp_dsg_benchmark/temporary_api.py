@@ -81,8 +81,36 @@ def _database_slot(cache_dir: Path) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def temporary_api(cache_dir: str | Path = ".cache") -> Iterator[str]:
-    """Start the API subprocess on its own database under `cache_dir`, yield its URL, stop it
-    (and all it started) afterwards."""
+    """Start the API subprocess on its own database under `cache_dir`, yield its URL once it
+    answers, stop it (and all it started) afterwards."""
+    with starting_api(cache_dir) as api:
+        api.wait()
+        yield api.url
+
+
+class StartingAPI:
+    """A temporary API whose URL is known before it answers: the caller sets PREFECT_API_URL
+    and does its own start-up work (loading inputs, importing Prefect, 4 s) while the server
+    starts (5-10 s), then waits."""
+
+    def __init__(self, url: str, process: subprocess.Popen[bytes]) -> None:
+        self.url, self._process = url, process
+
+    def wait(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not _healthy(self.url):
+            if self._process.poll() is not None:
+                raise RuntimeError("temporary Prefect API exited with code "
+                                   f"{self._process.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"temporary Prefect API not up after {START_TIMEOUT_S:.0f} s")
+            time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def starting_api(cache_dir: str | Path = ".cache") -> Iterator[StartingAPI]:
+    """Start the API subprocess and yield at once (`StartingAPI.wait` before using it); stop
+    it (and all it started) afterwards."""
     with _database_slot(Path(cache_dir)) as folder:
         yield from _serve(folder / "prefect.db")
 
@@ -97,7 +125,7 @@ def _server_environment(url: str, database: Path) -> dict[str, str]:
             "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}"}
 
 
-def _serve(database: Path) -> Iterator[str]:
+def _serve(database: Path) -> Iterator[StartingAPI]:
     spec = importlib.util.find_spec("prefect")
     assert spec is not None and spec.origin is not None
     port = _free_port()
@@ -111,14 +139,7 @@ def _serve(database: Path) -> Iterator[str]:
         preexec_fn=_die_with_parent,
     )
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while not _healthy(url):
-            if process.poll() is not None:
-                raise RuntimeError(f"temporary Prefect API exited with code {process.returncode}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"temporary Prefect API not up after {START_TIMEOUT_S:.0f} s")
-            time.sleep(0.2)
-        yield url
+        yield StartingAPI(url, process)
     finally:
         _stop(process)
 
