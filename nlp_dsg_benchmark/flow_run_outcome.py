@@ -121,7 +121,8 @@ def outcome_lines(outcome: FlowRunOutcome) -> list[str]:
         for track, causes in outcome.causes.items():
             lines.extend(f"  {track}: {printable(line)}" for line in describe_causes(causes))
     elif not outcome.completed:
-        lines.append("no failure causes recorded (see the worker's log)")
+        lines.append("no errored items recorded (the message above and the worker's log say "
+                     "more)")
     if outcome.run_dir is None:
         lines.append("results folder: unknown")
     else:

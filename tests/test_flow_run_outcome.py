@@ -107,6 +107,21 @@ def test_causes_and_folder_are_read_from_an_error_budget_message() -> None:
     assert message_causes(message) == [("timed out after 5 s", 2), ("x: y", 1)]
 
 
+def test_a_run_that_died_before_writing_says_what_it_knows(tmp_path: Path) -> None:
+    from nlp_dsg_benchmark.flow_run_outcome import FlowRunOutcome, outcome_lines
+
+    crashed = FlowRunOutcome(
+        flow_run_id="0a3f", name="brave-otter", state_type="CRASHED", state_name="Crashed",
+        message="Flow run infrastructure exited with non-zero status code -9.\n(more)",
+        run_dir=tmp_path / "gone")
+    assert outcome_lines(crashed) == [
+        "flow run 'brave-otter' (0a3f): Crashed",
+        "  Flow run infrastructure exited with non-zero status code -9.",
+        "no errored items recorded (the message above and the worker's log say more)",
+        f"results folder: {tmp_path / 'gone'} (not on this machine, or never written)",
+    ]
+
+
 def _fake_orchestrate(tmp_path: Path, flow_run_id: str, exit_status: int) -> Path:
     """orchestrate.sh as shipped, beside a venv.sh that sets up nothing and a `prefect` that
     prints what `prefect deployment run --watch` does and exits as the run ended."""
