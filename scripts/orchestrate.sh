@@ -4,7 +4,8 @@
 #   scripts/orchestrate.sh server              # foreground: the Prefect API + UI + scheduler
 #   scripts/orchestrate.sh deploy [NAME...]    # create the process work pool, deploy prefect.yaml
 #   scripts/orchestrate.sh worker [ARGS...]    # foreground: runs the pool's flow runs
-#   scripts/orchestrate.sh run [NAME] [ARGS...]  # start a run now (default: nightly)
+#   scripts/orchestrate.sh run [NAME] [ARGS...]  # start a run now (default: nightly); with
+#                                              # --watch, then print its causes and folder
 #   scripts/orchestrate.sh postgres            # optional: a local PostgreSQL for the server
 #
 # The server listens where PREFECT_API_URL points (default: prefect.toml's 127.0.0.1:4200).
@@ -57,7 +58,21 @@ case "$command" in
   run)
     name="${1:-nightly}"
     shift || true
-    exec prefect deployment run "$FLOW/$name" "$@" ;;
+    watch=false
+    for arg in "$@"; do if [ "$arg" = "--watch" ]; then watch=true; fi; done
+    "$watch" || exec prefect deployment run "$FLOW/$name" "$@"
+    # Watched: once the run ends, say how and why (the cause of a failure is otherwise only in
+    # the worker's log) and where its results are; the exit status stays the run's.
+    output="$(mktemp)"
+    trap 'rm -f "$output"' EXIT
+    status=0
+    prefect deployment run "$FLOW/$name" "$@" | tee "$output" || status="${PIPESTATUS[0]}"
+    flow_run_id="$(sed -n 's/.*UUID: *\([0-9a-f-]\{36\}\).*/\1/p' "$output" | head -n 1)"
+    if [ -n "$flow_run_id" ]; then
+      echo
+      python -m nlp_dsg_benchmark.flow_run_outcome "$flow_run_id" || true
+    fi
+    exit "$status" ;;
   postgres)
     # Debian's PostgreSQL on this machine, a `prefect` role and database (needs root). Prints the
     # setting that points the server at it; run `server` with that variable exported.
