@@ -1,0 +1,89 @@
+"""What a user waits for when the CLI starts: the demo run fresh, its cached rerun under a new
+run id, and the same run id again (nothing changed), each as its own `nlp-dsg-benchmark`
+process with no Prefect server running (so each starts a temporary API, except the reused
+run, which needs none).
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_cli_startup.py [--repeat 3]
+
+Figures (median of --repeat runs, wall time of the whole process):
+- demo, fresh caches: every item computed (the oracle and scripted models, no network);
+- demo, new run id, warm caches: every item from the item cache, the flow runs, tables and
+  report written; the issue's "cached rerun";
+- demo, same run id again (right after the first: a run recorded since changes its report, so
+  it would then be redone): the finished run is reused as it is, before Prefect is started;
+- the start-up parts measured in-process: importing Prefect and the flows, and the temporary
+  API from start to healthy (migrated database), which the CLI now overlaps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.figure_table import Figure, figure_table  # noqa: E402
+
+
+def _cli(folder: Path, *args: str) -> float:
+    env = {**os.environ, "PREFECT_API_URL": "http://127.0.0.1:9/api"}   # nothing listens
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "nlp_dsg_benchmark.cli", "demo",
+                           "--results-dir", str(folder / "results"),
+                           "--cache-dir", str(folder / "cache"), *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    if done.returncode != 0:
+        raise SystemExit(f"demo {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    return seconds
+
+
+def _in_process_parts(folder: Path) -> tuple[float, float]:
+    code = ("import time, sys; t=time.monotonic(); import flows.benchmark; "
+            "print(time.monotonic()-t)")
+    imports = float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                                   text=True, check=True).stdout)
+    from nlp_dsg_benchmark.temporary_api import temporary_api
+
+    started = time.monotonic()
+    with temporary_api(folder / "cache"):
+        api = time.monotonic() - started
+    return imports, api
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    fresh, cached, reused, imports, api = [], [], [], [], []
+    for i in range(args.repeat):
+        with tempfile.TemporaryDirectory(prefix="bench-startup-") as scratch:
+            folder = Path(scratch)
+            fresh.append(_cli(folder, "--run-id", "first"))
+            # Before another run is recorded: the report compares a run with its neighbours
+            # in the results store, so a later run makes it a run to redo.
+            reused.append(_cli(folder, "--run-id", "first"))
+            cached.append(_cli(folder, "--run-id", f"again{i}"))
+            parts = _in_process_parts(folder)
+            imports.append(parts[0])
+            api.append(parts[1])
+    med = statistics.median
+    print(f"CLI start-up, demo run: median of {args.repeat}")
+    print(figure_table([
+        Figure("demo, fresh caches", f"{med(fresh):.1f} s"),
+        Figure("demo, new run id, warm caches", f"{med(cached):.1f} s", "<= 5 s",
+               med(cached) <= 5.0),
+        Figure("demo, same run id again (reused)", f"{med(reused):.1f} s"),
+        Figure("  import Prefect + flows (in the CLI)", f"{med(imports):.1f} s"),
+        Figure("  temporary API start, migrated db", f"{med(api):.1f} s"),
+    ]))
+
+if __name__ == "__main__":
+    main()
