@@ -113,8 +113,8 @@ def _print_metrics(screen: Console, comparison: Comparison) -> None:
     })
     if not table["flag"].any():
         table = table.drop(columns="flag")
-    title = f"Headline metrics: run A, run B, change (B - A); regression: a drop of more " \
-            f"than {comparison.threshold:.0%}"
+    title = f"Headline metrics (change: B - A; regression: a drop of more than " \
+            f"{comparison.threshold * 100:g} points)"
     for part in fit_tables(table, title, screen.width, keys=("system",),
                            wrap=("system",)).tables:
         screen.print(part)
@@ -126,7 +126,8 @@ def _print_flips(screen: Console, track: str, flips: pd.DataFrame, keys: list[st
         _line(screen, f"{track}: no item flipped.")
         return
     broke, fixed = flips[flips["change"] == "broke"], flips[flips["change"] == "fixed"]
-    _line(screen, f"{track}: {len(flips)} items flipped: {len(broke)} right -> wrong, "
+    items = "item" if len(flips) == 1 else "items"
+    _line(screen, f"{track}: {len(flips)} {items} flipped: {len(broke)} right -> wrong, "
           f"{len(fixed)} wrong -> right")
     for label, rows in (("right in A, wrong in B", broke), ("wrong in A, right in B", fixed)):
         if rows.empty:

@@ -7,8 +7,8 @@ sees the table, and each column gets a fixed width:
 - headers are shown with spaces for underscores, so a header wraps between its words and a
   column is never narrower than its longest header word;
 - numbers and other short values are never split; long text (answers, model names) wraps;
-- a key column holding one value on every row moves into the title (a run of one model does not
-  repeat the model's name on every line);
+- a key column holding one value on every one of several rows moves into the title (a run of
+  one model does not repeat the model's name on every line);
 - when the table is still too wide, the caller's optional columns are left out (least useful
   first, and named so the reader knows where to find them), then the remaining columns are
   split into several tables that each repeat the key columns, and when even one column beside
@@ -93,7 +93,7 @@ def fit_tables(frame: pd.DataFrame, title: str, width: int, *, keys: Sequence[st
 
 def _constant_keys_in_title(title: str, keys: list[str], cells: dict[str, list[str]],
                             rows: int) -> tuple[str, list[str], dict[str, list[str]]]:
-    constant = [k for k in keys if rows > 0 and len(set(cells[k])) == 1]
+    constant = [k for k in keys if rows > 1 and len(set(cells[k])) == 1]
     if not constant or len(constant) == len(cells):
         return title, keys, cells
     named = ", ".join(f"{header_label(k)} {cells[k][0]}" for k in constant)
