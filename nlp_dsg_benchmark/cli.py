@@ -123,10 +123,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="The example Hydra graph for the fidelity set (default: found "
                             "via NLP_DSG_EXAMPLE_DSG or scripts/fetch-data.sh).")
 
-    compare = sub.add_parser(
-        "compare", help="Compare two recorded runs: headline metrics per model and pipeline "
-        "side by side with the difference, and the items that flipped (right -> wrong, "
-        "wrong -> right). Two answers: `answers compare`.")
+    compare_help = ("Compare two recorded runs: headline metrics per model and pipeline side by "
+                    "side with the difference, and the items that flipped (right -> wrong, "
+                    "wrong -> right). Two answers: `answers compare`.")
+    compare = sub.add_parser("compare", help=compare_help, description=compare_help)
     compare.add_argument("run_a", metavar="RUN_A", help="The earlier run (the baseline).")
     compare.add_argument("run_b", metavar="RUN_B", help="The later run.")
     compare.add_argument("--results-dir", default="results",
