@@ -1,4 +1,5 @@
-"""``nlp-dsg-benchmark compare A B [--pddl]``: judge one answer against one solution by hand.
+"""``nlp-dsg-benchmark answers compare A B [--pddl]``: judge one answer against one solution by
+hand.
 
 A is the answer and B the solution (the order matters for precision and recall). Prints
 ``equal`` or ``not equal``, then the scores and the reason. Exit status: 0 equal, 1 not equal,

@@ -1,4 +1,4 @@
-"""`nlp-dsg-benchmark`: run the benchmark, the demo, the engine check, or compare two answers.
+"""`nlp-dsg-benchmark`: run the benchmark or the demo, compare runs or answers, check the engine.
 
 Every user error ends as one line on stderr and exit code 2, never a traceback.
 """
@@ -115,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
                        "no answer: a call or stage failed; a wrong answer is not an error).")
     _add_refresh(rerun)
     rerun.add_argument("--results-dir", default="results")
-    rerun.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
+    _add_output_options(rerun)
 
     check = sub.add_parser("check-engine", help="Run the Cypher engine conformance check.")
     check.add_argument("--backend", default=DEFAULT_EMBEDDED_BACKEND, choices=EMBEDDED_BACKENDS)
@@ -123,11 +123,34 @@ def _parser() -> argparse.ArgumentParser:
                        help="The example Hydra graph for the fidelity set (default: found "
                             "via NLP_DSG_EXAMPLE_DSG or scripts/fetch-data.sh).")
 
-    compare = sub.add_parser("compare", help="Compare two answers (SLDP, or PDDL goals).")
-    compare.add_argument("a")
-    compare.add_argument("b")
-    compare.add_argument("--pddl", action="store_true", help="Compare as PDDL goal formulas.")
-    compare.add_argument("--tol", type=float, default=0.01, help="Numeric tolerance (SLDP).")
+    compare_help = ("Compare two recorded runs: headline metrics per model and pipeline side by "
+                    "side with the difference, and the items that flipped (right -> wrong, "
+                    "wrong -> right). Two answers: `answers compare`.")
+    compare = sub.add_parser("compare", help=compare_help, description=compare_help)
+    compare.add_argument("run_a", metavar="RUN_A", help="The earlier run (the baseline).")
+    compare.add_argument("run_b", metavar="RUN_B", help="The later run.")
+    compare.add_argument("--results-dir", default="results",
+                         help="Where the runs are (their store: RESULTS_DIR/store).")
+    compare.add_argument("--threshold", type=float, default=0.05,
+                         help="Flag a drop of more than this fraction (default 0.05 = five "
+                         "points).")
+    compare.add_argument("--verbose", action="store_true", help="List every flipped item.")
+    # The answer comparison's flags, once on this verb: named to say where it went.
+    for flag in ("--pddl", "--tol"):
+        compare.add_argument(flag, dest=f"answer_{flag[2:]}", nargs="?", const=True,
+                             help=argparse.SUPPRESS)
+
+    answers = sub.add_parser("answers", help="Answer tools (compare).")
+    answers_sub = answers.add_subparsers(dest="answers_command", required=True)
+    answer_compare = answers_sub.add_parser(
+        "compare", help="Compare answer A with solution B (SLDP, or PDDL goals): equal or not, "
+        "precision, recall, F1 and the reason. Exit 0 equal, 1 not equal, 2 malformed.")
+    answer_compare.add_argument("a", metavar="A", help="The answer.")
+    answer_compare.add_argument("b", metavar="B", help="The solution.")
+    answer_compare.add_argument("--pddl", action="store_true",
+                                help="Compare as PDDL goal formulas.")
+    answer_compare.add_argument("--tol", type=float, default=0.01,
+                                help="Numeric tolerance (SLDP).")
 
     questions = sub.add_parser("questions", help="Question-set tools (generate, check).")
     questions_sub = questions.add_subparsers(dest="questions_command", required=True)
@@ -197,7 +220,18 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--run-id", help="Name of the run's results folder (default: timestamp).")
     parser.add_argument("--results-dir", default="results")
     parser.add_argument("--cache-dir", default=".cache")
-    parser.add_argument("--verbose", action="store_true", help="Show Prefect's per-task logs.")
+    _add_output_options(parser)
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """How much a run prints: by default its tables fitted to the terminal, at most 50
+    per-question rows (wrong or errored first) and every summary."""
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--verbose", action="store_true",
+                        help="Show Prefect's per-task logs and print every question's row.")
+    output.add_argument("--quiet", action="store_true",
+                        help="Print one line: run id, results folder, headline accuracy per "
+                        "model and pipeline, error count.")
 
 
 def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
@@ -405,13 +439,11 @@ def _run(args: argparse.Namespace) -> int:
     from nlp_dsg_benchmark.console import console
     from nlp_dsg_benchmark.progress_bars import stage_progress
 
+    bars = not (args.verbose or args.quiet)
     reused = _reused_as_it_is(config)
     if reused is not None:
-        from nlp_dsg_benchmark.console import print_run
-
-        print(f"nlp-dsg-benchmark: run {reused.run_id} finished and nothing changed since; "
-              "reused as it is (no stage ran)", file=sys.stderr)
-        print_run(reused)
+        _print_summary(reused, args, note=f"nlp-dsg-benchmark: run {reused.run_id} finished "
+                       "and nothing changed since; reused as it is (no stage ran)")
         return 0
     api = prepare_prefect_environment(config.cache_dir, quiet=not args.verbose)
     if config.task_runner == "dask":   # (the scheduler is checked when the flow is built)
@@ -426,29 +458,42 @@ def _run(args: argparse.Namespace) -> int:
             stack.callback(flush_prefect_telemetry)   # runs before the API stops
         # While the temporary API starts (5-10 s): the inputs are read and Prefect imported.
         # (Bad input is still one line: said before anything about the API.)
-        with stage_progress(console, enabled=not args.verbose):
+        with stage_progress(console, enabled=bars):
             _validate_inputs(config)
-        if api:
+        if api and not args.quiet:
             print(f"nlp-dsg-benchmark: reporting to {printable(api)}", file=sys.stderr)
-        else:
+        elif not api and not args.quiet:
             print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
                   file=sys.stderr)
         flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
         if server is not None:
             server.wait()
         install_log_filters()
-        from nlp_dsg_benchmark.console import print_run
         from nlp_dsg_benchmark.interrupts import run_stoppable
 
-        with stage_progress(console, enabled=not args.verbose), \
+        with stage_progress(console, enabled=bars), \
                 heartbeats_off_for_temporary_api(temporary=not api):
             summary = run_stoppable(lambda: flow(config))   # SIGINT/SIGTERM: exit 130/143
+    _print_summary(summary, args)
+    return 0
+
+
+def _print_summary(summary, args: argparse.Namespace, note: str = "") -> None:
+    """The run's tables (`--verbose`: every row), or its one line (`--quiet`)."""
+    if note and not args.quiet:
+        print(note, file=sys.stderr)
     try:
-        print_run(summary)
+        if args.quiet:
+            from nlp_dsg_benchmark.run_line import run_line
+
+            print(run_line(summary))
+        else:
+            from nlp_dsg_benchmark.console import print_run
+
+            print_run(summary, verbose=args.verbose)
     except Exception as error:   # the run and its tables are done; printing is a courtesy
         print(f"nlp-dsg-benchmark: run {summary.run_id} finished (tables in {summary.run_dir}); "
               f"printing them failed: {_one_line(error)}", file=sys.stderr)
-    return 0
 
 
 def _reused_as_it_is(config: BenchmarkConfig):
@@ -460,6 +505,18 @@ def _reused_as_it_is(config: BenchmarkConfig):
     from benchcore import finished_runs
 
     return finished_runs.reusable(config, config.run_id, Path(config.results_dir) / config.run_id)
+
+
+def _compare_runs(args: argparse.Namespace) -> int:
+    from benchcore.run_folder import STORE_DIR
+    from nlp_dsg_benchmark.run_compare import ANSWERS_HINT, compare_command
+
+    if args.answer_pddl is not None or args.answer_tol is not None:
+        print(f"nlp-dsg-benchmark compare: compares two recorded runs; {ANSWERS_HINT}",
+              file=sys.stderr)
+        return 2
+    return compare_command(args.run_a, args.run_b, Path(args.results_dir) / STORE_DIR,
+                           threshold=args.threshold, verbose=args.verbose)
 
 
 def _with_task_runner(config: BenchmarkConfig):
@@ -481,6 +538,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return check_engine_command(args.backend, args.scene_graph)
     if args.command == "compare":
+        return _compare_runs(args)
+    if args.command == "answers":
         from dsgqa.compare_cli import compare_command
 
         return compare_command(args.a, args.b, pddl=args.pddl, tol=args.tol)

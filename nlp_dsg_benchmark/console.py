@@ -12,15 +12,14 @@ from pathlib import Path
 
 import pandas as pd
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from benchcore.failure_causes import describe_causes
 from benchcore.run_folder import QA_TABLE, read_table
 from benchcore.run_summary import RunSummary
 from benchcore.terminal_text import printable
-from benchcore.text_safety import safe_text
 from dsgqa.results import ERROR_KIND_COLUMNS
+from nlp_dsg_benchmark.table_fit import FittedTables, fit_tables, header_label
 
 PLANNING_COLUMNS = [
     "experiment", "n_instances", "n_solved_successfully", "execution_success_rate",
@@ -36,7 +35,12 @@ QA_SUMMARY_COLUMNS = [
 # The summary's loss per stage, folded into one column (`query 7, refine 14, invalid 13`).
 LOSS_LABELS = {"lost_at_query": "query", "wrong_rows": "rows", "lost_at_refine": "refine",
                "invalid_answer": "invalid"}
-console = Console(width=max(Console().width, 120))
+# The terminal's own width (or $COLUMNS; 80 when the output is not a terminal): tables are fitted
+# to it (`table_fit`) rather than drawn wider and cut by the terminal.
+console = Console()
+# Per-question rows printed without --verbose (wrong or errored rows first); the run's
+# qa_results.csv has them all.
+ROW_LIMIT = 50
 
 
 def qa_summary_frame(records: list[dict[str, object]]) -> pd.DataFrame:
@@ -58,23 +62,6 @@ def _folded(frame: pd.DataFrame, labels: dict[str, str]) -> list[str]:
             for _, row in frame.iterrows()]
 
 
-def _table(frame: pd.DataFrame, title: str) -> Table:
-    table = Table(title=printable(title), show_lines=False)
-    for column in frame.columns:
-        table.add_column(printable(str(column)), overflow="fold")
-    for row in frame.itertuples(index=False):
-        table.add_row(*(_cell(v) for v in row))
-    return table
-
-
-def _cell(value: object) -> Text:
-    if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value)):
-        return Text("NA")
-    if isinstance(value, float):
-        return Text(f"{value:.3f}")
-    return Text(printable(safe_text(str(value))))
-
-
 def _shorten(text: object, limit: int = 60) -> str:
     """At most `limit` characters of any value (a table may hold numbers where text was
     expected)."""
@@ -82,52 +69,104 @@ def _shorten(text: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _plain(line: str) -> None:
+def _plain(screen: Console, line: str) -> None:
     """A line printed as it is (no markup: paths and errors may hold brackets)."""
-    console.print(printable(line), markup=False, highlight=False)
+    screen.print(printable(line), markup=False, highlight=False)
 
 
-def print_run(summary: RunSummary) -> None:
+def _print_fitted(screen: Console, fitted: FittedTables, source: str) -> None:
+    for table in fitted.tables:
+        screen.print(table)
+    if fitted.dropped:
+        names = ", ".join(header_label(c) for c in fitted.dropped)
+        _plain(screen, f"Not shown at {screen.width} columns: {names} (see {source}).")
+
+
+def print_run(summary: RunSummary, screen: Console | None = None, verbose: bool = False) -> None:
+    """The run's tables fitted to the terminal: at most `ROW_LIMIT` per-question rows unless
+    `verbose` (the summaries always), then where the tables are, regressions, errors, notes."""
+    screen = screen or console
     if summary.qa is not None:
-        rows = read_table(Path(summary.qa.paths["rows_csv"]).parent, QA_TABLE)
-        columns = ["uid", "model", "pipeline", "valid_cypher", "n_rows", "answer", "correct",
-                   "score_f1"]
-        shown = rows[columns].assign(answer=rows["answer"].map(_shorten))
-        console.print(_table(shown, "Scene-graph QA: per question"))
-        console.print(_table(qa_summary_frame(summary.qa.overall_records),
-                             "Scene-graph QA: summary"))
-        _plain(f"QA tables: {summary.qa.paths['markdown']}")
+        csv = summary.qa.paths["rows_csv"]
+        rows = read_table(Path(csv).parent, QA_TABLE)
+        _print_questions(screen, rows, csv, None if verbose else ROW_LIMIT)
+        summary_csv = summary.qa.paths.get("summary_csv", csv)
+        _print_fitted(screen, fit_tables(
+            qa_summary_frame(summary.qa.overall_records), "Scene-graph QA: summary",
+            screen.width, keys=("model", "pipeline"), wrap=("model", "lost_at",
+                                                             "failed_queries")), summary_csv)
+        _plain(screen, f"QA tables: {summary.qa.paths['markdown']}")
     if summary.planning is not None:
         overall = pd.DataFrame(summary.planning.overall_records)
         columns = [c for c in PLANNING_COLUMNS if c in overall.columns]
-        console.print(_table(overall[columns], "Planning: overview per experiment"))
-        _plain(f"Planning tables: {summary.planning.paths['markdown']}")
+        _print_fitted(screen, fit_tables(
+            overall[columns], "Planning: overview per experiment", screen.width,
+            keys=("experiment",), wrap=("experiment",)), summary.planning.paths["markdown"])
+        _plain(screen, f"Planning tables: {summary.planning.paths['markdown']}")
     if summary.report_html:
-        _plain(f"Report: {summary.report_html}")
+        _plain(screen, f"Report: {summary.report_html}")
     for regression in summary.regressions:
-        console.print(Text("REGRESSION", style="bold red"), Text(printable(regression)))
-    _print_errors(summary)
+        screen.print(Text("REGRESSION", style="bold red"), Text(printable(regression)))
+    _print_errors(screen, summary)
     for _name, track in summary.tracks():
         for note in track.notes if track is not None else ():
-            console.print(Text("NOTE", style="bold yellow"), Text(printable(note)))
+            screen.print(Text("NOTE", style="bold yellow"), Text(printable(note)))
     if summary.reused_finished_at:
-        _plain(f"run {summary.run_id}: nothing to redo: it finished at "
+        _plain(screen, f"run {summary.run_id}: nothing to redo: it finished at "
                f"{summary.reused_finished_at} with no errored item, and its inputs, code, "
                "caches and files are unchanged since (0 LLM calls; --refresh STAGE recomputes "
                "a stage)")
         return
     calls = summary.llm_calls()
-    _plain(
-        f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}; "
-        f"item stages served from the cache: {calls['cached_stages']}"
-    )
+    _plain(screen,
+           f"run {summary.run_id}: LLM calls made fresh: {calls['fresh']}; "
+           f"item stages served from the cache: {calls['cached_stages']}")
 
 
-def _print_errors(summary: RunSummary) -> None:
+def _print_questions(screen: Console, rows: pd.DataFrame, csv: str, limit: int | None) -> None:
+    """The per-question table, up to `limit` rows, saying how many were left out and where
+    they all are."""
+    columns = ["uid", "model", "pipeline", "valid_cypher", "n_rows", "answer", "correct",
+               "score_f1"]
+    shown = rows[[c for c in columns if c in rows.columns]]
+    shown = shown.assign(answer=rows["answer"].map(_shorten))
+    chosen = rows_to_show(rows, limit)
+    _print_fitted(screen, fit_tables(
+        shown.iloc[chosen], "Scene-graph QA: per question", screen.width,
+        keys=("uid", "model", "pipeline"), wrap=("model", "answer"),
+        optional=("n_rows", "valid_cypher", "score_f1")), csv)
+    left_out = len(rows) - len(chosen)
+    if left_out:
+        hidden_wrong = int(_wrong_or_errored(rows).sum()) - int(
+            _wrong_or_errored(rows).iloc[chosen].sum())
+        which = f", {hidden_wrong} of them wrong or errored" if hidden_wrong else \
+            ", all of them right"
+        _plain(screen, f"{left_out} of {len(rows)} rows not shown{which} (wrong or errored "
+               f"rows are shown first); every row: {csv}, or run with --verbose")
+
+
+def rows_to_show(rows: pd.DataFrame, limit: int | None) -> list[int]:
+    """Positions of the rows to print, in table order: all of them without a limit, else the
+    wrong or errored rows first (what a reader looks for), then right ones, up to `limit`."""
+    if limit is None or len(rows) <= limit:
+        return list(range(len(rows)))
+    wrong = _wrong_or_errored(rows).to_numpy()
+    ranked = sorted(range(len(rows)), key=lambda i: (not wrong[i], i))
+    return sorted(ranked[:limit])
+
+
+def _wrong_or_errored(rows: pd.DataFrame) -> pd.Series:
+    correct = rows["correct"].astype("boolean").fillna(False).astype(bool)
+    error = rows["error"].fillna("").astype(str).str.strip() != "" if "error" in rows.columns \
+        else pd.Series(False, index=rows.index)
+    return (~correct) | error
+
+
+def _print_errors(screen: Console, summary: RunSummary) -> None:
     """Errored items per track, with their most common causes (within the error budget: a run
     over it ends with the same lines from the CLI instead)."""
     for name, track in summary.tracks():
         if track is not None and track.errors:
-            _plain(f"{name} track: {track.errors}/{track.items} items errored")
+            _plain(screen, f"{name} track: {track.errors}/{track.items} items errored")
             for line in describe_causes(track.error_causes):
-                _plain(f"  {line}")
+                _plain(screen, f"  {line}")

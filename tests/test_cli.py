@@ -185,7 +185,7 @@ def test_all_numeric_answers_and_a_console_that_fails(tmp_path: Path, monkeypatc
     out = capsys.readouterr().out
     assert "32" in out and "LLM calls made fresh" in out
 
-    def broken(summary: object) -> None:
+    def broken(summary: object, **_: object) -> None:
         raise TypeError("'int' object is not subscriptable")
 
     monkeypatch.setattr("nlp_dsg_benchmark.console.print_run", broken)

@@ -1,4 +1,4 @@
-"""``compare A B [--pddl]``: verdict, scores and exit status (0 equal, 1 not, 2 malformed)."""
+"""``answers compare A B [--pddl]``: verdict, scores, exit status (0 equal, 1 not, 2 malformed)."""
 
 from __future__ import annotations
 
