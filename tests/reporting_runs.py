@@ -4,7 +4,7 @@ tests: a few questions and planning instances whose verdicts a test chooses."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -34,9 +34,11 @@ def write_run(
     results: Path, run_id: str, inputs: dict[str, str], *,
     wrong: Collection[tuple[str, str]] = (), unsolved: Collection[tuple[str, str]] = (),
     qa: bool = True, planning: bool = True, models: Collection[str] = QA_MODELS,
+    tags: Sequence[str] = TAGS, questions: Sequence[str] = QUESTIONS,
 ) -> Path:
     """One run folder. `wrong` holds (model, uid) answered wrongly, `unsolved` holds
-    (domain, instance) the planning model failed; everything else is right."""
+    (domain, instance) the planning model failed; everything else is right. Question n has
+    `tags[n % len(tags)]` (tags joined by `;`)."""
     run_dir = results / run_id
     run_dir.mkdir(parents=True)
     config = {
@@ -49,19 +51,31 @@ def write_run(
     }
     (run_dir / "config.json").write_text(json.dumps(config, indent=2))
     if qa:
-        _qa_rows(models, set(wrong)).to_csv(run_dir / "qa_results.csv", index=False)
+        _qa_rows(models, set(wrong), tags, questions).to_csv(run_dir / "qa_results.csv",
+                                                             index=False)
     if planning:
         _planning_tables(run_dir, set(unsolved))
     return run_dir
 
 
-def _qa_rows(models: Collection[str], wrong: set[tuple[str, str]]) -> pd.DataFrame:
+def generated_tags(questions: int, templates: int = 50, features: int = 12) -> list[str]:
+    """Tags as `questions generate` writes them (category, template, a feature): with the
+    defaults 8 + 50 + 12 = 70 tags over `questions` questions, template n on fewer questions
+    the larger n is, as in a real set."""
+    from dsgqa.question_gen.templates import CATEGORIES
+
+    return [f"{CATEGORIES[n % len(CATEGORIES)]};tmpl_{int(templates * (n / questions) ** 2):02d}"
+            f";feat_{n % features:02d}" for n in range(questions)]
+
+
+def _qa_rows(models: Collection[str], wrong: set[tuple[str, str]], tags: Sequence[str],
+             questions: Sequence[str]) -> pd.DataFrame:
     rows = []
     for model in models:
-        for index, uid in enumerate(QUESTIONS):
+        for index, uid in enumerate(questions):
             correct = (model, uid) not in wrong
             rows.append({
-                "uid": uid, "name": f"question_{uid}", "tags": TAGS[index % len(TAGS)],
+                "uid": uid, "name": f"question_{uid}", "tags": tags[index % len(tags)],
                 "model": model, "backend": "kuzu", "cypher": "MATCH (n) RETURN count(n)",
                 "valid_cypher": True, "n_rows": 1, "truncated": False, "query_error": "",
                 "answer": "3" if correct else "4", "valid_answer": True, "correct": correct,
