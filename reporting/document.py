@@ -123,6 +123,16 @@ def cell_text(value: object, percent: bool = False, count: bool = False) -> str:
     return str(value)
 
 
+def capped_text(value: object, limit: int) -> str:
+    """A drill-down text: missing as "", and a long one (a runaway reply) cut to `limit`
+    characters with a note saying how much is left out, so the report still opens."""
+    text = "" if value is None or value is pd.NA or (isinstance(value, float)
+                                                     and math.isnan(value)) else str(value)
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f" …(cut: the first {limit:,} of {len(text):,} characters)"
+
+
 def sort_key(value: object) -> str | None:
     """The raw number behind a numeric cell (HTML tables sort on it), else None."""
     value = _plain(value)

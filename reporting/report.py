@@ -22,6 +22,7 @@ from reporting import (
     html,
     markdown,
     metrics,
+    plan_drilldown,
     plots,
     sections,
     tag_groups,
@@ -35,8 +36,8 @@ from reporting.sections import ReportInputs, build_document
 from reporting.selection import select_runs
 from reporting.store import list_runs, load_store, load_usage
 
-_CODE = source_version(compare, document, html, markdown, metrics, plots, sections, tag_groups,
-                       tag_sections)
+_CODE = source_version(compare, document, html, markdown, metrics, plan_drilldown, plots,
+                       sections, tag_groups, tag_sections)
 HTML_NAME = "report.html"
 MARKDOWN_NAME = "report.md"
 

@@ -13,9 +13,17 @@ from typing import Any
 import pandas as pd
 
 from dsgqa.results import with_pipeline
-from reporting import metrics, plots, tag_groups, tag_sections
+from reporting import metrics, plan_drilldown, plots, tag_groups, tag_sections
 from reporting.compare import Comparison
-from reporting.document import Document, DrillDown, DrillItem, Figure, Section, Table
+from reporting.document import (
+    Document,
+    DrillDown,
+    DrillItem,
+    Figure,
+    Section,
+    Table,
+    capped_text,
+)
 
 RATE_COLUMNS = ("accuracy", "accuracy_lenient", "execution_accuracy", "valid_cypher",
                 "no_query_share", "task_success_rate",
@@ -55,6 +63,7 @@ def build_document(inputs: ReportInputs) -> Document:
         planning_section(inputs),
         usage_section(inputs.usage), comparison_section(inputs.comparison),
         trend_section(inputs.trend), per_question_section(inputs.qa),
+        plan_drilldown.planning_drilldown_section(inputs.planning),
     ]
     return Document(title=f"nlp-dsg-benchmark report: run {run['run_id']}", facts=facts,
                     sections=sections)
@@ -151,18 +160,14 @@ def qa_drilldown(qa: pd.DataFrame) -> DrillDown:
         note = f"{len(qa):,} items: only the {len(shown):,} wrong ones are listed."
     items = []
     for (_, row), is_wrong in zip(shown.iterrows(), wrong[shown.index], strict=True):
-        fields = [(label, _capped(row.get(column, ""))) for label, column in DRILL_FIELDS]
+        fields = [(label, capped_text(row.get(column, ""), DRILL_FIELD_CHARS))
+                  for label, column in DRILL_FIELDS]
         verdict = "wrong" if is_wrong else "correct"
         system = metrics.system_label(str(row["model"]), str(row.get("pipeline", "") or ""))
         items.append(DrillItem(title=f"{row['uid']} · {system} · {verdict}",
                                wrong=bool(is_wrong),
                                fields=[(label, text) for label, text in fields if text]))
     return DrillDown("Per question (click to open)", items, note)
-
-
-def _capped(value: object) -> str:
-    text = "" if value is None or value is pd.NA else str(value)
-    return text if len(text) <= DRILL_FIELD_CHARS else text[:DRILL_FIELD_CHARS] + " …(cut)"
 
 
 def planning_section(inputs: ReportInputs) -> Section:
@@ -177,7 +182,8 @@ def planning_section(inputs: ReportInputs) -> Section:
                   "failure (parse, unknown_action, arity, unknown_object, type, precondition, "
                   "goal_not_reached, not_recog_goal). Items the model never answered are "
                   "errors: not plans, so they are counted under errors and left out of "
-                  "instances and every rate."]
+                  "instances and every rate. Each unsolved instance, with the model's reply, "
+                  "the plan read from it and the feedback it got, is in the last section."]
     failed = inputs.run.get("planning_failures") or []
     if failed:
         items = ", ".join(_failed_item(f) for f in failed)

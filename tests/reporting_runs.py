@@ -16,6 +16,11 @@ DOMAINS = ["blocksworld", "gripper"]
 INSTANCES = ["instance-1", "instance-2", "instance-3"]
 PLAN_MODEL = "gpt-a"
 EXPERIMENT = "gpt-a_non-incremental_pddl"
+REPLY = "(pick-up a)\n(stack a b)"
+# What an unsolved instance's log says: a reply with markup in it (the report must escape it)
+# and the failure the evaluation found.
+BAD_REPLY = "Sure! <plan>\n(pick-up a)\n(stack a c)\n</plan>"
+FAILURE_DETAIL = "Step 2 (line 3), (stack a c), is not executable: (clear c) must hold."
 
 
 def write_inputs(root: Path, question_text: str = "questions: v1\n") -> dict[str, str]:
@@ -68,8 +73,8 @@ def generated_tags(questions: int, templates: int = 50, features: int = 12) -> l
             f";feat_{n % features:02d}" for n in range(questions)]
 
 
-def _qa_rows(models: Collection[str], wrong: set[tuple[str, str]], tags: Sequence[str],
-             questions: Sequence[str]) -> pd.DataFrame:
+def _qa_rows(models: Collection[str], wrong: set[tuple[str, str]], tags: Sequence[str] = TAGS,
+             questions: Sequence[str] = QUESTIONS) -> pd.DataFrame:
     rows = []
     for model in models:
         for index, uid in enumerate(questions):
@@ -99,6 +104,7 @@ def _planning_tables(run_dir: Path, unsolved: set[tuple[str, str]]) -> None:
                 "reached_goal_without_stopping": False, "predicted_goal_erroneously": "",
                 "unsuccessful_reason": "" if solved else "not_executable", "n_mistakes": 0,
                 "failure_kind": "" if solved else "precondition",
+                "failure_detail": "" if solved else FAILURE_DETAIL,
                 "failure_step": "" if solved else 2, "gold_class": "",
                 "interaction_length": 1, "plan_length": 4, "gold_length": 4,
                 "factor_plan_length": 1.0, "n_steps": 4, "n_executed": 4 if solved else 1,
@@ -112,6 +118,8 @@ def _planning_tables(run_dir: Path, unsolved: set[tuple[str, str]]) -> None:
             log.write_text(json.dumps({
                 "experiment": EXPERIMENT, "domain": domain, "instance": instance,
                 "model": PLAN_MODEL, "approach": "non-incremental",
+                "attempts": [{"raw_reply": REPLY if solved else BAD_REPLY,
+                              "feedback": "" if solved else FAILURE_DETAIL}],
                 "meta": {"prompt_tokens": 300, "completion_tokens": 40, "llm_calls": 1,
                          "seconds": 1.5},
             }) + "\n")

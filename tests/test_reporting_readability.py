@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,7 +18,13 @@ from PIL import Image
 from reporting.document import Table, rows
 from reporting.report import build_report
 from reporting.store import record_run
-from tests.reporting_runs import generated_tags, write_inputs, write_run
+from tests.reporting_runs import (
+    BAD_REPLY,
+    FAILURE_DETAIL,
+    generated_tags,
+    write_inputs,
+    write_run,
+)
 
 PAGE_PX = 1200  # the report's max-width (CSS pixels); a wider PNG is scaled down to unreadable
 GENERATED_QUESTIONS = [f"g{n:03d}" for n in range(120)]
@@ -164,3 +171,38 @@ def test_report_counts_are_integers(generated_report):
                 assert re.fullmatch(r"-?[\d,]*", row[column]), (caption, name, row[column])
                 checked += 1
     assert checked > 100
+
+
+def test_the_planning_drilldown_shows_a_failed_instance(generated_report):
+    """gripper/instance-2 failed: its item is closed and holds the model, the failure kind,
+    the first error, the reply (escaped), the plan read from it and the feedback."""
+    html = generated_report.read_text()
+    section = html.split('<section id="per-planning-instance">')[1].split("</section>")[0]
+    items = re.findall(r"<details class=\"item wrong\">(.*?)</details>", section, re.S)
+    assert len(items) == 1 and "<details open" not in section
+    item = items[0]
+    assert "<summary>gripper/instance-2 · gpt-a · precondition</summary>" in item
+    fields = dict(re.findall(r"<dt>(.*?)</dt><dd><pre>(.*?)</pre></dd>", item, re.S))
+    assert fields["model"] == "gpt-a" and fields["failure kind"] == "precondition"
+    assert fields["first error"] == escape(FAILURE_DETAIL)
+    assert fields["reply"] == escape(BAD_REPLY) and "&lt;plan&gt;" in fields["reply"]
+    assert "(pick-up a)\n(stack a c)" in fields["parsed plan"]   # as the evaluation reads it
+    assert fields["feedback given"] == escape(FAILURE_DETAIL)
+    assert "#per-planning-instance" in html.split("</nav>")[0]
+
+
+def test_a_long_planning_reply_is_cut_with_a_note():
+    from reporting.plan_drilldown import FIELD_CHARS, planning_drilldown
+
+    planning = pd.DataFrame({
+        "model": ["m", "m"], "domain": ["d", "d"], "instance": ["i1", "i2"],
+        "experiment": ["e", "e"], "success": [True, False], "failure_kind": ["", ""],
+        "failure_detail": ["", ""], "error": ["", "HTTP 500: server error"],
+        "reply": ["(a)", "x" * (FIELD_CHARS + 500)], "plan": ["", ""], "feedback": ["", ""],
+    })
+    drill = planning_drilldown(planning)
+    assert [item.title for item in drill.items] == ["d/i2 · m · error"]
+    fields = dict(drill.items[0].fields)
+    assert fields["first error"] == "HTTP 500: server error"
+    assert fields["reply"].endswith(f"…(cut: the first {FIELD_CHARS:,} of "
+                                    f"{FIELD_CHARS + 500:,} characters)")
