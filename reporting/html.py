@@ -100,9 +100,11 @@ def _drilldown(drill: DrillDown) -> str:
         for item in drill.items
     )
     note = f"<p>{escape(drill.note)}</p>" if drill.note else ""
-    return (f"<div class=\"drilldown\"><h3>{escape(drill.caption)}</h3>{note}"
-            f"<label><input type=\"checkbox\" class=\"only-wrong\"> show only the wrong "
-            f"ones</label>\n{items}</div>")
+    # The switch only when there is something to hide (unsolved plans are all wrong ones).
+    switch = ("<label><input type=\"checkbox\" class=\"only-wrong\"> show only the wrong "
+              "ones</label>" if not all(item.wrong for item in drill.items) else "")
+    return (f"<div class=\"drilldown\"><h3>{escape(drill.caption)}</h3>{note}{switch}\n"
+            f"{items}</div>")
 
 
 def _figure(figure: Figure) -> str:

@@ -121,6 +121,8 @@ def qa_section(qa: pd.DataFrame) -> Section:
         generated = tag_groups.is_generated(qa)
         side = metrics.pipelines_side_by_side(
             tag_groups.rows_of_kind(qa, tag_groups.CATEGORY) if generated else qa)
+        if generated:
+            side = side.rename(columns={"tag": tag_groups.CATEGORY})
         tables.insert(1, Table(
             f"Pipelines side by side, per model and {'category' if generated else 'tag'} (per "
             "question: tokens, seconds, LLM calls; in-context answers run no query, agentic "

@@ -12,11 +12,11 @@ import pandas as pd
 
 from reporting import metrics, plots
 from reporting.document import Figure, Section, Table
-from reporting.tag_groups import PLAIN, TagGroup, tag_groups
+from reporting.tag_groups import CATEGORY, TagGroup, tag_groups
 
 TOP_TAGS = 20
 LONG_TABLE_ROWS = 30
-RATES = ("accuracy", "mean_f1")
+RATES = ("accuracy",)  # mean F1 is a mean score, shown as 0.750 like everywhere else
 GENERATED_NOTE = ("A generated question set tags each question with its category, then its "
                   "template, then the template's features; a question counts once under each "
                   "of its tags.")
@@ -37,16 +37,19 @@ def _section(group: TagGroup, charted: TagGroup) -> Section:
     shown, left_out = largest_tags(charted.by_tag, TOP_TAGS)
     order = {tag: number for number, tag in enumerate(shown)}
     bars = charted.by_tag[charted.by_tag["tag"].isin(order)]
-    png = plots.tag_bars(bars.sort_values("tag", key=lambda t: t.map(order), kind="stable"),
-                         f"QA accuracy by {kind}")
+    bars = bars.sort_values("tag", key=lambda t: t.map(order), kind="stable")
+    questions = bars.groupby("tag")["items"].max()
+    png = plots.tag_bars(bars.assign(tag=bars["tag"].map(lambda t: f"{t} ({questions[t]:,})")),
+                         f"QA accuracy by {kind} (questions in brackets)")
     caption = f"Accuracy by {kind} per model and pipeline (bars) with mean F1 (black ticks)"
     if left_out:
         caption += (f"; the {len(shown)} {group.plural} with the most questions, "
                     f"{len(left_out)} more in the table below: {', '.join(left_out)}")
     figures = [Figure(caption, png, f"qa_accuracy_by_{kind}.png")] if png else []
-    table = Table(f"Accuracy and mean F1 by {kind} per model and pipeline", group.by_tag,
-                  percent=RATES, collapsed=len(group.by_tag) > LONG_TABLE_ROWS)
-    paragraphs = [] if kind == PLAIN else [GENERATED_NOTE]
+    table = Table(f"Accuracy and mean F1 by {kind} per model and pipeline",
+                  group.by_tag.rename(columns={"tag": kind}), percent=RATES,
+                  collapsed=len(group.by_tag) > LONG_TABLE_ROWS)
+    paragraphs = [GENERATED_NOTE] if kind == CATEGORY else []
     return Section(f"QA by {kind}", paragraphs=paragraphs, figures=figures, tables=[table])
 
 
