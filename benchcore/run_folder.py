@@ -110,7 +110,7 @@ PLAN_EVALUATION_TABLE = TableSpec(
     bools=("success", "solved_without_mistake", "reached_goal", "reached_goal_without_stopping",
            "predicted_goal_erroneously", "execution_success"),
     texts=("experiment", "domain", "instance", "model", "approach", "unsuccessful_reason",
-           "failure_kind", "gold_class", "error"),
+           "failure_kind", "failure_detail", "gold_class", "error"),
 )
 PLAN_USAGE_TABLE = TableSpec(PLAN_USAGE, required=("experiment", "model"),
                              texts=("experiment", "model"))

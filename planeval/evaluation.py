@@ -60,7 +60,8 @@ non-executable action), else not_recog_goal (the goal held at some point), else 
 
 Per-instance columns (`EVALUATION_COLUMNS`) add the EAI taxonomy's view: `failure_kind` (for
 incremental runs the kind of the first non-executable action, else not_recog_goal when the goal
-held at some point but the model never said `finished` then, else goal_not_reached),
+held at some point but the model never said `finished` then, else goal_not_reached) and
+`failure_detail` (that first failure in words, as the model's feedback phrases it),
 `gold_class` (non-incremental only), goal fractions of the final state, and PlanningLCS/Jaccard
 of the plan that counts (incremental: the executed actions) against the gold plan. Domains,
 problems and gold plans are looked up in a data directory laid out as `planeval.dataset`
@@ -80,6 +81,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchcore import progress
 from benchcore.batch import one_line_error
 from planeval.dataset import PlanningData
+from planeval.describe import describe_failure, describe_step_result
 from planeval.diagnosis import PlanReport, validate_plan
 from planeval.errors import PlanevalError
 from planeval.failures import FailureKind
@@ -237,7 +239,8 @@ def evaluate_record(record: GenerationRecord, data: PlanningData) -> dict[str, A
     else:
         row = _incremental(record, domain, problem)
     if not row["success"] and _stopped_at_a_bound(record):
-        row.update(failure_kind=str(FailureKind.LIMIT), failure_step=None, gold_class=None)
+        row.update(failure_kind=str(FailureKind.LIMIT), failure_step=None, gold_class=None,
+                   failure_detail="The planner's search stopped at a bound.")
     plan = row.pop("_plan")
     row["factor_plan_length"] = (
         plan_length_factor(row["plan_length"], base["gold_length"]) if row["success"] else None
@@ -285,6 +288,7 @@ def _non_incremental(
         "unsuccessful_reason": reason,
         "n_mistakes": sum(not r.valid for r in reports),
         "failure_kind": None if failure is None else str(failure.kind),
+        "failure_detail": None if failure is None else describe_failure(report),
         "failure_step": None if failure is None else failure.step,
         "gold_class": None
         if failure is None or failure.gold_class is None
@@ -307,6 +311,7 @@ def _incremental(record: GenerationRecord, domain: Domain, problem: Problem) -> 
     success = predicted_wrongly = previous_was_mistake = False
     first_mistake: str | None = None
     failure_kind: str | None = None
+    failure_detail: str | None = None
     mistakes = looks = looks_after_mistake = length = 0
     proposed = 0
     for event in record.events:
@@ -334,6 +339,7 @@ def _incremental(record: GenerationRecord, domain: Domain, problem: Problem) -> 
             mistakes += 1
             first_mistake = first_mistake or "not_executable"
             failure_kind = failure_kind or str(result.kind)
+            failure_detail = failure_detail or f"Turn {length}: {describe_step_result(result)}"
     reason = None
     if not success:
         reason = (
@@ -346,6 +352,9 @@ def _incremental(record: GenerationRecord, domain: Domain, problem: Problem) -> 
         # Only missing `finished` while the goal held: its own label, not goal_not_reached.
         unrecognised = FailureKind.NOT_RECOG_GOAL if reached else FailureKind.GOAL_NOT_REACHED
         failure_kind = failure_kind or str(unrecognised)
+        failure_detail = failure_detail or (
+            "The goal held at some point, but the model never said `finished` while it held."
+            if reached else "The goal was not reached.")
     goal = sim.goal_score(_action_keys(record.action_goals))
     executed = [h.action for h in sim.history if h.ok]
     return {
@@ -357,6 +366,7 @@ def _incremental(record: GenerationRecord, domain: Domain, problem: Problem) -> 
         "unsuccessful_reason": reason,
         "n_mistakes": mistakes,
         "failure_kind": failure_kind,
+        "failure_detail": failure_detail,
         "failure_step": None,
         "gold_class": None,
         "interaction_length": length,
@@ -390,7 +400,7 @@ EVALUATION_COLUMNS = [
     "experiment", "domain", "instance", "model", "approach",
     "success", "solved_without_mistake", "reached_goal", "reached_goal_without_stopping",
     "predicted_goal_erroneously", "unsuccessful_reason", "n_mistakes",
-    "failure_kind", "failure_step", "gold_class",
+    "failure_kind", "failure_detail", "failure_step", "gold_class",
     "interaction_length", "plan_length", "gold_length", "factor_plan_length",
     "n_steps", "n_executed", "execution_success",
     "n_look_arounds", "n_look_arounds_after_mistakes",

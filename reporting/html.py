@@ -18,6 +18,8 @@ dl.facts { display: grid; grid-template-columns: max-content auto; gap: .2rem 1r
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; font-family: monospace; }
 .alert { background: #fdecea; border-left: 5px solid #c62828; padding: .5rem .8rem;
          margin: .4rem 0; font-weight: 600; }
+nav.toc ol { columns: 2; margin: .3rem 0 1rem; } nav.toc h2 { font-size: 1.1rem; }
+details.table > summary { cursor: pointer; color: #55606e; font-size: .9rem; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #e3e7ec; }
 figcaption, caption { color: #55606e; font-size: .9rem; text-align: left; padding: .3rem 0; }
 .scroll { overflow-x: auto; margin: .8rem 0 1.4rem; }
@@ -58,17 +60,27 @@ document.querySelectorAll(".drilldown input.only-wrong").forEach(box => box.addE
 
 def render_html(document: Document) -> str:
     facts = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in document.facts)
-    body = "\n".join(_section(s) for s in document.sections)
+    anchors = document.anchors()
+    body = "\n".join(_section(s, a) for s, a in zip(document.sections, anchors, strict=True))
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{escape(document.title)}</title><style>{STYLE}</style></head>\n<body>\n"
-        f"<h1>{escape(document.title)}</h1>\n<dl class=\"facts\">{facts}</dl>\n{body}\n"
+        f"<h1>{escape(document.title)}</h1>\n<dl class=\"facts\">{facts}</dl>\n"
+        f"{_contents(document, anchors)}\n{body}\n"
         f"<script>{SORT_SCRIPT}{FILTER_SCRIPT}</script>\n</body></html>\n"
     )
 
 
-def _section(section: Section) -> str:
-    parts = [f"<section><h2>{escape(section.title)}</h2>"]
+def _contents(document: Document, anchors: list[str]) -> str:
+    """The table of contents: a long report (a generated question set has a section per tag
+    kind) is read by jumping to the part one needs."""
+    links = "".join(f"<li><a href=\"#{a}\">{escape(s.title)}</a></li>"
+                    for s, a in zip(document.sections, anchors, strict=True))
+    return f"<nav class=\"toc\"><h2>Contents</h2><ol>{links}</ol></nav>"
+
+
+def _section(section: Section, anchor: str) -> str:
+    parts = [f"<section id=\"{anchor}\"><h2>{escape(section.title)}</h2>"]
     parts += [f"<p>{escape(p)}</p>" for p in section.paragraphs]
     parts += [f"<div class=\"alert\">{escape(a)}</div>" for a in section.alerts]
     parts += [_figure(f) for f in section.figures]
@@ -88,9 +100,11 @@ def _drilldown(drill: DrillDown) -> str:
         for item in drill.items
     )
     note = f"<p>{escape(drill.note)}</p>" if drill.note else ""
-    return (f"<div class=\"drilldown\"><h3>{escape(drill.caption)}</h3>{note}"
-            f"<label><input type=\"checkbox\" class=\"only-wrong\"> show only the wrong "
-            f"ones</label>\n{items}</div>")
+    # The switch only when there is something to hide (unsolved plans are all wrong ones).
+    switch = ("<label><input type=\"checkbox\" class=\"only-wrong\"> show only the wrong "
+              "ones</label>" if not all(item.wrong for item in drill.items) else "")
+    return (f"<div class=\"drilldown\"><h3>{escape(drill.caption)}</h3>{note}{switch}\n"
+            f"{items}</div>")
 
 
 def _figure(figure: Figure) -> str:
@@ -111,6 +125,10 @@ def _table(table: Table) -> str:
         ) + "</tr>"
         for row in rows(table)
     )
-    return (f"<div class=\"scroll\"><table class=\"sortable\">"
+    html = (f"<div class=\"scroll\"><table class=\"sortable\">"
             f"<caption>{escape(table.caption)}</caption><thead><tr>{head}</tr></thead>\n"
             f"<tbody>\n{body}\n</tbody></table></div>")
+    if not table.collapsed:
+        return html
+    return (f"<details class=\"table\"><summary>{escape(table.caption)} "
+            f"({len(table.frame):,} rows, click to open)</summary>{html}</details>")

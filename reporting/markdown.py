@@ -12,6 +12,10 @@ def render_markdown(document: Document) -> str:
     lines = [f"# {markdown_text(document.title)}", ""]
     lines += [f"- **{markdown_text(key)}**: {markdown_text(value)}"
               for key, value in document.facts]
+    lines += ["", "**Contents**", ""]
+    lines += [f"{n}. [{markdown_text(s.title)}](#{a})"
+              for n, (s, a) in enumerate(zip(document.sections, document.anchors(), strict=True),
+                                         1)]
     for section in document.sections:
         lines += ["", *_section(section)]
     return "\n".join(lines).rstrip() + "\n"

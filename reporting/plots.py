@@ -10,6 +10,7 @@ images serve the Markdown report. Each function returns None when there is nothi
 from __future__ import annotations
 
 import io
+import math
 
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -24,27 +25,38 @@ METRIC_LABELS = {
 }
 
 
-def tag_bars(by_tag: pd.DataFrame) -> bytes | None:
-    """Grouped bars: accuracy per tag, one bar per model; black ticks mark the mean F1."""
+# The chart's width in inches whatever the number of tags or models (at DPI 110: about 1,000
+# pixels, narrower than the report's page): tags run down the page, one row each, and a set
+# with many tags is cut to its largest ones by the caller, never squeezed sideways.
+TAG_CHART_WIDTH = 9.0
+
+
+def tag_bars(by_tag: pd.DataFrame, title: str = "QA accuracy by tag") -> bytes | None:
+    """Horizontal bars: accuracy per tag (one row per tag, in the order the rows come), one bar
+    per model; black ticks mark the mean F1."""
     if by_tag.empty:
         return None
-    tags = sorted(by_tag["tag"].unique())
+    tags = list(dict.fromkeys(by_tag["tag"]))
     models = sorted(by_tag["model"].unique())
-    width = 0.8 / len(models)
-    figure = Figure(figsize=(max(6.0, 0.7 * len(tags) * max(1, len(models) / 2) + 2), 3.8))
+    height = 0.8 / len(models)
+    figure = Figure(figsize=(TAG_CHART_WIDTH,
+                             1.6 + len(tags) * (0.16 + 0.14 * len(models))))
     axes = figure.add_subplot()
     for index, model in enumerate(models):
         part = by_tag[by_tag["model"] == model].set_index("tag").reindex(tags)
-        positions = [t + (index - (len(models) - 1) / 2) * width for t in range(len(tags))]
-        axes.bar(positions, part["accuracy"].fillna(0), width=width * 0.95, label=model)
-        axes.scatter(positions, part["mean_f1"], marker="_", s=160, color="black", zorder=3,
+        positions = [t + (index - (len(models) - 1) / 2) * height for t in range(len(tags))]
+        axes.barh(positions, part["accuracy"].fillna(0), height=height * 0.95, label=model)
+        axes.scatter(part["mean_f1"], positions, marker="|", s=120, color="black", zorder=3,
                      label="mean F1" if index == 0 else None)
-    axes.set_xticks(range(len(tags)), tags, rotation=30, ha="right")
-    axes.set_ylim(0, 1.05)
-    axes.set_ylabel("accuracy")
-    axes.set_title("QA accuracy by tag")
-    axes.grid(axis="y", alpha=0.3)
-    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    axes.set_yticks(range(len(tags)), tags, fontsize="small")
+    axes.invert_yaxis()  # the first tag on top
+    axes.set_xlim(0, 1.05)
+    axes.set_xlabel("accuracy")
+    columns = min(3, len(models) + 1)  # legend above the bars (beside them costs width)
+    axes.legend(fontsize="small", loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=columns,
+                frameon=False)
+    axes.set_title(title, pad=8 + 15 * math.ceil((len(models) + 1) / columns))
+    axes.grid(axis="x", alpha=0.3)
     return _png(figure)
 
 

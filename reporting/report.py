@@ -16,7 +16,18 @@ import pandas as pd
 
 from benchcore import atomic_files
 from benchcore.item_cache import source_version
-from reporting import compare, document, html, markdown, metrics, plots, sections
+from reporting import (
+    compare,
+    document,
+    html,
+    markdown,
+    metrics,
+    plan_drilldown,
+    plots,
+    sections,
+    tag_groups,
+    tag_sections,
+)
 from reporting.compare import Comparison, Regression, compare_runs
 from reporting.errors import ReportError
 from reporting.html import render_html
@@ -25,7 +36,8 @@ from reporting.sections import ReportInputs, build_document
 from reporting.selection import select_runs
 from reporting.store import list_runs, load_store, load_usage
 
-_CODE = source_version(compare, document, html, markdown, metrics, plots, sections)
+_CODE = source_version(compare, document, html, markdown, metrics, plan_drilldown, plots,
+                       sections, tag_groups, tag_sections)
 HTML_NAME = "report.html"
 MARKDOWN_NAME = "report.md"
 

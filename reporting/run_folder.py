@@ -29,6 +29,7 @@ from benchcore.run_folder import (
     read_table,
 )
 from reporting.errors import ReportError
+from reporting.plan_logs import DETAIL_COLUMNS, KEYS, log_records, plan_details
 
 LOG_USAGE = ("prompt_tokens", "completion_tokens", "llm_calls", "seconds")
 
@@ -63,7 +64,8 @@ def read_run_folder(run_dir: Path) -> RunFolder:
     return RunFolder(
         run_id=str(config.get("run_id") or run_dir.name), path=run_dir, config=config,
         qa=qa,
-        planning=None if planning is None else _with_log_usage(planning, run_dir / PLANS_DIR),
+        planning=None if planning is None else _with_log_texts(
+            _with_log_usage(planning, run_dir / PLANS_DIR), run_dir / PLANS_DIR),
         planning_usage=usage,
         planning_failures=[] if failures is None else failures.to_dict(orient="records"),
     )
@@ -100,19 +102,25 @@ def _with_log_usage(planning: pd.DataFrame, plans_dir: Path) -> pd.DataFrame:
 
 def _log_usage(plans_dir: Path) -> pd.DataFrame:
     rows = []
-    for path in sorted(plans_dir.rglob("*.jsonl")) if plans_dir.is_dir() else []:
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                record = json.loads(line)
-                meta = record.get("meta") or {}
-                rows.append({
-                    "experiment": str(record.get("experiment") or path.parent.name),
-                    "domain": str(record["domain"]), "instance": str(record["instance"]),
-                    **{c: float(meta.get(c) or 0) for c in LOG_USAGE},
-                })
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue  # the evaluation already judged the log; usage is best effort
+    for path, record in log_records(plans_dir):
+        try:
+            meta = record.get("meta") or {}
+            rows.append({
+                "experiment": str(record.get("experiment") or path.parent.name),
+                "domain": str(record["domain"]), "instance": str(record["instance"]),
+                **{c: float(meta.get(c) or 0) for c in LOG_USAGE},
+            })
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # the evaluation already judged the log; usage is best effort
     if not rows:
         return pd.DataFrame(columns=["experiment", "domain", "instance", *LOG_USAGE])
     frame = pd.DataFrame(rows)
     return frame.groupby(["experiment", "domain", "instance"], as_index=False).sum()
+
+
+def _with_log_texts(planning: pd.DataFrame, plans_dir: Path) -> pd.DataFrame:
+    """Each instance's reply, plan and feedback from its log (see `plan_logs`), so the report's
+    drill-down can show why a plan failed; instances without a log get empty texts."""
+    planning = planning.drop(columns=[c for c in DETAIL_COLUMNS if c in planning.columns])
+    merged = planning.merge(plan_details(plans_dir), on=KEYS, how="left")
+    return merged.assign(**{c: merged[c].fillna("").astype(str) for c in DETAIL_COLUMNS})

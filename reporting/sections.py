@@ -13,9 +13,17 @@ from typing import Any
 import pandas as pd
 
 from dsgqa.results import with_pipeline
-from reporting import metrics, plots
+from reporting import metrics, plan_drilldown, plots, tag_groups, tag_sections
 from reporting.compare import Comparison
-from reporting.document import Document, DrillDown, DrillItem, Figure, Section, Table
+from reporting.document import (
+    Document,
+    DrillDown,
+    DrillItem,
+    Figure,
+    Section,
+    Table,
+    capped_text,
+)
 
 RATE_COLUMNS = ("accuracy", "accuracy_lenient", "execution_accuracy", "valid_cypher",
                 "no_query_share", "task_success_rate",
@@ -51,9 +59,11 @@ def build_document(inputs: ReportInputs) -> Document:
                           f"planning {run.get('planning_prompt_hash') or '-'}"),
     ]
     sections = [
-        summary_section(inputs), qa_section(inputs.qa), planning_section(inputs),
+        summary_section(inputs), qa_section(inputs.qa), *tag_sections.tag_sections(inputs.qa),
+        planning_section(inputs),
         usage_section(inputs.usage), comparison_section(inputs.comparison),
         trend_section(inputs.trend), per_question_section(inputs.qa),
+        plan_drilldown.planning_drilldown_section(inputs.planning),
     ]
     return Document(title=f"nlp-dsg-benchmark report: run {run['run_id']}", facts=facts,
                     sections=sections)
@@ -93,29 +103,32 @@ def headline_table(headline: dict[str, dict[str, float]], usage: pd.DataFrame) -
 
 
 def qa_section(qa: pd.DataFrame) -> Section:
+    """The QA overview; accuracy per tag follows in sections of its own (`tag_sections`)."""
     if qa.empty:
         return Section("Scene-graph QA", paragraphs=["This run has no QA rows."])
-    by_tag = metrics.qa_by_tag(qa)
-    png = plots.tag_bars(metrics.qa_by_tag(metrics.qa_by_system(qa)))
-    figures = [Figure("Accuracy by tag per model and pipeline (bars) with mean F1 (black "
-                      "ticks)", png, "qa_accuracy_by_tag.png")] if png else []
     tables = [
         Table("Per model and pipeline", metrics.qa_overall(qa), percent=RATE_COLUMNS),
         Table("Where answers were lost, per model and pipeline: items that ran a query, got "
               "valid rows, got the reference query's rows, gave an answer that parses, were "
               "right (strict, then lenient); and wrong answers by the stage that lost them",
               metrics.qa_funnel(qa)),
-        Table("Accuracy and mean F1 by tag per model and pipeline", by_tag,
-              percent=RATE_COLUMNS),
         Table("Queries that failed, by kind, per model and pipeline (dialect: valid Neo4j "
               "Cypher the embedded engine could not run)", metrics.qa_error_kinds(qa)),
     ]
     if with_pipeline(qa)["pipeline"].nunique() > 1:
+        # A generated set's ~70 tags times the pipelines would be hundreds of rows: its
+        # categories say where a strategy pays off, the tag sections have the rest.
+        generated = tag_groups.is_generated(qa)
+        side = metrics.pipelines_side_by_side(
+            tag_groups.rows_of_kind(qa, tag_groups.CATEGORY) if generated else qa)
+        if generated:
+            side = side.rename(columns={"tag": tag_groups.CATEGORY})
         tables.insert(1, Table(
-            "Pipelines side by side, per model and tag (per question: tokens, seconds, LLM "
-            "calls; in-context answers run no query, agentic ones count every turn)",
-            metrics.pipelines_side_by_side(qa), percent=RATE_COLUMNS))
-    return Section("Scene-graph QA", figures=figures, tables=tables)
+            f"Pipelines side by side, per model and {'category' if generated else 'tag'} (per "
+            "question: tokens, seconds, LLM calls; in-context answers run no query, agentic "
+            "ones count every turn)", side, percent=RATE_COLUMNS,
+            collapsed=len(side) > tag_sections.LONG_TABLE_ROWS))
+    return Section("Scene-graph QA", tables=tables)
 
 
 # Per question and model; above this many items only the wrong ones are listed, and each text is
@@ -149,18 +162,14 @@ def qa_drilldown(qa: pd.DataFrame) -> DrillDown:
         note = f"{len(qa):,} items: only the {len(shown):,} wrong ones are listed."
     items = []
     for (_, row), is_wrong in zip(shown.iterrows(), wrong[shown.index], strict=True):
-        fields = [(label, _capped(row.get(column, ""))) for label, column in DRILL_FIELDS]
+        fields = [(label, capped_text(row.get(column, ""), DRILL_FIELD_CHARS))
+                  for label, column in DRILL_FIELDS]
         verdict = "wrong" if is_wrong else "correct"
         system = metrics.system_label(str(row["model"]), str(row.get("pipeline", "") or ""))
         items.append(DrillItem(title=f"{row['uid']} · {system} · {verdict}",
                                wrong=bool(is_wrong),
                                fields=[(label, text) for label, text in fields if text]))
     return DrillDown("Per question (click to open)", items, note)
-
-
-def _capped(value: object) -> str:
-    text = "" if value is None or value is pd.NA else str(value)
-    return text if len(text) <= DRILL_FIELD_CHARS else text[:DRILL_FIELD_CHARS] + " …(cut)"
 
 
 def planning_section(inputs: ReportInputs) -> Section:
@@ -175,7 +184,8 @@ def planning_section(inputs: ReportInputs) -> Section:
                   "failure (parse, unknown_action, arity, unknown_object, type, precondition, "
                   "goal_not_reached, not_recog_goal). Items the model never answered are "
                   "errors: not plans, so they are counted under errors and left out of "
-                  "instances and every rate."]
+                  "instances and every rate. Each unsolved instance, with the model's reply, "
+                  "the plan read from it and the feedback it got, is in the last section."]
     failed = inputs.run.get("planning_failures") or []
     if failed:
         items = ", ".join(_failed_item(f) for f in failed)

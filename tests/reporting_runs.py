@@ -4,7 +4,7 @@ tests: a few questions and planning instances whose verdicts a test chooses."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +16,11 @@ DOMAINS = ["blocksworld", "gripper"]
 INSTANCES = ["instance-1", "instance-2", "instance-3"]
 PLAN_MODEL = "gpt-a"
 EXPERIMENT = "gpt-a_non-incremental_pddl"
+REPLY = "(pick-up a)\n(stack a b)"
+# What an unsolved instance's log says: a reply with markup in it (the report must escape it)
+# and the failure the evaluation found.
+BAD_REPLY = "Sure! <plan>\n(pick-up a)\n(stack a c)\n</plan>"
+FAILURE_DETAIL = "Step 2 (line 3), (stack a c), is not executable: (clear c) must hold."
 
 
 def write_inputs(root: Path, question_text: str = "questions: v1\n") -> dict[str, str]:
@@ -34,9 +39,11 @@ def write_run(
     results: Path, run_id: str, inputs: dict[str, str], *,
     wrong: Collection[tuple[str, str]] = (), unsolved: Collection[tuple[str, str]] = (),
     qa: bool = True, planning: bool = True, models: Collection[str] = QA_MODELS,
+    tags: Sequence[str] = TAGS, questions: Sequence[str] = QUESTIONS,
 ) -> Path:
     """One run folder. `wrong` holds (model, uid) answered wrongly, `unsolved` holds
-    (domain, instance) the planning model failed; everything else is right."""
+    (domain, instance) the planning model failed; everything else is right. Question n has
+    `tags[n % len(tags)]` (tags joined by `;`)."""
     run_dir = results / run_id
     run_dir.mkdir(parents=True)
     config = {
@@ -49,19 +56,31 @@ def write_run(
     }
     (run_dir / "config.json").write_text(json.dumps(config, indent=2))
     if qa:
-        _qa_rows(models, set(wrong)).to_csv(run_dir / "qa_results.csv", index=False)
+        _qa_rows(models, set(wrong), tags, questions).to_csv(run_dir / "qa_results.csv",
+                                                             index=False)
     if planning:
         _planning_tables(run_dir, set(unsolved))
     return run_dir
 
 
-def _qa_rows(models: Collection[str], wrong: set[tuple[str, str]]) -> pd.DataFrame:
+def generated_tags(questions: int, templates: int = 50, features: int = 12) -> list[str]:
+    """Tags as `questions generate` writes them (category, template, a feature): with the
+    defaults 8 + 50 + 12 = 70 tags over `questions` questions, template n on fewer questions
+    the larger n is, as in a real set."""
+    from dsgqa.question_gen.templates import CATEGORIES
+
+    return [f"{CATEGORIES[n % len(CATEGORIES)]};tmpl_{int(templates * (n / questions) ** 2):02d}"
+            f";feat_{n % features:02d}" for n in range(questions)]
+
+
+def _qa_rows(models: Collection[str], wrong: set[tuple[str, str]], tags: Sequence[str] = TAGS,
+             questions: Sequence[str] = QUESTIONS) -> pd.DataFrame:
     rows = []
     for model in models:
-        for index, uid in enumerate(QUESTIONS):
+        for index, uid in enumerate(questions):
             correct = (model, uid) not in wrong
             rows.append({
-                "uid": uid, "name": f"question_{uid}", "tags": TAGS[index % len(TAGS)],
+                "uid": uid, "name": f"question_{uid}", "tags": tags[index % len(tags)],
                 "model": model, "backend": "kuzu", "cypher": "MATCH (n) RETURN count(n)",
                 "valid_cypher": True, "n_rows": 1, "truncated": False, "query_error": "",
                 "answer": "3" if correct else "4", "valid_answer": True, "correct": correct,
@@ -85,6 +104,7 @@ def _planning_tables(run_dir: Path, unsolved: set[tuple[str, str]]) -> None:
                 "reached_goal_without_stopping": False, "predicted_goal_erroneously": "",
                 "unsuccessful_reason": "" if solved else "not_executable", "n_mistakes": 0,
                 "failure_kind": "" if solved else "precondition",
+                "failure_detail": "" if solved else FAILURE_DETAIL,
                 "failure_step": "" if solved else 2, "gold_class": "",
                 "interaction_length": 1, "plan_length": 4, "gold_length": 4,
                 "factor_plan_length": 1.0, "n_steps": 4, "n_executed": 4 if solved else 1,
@@ -98,6 +118,8 @@ def _planning_tables(run_dir: Path, unsolved: set[tuple[str, str]]) -> None:
             log.write_text(json.dumps({
                 "experiment": EXPERIMENT, "domain": domain, "instance": instance,
                 "model": PLAN_MODEL, "approach": "non-incremental",
+                "attempts": [{"raw_reply": REPLY if solved else BAD_REPLY,
+                              "feedback": "" if solved else FAILURE_DETAIL}],
                 "meta": {"prompt_tokens": 300, "completion_tokens": 40, "llm_calls": 1,
                          "seconds": 1.5},
             }) + "\n")

@@ -148,6 +148,10 @@ def test_per_instance_rows_are_recomputed_from_the_logs(logs_dir: Path, data_dir
     assert ni.loc["instance-4", "reached_goal_without_stopping"]
     assert ni.loc["instance-3", "planning_lcs"] == 0.0
     assert ni["n_look_arounds"].isna().all() and ni["predicted_goal_erroneously"].isna().all()
+    # the first failure in words, as the model's feedback phrases it
+    assert pd.isna(ni.loc["instance-1", "failure_detail"])
+    assert ni.loc["instance-2", "failure_detail"].startswith("Step 2")
+    assert "goal is not reached" in ni.loc["instance-3", "failure_detail"]
 
     inc = table.loc["inc"]
     assert values(inc["success"]) == [True, True, False, False]
@@ -163,6 +167,9 @@ def test_per_instance_rows_are_recomputed_from_the_logs(logs_dir: Path, data_dir
         "not_recog_goal",
         "unknown_action",
     ]
+    assert inc.loc["instance-4", "failure_detail"].startswith("Turn 1: ")
+    assert "fly" in inc.loc["instance-4", "failure_detail"]
+    assert "never said `finished`" in inc.loc["instance-3", "failure_detail"]
     assert inc.loc["instance-3", "goal_fraction"] == 1.0
     assert inc.loc["instance-3", "predicted_goal_erroneously"]
     assert inc.loc["instance-3", "reached_goal_without_stopping"]

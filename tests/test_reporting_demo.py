@@ -52,4 +52,10 @@ def test_a_real_demo_run_is_recorded_and_reported(tmp_path):
     assert queried["rows_json"].str.startswith('{"columns"').all()   # kept in the store too
     assert set(qa["pipeline"]) == {"feedforward", "agentic", "in_context"}
     html = result.html_path.read_text()
-    assert html.count('<details class="item') == len(written_qa)    # one per question, closed
+    per_question = html.split('<section id="per-question">')[1].split("</section>")[0]
+    assert per_question.count('<details class="item') == len(written_qa)  # one each, closed
+    # the demo's scripted planner fails some instances: each is listed with its reply
+    per_instance = html.split('<section id="per-planning-instance">')[1]
+    unsolved = int((~planning["success"].astype("boolean").fillna(False)).sum())
+    assert unsolved and per_instance.count('<details class="item wrong">') == unsolved
+    assert "<dt>reply</dt>" in per_instance and "<dt>first error</dt>" in per_instance
