@@ -15,13 +15,15 @@ import pandas as pd
 import pytest
 
 from benchcore.llm.base import ModelConfig
-from benchcore.run_config import BenchmarkConfig, QAConfig
+from benchcore.run_config import BenchmarkConfig, PlanningConfig, QAConfig
+from tests.conftest import PROJECT_ROOT
 from tests.dask_cluster import Cluster, dask_cluster, kill, start_worker, stop
 from tests.fake_model import DEMO_GRAPH, ReferenceModel, demo_subset, serve
 
 pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
 
 UIDS = {"apt01", "apt04", "apt05"}
+PLANNING_DATA = PROJECT_ROOT / "questions/planning"
 
 
 @pytest.fixture(scope="module")
@@ -48,11 +50,17 @@ def _worker_children(cluster: Cluster) -> dict[str, int]:
         return client.run(children)
 
 
-def _qa_config(run_id: str, model: ModelConfig, cluster: Cluster, **qa: object) -> BenchmarkConfig:
+def _qa_config(run_id: str, model: ModelConfig, cluster: Cluster, planning: bool = False,
+               **qa: object) -> BenchmarkConfig:
+    replies = PLANNING_DATA / "scripted_replies.yaml"
     return BenchmarkConfig(
         run_id=run_id, results_dir="results", cache_dir="cache", models=[model],
         qa=QAConfig(questions="questions.yaml", scene_graph=str(DEMO_GRAPH), db_root="graphs",
                     **qa),
+        planning=PlanningConfig(data_dir=str(PLANNING_DATA), domains=["gripper"],
+                                planner_baseline=True, models=[ModelConfig(
+                                    name="replies", provider="scripted", script=str(replies))])
+        if planning else None,
         task_runner="dask", dask_address=cluster.address, report=False)
 
 
@@ -69,10 +77,14 @@ def test_a_deployment_run_honours_dask_with_paths_from_where_it_was_submitted(
     with serve(ReferenceModel(questions)) as server:
         model = ModelConfig(name="ref", base_url=server.base_url, api_key_env="NDB_TEST_NONE")
         summary = nlp_dsg_benchmark(config=_qa_config("deployed", model, cluster,
-                                                      chunk_size=2))
-    assert {"generate_cypher", "run_query", "refine", "compare"} <= _task_prefixes(cluster)
+                                                      planning=True, chunk_size=2))
+    assert {"generate_cypher", "run_query", "refine", "compare", "generate_plans",
+            "planner_plans"} <= _task_prefixes(cluster)
     rows = pd.read_csv(summary.qa.paths["rows_csv"])
     assert len(rows) == len(UIDS) and rows["correct"].astype(bool).all(), rows.T.to_string()
+    overall = pd.read_csv(summary.planning.paths["overall_csv"]).set_index("model")
+    assert overall.loc["planner:greedy", "n_solved_successfully"] == 3
+    assert overall.loc["scripted:replies", "n_instances"] == 3
     assert (tmp_path / "cache" / "stages").is_dir()
     assert not list(cluster.worker_dir.iterdir()), "a worker resolved a relative path itself"
     assert set(_worker_children(cluster).values()) == {0}, "query workers left running"
@@ -108,7 +120,11 @@ def test_a_long_lived_worker_takes_each_runs_connection_limit(cluster: Cluster) 
     with cluster.client() as client:   # as a task: the limit is cluster-wide on a worker
         workers = list(client.scheduler_info()["workers"])
         found = {client.submit(limits, workers=[w], pure=False).result() for w in workers}
-    assert found == {(8, 4)}
+    assert found == {(8, 4)}   # a scheduler-held Semaphore (max_leases) on every worker
+    from benchcore.llm.openai_chat import _connection_limit
+
+    outside = _connection_limit(ModelConfig(name="m", base_url="http://x/v1", max_connections=3))
+    assert type(outside).__name__ == "BoundedSemaphore"   # outside a cluster: this process
 
 
 def test_a_dead_workers_connection_leases_are_released_within_seconds(cluster: Cluster) -> None:

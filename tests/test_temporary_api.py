@@ -25,12 +25,6 @@ def _listening(url: str) -> bool:
         return probe.connect_ex((parsed.hostname, parsed.port)) == 0
 
 
-def test_temporary_api_serves_and_is_gone_afterwards(tmp_path: Path) -> None:
-    with temporary_api(tmp_path) as url:
-        assert _healthy(url)
-    assert not _listening(url)
-
-
 def test_a_configured_but_dead_server_means_a_temporary_api(tmp_path: Path, monkeypatch) -> None:
     """Read without importing Prefect: what prepare_prefect_environment decides from the
     environment and ./prefect.toml."""
@@ -40,9 +34,6 @@ def test_a_configured_but_dead_server_means_a_temporary_api(tmp_path: Path, monk
     (tmp_path / "prefect.toml").write_text('[api]\nurl = "http://127.0.0.1:9/api"\n')
     assert environment._configured_api_url() == "http://127.0.0.1:9/api"
     assert environment._choose_api() == ""          # nothing listens on port 9
-    with temporary_api(tmp_path / "cache") as url:
-        (tmp_path / "prefect.toml").write_text(f'[api]\nurl = "{url}"\n')
-        assert environment._choose_api() == url     # a running server is used as is
 
 
 def test_environment_beats_prefect_toml(tmp_path: Path, monkeypatch) -> None:
@@ -54,12 +45,21 @@ def test_environment_beats_prefect_toml(tmp_path: Path, monkeypatch) -> None:
     assert environment._configured_api_url() == value
 
 
-def test_the_database_is_the_runs_own(tmp_path: Path) -> None:
-    """Under the run's cache, one slot per API running at once, reused afterwards."""
+def test_each_api_has_its_own_database_serves_and_is_gone_afterwards(
+        tmp_path: Path, monkeypatch) -> None:
+    """Under the run's cache, one slot per API running at once, reused afterwards; a running
+    API named in ./prefect.toml is used as is; each is gone when its run ends. (One test: each
+    API start costs 5-10 s.)"""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.delitem(sys.modules, "prefect", raising=False)
     with temporary_api(tmp_path / "cache") as first, temporary_api(tmp_path / "cache") as second:
         assert _healthy(first) and _healthy(second)
+        (tmp_path / "prefect.toml").write_text(f'[api]\nurl = "{first}"\n')
+        assert environment._choose_api() == first     # a running server is used as is
     slots = sorted(p.parent.name for p in (tmp_path / "cache/prefect-api").glob("*/prefect.db"))
     assert slots == ["slot-0", "slot-1"]
+    assert not _listening(first) and not _listening(second)
 
 
 @pytest.mark.slow
