@@ -8,7 +8,9 @@ run, which needs none).
 Figures (median of --repeat runs, wall time of the whole process):
 - demo, fresh caches: every item computed (the oracle and scripted models, no network);
 - demo, new run id, warm caches: every item from the item cache, the flow runs, tables and
-  report written; the issue's "cached rerun";
+  report written (the cached rerun a user makes); it adopts the temporary API the run before
+  left running (NLP_DSG_TEMPORARY_API_LINGER_S, default 300 s), and the same again with no API
+  left running (linger 0: the API starts with the command, beside the inputs and imports);
 - demo, same run id again (right after the first: a run recorded since changes its report, so
   it would then be redone): the finished run is reused as it is, before Prefect is started;
 - the start-up parts measured in-process: importing Prefect and the flows, and the temporary
@@ -32,8 +34,9 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.figure_table import Figure, figure_table  # noqa: E402
 
 
-def _cli(folder: Path, *args: str) -> float:
-    env = {**os.environ, "PREFECT_API_URL": "http://127.0.0.1:9/api"}   # nothing listens
+def _cli(folder: Path, *args: str, linger: str = "300") -> float:
+    env = {**os.environ, "PREFECT_API_URL": "http://127.0.0.1:9/api",   # nothing listens
+           "NLP_DSG_TEMPORARY_API_LINGER_S": linger}
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "nlp_dsg_benchmark.cli", "demo",
                            "--results-dir", str(folder / "results"),
@@ -45,15 +48,26 @@ def _cli(folder: Path, *args: str) -> float:
     return seconds
 
 
+def _stop_lingering(folder: Path) -> None:
+    """Stop the API the runs before left running, so the next run starts one itself."""
+    import json
+
+    from nlp_dsg_benchmark.api_linger import stop_server
+
+    for record in (folder / "cache" / "prefect-api").glob("slot-*/server.json"):
+        stop_server(json.loads(record.read_text())["pid"])
+
+
 def _in_process_parts(folder: Path) -> tuple[float, float]:
     code = ("import time, sys; t=time.monotonic(); import flows.benchmark; "
             "print(time.monotonic()-t)")
     imports = float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                                    text=True, check=True).stdout)
-    from nlp_dsg_benchmark.temporary_api import temporary_api
+    from nlp_dsg_benchmark.temporary_api import starting_api
 
     started = time.monotonic()
-    with temporary_api(folder / "cache"):
+    with starting_api(folder / "cache2", linger_s=0) as server:
+        server.wait()
         api = time.monotonic() - started
     return imports, api
 
@@ -62,7 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    fresh, cached, reused, imports, api = [], [], [], [], []
+    fresh, cached, cold, reused, imports, api = [], [], [], [], [], []
     for i in range(args.repeat):
         with tempfile.TemporaryDirectory(prefix="bench-startup-") as scratch:
             folder = Path(scratch)
@@ -70,7 +84,9 @@ def main() -> None:
             # Before another run is recorded: the report compares a run with its neighbours
             # in the results store, so a later run makes it a run to redo.
             reused.append(_cli(folder, "--run-id", "first"))
-            cached.append(_cli(folder, "--run-id", f"again{i}"))
+            cached.append(_cli(folder, "--run-id", f"again{i}"))   # adopts the first's API
+            _stop_lingering(folder)
+            cold.append(_cli(folder, "--run-id", f"cold{i}", linger="0"))
             parts = _in_process_parts(folder)
             imports.append(parts[0])
             api.append(parts[1])
@@ -80,6 +96,7 @@ def main() -> None:
         Figure("demo, fresh caches", f"{med(fresh):.1f} s"),
         Figure("demo, new run id, warm caches", f"{med(cached):.1f} s", "<= 5 s",
                med(cached) <= 5.0),
+        Figure("  the same with no API left running", f"{med(cold):.1f} s"),
         Figure("demo, same run id again (reused)", f"{med(reused):.1f} s"),
         Figure("  import Prefect + flows (in the CLI)", f"{med(imports):.1f} s"),
         Figure("  temporary API start, migrated db", f"{med(api):.1f} s"),

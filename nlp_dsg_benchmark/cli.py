@@ -462,6 +462,9 @@ def _run(args: argparse.Namespace) -> int:
             _validate_inputs(config)
         if api and not args.quiet:
             print(f"nlp-dsg-benchmark: reporting to {printable(api)}", file=sys.stderr)
+        elif server is not None and server.adopted and not args.quiet:
+            print("nlp-dsg-benchmark: no Prefect server running; reusing the temporary one an "
+                  "earlier command left running", file=sys.stderr)
         elif not api and not args.quiet:
             print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
                   file=sys.stderr)

@@ -12,6 +12,10 @@ not in the shared `~/.prefect/prefect.db`: two runs started at once would otherw
 write one SQLite file from two servers and lock each other out. A run takes the first slot no
 other running CLI holds (an advisory file lock, released when the process ends, even by kill -9),
 so concurrent runs get separate databases and a later run reuses a migrated one.
+
+With NLP_DSG_TEMPORARY_API_LINGER_S=N (default 0: off) a server started here stays up after the
+run, unused, for N seconds (`api_linger.py` watches it), and the next command on the same cache
+adopts it instead of starting one. A run that fails or is interrupted stops its server at once.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import importlib.util
+import json
 import os
 import signal
 import socket
@@ -30,8 +35,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from benchcore import atomic_files
+from nlp_dsg_benchmark.api_linger import SERVER_FILE
+
 START_TIMEOUT_S = 120.0   # a fresh API takes 14-24 s to start on this project's machines
 DATABASE_SLOTS = 32       # concurrent CLI runs sharing one cache dir before slots run out
+LINGER_VARIABLE = "NLP_DSG_TEMPORARY_API_LINGER_S"
+# Off unless asked for: measured on the demo's cached rerun, the start-up the CLI now overlaps
+# with reading inputs and importing Prefect hides most of the API's start (10.5 s cold against
+# 10.0 s adopted, on a loaded machine), so a server left running buys little by default.
+DEFAULT_LINGER_S = 0.0
 
 
 def _free_port() -> int:
@@ -91,28 +104,59 @@ def temporary_api(cache_dir: str | Path = ".cache") -> Iterator[str]:
 class StartingAPI:
     """A temporary API whose URL is known before it answers: the caller sets PREFECT_API_URL
     and does its own start-up work (loading inputs, importing Prefect, 4 s) while the server
-    starts (5-10 s), then waits."""
+    starts (5-10 s), then waits. `adopted`: left running by an earlier command and reused."""
 
-    def __init__(self, url: str, process: subprocess.Popen[bytes]) -> None:
-        self.url, self._process = url, process
+    def __init__(self, url: str, process: subprocess.Popen[bytes] | None,
+                 adopted: bool = False) -> None:
+        self.url, self._process, self.adopted = url, process, adopted
 
     def wait(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
         while not _healthy(self.url):
-            if self._process.poll() is not None:
-                raise RuntimeError("temporary Prefect API exited with code "
-                                   f"{self._process.returncode}")
+            if self._process is None or self._process.poll() is not None:
+                code = self._process.returncode if self._process is not None else "?"
+                raise RuntimeError(f"temporary Prefect API exited with code {code}")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"temporary Prefect API not up after {START_TIMEOUT_S:.0f} s")
             time.sleep(0.1)
 
 
+def linger_seconds() -> float:
+    """How long a temporary API stays up, unused, after the command that started it
+    ($NLP_DSG_TEMPORARY_API_LINGER_S; 0: it stops with that command)."""
+    try:
+        return max(0.0, float(os.environ.get(LINGER_VARIABLE, DEFAULT_LINGER_S)))
+    except ValueError:
+        return DEFAULT_LINGER_S
+
+
 @contextlib.contextmanager
-def starting_api(cache_dir: str | Path = ".cache") -> Iterator[StartingAPI]:
-    """Start the API subprocess and yield at once (`StartingAPI.wait` before using it); stop
-    it (and all it started) afterwards."""
+def starting_api(cache_dir: str | Path = ".cache",
+                 linger_s: float | None = None) -> Iterator[StartingAPI]:
+    """Yield a temporary API at once (`StartingAPI.wait` before using it): the one an earlier
+    command left running in this cache, or a new one. Afterwards a new one is stopped (and all
+    it started), unless it is to linger (`linger_seconds`): then `api_linger` stops it once
+    it has been unused that long."""
+    linger = linger_seconds() if linger_s is None else linger_s
     with _database_slot(Path(cache_dir)) as folder:
-        yield from _serve(folder / "prefect.db")
+        url = _lingering_server(folder)
+        if url is not None:
+            yield StartingAPI(url, None, adopted=True)
+            return
+        yield from _serve(folder, linger)
+
+
+def _lingering_server(folder: Path) -> str | None:
+    """The URL of the server an earlier command left in this slot, if it still answers and
+    runs on this interpreter (the caller holds the slot's lock: it cannot be retired now)."""
+    try:
+        record = json.loads((folder / SERVER_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("python") != sys.executable:
+        return None
+    url = record.get("url")
+    return url if isinstance(url, str) and _healthy(url) else None
 
 
 def _server_environment(url: str, database: Path) -> dict[str, str]:
@@ -125,22 +169,39 @@ def _server_environment(url: str, database: Path) -> dict[str, str]:
             "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}"}
 
 
-def _serve(database: Path) -> Iterator[StartingAPI]:
+def _serve(folder: Path, linger_s: float) -> Iterator[StartingAPI]:
     spec = importlib.util.find_spec("prefect")
     assert spec is not None and spec.origin is not None
     port = _free_port()
     url = f"http://127.0.0.1:{port}/api"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(spec.origin).parent.parent),
-         "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "error", "--lifespan", "on"],
-        env=_server_environment(url, database),
-        start_new_session=True,
-        preexec_fn=_die_with_parent,
-    )
+    lingers = linger_s > 0
+    with contextlib.ExitStack() as files:
+        log = files.enter_context((folder / "server.log").open("ab")) if lingers else None
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(spec.origin).parent.parent),
+             "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
+             "--port", str(port), "--log-level", "error", "--lifespan", "on"],
+            env=_server_environment(url, folder / "prefect.db"),
+            start_new_session=True,
+            # A lingering server outlives this process (its watcher stops it); any other dies
+            # with it, even when it is killed with -9.
+            preexec_fn=None if lingers else _die_with_parent,
+            stdout=log, stderr=log,
+        )
+    if lingers:
+        atomic_files.write_text(folder / SERVER_FILE, json.dumps(
+            {"url": url, "pid": process.pid, "python": sys.executable}))
+        subprocess.Popen([sys.executable, "-m", "nlp_dsg_benchmark.api_linger", str(folder),
+                          str(process.pid), str(linger_s)],
+                         start_new_session=True, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         cwd=str(Path(__file__).resolve().parent.parent))
     try:
         yield StartingAPI(url, process)
-    finally:
+    except BaseException:
+        _stop(process)   # a failed or interrupted run leaves nothing behind
+        raise
+    if not lingers:
         _stop(process)
 
 

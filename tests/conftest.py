@@ -11,6 +11,9 @@ import pytest
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 # Per-task INFO lines are noise in test output; failures still log at WARNING and above.
 os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNING")
+# A CLI run's temporary Prefect API stops with the run in tests (no server outlives a test);
+# tests/test_temporary_api.py checks the lingering one on its own.
+os.environ["NLP_DSG_TEMPORARY_API_LINGER_S"] = "0"
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

@@ -86,3 +86,34 @@ def test_two_cli_runs_started_at_once_both_complete(tmp_path: Path) -> None:
     databases = list((tmp_path / ".cache/prefect-api").glob("slot-*/prefect.db"))
     assert len(databases) == 2
     assert not (tmp_path / "prefect-home/prefect.db").exists()
+
+
+def test_a_lingering_api_is_adopted_by_the_next_command_then_retires(tmp_path: Path) -> None:
+    """Left running after its command, adopted by the next one in the same cache (no start-up
+    to wait for), and stopped by its watcher once unused for the linger time."""
+    from nlp_dsg_benchmark.temporary_api import starting_api
+
+    with starting_api(tmp_path / "cache", linger_s=2) as first:
+        first.wait()
+    assert _healthy(first.url)          # still up: the next command may use it
+    started = time.monotonic()
+    with starting_api(tmp_path / "cache", linger_s=2) as second:
+        second.wait()
+        assert second.adopted and second.url == first.url
+        assert time.monotonic() - started < 2
+        time.sleep(3)                   # in use: the watcher leaves it alone
+        assert _healthy(second.url)
+    deadline = time.monotonic() + 20
+    while _listening(first.url) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not _listening(first.url)
+    assert not (tmp_path / "cache/prefect-api/slot-0/server.json").exists()
+
+
+def test_a_failed_run_does_not_leave_its_api_behind(tmp_path: Path) -> None:
+    from nlp_dsg_benchmark.temporary_api import starting_api
+
+    with pytest.raises(RuntimeError), starting_api(tmp_path / "cache", linger_s=60) as api:
+        api.wait()
+        raise RuntimeError("the run failed")
+    assert not _listening(api.url)
