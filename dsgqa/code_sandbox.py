@@ -25,6 +25,7 @@ running model code unsandboxed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -242,10 +243,8 @@ def _no_report(code: int | None, printed: str, seconds: float) -> CodeRun:
 def _stop(process: subprocess.Popen) -> None:
     """Kill bwrap and its session (its PID 1 takes every process of the sandbox with it)."""
     if process.poll() is None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         process.wait()
     for stream in (process.stdin, process.stdout):
         if stream is not None and not stream.closed:
