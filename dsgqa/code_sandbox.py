@@ -106,6 +106,21 @@ def sandbox_problem() -> str | None:
     return None
 
 
+class CodegenRefused(RuntimeError):
+    """A run with the codegen pipeline on a machine that cannot sandbox: one line."""
+
+
+def refuse_unsandboxed(qa: object) -> None:
+    """Raise `CodegenRefused` when `qa` (a QAConfig) runs the codegen pipeline and this machine
+    cannot sandbox: before any paid call, and never a fallback to running code unsandboxed."""
+    pipelines = getattr(qa, "pipelines", None) or []
+    if not any(getattr(p, "kind", p) == "codegen" for p in pipelines):
+        return
+    problem = sandbox_problem()
+    if problem is not None:
+        raise CodegenRefused(f"codegen pipeline refused: {problem}")
+
+
 def run_code(code: str, graph_path: str | Path,
              limits: SandboxLimits = SandboxLimits()) -> CodeRun:
     """Run `code` (which defines solve_task) against the scene graph at `graph_path`."""
