@@ -72,7 +72,7 @@ def graph_description(path: str) -> str:
         attributes = _attribute_names(first.attributes) if first is not None else []
         lines.append(f"- {name}: get_layer({json.dumps(name)}), key {key}, {count} nodes"
                      + (f"; attributes: {', '.join(attributes)}" if attributes else ""))
-        classes = _classes(graph, name) if count else []
+        classes = _classes(graph, key) if count else []
         if classes:
             shown = classes[:MAX_CLASSES]
             more = f" (and {len(classes) - len(shown)} more)" if len(classes) > len(shown) else ""
@@ -85,9 +85,10 @@ def _attribute_names(attributes: Any) -> list[str]:
                   and not callable(getattr(attributes, n, None)))
 
 
-def _classes(graph: Any, name: str) -> list[str]:
+def _classes(graph: Any, key: Any) -> list[str]:
+    """By key: `get_labelspace(name)` finds none in spark_dsg 1.1 files."""
     try:
-        names = graph.get_labelspace(name).labels_to_names
+        names = graph.get_labelspace(key.layer, key.partition).labels_to_names
     except Exception:   # a layer without a labelspace (agents) lists none
         return []
     return [str(v) for _, v in sorted(dict(names).items())]
