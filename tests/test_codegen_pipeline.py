@@ -120,3 +120,27 @@ def test_without_a_sandbox_codegen_refuses_to_start(tmp_path: Path,
         nlp_dsg_benchmark(_config(tmp_path, tmp_path / "none.yaml", questions))
     assert not (tmp_path / "results/code/qa_results.csv").exists()
     assert not (tmp_path / "c/stages").exists()   # no stage ran
+
+
+@needs_sandbox
+def test_the_demo_reference_solutions_are_right() -> None:
+    """The codegen oracle's hand-written solutions (`code:` in the demo set) return what,
+    printed as the oracle prints it, scores right."""
+    from dsgqa.code_rows import rows_of_result
+    from dsgqa.questions import load_question_set
+    from dsgqa.records import LLMUsage, RefinedAnswer
+    from dsgqa.rows_to_sldp import rows_to_sldp
+    from dsgqa.stages.compare import compare
+    from tests.fake_model import DEMO_QUESTIONS
+
+    questions = [q for q in load_question_set(DEMO_QUESTIONS).questions if q.code]
+    assert len(questions) >= 4
+    for question in questions:
+        done = code_sandbox.run_code(question.code, DEMO_GRAPH)
+        assert done.ok, (question.uid, done)
+        rows = rows_of_result(done.result)
+        answer = rows_to_sldp([f"c{i}" for i in range(len(rows[0]))], rows,
+                              like=question.solution)
+        verdict = compare(question, RefinedAnswer(uid=question.uid, answer=answer,
+                                                  raw_reply="", usage=LLMUsage()))
+        assert verdict.correct, (question.uid, answer, verdict.mismatch)
