@@ -17,6 +17,8 @@ class Stage(StrEnum):
     COMPARE = "compare"
     AGENT = "agent"
     IN_CONTEXT = "in-context"
+    GENERATE_CODE = "generate-code"
+    RUN_CODE = "run-code"
     RESULTS_TABLE = "results-table"
     GENERATE_PLAN = "generate-plan"
     PLANNER_PLAN = "planner-plan"
@@ -25,7 +27,7 @@ class Stage(StrEnum):
 
 QA_STAGES: tuple[Stage, ...] = (
     Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.AGENT, Stage.IN_CONTEXT,
-    Stage.COMPARE, Stage.RESULTS_TABLE,
+    Stage.GENERATE_CODE, Stage.RUN_CODE, Stage.COMPARE, Stage.RESULTS_TABLE,
 )
 PLANNING_STAGES: tuple[Stage, ...] = (
     Stage.GENERATE_PLAN, Stage.PLANNER_PLAN, Stage.EVALUATE_PLANS,
@@ -33,6 +35,7 @@ PLANNING_STAGES: tuple[Stage, ...] = (
 # Stages whose per-item results are kept in the item cache, so `--refresh` can recompute them.
 CACHED_STAGES: tuple[Stage, ...] = (
     Stage.GENERATE_CYPHER, Stage.RUN_QUERY, Stage.REFINE, Stage.AGENT, Stage.IN_CONTEXT,
+    Stage.GENERATE_CODE, Stage.RUN_CODE,
     Stage.GENERATE_PLAN, Stage.PLANNER_PLAN,
 )
 

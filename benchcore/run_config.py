@@ -51,7 +51,7 @@ class ConfigError(ValueError):
         super().__init__(self.problems[0] + suffix)
 
 
-PipelineKind = Literal["feedforward", "agentic", "in_context"]
+PipelineKind = Literal["feedforward", "agentic", "in_context", "codegen"]
 
 
 class PipelineConfig(BaseModel):
@@ -61,10 +61,10 @@ class PipelineConfig(BaseModel):
       the answer (two calls);
     - `agentic`: the model calls a `run_cypher` tool in a loop, sees rows or errors, and answers
       (at most `max_iterations` calls);
-    - `in_context`: the scene graph itself, as text (`variant`), is in the prompt; no database.
-
-    Python code generation against spark_dsg (heracles_agents' `feedforward_codegen`) is left out
-    until model-written code can run in a real sandbox."""
+    - `in_context`: the scene graph itself, as text (`variant`), is in the prompt; no database;
+    - `codegen`: the model writes Python against spark_dsg (`solve_task(scene_graph)`), which
+      runs in a bubblewrap sandbox (`dsgqa.code_sandbox`, at most `code_timeout_s`), and
+      turns what it returned into the answer (heracles_agents' `feedforward_codegen`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -79,6 +79,8 @@ class PipelineConfig(BaseModel):
                                 "(`tool_call_limit`).")
     variant: Literal["compact", "full"] = Field(
         default="compact", description="In-context: objects and rooms, or every layer.")
+    code_timeout_s: float = Field(default=60.0, gt=0, description="Codegen: wall-clock "
+                                  "seconds per run of the model's code.")
 
     @property
     def label(self) -> str:
@@ -121,7 +123,7 @@ class QAConfig(BaseModel):
                          BeforeValidator(_pipeline_entries)] = Field(
         default_factory=lambda: [PipelineConfig(kind="feedforward")], min_length=1,
         description="The answering pipelines to run (several in one run are compared side by "
-        "side): feedforward, agentic, in_context.")
+        "side): feedforward, agentic, in_context, codegen.")
 
     @field_validator("neo4j_uri")
     @classmethod

@@ -69,7 +69,7 @@ QA_COLUMNS: tuple[str, ...] = (
     "score_f1", "mismatch", "prompt_tokens",
     "completion_tokens", "tokens", "cost_usd", "seconds", "llm_calls", "served_model",
     "system_fingerprint", "stop_reason", "queries_run", "cypher_as_text", "transcript",
-    "context_tokens", "error",
+    "context_tokens", "error", "code", "code_error_kind",
 )
 PLAN_FAILURE_COLUMNS: tuple[str, ...] = ("experiment", "model", "item", "error")
 PLAN_USAGE_COLUMNS: tuple[str, ...] = (

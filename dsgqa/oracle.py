@@ -10,7 +10,10 @@ end-to-end check.
 In the other pipelines it behaves as a perfect agent would: as an agent (`agent` stage) it runs
 the reference query with one `run_cypher` call (a fenced ```cypher block on the text protocol)
 and answers from the rows it got back; in context (`in_context` stage) it cannot read a graph from
-text, so the stage hands it the reference query's rows.
+text, so the stage hands it the reference query's rows; writing code (`code` stage) it replies
+with the question's hand-written reference solution (the question set's `code:` field; none:
+an empty reply, which the run-code stage scores as `no_code`), and refines from what that code
+returned, read as rows (`dsgqa.code_rows`).
 
 Its token counts are estimates of what its prompts and replies would cost a real model
 (`dsgqa.in_context.estimate_tokens`), so the demo's pipelines compare by size, not by zeros.
@@ -51,6 +54,9 @@ class OracleClient:
             return LLMReply(text="")
         if context.stage == "cypher":
             return LLMReply(text=question.cypher or "")
+        if context.stage == "code":
+            code = getattr(question, "code", None)
+            return LLMReply(text=f"```python\n{code.strip()}\n```" if code else "")
         if context.stage in ("refine", "in_context"):
             return LLMReply(text=_answer(question, context.extra))
         if context.stage == "agent":

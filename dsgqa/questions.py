@@ -8,6 +8,9 @@
         correctness_comparator: {comparison_type: SLDP, relation: equal}
         tags: [counting]
         cypher: MATCH (o:Object {class: 'chair'}) RETURN count(o)   # optional reference
+        code: |                          # optional: a reference solution for the codegen
+          def solve_task(scene_graph):  # pipeline's oracle (`dsgqa.oracle`)
+              ...
 
 Every problem is reported as one line naming the file, the line, the question uid and the field,
 because a nightly run that dies on question 37 with a traceback wastes a night; and every
@@ -78,6 +81,7 @@ class Question(BaseModel):
     correctness_comparator: Comparator
     tags: tuple[str, ...] = ()
     cypher: str | None = None
+    code: str | None = None
 
     @field_validator("uid", "solution", mode="before")
     @classmethod
@@ -87,7 +91,9 @@ class Question(BaseModel):
         return str(value) if is_number else value
 
     def fingerprint(self) -> str:
-        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+        """Without `code`: only the codegen oracle reads it (its stage keys on it), and the
+        other stages' cached items must not change when a reference solution is added."""
+        return hashlib.sha256(self.model_dump_json(exclude={"code"}).encode()).hexdigest()[:16]
 
 
 class QuestionSet(BaseModel):
@@ -105,7 +111,8 @@ class QuestionSet(BaseModel):
         known = _SET_FINGERPRINTS.get(id(self))
         if known is not None and known[0]() is self:
             return known[1]
-        blob = json.dumps([q.model_dump() for q in self.questions], sort_keys=True)
+        blob = json.dumps([q.model_dump(exclude={"code"} if q.code is None else None)
+                           for q in self.questions], sort_keys=True)
         digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
         _SET_FINGERPRINTS[id(self)] = (weakref.ref(self), digest)
         weakref.finalize(self, _SET_FINGERPRINTS.pop, id(self), None)

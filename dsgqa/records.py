@@ -104,6 +104,35 @@ class RefinedAnswer(_Record):
     context_tokens: int = 0
 
 
+class CodeAttempt(_Record):
+    """The generate-code stage's output: the Python the model wrote (its fenced ```python
+    block; '' when the reply had none, which run-code scores as `no_code`)."""
+
+    uid: str
+    model: str
+    code: str
+    raw_reply: str
+    usage: LLMUsage
+
+
+class CodeOutcome(_Record):
+    """The run-code stage's output. Errors are data, as a query's are: `kind` is one of
+    `code_sandbox.FAILURE_KINDS` ('' when valid), `error` one line (an exception's last
+    traceback line), `result` the JSON text of what solve_task returned, `output` the start of
+    what the code printed. `execution_match`: do the result's rows (`code_rows`) equal the
+    reference query's? None without a reference; computed after the cache, never cached."""
+
+    uid: str
+    code: str
+    valid: bool
+    kind: str = ""
+    error: str | None = None
+    result: str = ""
+    output: str = ""
+    execution_match: bool | None = None
+    seconds: float = 0.0
+
+
 # How an agent's loop ended. An answer given without running any query is told apart from one
 # given after a query: a server that does not parse tool calls turns every query the model
 # writes into a final answer, and only this split makes that visible.

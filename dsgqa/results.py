@@ -36,10 +36,13 @@ from benchcore.spreadsheet_cells import spreadsheet_frame
 from benchcore.tag_lists import tag_list, tags_as_json
 from benchcore.text_safety import safe_record, safe_value
 from benchcore.track_summary import TrackSummary
+from dsgqa.code_rows import rows_of_result
 from dsgqa.graphstore.error_kind import ERROR_KINDS
 from dsgqa.questions import Question
 from dsgqa.records import (
     AgentRun,
+    CodeAttempt,
+    CodeOutcome,
     CypherAttempt,
     LLMUsage,
     QueryOutcome,
@@ -69,6 +72,8 @@ class ItemResult:
     cost_usd: float = 0.0
     llm_calls: int = 0
     agent: AgentRun | None = None
+    code_attempt: CodeAttempt | None = None
+    code: CodeOutcome | None = None
     # False when a stage's result was used but not kept for the next run (see Outcome.settled).
     settled: bool = True
 
@@ -160,13 +165,61 @@ def assemble_in_context_items(
     return items
 
 
+def assemble_codegen_items(
+    questions: Sequence[Question], model: ModelConfig, pipeline: str,
+    attempts: Sequence[Outcome[CodeAttempt]], runs: Sequence[Outcome[CodeOutcome]],
+    answers: Sequence[Outcome[RefinedAnswer]], verdicts: Sequence[Outcome[Verdict]],
+) -> list[ItemResult]:
+    """Codegen: the code's run fills the query columns (it is this pipeline's way to the
+    graph: valid when it returned a result, its rows that result read as rows), plus the code
+    and its failure kind; no database (backend `none`)."""
+    items = []
+    for q, a, o, r, v in zip(questions, attempts, runs, answers, verdicts, strict=True):
+        stages = (a, o, r, v)
+        usages = [s.value.usage for s in (a, r) if s.value is not None]
+        items.append(ItemResult(
+            question=q, model=model.label, pipeline=pipeline, backend=CODE_SANDBOX,
+            cost_usd=_cost(model, usages), code_attempt=a.value, code=o.value,
+            answer=r.value, verdict=v.value, error=_first_error(stages),
+            fresh_llm_calls=sum(s.fresh_llm_calls for s in stages),
+            cached_stages=sum(s.from_cache for s in stages), llm_calls=len(usages),
+            settled=all(s.settled for s in stages),
+        ))
+    return items
+
+
+def _code_columns(item: ItemResult) -> dict[str, object]:
+    """A codegen item's run in the query columns (see `assemble_codegen_items`)."""
+    run = item.code
+    rows = rows_of_result(run.result) if run is not None and run.valid else []
+    text, truncated = capped_rows_json(["result"], rows) if rows else ("", False)
+    return {
+        "valid_cypher": bool(run and run.valid), "n_rows": len(rows),
+        "query_error": (run.error or "") if run else "",
+        "rows_json": text, "rows_json_truncated": truncated,
+        "code": item.code_attempt.code if item.code_attempt else "",
+        "code_error_kind": run.kind if run else "",
+    }
+
+
 def result_row(item: ItemResult) -> dict[str, object]:
     q, attempt, outcome, answer, verdict = (
         item.question, item.attempt, item.outcome, item.answer, item.verdict,
     )
-    usages = [r.usage for r in (attempt, answer) if r is not None]
-    seconds = sum(r.usage.seconds for r in (attempt, answer) if r is not None)
+    usages = [r.usage for r in (attempt, answer, item.code_attempt) if r is not None]
+    seconds = sum(u.seconds for u in usages)
     seconds += outcome.seconds if outcome else 0.0
+    seconds += item.code.seconds if item.code else 0.0
+    row = _query_row(item, q, attempt, outcome, answer, verdict, usages, seconds)
+    if item.code_attempt is not None or item.code is not None:
+        row.update(_code_columns(item))
+    return row
+
+
+def _query_row(item: ItemResult, q: Question, attempt: CypherAttempt | None,
+               outcome: QueryOutcome | None, answer: RefinedAnswer | None,
+               verdict: Verdict | None, usages: list[LLMUsage],
+               seconds: float) -> dict[str, object]:
     return {
         "uid": q.uid,
         "name": q.name,
@@ -210,6 +263,8 @@ def result_row(item: ItemResult) -> dict[str, object]:
         "transcript": transcript_text(item.agent.transcript) if item.agent else "",
         "context_tokens": answer.context_tokens if answer else 0,
         "error": item.error or "",
+        "code": "",
+        "code_error_kind": "",
     }
 
 
@@ -218,6 +273,8 @@ def queries_run(item: ItemResult) -> int:
     pipeline's one (0 when its Cypher was never written), none in context."""
     if item.agent is not None:
         return len(item.agent.queries)
+    if item.code is not None:   # the code ran (an empty reply's `no_code` never did)
+        return int(item.code.kind != "no_code")
     return int(item.outcome is not None)
 
 
@@ -229,6 +286,8 @@ def _execution_match(item: ItemResult) -> bool | None:
     database), or when the reference itself gave no trustworthy rows."""
     if item.outcome is not None:
         return item.outcome.execution_match
+    if item.code is not None:
+        return item.code.execution_match
     if not item.question.cypher or item.backend == NO_DATABASE:
         return None
     return False
@@ -272,6 +331,8 @@ SUMMARY_COLUMNS = [
 DEFAULT_PIPELINE = "feedforward"
 # The backend of an in-context row: it asked no database.
 NO_DATABASE = "none"
+# The backend of a codegen row: its code read the scene graph in the sandbox.
+CODE_SANDBOX = "sandbox"
 
 
 def summarize(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -31,6 +31,7 @@ from benchcore.run_config import BenchmarkConfig, resolve_config
 from benchcore.run_folder import REPORT_DIR
 from benchcore.run_lock import run_folder_lock
 from benchcore.run_summary import RunSummary, check_error_budget
+from dsgqa.code_sandbox import refuse_unsandboxed
 from flows._artifacts import publish_headline, publish_run
 from flows.cluster import for_cluster, on_dask, release_worker_resources, run_on_cluster
 from flows.planning_track import finish_planning, submit_planning
@@ -60,6 +61,8 @@ def nlp_dsg_benchmark(
 
 
 def _run(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary:
+    if config.qa is not None and config.runs_track("qa"):
+        refuse_unsandboxed(config.qa)   # before anything is written or paid for
     record_run_config(config, run_id, run_dir)
     start = reuse_finished_run(config, run_id, run_dir)
     if start.reused is not None:

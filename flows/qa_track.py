@@ -1,6 +1,7 @@
 """The scene-graph QA track, one task per (stage, model, pipeline) over the question set, then
 the results table. Pipelines: feed-forward generate-cypher -> run-query -> refine -> compare;
-agentic agent -> compare; in-context in-context -> compare.
+agentic agent -> compare; in-context in-context -> compare; codegen generate-code -> run-code
+-> refine -> compare.
 
 Split in two so the benchmark flow can start both tracks before waiting on either: `submit_qa`
 schedules every stage and returns at once; `finish_qa` waits and writes the table.
@@ -25,6 +26,7 @@ from dsgqa.results import (
     ItemResult,
     QATrackError,
     assemble_agent_items,
+    assemble_codegen_items,
     assemble_in_context_items,
     assemble_items,
     failed_items,
@@ -34,11 +36,14 @@ from flows._collect import outcomes_or_failures
 from tasks.qa import (
     agent,
     compare,
+    generate_code,
     generate_cypher,
     in_context,
     load_graph,
     load_questions,
     refine,
+    refine_code,
+    run_code,
     run_query,
     write_qa_results,
 )
@@ -95,6 +100,10 @@ def _submit(pipeline: PipelineConfig, model: ModelConfig, qa: QAConfig, graph: G
         answered = [agent.submit(qa.questions, model, pipeline, qa, graph, run, chunk)]
     elif pipeline.kind == "in_context":
         answered = [in_context.submit(qa.questions, model, pipeline, qa, graph, run, chunk)]
+    elif pipeline.kind == "codegen":
+        code = generate_code.submit(qa.questions, model, qa, run, chunk)
+        ran = run_code.submit(code, model, pipeline, qa, graph, run, chunk)
+        answered = [code, ran, refine_code.submit(qa.questions, ran, model, run, chunk)]
     else:
         attempts = generate_cypher.submit(qa.questions, model, graph, run, chunk)
         outcomes = run_query.submit(attempts, model, qa, graph, run, chunk)
@@ -130,6 +139,8 @@ def _collect(pending: PendingQA) -> list[ItemResult]:
                                           *done)
         elif pipeline.kind == "in_context":
             items += assemble_in_context_items(questions, model, pipeline.label, *done)
+        elif pipeline.kind == "codegen":
+            items += assemble_codegen_items(questions, model, pipeline.label, *done)
         else:
             items += assemble_items(questions, model, pending.backend, *done,
                                     pipeline=pipeline.label)

@@ -28,7 +28,7 @@ from benchcore.text_safety import safe_text
 TRACKS = ("qa", "planning")
 
 # `--pipeline` choices: the pipeline kinds, and the full in-context variant by its label.
-PIPELINE_CHOICES = ("feedforward", "agentic", "in_context", "in_context_full")
+PIPELINE_CHOICES = ("feedforward", "agentic", "in_context", "in_context_full", "codegen")
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -394,12 +394,15 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
     only be sent to api.openai.com without a key."""
     from benchcore.llm.openai_chat import check_credentials
     from benchcore.llm.plain_http import warn_plain_http_key
+    from dsgqa.code_sandbox import refuse_unsandboxed
     from dsgqa.questions import load_question_set
     from dsgqa.scene_graph import load_scene_graph
 
     if config.qa is not None:
         load_question_set(config.qa.questions)
         load_scene_graph(config.qa.scene_graph)
+        if config.runs_track("qa"):
+            refuse_unsandboxed(config.qa)
     if config.planning is not None:
         from plangen.batches import shared_planning_tasks
 

@@ -1,7 +1,7 @@
 """The QA track's stages as Prefect tasks, one per (stage, model, pipeline) over the question
 batch, or over each chunk of it (`chunk`, `QAConfig.chunk_size`): load-questions, load-graph;
 feed-forward generate-cypher, run-query, refine; the agentic pipeline's agent; the in-context
-pipeline's in-context; compare; results-table.
+pipeline's in-context; codegen generate-code, run-code, refine; compare; results-table.
 
 Inputs are plain configs, file names and records (they hash and pickle, also to Dask workers);
 question sets, clients and database handles are looked up per process from those.
@@ -23,12 +23,23 @@ from benchcore.llm.process_clients import shared_client
 from benchcore.names import Stage
 from benchcore.run_config import PipelineConfig, QAConfig, RunOptions
 from benchcore.track_summary import TrackSummary
+from dsgqa.code_batches import generate_code_batch, refine_code_batch, run_code_batch
+from dsgqa.code_prompt import graph_description
+from dsgqa.code_sandbox import SandboxLimits
 from dsgqa.graph_handle import GraphInfo, shared_graph
 from dsgqa.in_context import scene_text
 from dsgqa.oracle import register_oracle_provider
 from dsgqa.pipeline_batches import agent_batch, in_context_batch, reference_rows
 from dsgqa.questions import QuestionSet, shared_question_set
-from dsgqa.records import AgentRun, CypherAttempt, QueryOutcome, RefinedAnswer, Verdict
+from dsgqa.records import (
+    AgentRun,
+    CodeAttempt,
+    CodeOutcome,
+    CypherAttempt,
+    QueryOutcome,
+    RefinedAnswer,
+    Verdict,
+)
 from dsgqa.results import ItemResult, summarize_qa_run
 from dsgqa.stage_batches import (
     QueryRunner,
@@ -180,6 +191,62 @@ def refine(
         _client(model, questions, run),
         ItemCache(run.stage_cache_dir, Stage.REFINE),
         run.refreshes(Stage.REFINE),
+    ))
+
+
+@task(
+    name=Stage.GENERATE_CODE,
+    task_run_name=f"{Stage.GENERATE_CODE}[{{model.name}}]{{chunk}}",
+    persist_result=False,
+    **RETRIES,
+)
+def generate_code(
+    questions_file: str, model: ModelConfig, qa: QAConfig, run: RunOptions,
+    chunk: Chunk = WHOLE,
+) -> Outcomes[CodeAttempt]:
+    questions = shared_question_set(questions_file)
+    return Outcomes(generate_code_batch(
+        chunk.of(questions.questions),
+        _client(model, questions, run),
+        graph_description(qa.scene_graph),
+        ItemCache(run.stage_cache_dir, Stage.GENERATE_CODE),
+        run.refreshes(Stage.GENERATE_CODE),
+    ))
+
+
+@task(
+    name=Stage.RUN_CODE,
+    task_run_name=f"{Stage.RUN_CODE}[{{model.name}}]{{chunk}}",
+    persist_result=False,
+    **RETRIES,
+)
+def run_code(
+    attempts: Sequence[Outcome[CodeAttempt]], model: ModelConfig, pipeline: PipelineConfig,
+    qa: QAConfig, graph: GraphInfo, run: RunOptions, chunk: Chunk = WHOLE,
+) -> Outcomes[CodeOutcome]:
+    return Outcomes(run_code_batch(
+        attempts, qa.scene_graph, graph.fingerprint,
+        SandboxLimits(timeout_s=pipeline.code_timeout_s),
+        ItemCache(run.stage_cache_dir, Stage.RUN_CODE), run.refreshes(Stage.RUN_CODE),
+        references=_references(shared_question_set(qa.questions)),
+        query_runner=_query_runner(qa, graph, run),
+    ))
+
+
+@task(
+    name=Stage.REFINE,
+    task_run_name=f"{Stage.REFINE}[{{model.name}}, codegen]{{chunk}}",
+    persist_result=False,
+    **RETRIES,
+)
+def refine_code(
+    questions_file: str, outcomes: Sequence[Outcome[CodeOutcome]], model: ModelConfig,
+    run: RunOptions, chunk: Chunk = WHOLE,
+) -> Outcomes[RefinedAnswer]:
+    questions = shared_question_set(questions_file)
+    return Outcomes(refine_code_batch(
+        chunk.of(questions.questions), outcomes, _client(model, questions, run),
+        ItemCache(run.stage_cache_dir, Stage.REFINE), run.refreshes(Stage.REFINE),
     ))
 
 
