@@ -3,6 +3,7 @@ the run is scored with the failure kind that says what happened."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import textwrap
@@ -80,18 +81,24 @@ def test_sees_no_keys_results_or_harness_environment(tmp_path: Path,
         import os
         def solve_task(g):
             paths = [os.path.expanduser("~/.ssh"), "/root/.ssh", {str(results)!r},
-                     {str(Path.home() / ".ssh")!r}, {str(Path.cwd())!r}]
+                     {str(Path.home() / ".ssh")!r}]
             try:
                 init_env = open("/proc/1/environ", "rb").read().decode()
             except OSError as error:
                 init_env = "denied: " + str(error)
+            cwd = {str(Path.cwd())!r}
             return {{"seen": [p for p in paths if os.path.exists(p)],
+                     "cwd": sorted(os.listdir(cwd)) if os.path.isdir(cwd) else [],
                      "env": dict(os.environ), "init_env": init_env}}
     """)
     assert done.ok, done
     assert "s3cr3t-value" not in done.result
     assert "SANDBOX_TEST_SECRET" not in done.result
-    assert '"seen": []' in done.result
+    seen = json.loads(done.result)
+    assert seen["seen"] == []
+    # The harness's folder shows at most the interpreter's venv mounted inside it (when the
+    # venv lives in the checkout), never the checkout's results or caches.
+    assert set(seen["cwd"]) <= {".venv"}, seen["cwd"]
 
 
 @needs_sandbox
