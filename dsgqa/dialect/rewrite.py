@@ -35,6 +35,8 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
+from dsgqa.dialect.optional_hoist import REWRITE as OPTIONAL_HOIST
+from dsgqa.dialect.optional_hoist import hoist_box_tests
 from dsgqa.dialect.optional_or import refuse_subquery_or_box_field
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
 from dsgqa.dialect.optional_paths import null_unmatched_paths
@@ -293,6 +295,8 @@ class Rewriter:
         if self.target == "ladybug" and add_order_barriers(node, self.names):
             self.note(ORDER_BARRIER)
         self.uniqueness.expand_stars(node)
+        if hoist_box_tests(node, self.names):   # after the stars: its WITH * stays a star
+            self.note(OPTIONAL_HOIST)
         if null_unmatched_paths(node, self.names):
             self.note(OPTIONAL_PATHS)
         return node

@@ -5,8 +5,8 @@ by type. `'R' + 3` concatenates in Neo4j (Kuzu refuses STRING + INT64); `toStrin
 `'2.5'` but Kuzu's CAST prints `'2.500000'`, and `toString(true)` `'True'`. A rewrite that must
 choose by type reads the annotations this pass leaves on the original tree before any rewrite:
 `node.ctype` on every expression node and `node.scope_before` (names -> types) on every
-projection. A type nobody can know is `UNKNOWN`, and a rewrite that needs it refuses (`dialect`)
-rather than guess.
+projection and MATCH clause. A type nobody can know is `UNKNOWN`, and a rewrite that needs it
+refuses (`dialect`) rather than guess.
 
 Types are strings: `str`, `int`, `float`, `bool`, `point`, `node`, `rel`, `path`, `map`,
 `null`, `?` (unknown), and `list<T>` (`list<mixed>` for a list literal of several kinds).
@@ -94,6 +94,7 @@ class TypeAnnotator:
     def _clause(self, clause: Tree, scope: dict[str, str]) -> dict[str, str]:
         kind = clause.data
         if kind == "match":
+            clause.scope_before = dict(scope)  # type: ignore[attr-defined]
             before = set(scope)
             scope = dict(scope)
             for child in clause.children:

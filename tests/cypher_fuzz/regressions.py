@@ -349,4 +349,18 @@ CASES: list[Case] = [
          [["O1", None], ["O2", "P2"], ["O3", None]], True,
          "only O2 has no box, and P2 contains it (both engines read O2's missing box as "
          "present inside the OPTIONAL MATCH's WHERE)"),
+    Case("either_test_or_an_earlier_nodes_box_in_an_optional_where",
+         "MATCH (o:Object) OPTIONAL MATCH (o)<-[:CONTAINS]-(p) "
+         "WHERE o.nodeSymbol <> 'zz' OR o.bbox_dim.x > 100 "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", "P1"], ["O2", "P2"], ["O3", None]], True,
+         "the first operand holds for every object; O3 is in no place (both engines dropped "
+         "O2's parent: its missing box made the OR false)"),
+    Case("an_earlier_nodes_box_beside_the_optional_variables",
+         "MATCH (o:Object) OPTIONAL MATCH (o)<-[:CONTAINS]-(p) "
+         "WHERE point.distance(o.bbox_center, p.center) IS NULL "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", None], ["O2", "P2"], ["O3", None]], True,
+         "only O2 has no box, so only its distance is NULL; the box passed whole beside the "
+         "OPTIONAL MATCH's own variable cannot be computed before it"),
 ]
