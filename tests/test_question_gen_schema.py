@@ -132,3 +132,21 @@ def test_the_schema_text_states_hop_limits_from_the_graph(example_store):
     # The example's longest mesh-place shortest path is 19 hops, its room one 3.
     assert limits == {"CONTAINS": limits["CONTAINS"], "MESH_PLACE_CONNECTED": 24,
                       "ROOM_CONNECTED": 5}
+
+
+def test_large_graphs_get_a_bound_never_below_the_diameter(monkeypatch):
+    import dsgqa.graphstore.hop_limits as module
+
+    grid = []
+    for i in range(8):
+        for j in range(8):
+            for b in ([f"P{i + 1}_{j}"] if i < 7 else []) + ([f"P{i}_{j + 1}"] if j < 7 else []):
+                grid += [("MESH_PLACE_CONNECTED", f"P{i}_{j}", b),
+                         ("MESH_PLACE_CONNECTED", b, f"P{i}_{j}")]
+    tree = [("CONTAINS", "R1", f"P{i}") for i in range(5)]
+    tree += [("CONTAINS", f"P{i}", f"O{i}") for i in range(5)] + [("CONTAINS", "P0", "O1")]
+    exact = longest_shortest_paths(grid + tree)
+    assert exact == {"CONTAINS": 4, "MESH_PLACE_CONNECTED": 14}
+    monkeypatch.setattr(module, "EXACT_NODES", 3)
+    bound = longest_shortest_paths(grid + tree)
+    assert all(exact[t] <= bound[t] <= 2 * exact[t] for t in exact)
