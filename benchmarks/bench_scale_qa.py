@@ -6,7 +6,7 @@ fresh and fully cached, with the whole process tree's peak memory and the report
     ... [--questions N] [--latency 0.05] [--connections 64] [--runs 3]
         [--profile out.pstats] [--profile-rerun out.pstats] [--no-ceiling]
 
-Set-up: the generated question set of the example Hydra graph (240 questions), cycled to N
+Set-up: the generated question set of the example Hydra graph (225 questions), cycled to N
 questions with their own uid and text, on that graph; the fake answers the generate stage with
 the question's reference Cypher and the refine stage with its solution, after the latency. The
 second model writes broken Cypher for 1 question in 20 and a wrong answer for 1 in 10, so the

@@ -14,10 +14,11 @@ from pathlib import Path
 
 from benchcore.item_cache import source_version
 from benchcore.run_config import QAConfig
-from dsgqa.graphstore import GraphStore, open_graph_store, schema_description
+from dsgqa.graphstore import GraphStore, hop_limits, open_graph_store, schema_description
 from dsgqa.scene_graph import load_scene_graph
 
-_SCHEMA_CODE = source_version(schema_description)
+# The kept schema text is named by the code that writes it, the hop limits included.
+_SCHEMA_CODE = source_version(schema_description, hop_limits)
 
 
 @dataclass(frozen=True)

@@ -166,6 +166,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="Only this category (repeatable); default: all.")
     gen.add_argument("--db-root", help="Where the embedded database is built (default: a "
                      "temporary directory).")
+    gen.add_argument("--compare-seed", type=int, metavar="SEED",
+                     help="Also generate with SEED and print the share of question texts both "
+                     "sets share (how much a new seed changes the set).")
     qcheck = questions_sub.add_parser(
         "check", help="Check a hand-written question set: every problem of the file with "
         "file:line (unknown keys named), then every reference `cypher` run on the scene graph "
@@ -567,7 +570,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return generate_command(args.scene_graph, args.out, seed=args.seed,
                                 per_category=args.per_category, categories=args.categories,
-                                db_root=args.db_root)
+                                db_root=args.db_root, compare_seed=args.compare_seed)
     from planeval.cli import main as planeval_main
 
     return planeval_main(args.args, prog="nlp-dsg-benchmark plan")

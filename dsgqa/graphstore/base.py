@@ -53,6 +53,8 @@ class SchemaFacts:
     properties: dict[str, list[tuple[str, str]]]  # label -> [(name, type)]
     edge_endpoints: dict[str, list[tuple[str, str, int]]]  # type -> [(from, to, count)]
     classes: dict[str, list[str]] = field(default_factory=dict)  # label -> class names
+    # type -> the bound a variable-length pattern over it needs at most (`hop_limits.py`)
+    hop_limits: dict[str, int] = field(default_factory=dict)
 
 
 class GraphStore(ABC):
@@ -62,6 +64,10 @@ class GraphStore(ABC):
     # The dialect's way to count nodes per label and edges per type (rows of [name, count]).
     NODE_COUNTS_QUERY: str
     EDGE_COUNTS_QUERY: str
+    # Rows of [type, source nodeSymbol, target nodeSymbol], one per stored relationship.
+    EDGE_LIST_QUERY: str
+    # The largest upper bound the engine accepts in a variable-length pattern (None: no cap).
+    MAX_VAR_LENGTH: int | None = None
 
     @abstractmethod
     def load(self, graph: SceneGraph) -> None:
@@ -90,6 +96,13 @@ class GraphStore(ABC):
                         *self._trusted(self.EDGE_COUNTS_QUERY)]:
             counts[name] = n
         return counts
+
+    def hop_limits(self) -> dict[str, int]:
+        """Per relationship type, a variable-length bound no shortest path in the graph exceeds
+        (capped at the engine's maximum), read from the stored relationships."""
+        from dsgqa.graphstore.hop_limits import hop_limits
+
+        return hop_limits(self._trusted(self.EDGE_LIST_QUERY), self.MAX_VAR_LENGTH)
 
     @abstractmethod
     def schema_facts(self) -> SchemaFacts:

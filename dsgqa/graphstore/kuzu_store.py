@@ -44,6 +44,9 @@ class KuzuStore(GraphStore):
 
     NODE_COUNTS_QUERY = "MATCH (n) RETURN label(n), count(*)"
     EDGE_COUNTS_QUERY = "MATCH ()-[r]->() RETURN label(r), count(*)"
+    EDGE_LIST_QUERY = "MATCH (a)-[r]->(b) RETURN label(r), a.nodeSymbol, b.nodeSymbol"
+    # The binder refuses a variable-length upper bound above 30 (Kuzu and Ladybug alike).
+    MAX_VAR_LENGTH = 30
 
     def __init__(
         self,
@@ -203,6 +206,7 @@ class KuzuStore(GraphStore):
             properties=properties,
             edge_endpoints={t: sorted(v) for t, v in endpoints.items()},
             classes={label: sorted(v) for label, v in classes.items()},
+            hop_limits=self.hop_limits(),
         )
 
     def close(self) -> None:

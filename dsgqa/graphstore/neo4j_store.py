@@ -98,6 +98,7 @@ class Neo4jStore(GraphStore):
 
     NODE_COUNTS_QUERY = "MATCH (n) UNWIND labels(n) AS l RETURN l, count(*)"
     EDGE_COUNTS_QUERY = "MATCH ()-[r]->() RETURN type(r), count(*)"
+    EDGE_LIST_QUERY = "MATCH (a)-[r]->(b) RETURN type(r), a.nodeSymbol, b.nodeSymbol"
 
     backend = "neo4j"
 
@@ -247,6 +248,7 @@ class Neo4jStore(GraphStore):
             properties=ordered,
             edge_endpoints={t: sorted(v) for t, v in endpoints.items()},
             classes={label: sorted(v) for label, v in classes.items()},
+            hop_limits=self.hop_limits(),
         )
 
     def close(self) -> None:

@@ -27,7 +27,7 @@ KUZU_NOTES: tuple[str, ...] = (
     "bbox_center and bbox_dim with x/y/z). There is no point() or distance() function: compute "
     "distances as sqrt((a.center.x-b.center.x)^2 + (a.center.y-b.center.y)^2 + "
     "(a.center.z-b.center.z)^2).",
-    "Shortest paths: MATCH p = (a)-[:TYPE* SHORTEST 1..10]-(b) (or ALL SHORTEST); "
+    "Shortest paths: MATCH p = (a)-[:TYPE* SHORTEST 1..N]-(b) (or ALL SHORTEST), N at most 30; "
     "shortestPath() does not exist. length(p) is the hop count and "
     "properties(nodes(p), 'nodeSymbol') lists the symbols along the path.",
     "Variable-length patterns: give an upper bound, e.g. -[:CONTAINS*1..3]->; without one, "
@@ -59,9 +59,22 @@ NEO4J_NOTES: tuple[str, ...] = (
     "Positions are points: n.center.x, n.center.y, n.center.z, and point.distance(a.center, "
     "b.center) gives the Euclidean distance (Object also has bbox_center and bbox_dim points: "
     "the box's centre and its size along x, y, z).",
-    "Shortest paths: shortestPath((a)-[:TYPE*..10]-(b)).",
-    "Always bound variable-length patterns, e.g. -[:CONTAINS*1..3]->.",
 )
+
+#: With hop limits: every bound the text suggests comes from the graph (`hop_limits.py`), so a
+#: model that follows it never misses a path a question asks about.
+BOUNDED_NOTES: tuple[str, ...] = (
+    "Shortest paths: shortestPath((a)-[:TYPE*..N]-(b)), with N the type's hop limit above.",
+    "Always bound variable-length patterns (-[:TYPE*1..N]-); when the path may be long, use the "
+    "type's hop limit as N.",
+)
+#: Without hop limits (no relationships in the graph, or none could be read).
+UNBOUNDED_NOTES: tuple[str, ...] = (
+    "Shortest paths: shortestPath((a)-[:TYPE*]-(b)).",
+)
+
+HOP_LIMITS_HEADER = ("Hop limits (no shortest path over one relationship type takes more hops "
+                     "in this graph):")
 
 COMMON_NOTES: tuple[str, ...] = (
     "*_CONNECTED edges are stored in both directions (one relationship each way), so "
@@ -93,7 +106,8 @@ def _by_label(mapping: dict[str, T]) -> list[tuple[str, T]]:
 
 
 def describe_schema(facts: SchemaFacts) -> str:
-    """Plain text: labels with properties and classes, edge types with endpoints, notes."""
+    """Plain text: labels with properties and classes, edge types with endpoints and hop
+    limits, notes."""
     lines = ["Node labels (properties):"]
     for label, props in _by_label(facts.properties):
         fields = ", ".join(f"{name}: {neo4j_type(kind)}" for name, kind in props)
@@ -110,7 +124,12 @@ def describe_schema(facts: SchemaFacts) -> str:
         lines.append("Class names present (values of the class property):")
         for label, names in _by_label(facts.classes):
             lines.append(f"- {label}: {', '.join(names)}")
-    notes = NEO4J_NOTES + COMMON_NOTES
+    if facts.hop_limits:
+        lines.append("")
+        lines.append(HOP_LIMITS_HEADER)
+        lines.extend(f"- {t}: {n}" for t, n in sorted(facts.hop_limits.items()))
+    path_notes = BOUNDED_NOTES if facts.hop_limits else UNBOUNDED_NOTES
+    notes = NEO4J_NOTES + path_notes + COMMON_NOTES
     lines.append("")
     lines.append("Notes:")
     lines.extend(f"- {note}" for note in notes)

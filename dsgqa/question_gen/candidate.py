@@ -41,7 +41,11 @@ class Goal:
 class Candidate:
     """One question before the check; `answer` is plain Python data, a `Point` or a `Goal`.
 
-    `near_tie` names why another answer sits within tolerance of this one ('' when clear)."""
+    `near_tie` names why another answer sits within tolerance of this one ('' when clear).
+    `fact` names what the question asks about, so that a set asks each fact once: a symmetric
+    pair, a count and a listing of the same set, or one set asked as a PDDL goal share it
+    (empty: the question text is the fact). `degenerate` says why the answer is a trivial one
+    the template recognises ('' when not; `degenerate.py` finds the generic ones)."""
 
     category: str
     template: str
@@ -51,6 +55,12 @@ class Candidate:
     answer: Any
     tags: tuple[str, ...] = ()
     near_tie: str = ""
+    fact: tuple[str, ...] = ()
+    degenerate: str = ""
+
+    def fact_key(self) -> tuple[str, ...]:
+        """The fact asked about; two questions with one key restate each other."""
+        return self.fact or ("question", self.question)
 
     @property
     def is_pddl(self) -> bool:

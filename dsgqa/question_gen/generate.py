@@ -1,8 +1,13 @@
 """Generate a question set for a scene graph: propose, check twice, pick a balanced selection.
 
 Deterministic for a seed: every category gets its own random stream (so adding a template to one
-category leaves the others' questions unchanged), candidates are interleaved template by
+category leaves the others' candidates unchanged), candidates are interleaved template by
 template, every one is checked, and the first `per_category` that pass make the category.
+
+One fact, one question: a candidate whose fact (`Candidate.fact_key`) an earlier question of the
+set already asks, in this category or an earlier one, is dropped before the check, so restated
+questions do not inflate a score. Degenerate answers (0, empty, every other room) are kept only
+up to `degenerate_cap` per category: a model that finds nothing would get them right.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from benchcore import atomic_files
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND
 from dsgqa.graphstore import open_graph_store
 from dsgqa.question_gen.candidate import Candidate
-from dsgqa.question_gen.gold import DROP_DUPLICATE, check
+from dsgqa.question_gen.degenerate import degenerate_cap, why_degenerate
+from dsgqa.question_gen.gold import DROP_DEGENERATE, DROP_DUPLICATE, check
 from dsgqa.question_gen.report import Report
 from dsgqa.question_gen.templates import CATEGORIES, MODULES
 from dsgqa.question_gen.view import GraphView
@@ -51,6 +57,9 @@ def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PE
     report = Report(graph.fingerprint(), graph.source, seed, per_category)
     view = GraphView.of(graph)
     chosen: list[tuple[Candidate, str]] = []
+    asked: set[tuple[str, ...]] = set()   # fact keys of the questions kept so far
+    cap = degenerate_cap(per_category)
+    report.degenerate_cap = cap
     with tempfile.TemporaryDirectory(prefix="question-gen-") as scratch:
         store = open_graph_store(backend, graph, db_root=db_root or Path(scratch))
         try:
@@ -61,26 +70,34 @@ def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PE
                 proposed = module.candidates(view, rng)
                 report.proposed[module.CATEGORY] = len(proposed)
                 report.kept[module.CATEGORY] = 0
-                seen: set[str] = set()
+                report.degenerate[module.CATEGORY] = 0
                 for candidate in _interleaved(proposed, rng):
                     # Every candidate is checked (not only until the category is full), so the
                     # report's drop counts describe the whole graph, not where the quota ended.
                     report.examined[module.CATEGORY] += 1
-                    if candidate.question in seen:
+                    if candidate.fact_key() in asked:
                         report.drops[(module.CATEGORY, DROP_DUPLICATE)] += 1
                         continue
-                    seen.add(candidate.question)
                     verdict = check(store, candidate)
+                    trivial = why_degenerate(candidate, view) if verdict.kept else ""
                     if not verdict.kept:
                         report.drops[(module.CATEGORY, verdict.reason)] += 1
                         report.examples.setdefault(verdict.reason,
                                                    f"{candidate.name}: {verdict.detail}")
-                    elif report.kept[module.CATEGORY] < per_category:
+                    elif report.kept[module.CATEGORY] >= per_category:
+                        continue
+                    elif trivial and report.degenerate[module.CATEGORY] >= cap:
+                        report.drops[(module.CATEGORY, DROP_DEGENERATE)] += 1
+                        report.examples.setdefault(DROP_DEGENERATE, f"{candidate.name}: {trivial}")
+                    else:
                         report.kept[module.CATEGORY] += 1
+                        report.degenerate[module.CATEGORY] += bool(trivial)
                         report.templates[candidate.template] += 1
+                        asked.add(candidate.fact_key())
                         chosen.append((candidate, candidate.solution()))
         finally:
             store.close()
+    report.facts = len(asked)
     report.seconds = time.perf_counter() - started
     return Generated(_records(chosen), report)
 
@@ -130,11 +147,18 @@ def write_question_set(generated: Generated, path: Path) -> Path:
         "# the reference `cypher` (Heracles' layout, Neo4j dialect) on the embedded engine; only\n"
         "# questions whose two answers agree, with no other answer within tolerance, are kept.\n"
         "# Tags: the category first, then the template and its features.\n"
+        f"# One fact, one question: the {report.total} questions ask {report.facts} distinct "
+        "facts; at most\n"
+        f"# {report.degenerate_cap} per category has a degenerate answer (0, empty, every other "
+        "node of a kind).\n"
     )
     body = {
         "scene_graph": {"fingerprint": report.fingerprint, "source": report.source},
         "generator": {"seed": report.seed, "per_category": report.per_category,
-                      "categories": {c: n for c, n in report.kept.items()}},
+                      "categories": {c: n for c, n in report.kept.items()},
+                      "distinct_facts": report.facts,
+                      "degenerate_cap": report.degenerate_cap,
+                      "degenerate": {c: n for c, n in report.degenerate.items()}},
         "questions": generated.questions,
     }
     text = yaml.dump(body, Dumper=_Dumper, sort_keys=False, width=96, allow_unicode=True)

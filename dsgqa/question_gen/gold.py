@@ -30,8 +30,10 @@ DROP_NEAR_TIE = "near_tie"
 DROP_QUERY_ERROR = "query_error"
 DROP_TRUNCATED = "truncated"
 DROP_DISAGREE = "disagree"
-DROP_DUPLICATE = "duplicate"
-DROP_REASONS = (DROP_NEAR_TIE, DROP_QUERY_ERROR, DROP_TRUNCATED, DROP_DISAGREE, DROP_DUPLICATE)
+DROP_DUPLICATE = "duplicate"      # its fact is already asked (`Candidate.fact_key`)
+DROP_DEGENERATE = "degenerate"    # a trivial answer beyond the category's cap (`degenerate.py`)
+DROP_REASONS = (DROP_NEAR_TIE, DROP_QUERY_ERROR, DROP_TRUNCATED, DROP_DISAGREE, DROP_DUPLICATE,
+                DROP_DEGENERATE)
 
 
 @dataclass(frozen=True)

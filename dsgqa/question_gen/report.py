@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+
+def shared_share(texts: Iterable[str], others: Iterable[str]) -> float:
+    """The share of `texts` that `others` also asks, word for word: how little a new seed
+    changes a set (1.0: the same questions, 0.0: none in common)."""
+    mine, theirs = set(texts), set(others)
+    return len(mine & theirs) / len(mine) if mine else 1.0
 
 
 @dataclass
@@ -21,6 +29,9 @@ class Report:
     templates: Counter = field(default_factory=Counter)   # template -> questions written
     drops: Counter = field(default_factory=Counter)       # (category, reason) -> count
     examples: dict[str, str] = field(default_factory=dict)  # reason -> one example detail
+    degenerate: Counter = field(default_factory=Counter)  # category -> degenerate answers kept
+    degenerate_cap: int = 0                               # the most a category may keep
+    facts: int = 0                                        # distinct facts the questions ask
     seconds: float = 0.0
 
     @property
@@ -45,13 +56,17 @@ class Report:
     def text(self) -> str:
         lines = [f"scene graph {self.source} (fingerprint {self.fingerprint[:16]})",
                  f"seed {self.seed}, {self.per_category} per category: {self.total} questions "
-                 f"in {self.seconds:.1f} s",
-                 f"{'category':<14} {'kept':>5} {'passed':>7} {'checked':>8}  dropped"]
+                 f"in {self.seconds:.1f} s, {self.facts} distinct facts",
+                 f"{'category':<14} {'kept':>5} {'trivial':>7} {'passed':>7} {'checked':>8}"
+                 "  dropped"]
         for category in self.kept:
             dropped = ", ".join(f"{r} {n}" for (c, r), n in sorted(self.drops.items())
                                 if c == category) or "-"
-            lines.append(f"{category:<14} {self.kept[category]:>5} {self.passed(category):>7} "
+            lines.append(f"{category:<14} {self.kept[category]:>5} "
+                         f"{self.degenerate[category]:>7} {self.passed(category):>7} "
                          f"{self.examined[category]:>8}  {dropped}")
+        lines.append(f"trivial: kept answers that are degenerate (0, empty, every other node), "
+                     f"at most {self.degenerate_cap} per category")
         totals = self.drop_totals()
         lines.append("dropped: " + (", ".join(f"{r} {n}" for r, n in sorted(totals.items()))
                                     or "none"))

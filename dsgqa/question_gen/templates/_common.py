@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from random import Random
 from typing import TypeVar
 
@@ -16,6 +16,13 @@ def sample(rng: Random, items: Sequence[T], n: int) -> list[T]:
     """Up to `n` of `items`, chosen by `rng`; `items` must already be in a fixed order."""
     items = list(items)
     return items if len(items) <= n else rng.sample(items, n)
+
+
+def set_fact(kind: str, subject: str, members: Iterable[str]) -> tuple[str, ...]:
+    """The fact 'these are the `kind` of `subject`': a count, a listing and a PDDL goal over the
+    same members restate it, and so do "within 1 hop" and "within 2 hops" when no node is added
+    by the second hop."""
+    return (kind, subject, *sorted(members))
 
 
 def room_objects_match(room: str, obj: str = "o", extra: str = "") -> str:

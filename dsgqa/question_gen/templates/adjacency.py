@@ -3,6 +3,10 @@
 Heracles stores every same-layer edge as one relationship in each direction, so the directed
 wording ("relationships pointing out of") and the undirected one ("adjacent") give the same
 numbers only when the undirected query counts DISTINCT neighbours; the questions say which.
+Both wordings, the listing and "within k hops" with no node added by the k-th hop restate one
+fact (the node's neighbourhood), so they share a fact key. "Within k hops" is not asked once k
+reaches the start's eccentricity (never at or beyond the diameter): the answer would be every
+node the start reaches, whatever k.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from random import Random
 
 from dsgqa.question_gen.candidate import ADJACENT_ROOMS, Candidate
-from dsgqa.question_gen.templates._common import MAX_ITEMS, sample
+from dsgqa.question_gen.templates._common import MAX_ITEMS, sample, set_fact
 from dsgqa.question_gen.view import GraphView
 
 CATEGORY = "adjacency"
@@ -23,28 +27,32 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
     rooms = [r.symbol for r in view.label("Room")]
     for room in rooms:
         near = view.same_layer(room)
+        fact = set_fact("rooms_within", room, near)
+        everyone = _every_other_room(near, rooms)
         out.append(Candidate(
             CATEGORY, "adjacent_rooms", f"rooms_adjacent_to_{room}",
             f"Which rooms are adjacent to room {room}? {ADJACENT_ROOMS} Answer with a set of "
             "nodeSymbols (an empty set if none).",
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
             "RETURN collect(DISTINCT n.nodeSymbol) AS rooms",
-            near, ("sets", "undirected")))
+            near, ("sets", "undirected"), fact=fact))
         out.append(Candidate(
             CATEGORY, "room_degree", f"room_degree_{room}",
             f"How many rooms are adjacent to room {room}? {ADJACENT_ROOMS}",
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
             "RETURN count(DISTINCT n) AS rooms",
-            len(near), ("undirected",)))
+            len(near), ("undirected",), fact=fact, degenerate=everyone))
         out.append(Candidate(
             CATEGORY, "outgoing_room_edges", f"room_edges_out_of_{room}",
             f"How many ROOM_CONNECTED relationships point out of room {room} (directed, "
             "starting at the room)?",
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[e:ROOM_CONNECTED]->(:Room) "
             "RETURN count(e) AS relationships",
-            len(near), ("directed",)))
+            len(near), ("directed",), fact=fact, degenerate=everyone))
         hops = view.hops(room)
         for k in (2, 3):
+            if k >= max(hops.values()):
+                continue
             within = {n for n, d in hops.items() if 0 < d <= k}
             out.append(Candidate(
                 CATEGORY, "rooms_within_k", f"rooms_within_{k}_of_{room}",
@@ -52,7 +60,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"{_HOPS.format(edge='ROOM_CONNECTED')} Answer with a set of nodeSymbols.",
                 f"MATCH (a:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED*1..{k}]-(n:Room) "
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS room",
-                within, ("sets", "undirected", "k_hops")))
+                within, ("sets", "undirected", "k_hops"),
+                fact=set_fact("rooms_within", room, within)))
     places = [p.symbol for p in view.label("MeshPlace")]
     for place in sample(rng, places, 25):
         near = view.same_layer(place)
@@ -62,10 +71,11 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "(directed, starting at it)?",
             f"MATCH (:MeshPlace {{nodeSymbol: '{place}'}})-[e:MESH_PLACE_CONNECTED]->() "
             "RETURN count(e) AS relationships",
-            len(near), ("directed",)))
+            len(near), ("directed",), fact=set_fact("mesh_places_within", place, near)))
         k = rng.choice((1, 2, 3))
-        within = {n for n, d in view.hops(place).items() if 0 < d <= k}
-        if 0 < len(within) <= MAX_ITEMS:
+        hops = view.hops(place)
+        within = {n for n, d in hops.items() if 0 < d <= k}
+        if 0 < len(within) <= MAX_ITEMS and k < max(hops.values()):
             out.append(Candidate(
                 CATEGORY, "mesh_places_within_k", f"mesh_within_{k}_of_{place}",
                 f"Which mesh places are within {k} hops of mesh place {place}? "
@@ -73,5 +83,11 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH (a:MeshPlace {{nodeSymbol: '{place}'}})"
                 f"-[:MESH_PLACE_CONNECTED*1..{k}]-(n:MeshPlace) "
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS place",
-                within, ("sets", "undirected", "k_hops")))
+                within, ("sets", "undirected", "k_hops"),
+                fact=set_fact("mesh_places_within", place, within)))
     return out
+
+
+def _every_other_room(near: set[str], rooms: list[str]) -> str:
+    """Why a neighbour count is degenerate: the room is adjacent to every other room."""
+    return "every other room" if len(rooms) > 2 and len(near) == len(rooms) - 1 else ""

@@ -1,4 +1,7 @@
-"""Counting: objects by class, by room, by class in a room, distinct classes, mesh places."""
+"""Counting: objects by class, by room, by class in a room, distinct classes, mesh places.
+
+A count restates the set it counts, so each count carries the fact key of that set (the one
+`hierarchy` and `pddl` use for listing it)."""
 
 from __future__ import annotations
 
@@ -20,26 +23,27 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             CATEGORY, "count_by_class", f"count_{cls}",
             f"How many objects of class '{cls}' are in the scene graph?",
             f"MATCH (o:Object {{class: {q(cls)}}}) RETURN count(o) AS objects",
-            len(view.label("Object", cls)), ("by_class",)))
+            len(view.label("Object", cls)), ("by_class",), fact=("objects_of_class", cls)))
     for room in rooms:
         inside = view.objects_in_room(room)
         out.append(Candidate(
             CATEGORY, "count_by_room", f"count_in_{room}",
             f"How many different objects are in room {room}? {IN_ROOM}",
             f"{room_objects_match(room)} RETURN count(DISTINCT o) AS objects",
-            len(inside), ("by_room",)))
+            len(inside), ("by_room",), fact=("objects_in_room", room)))
         out.append(Candidate(
             CATEGORY, "count_distinct_classes_in_room", f"count_classes_in_{room}",
             f"How many distinct object classes occur among the objects in room {room}? {IN_ROOM}",
             f"{room_objects_match(room)} RETURN count(DISTINCT o.class) AS classes",
-            len({view.nodes[o].class_name for o in inside}), ("distinct", "by_room")))
+            len({view.nodes[o].class_name for o in inside}), ("distinct", "by_room"),
+            fact=("classes_in_room", room)))
         places = view.places_of_room(room)
         out.append(Candidate(
             CATEGORY, "count_places_in_room", f"count_places_in_{room}",
             f"How many places and mesh places does room {room} CONTAIN?",
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:CONTAINS]->(p) "
             "WHERE p:Place OR p:MeshPlace RETURN count(DISTINCT p) AS places",
-            len(places), ("by_room",)))
+            len(places), ("by_room",), fact=("places_in_room", room)))
     pairs = [(room, cls) for room in rooms for cls in classes]
     for room, cls in sample(rng, pairs, 40):
         n = sum(view.nodes[o].class_name == cls for o in view.objects_in_room(room))
@@ -48,17 +52,18 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             f"How many objects of class '{cls}' are in room {room}? {IN_ROOM}",
             f"{room_objects_match(room, extra=f' {{class: {q(cls)}}}')} "
             "RETURN count(DISTINCT o) AS objects",
-            n, ("by_class", "by_room") + (("empty",) if n == 0 else ())))
+            n, ("by_class", "by_room") + (("empty",) if n == 0 else ()),
+            fact=("class_in_room", room, cls)))
     out.append(Candidate(
         CATEGORY, "count_distinct_classes", "count_object_classes",
         "How many distinct object classes occur in the scene graph?",
         "MATCH (o:Object) RETURN count(DISTINCT o.class) AS classes",
-        len(classes), ("distinct",)))
+        len(classes), ("distinct",), fact=("object_classes",)))
     outside = [o.symbol for o in view.label("Object") if not view.rooms_of(o.symbol)]
     out.append(Candidate(
         CATEGORY, "count_outside_rooms", "count_objects_outside_rooms",
         f"How many objects are in no room at all? {IN_ROOM}",
         "MATCH (o:Object) WHERE NOT EXISTS { "
         "MATCH (:Room)-[:CONTAINS]->()-[:CONTAINS]->(o) } RETURN count(o) AS objects",
-        len(outside), ("by_room",)))
+        len(outside), ("by_room",), fact=("objects_outside_rooms",)))
     return out

@@ -1,4 +1,6 @@
-"""Hierarchy: objects in a room, rooms of an object, classes in a room, empty rooms."""
+"""Hierarchy: objects in a room, rooms of an object, classes in a room, empty rooms.
+
+Each set carries the fact key `counting` uses for its count, so a set asks it once."""
 
 from __future__ import annotations
 
@@ -23,20 +25,23 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 CATEGORY, "objects_in_room", f"objects_in_{room}",
                 f"Which objects are in room {room}? {IN_ROOM} {_SET}",
                 f"{room_objects_match(room)} RETURN DISTINCT o.nodeSymbol AS object",
-                inside, ("sets",) + (("empty",) if not inside else ())))
+                inside, ("sets",) + (("empty",) if not inside else ()),
+                fact=("objects_in_room", room)))
         out.append(Candidate(
             CATEGORY, "classes_in_room", f"classes_in_{room}",
             f"Which object classes occur in room {room}? {IN_ROOM} Answer with a set of class "
             "names.",
             f"{room_objects_match(room)} RETURN collect(DISTINCT o.class) AS classes",
-            {view.nodes[o].class_name for o in inside}, ("sets",)))
+            {view.nodes[o].class_name for o in inside}, ("sets",),
+            fact=("classes_in_room", room)))
     for obj in sample(rng, objects, 30):
         out.append(Candidate(
             CATEGORY, "rooms_of_object", f"rooms_of_{obj}",
             f"Which rooms is object {obj} in? {IN_ROOM} {_SET} (an empty set if none)",
             "MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->"
             f"(:Object {{nodeSymbol: '{obj}'}}) RETURN DISTINCT r.nodeSymbol AS room",
-            view.rooms_of(obj), ("sets",) + (("empty",) if not view.rooms_of(obj) else ())))
+            view.rooms_of(obj), ("sets",) + (("empty",) if not view.rooms_of(obj) else ()),
+            fact=("rooms_of_object", obj)))
     for obj in sample(rng, objects, 15):
         holders = {p for p in view.parents.get(obj, ())
                    if view.nodes[p].label in ("Place", "MeshPlace")}
@@ -45,14 +50,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             f"Which places or mesh places CONTAIN object {obj}? {_SET}",
             f"MATCH (p)-[:CONTAINS]->(:Object {{nodeSymbol: '{obj}'}}) "
             "WHERE p:Place OR p:MeshPlace RETURN p.nodeSymbol AS place",
-            holders, ("sets",)))
+            holders, ("sets",), fact=("places_of_object", obj)))
     empty = {r for r in rooms if not view.objects_in_room(r)}
     out.append(Candidate(
         CATEGORY, "empty_rooms", "empty_rooms",
         f"Which rooms hold no object at all? {IN_ROOM} {_SET} (an empty set if none)",
         "MATCH (r:Room) WHERE NOT EXISTS { MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(:Object) } "
         "RETURN r.nodeSymbol AS room",
-        empty, ("sets", "empty")))
+        empty, ("sets", "empty"), fact=("empty_rooms",)))
     classes = view.classes("Object")
     for room, cls in sample(rng, [(r, c) for r in rooms for c in classes], 20):
         found = {o for o in view.objects_in_room(room) if view.nodes[o].class_name == cls}
@@ -62,5 +67,5 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"Which objects of class '{cls}' are in room {room}? {IN_ROOM} {_SET}",
                 f"{room_objects_match(room, extra=f' {{class: {q(cls)}}}')} "
                 "RETURN DISTINCT o.nodeSymbol AS object",
-                found, ("sets",)))
+                found, ("sets",), fact=("class_in_room", room, cls)))
     return out

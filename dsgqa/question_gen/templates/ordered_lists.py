@@ -36,7 +36,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH (o:Object {{class: {q(cls)}}}) WITH o ORDER BY o.center.z DESC "
                 "RETURN collect(o.nodeSymbol) AS objects",
                 [o.symbol for o in ranked], ("height",),
-                near_tie([o.center[2] for o in members], "two heights")))
+                near_tie([o.center[2] for o in members], "two heights"),
+                fact=("class_by_height", cls)))
     rooms = view.label("Room")
     if len(rooms) >= 2:
         counts = {r.symbol: len(view.objects_in_room(r.symbol)) for r in rooms}
@@ -50,14 +51,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
                 f"WITH r, count(DISTINCT o) AS objects ORDER BY objects {order}, r.nodeSymbol "
                 "RETURN collect(r.nodeSymbol) AS rooms",
-                ranked, ("ties", "counting")))
+                ranked, ("ties", "counting"), fact=("rooms_by_object_count",)))
         ranked = sorted(rooms, key=lambda r: (r.center[0], r.symbol))
         out.append(Candidate(
             CATEGORY, "rooms_west_to_east", "rooms_by_x",
             f"List all rooms by increasing x coordinate of their centers. {_LIST}",
             "MATCH (r:Room) WITH r ORDER BY r.center.x RETURN collect(r.nodeSymbol) AS rooms",
             [r.symbol for r in ranked], ("points",),
-            near_tie([r.center[0] for r in rooms], "two x coordinates")))
+            near_tie([r.center[0] for r in rooms], "two x coordinates"), fact=("rooms_by_x",)))
     k = 3
     if len(objects) > k + 1:
         for obj in sample(rng, objects, 25):
@@ -71,7 +72,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "WITH o, point.distance(o.center, a.center) AS d ORDER BY d LIMIT 3 "
                 "RETURN collect(o.nodeSymbol) AS objects",
                 ranked[:k], ("distance",),
-                near_tie([ds[s] for s in ranked[:k + 1]], "two of the nearest distances")))
+                near_tie([ds[s] for s in ranked[:k + 1]], "two of the nearest distances"),
+                fact=("nearest_objects", obj.symbol)))
     out.extend(_more(view, rng))
     for room in rooms:
         inside = [view.nodes[o] for o in sorted(view.objects_in_room(room.symbol))]
@@ -85,7 +87,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"{room_objects_match(room.symbol, 'o')} MATCH (r:Room {{nodeSymbol: "
                 f"'{room.symbol}'}}) WITH DISTINCT o, r ORDER BY point.distance(o.center, "
                 "r.center) RETURN collect(o.nodeSymbol) AS objects",
-                ranked, ("distance",), near_tie(list(ds.values()), "two distances")))
+                ranked, ("distance",), near_tie(list(ds.values()), "two distances"),
+                fact=("room_objects_by_distance", room.symbol)))
     return out
 
 
@@ -100,7 +103,8 @@ def _more(view: GraphView, rng: Random) -> list[Candidate]:
             "ascending. Answer with a list of class names.",
             "MATCH (o:Object) WITH o.class AS class, count(o) AS objects "
             "ORDER BY objects DESC, class RETURN collect(class) AS classes",
-            sorted(counts, key=lambda c: (-counts[c], c)), ("ties", "counting")))
+            sorted(counts, key=lambda c: (-counts[c], c)), ("ties", "counting"),
+            fact=("classes_by_count",)))
     rooms = view.label("Room")
     if 2 <= len(rooms) <= MAX_ITEMS:
         degree = {r.symbol: len(view.same_layer(r.symbol)) for r in rooms}
@@ -111,7 +115,8 @@ def _more(view: GraphView, rng: Random) -> list[Candidate]:
             "MATCH (r:Room) OPTIONAL MATCH (r)-[:ROOM_CONNECTED]-(n:Room) "
             "WITH r, count(DISTINCT n) AS degree ORDER BY degree DESC, r.nodeSymbol "
             "RETURN collect(r.nodeSymbol) AS rooms",
-            sorted(degree, key=lambda r: (-degree[r], r)), ("ties", "adjacency")))
+            sorted(degree, key=lambda r: (-degree[r], r)), ("ties", "adjacency"),
+            fact=("rooms_by_degree",)))
         for obj in sample(rng, view.label("Object"), 25):
             ds = {r.symbol: math.dist(r.center, obj.center) for r in rooms}
             out.append(Candidate(
@@ -122,5 +127,6 @@ def _more(view: GraphView, rng: Random) -> list[Candidate]:
                 "WITH r, point.distance(r.center, o.center) AS d ORDER BY d "
                 "RETURN collect(r.nodeSymbol) AS rooms",
                 sorted(ds, key=lambda s: (ds[s], s)), ("distance",),
-                near_tie(list(ds.values()), "two distances")))
+                near_tie(list(ds.values()), "two distances"),
+                fact=("rooms_by_distance", obj.symbol)))
     return out

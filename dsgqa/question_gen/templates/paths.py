@@ -1,6 +1,9 @@
 """Paths: hop counts of shortest paths between rooms, mesh places, and the mesh places of two
 objects; the rooms along a shortest room path when it is the only one.
 
+A hop count is symmetric, so its fact key names the two ends in sorted order: "from a to b" and
+"from b to a", and the mesh places of two objects and those places themselves, are one fact.
+
 Pairs more than `MAX_HOPS` apart are left out: Kuzu stops unbounded variable-length patterns at
 30 hops, so such a question could not be checked on the embedded engine.
 """
@@ -32,7 +35,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                     f"{_HOPS.format(edge='ROOM_CONNECTED')}",
                     f"MATCH p = shortestPath((a:Room {{nodeSymbol: '{a}'}})"
                     f"-[:ROOM_CONNECTED*]-(b:Room {{nodeSymbol: '{b}'}})) RETURN length(p) AS hops",
-                    hops[b], ("hops",)))
+                    hops[b], ("hops",), fact=_distance("rooms", a, b)))
                 routes = _shortest_routes(view, a, b, hops)
                 if len(routes) == 1 and hops[b] >= 2:
                     out.append(Candidate(
@@ -43,7 +46,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                         f"MATCH p = shortestPath((a:Room {{nodeSymbol: '{a}'}})"
                         f"-[:ROOM_CONNECTED*]-(b:Room {{nodeSymbol: '{b}'}})) "
                         "RETURN [n IN nodes(p) | n.nodeSymbol] AS route",
-                        routes[0], ("ordered_lists",)))
+                        routes[0], ("ordered_lists",), fact=("room_route", a, b)))
     places = [p.symbol for p in view.label("MeshPlace")]
     for a in sample(rng, places, 20):
         hops = view.hops(a)
@@ -57,7 +60,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH p = shortestPath((a:MeshPlace {{nodeSymbol: '{a}'}})"
                 f"-[:MESH_PLACE_CONNECTED*]-(b:MeshPlace {{nodeSymbol: '{b}'}})) "
                 "RETURN length(p) AS hops",
-                hops[b], ("hops",)))
+                hops[b], ("hops",), fact=_distance("mesh_places", a, b)))
     single = [o.symbol for o in view.label("Object") if len(view.mesh_places_of(o.symbol)) == 1]
     for a in sample(rng, single, 15):
         (pa,) = view.mesh_places_of(a)
@@ -76,8 +79,12 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"(pb:MeshPlace)-[:CONTAINS]->(:Object {{nodeSymbol: '{b}'}}) "
                 "MATCH p = shortestPath((pa)-[:MESH_PLACE_CONNECTED*]-(pb)) "
                 "RETURN length(p) AS hops",
-                hops[pb], ("hops",)))
+                hops[pb], ("hops",), fact=_distance("mesh_places", pa, pb)))
     return out
+
+
+def _distance(kind: str, a: str, b: str) -> tuple[str, ...]:
+    return (f"{kind}_hops", *sorted((a, b)))
 
 
 def _shortest_routes(view: GraphView, start: str, goal: str,

@@ -2,7 +2,10 @@
 in a room, visit every room adjacent to a room, move every X from one room into another.
 
 The question names the predicates to use; the reference Cypher returns the facts (one row of
-arguments per atom) and the goal is their conjunction or disjunction.
+arguments per atom) and the goal is their conjunction or disjunction. Grabbing any, inspecting
+every and moving every X in a room all ask for the same set of objects, so they share its fact
+key (the one `hierarchy` and `counting` use), as visiting the rooms adjacent to a room shares
+that room's neighbourhood with `adjacency`.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from random import Random
 
 from dsgqa.question_gen.candidate import ADJACENT_ROOMS, IN_ROOM, Candidate, Goal, q
-from dsgqa.question_gen.templates._common import room_objects_match, sample
+from dsgqa.question_gen.templates._common import room_objects_match, sample, set_fact
 from dsgqa.question_gen.view import GraphView
 
 CATEGORY = "pddl"
@@ -29,19 +32,20 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         if not 1 <= len(found) <= MAX_ATOMS:
             continue
         match = room_objects_match(room, extra=f" {{class: {q(cls)}}}")
+        fact = ("class_in_room", room, cls)
         out.append(Candidate(
             CATEGORY, "grab_any", f"grab_any_{cls}_in_{room}",
             f"Write a PDDL goal that holds when the robot is holding any one of the objects of "
             f"class '{cls}' in room {room}. {IN_ROOM} Use the predicate (holding ?object). "
             f"{_SYMBOLS}",
             f"{match} RETURN DISTINCT o.nodeSymbol AS object",
-            Goal("or", tuple(("holding", o) for o in found)), ("or",)))
+            Goal("or", tuple(("holding", o) for o in found)), ("or",), fact=fact))
         out.append(Candidate(
             CATEGORY, "inspect_all", f"inspect_all_{cls}_in_{room}",
             f"Write a PDDL goal in which every object of class '{cls}' in room {room} has been "
             f"inspected. {IN_ROOM} Use the predicate (safe ?object). {_SYMBOLS}",
             f"{match} RETURN DISTINCT o.nodeSymbol AS object",
-            Goal("and", tuple(("safe", o) for o in found)), ("and",)))
+            Goal("and", tuple(("safe", o) for o in found)), ("and",), fact=fact))
         others = [r for r in rooms if r != room]
         if others:
             target = rng.choice(others)
@@ -51,7 +55,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"{room} is in room {target}. {IN_ROOM} Use the predicate "
                 f"(object-in-room ?object ?room). {_SYMBOLS}",
                 f"{match} RETURN DISTINCT o.nodeSymbol AS object, '{target}' AS room",
-                Goal("and", tuple(("object-in-room", o, target) for o in found)), ("and",)))
+                Goal("and", tuple(("object-in-room", o, target) for o in found)), ("and",),
+                fact=fact))
     for room in rooms:
         near = sorted(view.same_layer(room))
         if 1 <= len(near) <= MAX_ATOMS:
@@ -61,7 +66,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"{room}. {ADJACENT_ROOMS} Use the predicate (visited-room ?room). {_SYMBOLS}",
                 f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
                 "RETURN DISTINCT n.nodeSymbol AS room",
-                Goal("and", tuple(("visited-room", r) for r in near)), ("and",)))
+                Goal("and", tuple(("visited-room", r) for r in near)), ("and",),
+                fact=set_fact("rooms_within", room, near)))
     for cls in view.classes("Object"):
         members = [o.symbol for o in view.label("Object", cls)]
         if 2 <= len(members) <= MAX_ATOMS:
@@ -70,5 +76,6 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"Write a PDDL goal that holds once the robot has visited any one object of "
                 f"class '{cls}'. Use the predicate (visited-object ?object). {_SYMBOLS}",
                 f"MATCH (o:Object {{class: {q(cls)}}}) RETURN o.nodeSymbol AS object",
-                Goal("or", tuple(("visited-object", o) for o in members)), ("or",)))
+                Goal("or", tuple(("visited-object", o) for o in members)), ("or",),
+                fact=("objects_of_class", cls)))
     return out

@@ -34,14 +34,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             CATEGORY, "room_center", f"center_of_{room.symbol}",
             f"Where is the center of room {room.symbol}? {_POINT}",
             f"MATCH (r:Room {{nodeSymbol: '{room.symbol}'}}) RETURN r.center AS center",
-            point(room.center), ("points",)))
+            point(room.center), ("points",), fact=("center", room.symbol)))
     for obj in sample(rng, objects, 12):
         out.append(Candidate(
             CATEGORY, "object_center", f"center_of_{obj.symbol}",
             f"Where is the center of object {obj.symbol}? {_POINT}",
             f"MATCH (o:Object {{nodeSymbol: '{obj.symbol}'}}) "
             "RETURN o.center.x AS x, o.center.y AS y, o.center.z AS z",
-            point(obj.center), ("points",)))
+            point(obj.center), ("points",), fact=("center", obj.symbol)))
     if len(objects) >= 3:
         for obj in sample(rng, objects, 20):
             others = [o for o in objects if o.symbol != obj.symbol]
@@ -54,7 +54,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH (a:Object {{nodeSymbol: '{obj.symbol}'}}), (o:Object) WHERE o <> a "
                 "RETURN o.nodeSymbol AS object ORDER BY point.distance(o.center, a.center) "
                 "LIMIT 1",
-                best, ("distance",), near_tie(sorted(ds.values())[:2], "the two nearest")))
+                best, ("distance",), near_tie(sorted(ds.values())[:2], "the two nearest"),
+                fact=("nearest_object", obj.symbol)))
         xs = [o.center[0] for o in objects]
         ys = [o.center[1] for o in objects]
         for _ in range(12):
@@ -69,7 +70,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "with its nodeSymbol.",
                 "MATCH (o:Object) RETURN o.nodeSymbol AS object ORDER BY point.distance("
                 f"o.center, point({{x: {here[0]}, y: {here[1]}, z: {here[2]}}})) LIMIT 1",
-                best, ("distance",), near_tie(sorted(ds.values())[:2], "the two nearest")))
+                best, ("distance",), near_tie(sorted(ds.values())[:2], "the two nearest"),
+                fact=("nearest_to_point", str(here[0]), str(here[1]))))
         for a, b in _pairs(rng, [o.symbol for o in objects], 15):
             d = math.dist(view.nodes[a].center, view.nodes[b].center)
             out.append(Candidate(
@@ -77,7 +79,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"How far apart are objects {a} and {b}? {DISTANCE}",
                 f"MATCH (a:Object {{nodeSymbol: '{a}'}}), (b:Object {{nodeSymbol: '{b}'}}) "
                 "RETURN point.distance(a.center, b.center) AS metres",
-                d, ("distance",), at_tolerance_edge(d)))
+                d, ("distance",), at_tolerance_edge(d), fact=("distance", a, b)))
     for cls in view.classes("Object"):
         members = view.label("Object", cls)
         if len(members) < 2:
@@ -91,7 +93,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH (o:Object {{class: {q(cls)}}}) RETURN o.nodeSymbol AS object "
                 f"ORDER BY o.center.z {order} LIMIT 1",
                 best.symbol, ("height",),
-                near_tie(sorted(sign * o.center[2] for o in members)[:2], "the top two heights")))
+                near_tie(sorted(sign * o.center[2] for o in members)[:2], "the top two heights"),
+                fact=(f"{word}_of_class", cls)))
     for room in view.label("Room"):
         inside = [view.nodes[o] for o in sorted(view.objects_in_room(room.symbol))]
         if len(inside) >= 2:
@@ -103,7 +106,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"{room_objects_match(room.symbol)} WITH DISTINCT o ORDER BY o.center.z DESC "
                 "LIMIT 1 RETURN o.nodeSymbol AS object",
                 best.symbol, ("height",),
-                near_tie(sorted(-o.center[2] for o in inside)[:2], "the top two heights")))
+                near_tie(sorted(-o.center[2] for o in inside)[:2], "the top two heights"),
+                fact=("highest_in_room", room.symbol)))
     return out
 
 

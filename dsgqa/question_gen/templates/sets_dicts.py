@@ -22,12 +22,12 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "How many objects are there of each class? Answer with a dict from class name to "
             "count.",
             "MATCH (o:Object) RETURN o.class AS class, count(o) AS objects",
-            dict(counts), ("dicts", "counting")))
+            dict(counts), ("dicts", "counting"), fact=("objects_per_class",)))
     out.append(Candidate(
         CATEGORY, "object_classes", "object_classes",
         "Which object classes occur in the scene graph? Answer with a set of class names.",
         "MATCH (o:Object) RETURN DISTINCT o.class AS class",
-        set(counts), ("sets",)))
+        set(counts), ("sets",), fact=("object_classes",)))
     for room in (r.symbol for r in view.label("Room")):
         inside = Counter(view.nodes[o].class_name for o in view.objects_in_room(room))
         if inside:
@@ -38,7 +38,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "there.",
                 f"{room_objects_match(room)} RETURN o.class AS class, "
                 "count(DISTINCT o) AS objects",
-                dict(inside), ("dicts", "counting")))
+                dict(inside), ("dicts", "counting"), fact=("class_counts_in_room", room)))
     rooms = {r.symbol: view.objects_in_room(r.symbol) for r in view.label("Room")}
     per_room = {r: len(o) for r, o in rooms.items() if o}
     if per_room and len(per_room) <= MAX_ITEMS:
@@ -48,7 +48,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "room nodeSymbol to count, leaving out rooms without objects.",
             "MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
             "RETURN r.nodeSymbol AS room, count(DISTINCT o) AS objects",
-            per_room, ("dicts", "counting")))
+            per_room, ("dicts", "counting"), fact=("objects_per_room",)))
     for cls in sample(rng, sorted(counts), 15):
         members = view.label("Object", cls)
         if len(members) > MAX_ITEMS:
@@ -63,12 +63,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH (o:Object {{class: {q(cls)}}}) "
                 "OPTIONAL MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->(o) "
                 "RETURN DISTINCT o.nodeSymbol AS object, coalesce(r.nodeSymbol, 'none') AS room",
-                {s: (next(iter(r)) if r else "none") for s, r in placed.items()}, ("dicts",)))
+                {s: (next(iter(r)) if r else "none") for s, r in placed.items()}, ("dicts",),
+                fact=("room_of_each", cls)))
         out.append(Candidate(
             CATEGORY, "positions_of_class", f"positions_of_{cls}",
             f"Where is each object of class '{cls}'? Answer with a dict from object nodeSymbol "
             "to its center as a POINT(x y z).",
             f"MATCH (o:Object {{class: {q(cls)}}}) RETURN o.nodeSymbol AS object, "
             "o.center AS center",
-            {o.symbol: point(o.center) for o in members}, ("dicts", "points")))
+            {o.symbol: point(o.center) for o in members}, ("dicts", "points"),
+            fact=("positions_of_class", cls)))
     return out
