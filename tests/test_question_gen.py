@@ -96,6 +96,9 @@ def test_same_seed_same_set_other_seed_other_set(tmp_path):
     assert first.questions == again.questions
     assert first.questions != other.questions
     assert first.report.kept == {c: 5 for c in CATEGORIES}
+    # Byte for byte, header included (one pair of generations serves both checks).
+    assert write_question_set(first, tmp_path / "a.yaml").read_bytes() == \
+        write_question_set(again, tmp_path / "b.yaml").read_bytes()
 
 
 @external.needs(external.EXAMPLE_DSG)
@@ -161,7 +164,7 @@ def test_cli_refuses_an_unknown_category_in_one_line(tmp_path, capsys):
     assert "unknown categories poetry" in capsys.readouterr().err
 
 
-@settings(max_examples=15, deadline=None, derandomize=True,
+@settings(max_examples=8, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(graph=scene_graphs())
 def test_random_graphs_both_gold_answers_agree_and_the_oracle_scores_100(graph, tmp_path):

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 from dsgqa.question_gen.candidate import Candidate
 from dsgqa.question_gen.degenerate import degenerate_cap, why_degenerate
-from dsgqa.question_gen.generate import generate, write_question_set
+from dsgqa.question_gen.generate import generate
 from dsgqa.question_gen.report import shared_share
 from dsgqa.question_gen.templates import MODULES
 from dsgqa.question_gen.view import GraphView
@@ -106,7 +106,7 @@ def test_example_generation_is_fast_and_names_its_facts(example, tmp_path):
     assert not fact_problems(questions, example, seed=1, per_category=30)
 
 
-@settings(max_examples=10, deadline=None, derandomize=True,
+@settings(max_examples=6, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(graph=scene_graphs())
 def test_random_graphs_ask_each_fact_once(graph, tmp_path):
@@ -142,15 +142,6 @@ def test_degenerate_answers_are_recognised():
     assert answer(rooms - {first}) == "every other Room"
     assert answer({first}) == "" and answer(3) == "" and answer(sorted(rooms)) == ""
     assert degenerate_cap(30) == 1 and degenerate_cap(100) == 5 and degenerate_cap(2) == 1
-
-
-def test_same_seed_same_bytes(tmp_path):
-    demo = load_scene_graph(DEMO)
-    first = write_question_set(generate(demo, seed=3, per_category=5, db_root=tmp_path),
-                               tmp_path / "a.yaml")
-    again = write_question_set(generate(demo, seed=3, per_category=5, db_root=tmp_path),
-                               tmp_path / "b.yaml")
-    assert first.read_bytes() == again.read_bytes()
 
 
 def test_seed_overlap_is_reported_when_asked(tmp_path, capsys):
