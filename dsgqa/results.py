@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -102,6 +103,15 @@ def _cost(model: ModelConfig, usages: Sequence[LLMUsage]) -> float:
                       sum(u.completion_tokens for u in usages))
 
 
+def _stage_counts(stages: Sequence[Outcome[Any]], usages: Sequence[object]) -> dict[str, Any]:
+    """What every pipeline's item says about its stages: the first error, fresh LLM calls,
+    stages served from the cache, LLM calls made, and whether every stage settled."""
+    return {"error": _first_error(stages),
+            "fresh_llm_calls": sum(s.fresh_llm_calls for s in stages),
+            "cached_stages": sum(s.from_cache for s in stages), "llm_calls": len(usages),
+            "settled": all(s.settled for s in stages)}
+
+
 def assemble_items(
     questions: Sequence[Question], model: ModelConfig, backend: str,
     attempts: Sequence[Outcome[CypherAttempt]], outcomes: Sequence[Outcome[QueryOutcome]],
@@ -116,10 +126,7 @@ def assemble_items(
         items.append(ItemResult(
             question=q, model=model.label, pipeline=pipeline, backend=backend,
             cost_usd=_cost(model, usages), attempt=a.value, outcome=o.value,
-            answer=r.value, verdict=v.value, error=_first_error(stages),
-            fresh_llm_calls=sum(s.fresh_llm_calls for s in stages),
-            cached_stages=sum(s.from_cache for s in stages), llm_calls=len(usages),
-            settled=all(s.settled for s in stages),
+            answer=r.value, verdict=v.value, **_stage_counts(stages, usages),
         ))
     return items
 
@@ -180,10 +187,7 @@ def assemble_codegen_items(
         items.append(ItemResult(
             question=q, model=model.label, pipeline=pipeline, backend=CODE_SANDBOX,
             cost_usd=_cost(model, usages), code_attempt=a.value, code=o.value,
-            answer=r.value, verdict=v.value, error=_first_error(stages),
-            fresh_llm_calls=sum(s.fresh_llm_calls for s in stages),
-            cached_stages=sum(s.from_cache for s in stages), llm_calls=len(usages),
-            settled=all(s.settled for s in stages),
+            answer=r.value, verdict=v.value, **_stage_counts(stages, usages),
         ))
     return items
 
