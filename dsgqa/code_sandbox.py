@@ -306,7 +306,10 @@ def _read_only_trees() -> tuple[str, ...]:
 
 
 def _mounts(graph: Path | None, fds: list[int] | None = None) -> list[str]:
-    args: list[str] = []
+    # The private tmpfs folders first: a read-only tree below /tmp (a checkout and its venv
+    # under /tmp, as a CI clone may be) is bound on top of them, not hidden by them.
+    args: list[str] = ["--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs",
+                       "/home/sandbox"]
     for path in _SYSTEM_DIRS:
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
@@ -320,7 +323,6 @@ def _mounts(graph: Path | None, fds: list[int] | None = None) -> list[str]:
         if tree != "/usr" and not tree.startswith("/usr/"):   # /usr is bound whole
             args += [*_parents(tree, made), "--ro-bind", tree, tree]
     args += ["--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/home/sandbox",
              "--perms", "0755", "--dir", "/sandbox", "--ro-bind", str(RUNNER), _INSIDE_RUNNER]
     if graph is not None:
         args += _graph_mount(graph, [] if fds is None else fds)

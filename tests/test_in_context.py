@@ -92,9 +92,9 @@ def test_a_bad_pipeline_in_a_config_file_is_one_line(tmp_path) -> None:
 
     path = tmp_path / "run.yaml"
     path.write_text("models: [{name: a, provider: oracle}]\n"
-                    "qa: {questions: q.yaml, scene_graph: g.json, pipelines: [codegen]}\n")
+                    "qa: {questions: q.yaml, scene_graph: g.json, pipelines: [code_gen]}\n")
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert str(caught.value).startswith(f"{path}:2: field qa.pipelines.0.kind: unknown value "
-                                        "'codegen' (accepted: ")
+                                        "'code_gen' (accepted: ")
     assert "\n" not in str(caught.value)
