@@ -195,8 +195,10 @@ def assemble_codegen_items(
 def _code_columns(item: ItemResult) -> dict[str, object]:
     """A codegen item's run in the query columns (see `assemble_codegen_items`)."""
     run = item.code
-    rows = rows_of_result(run.result) if run is not None and run.valid else []
-    text, truncated = capped_rows_json(["result"], rows) if rows else ("", False)
+    ran = run is not None and run.valid
+    rows = rows_of_result(run.result) if ran else []
+    # As for a query: a run that returned nothing still has its (empty) rows.
+    text, truncated = capped_rows_json(["result"], rows) if ran else ("", False)
     return {
         "valid_cypher": bool(run and run.valid), "n_rows": len(rows),
         "query_error": (run.error or "") if run else "",

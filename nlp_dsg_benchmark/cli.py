@@ -256,7 +256,8 @@ def _run_config(args: argparse.Namespace) -> BenchmarkConfig:
         demo = load_config(DEMO_CONFIG)   # its input paths are relative to the file
         return demo.model_copy(update={
             "run_id": args.run_id, "results_dir": args.results_dir, "cache_dir": args.cache_dir,
-            "qa": demo.qa.model_copy(update={"db_root": str(Path(args.cache_dir) / "graphs")}),
+            "qa": demo.qa.model_copy(update={"db_root": str(Path(args.cache_dir) / "graphs"),
+                                             "pipelines": _demo_pipelines(demo)}),
         })
     if args.config:
         config = load_config(args.config)
@@ -503,6 +504,23 @@ def _print_summary(summary, args: argparse.Namespace, note: str = "") -> None:
     except Exception as error:   # the run and its tables are done; printing is a courtesy
         print(f"nlp-dsg-benchmark: run {summary.run_id} finished (tables in {summary.run_dir}); "
               f"printing them failed: {_one_line(error)}", file=sys.stderr)
+
+
+def _demo_pipelines(demo: BenchmarkConfig) -> list:
+    """The smoke configuration's pipelines, and codegen beside them where its sandbox can run
+    (bubblewrap); elsewhere the demo says in one line why it is left out. The smoke deployment
+    itself stays without it: a deployment must not depend on the machine it lands on."""
+    from benchcore.run_config import PipelineConfig
+    from dsgqa.code_sandbox import sandbox_problem
+
+    assert demo.qa is not None
+    pipelines = list(demo.qa.pipelines)
+    problem = sandbox_problem()
+    if problem is None:
+        return [*pipelines, PipelineConfig(kind="codegen")]
+    print(f"nlp-dsg-benchmark demo: the codegen pipeline is left out: {problem}",
+          file=sys.stderr)
+    return pipelines
 
 
 def _reused_as_it_is(config: BenchmarkConfig):

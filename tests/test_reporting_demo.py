@@ -50,7 +50,12 @@ def test_a_real_demo_run_is_recorded_and_reported(tmp_path):
     assert "Queries that failed, by kind, per model" in markdown and "query_dialect" in markdown
     queried = qa[qa["pipeline"] != "in_context"]      # in-context answers run no query
     assert queried["rows_json"].str.startswith('{"columns"').all()   # kept in the store too
-    assert set(qa["pipeline"]) == {"feedforward", "agentic", "in_context"}
+    # The demo's four pipelines (codegen only where its sandbox can run: CI installs it).
+    from dsgqa.code_sandbox import sandbox_problem
+
+    four = {"feedforward", "agentic", "in_context", "codegen"}
+    assert set(qa["pipeline"]) == (four if sandbox_problem() is None else four - {"codegen"})
+    assert qa["correct"].astype(bool).all()   # the oracle's code is right too
     html = result.html_path.read_text()
     per_question = html.split('<section id="per-question">')[1].split("</section>")[0]
     assert per_question.count('<details class="item') == len(written_qa)  # one each, closed
