@@ -99,7 +99,7 @@ def main() -> None:
         Figure("  the same with no API left running", f"{med(cold):.1f} s"),
         Figure("demo, same run id again (reused)", f"{med(reused):.1f} s"),
         Figure("  import Prefect + flows (in the CLI)", f"{med(imports):.1f} s"),
-        Figure("  temporary API start, migrated db", f"{med(api):.1f} s"),
+        Figure("  temporary API start, new database", f"{med(api):.1f} s"),
     ]))
 
 if __name__ == "__main__":

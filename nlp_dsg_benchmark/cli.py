@@ -428,7 +428,7 @@ def _run(args: argparse.Namespace) -> int:
         install_log_filters,
         prepare_prefect_environment,
     )
-    from nlp_dsg_benchmark.temporary_api import starting_api
+    from nlp_dsg_benchmark.temporary_api import CLI_LINGER_S, linger_seconds, starting_api
 
     config = _run_config(args)
     _check_run_folder(config)
@@ -460,7 +460,8 @@ def _run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         server = None
         if not api:
-            server = stack.enter_context(starting_api(config.cache_dir))
+            server = stack.enter_context(starting_api(
+                config.cache_dir, linger_s=linger_seconds(CLI_LINGER_S)))
             os.environ["PREFECT_API_URL"] = server.url
             stack.callback(flush_prefect_telemetry)   # runs before the API stops
         # While the temporary API starts (5-10 s): the inputs are read and Prefect imported.
@@ -473,8 +474,11 @@ def _run(args: argparse.Namespace) -> int:
             print("nlp-dsg-benchmark: no Prefect server running; reusing the temporary one an "
                   "earlier command left running", file=sys.stderr)
         elif not api and not args.quiet:
-            print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one",
-                  file=sys.stderr)
+            kept = linger_seconds(CLI_LINGER_S)
+            kept_for = (f" (kept {kept:g} s after the run for the next command; "
+                        "NLP_DSG_TEMPORARY_API_LINGER_S=0 stops it with the run)" if kept else "")
+            print("nlp-dsg-benchmark: no Prefect server running; starting a temporary one"
+                  + kept_for, file=sys.stderr)
         flow = _with_task_runner(config)   # imports Prefect: after PREFECT_API_URL is final
         if server is not None:
             server.wait()

@@ -48,18 +48,26 @@ def test_environment_beats_prefect_toml(tmp_path: Path, monkeypatch) -> None:
 def test_each_api_has_its_own_database_serves_and_is_gone_afterwards(
         tmp_path: Path, monkeypatch) -> None:
     """Under the run's cache, one slot per API running at once, reused afterwards; a running
-    API named in ./prefect.toml is used as is; each is gone when its run ends. (One test: each
-    API start costs 5-10 s.)"""
+    API named in ./prefect.toml is used as is; each is gone when its run ends, and one whose
+    run failed is gone at once although it was to linger. (One test: each API start costs
+    5-10 s.)"""
+    from nlp_dsg_benchmark.temporary_api import starting_api
+
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
     monkeypatch.delitem(sys.modules, "prefect", raising=False)
-    with temporary_api(tmp_path / "cache") as first, temporary_api(tmp_path / "cache") as second:
-        assert _healthy(first) and _healthy(second)
-        (tmp_path / "prefect.toml").write_text(f'[api]\nurl = "{first}"\n')
-        assert environment._choose_api() == first     # a running server is used as is
+    with temporary_api(tmp_path / "cache") as first:
+        with pytest.raises(RuntimeError, match="the run failed"), \
+                starting_api(tmp_path / "cache", linger_s=60) as second:
+            second.wait()
+            assert _healthy(first) and _healthy(second.url)
+            (tmp_path / "prefect.toml").write_text(f'[api]\nurl = "{first}"\n')
+            assert environment._choose_api() == first     # a running server is used as is
+            raise RuntimeError("the run failed")
+        assert not _listening(second.url)   # a failed run leaves no server behind
     slots = sorted(p.parent.name for p in (tmp_path / "cache/prefect-api").glob("*/prefect.db"))
     assert slots == ["slot-0", "slot-1"]
-    assert not _listening(first) and not _listening(second)
+    assert not _listening(first)
 
 
 @pytest.mark.slow
@@ -108,12 +116,3 @@ def test_a_lingering_api_is_adopted_by_the_next_command_then_retires(tmp_path: P
         time.sleep(0.5)
     assert not _listening(first.url)
     assert not (tmp_path / "cache/prefect-api/slot-0/server.json").exists()
-
-
-def test_a_failed_run_does_not_leave_its_api_behind(tmp_path: Path) -> None:
-    from nlp_dsg_benchmark.temporary_api import starting_api
-
-    with pytest.raises(RuntimeError), starting_api(tmp_path / "cache", linger_s=60) as api:
-        api.wait()
-        raise RuntimeError("the run failed")
-    assert not _listening(api.url)
