@@ -173,36 +173,54 @@ def goal_distance(task: Task, state: frozenset[Fact]) -> int:
 
 def breadth_first(task: Task, budget: Budget) -> SearchResult:
     """Shortest plan (in steps) if one exists within the limits."""
-    start = task.init
-    parents: dict[frozenset[Fact], tuple[frozenset[Fact], GroundAction] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        if task.goal_holds(state):
-            return budget.result(_extract(parents, state), "solved")
-        if limit := budget.exceeded():
-            return budget.result(None, "limit", limit)
-        budget.expanded += 1
-        try:
-            for action in successors(task, state, budget):
-                child = action.apply(state)
-                if child not in parents:
-                    parents[child] = (state, action)
-                    queue.append(child)
-        except _Stop as stop:
-            return budget.result(None, "limit", stop.limit)
-        budget.states = len(parents)
-    return budget.result(None, "unsolvable")
+    return _search(task, budget, _Fifo())
 
 
 def greedy_best_first(task: Task, budget: Budget) -> SearchResult:
     """Follows the goal-count heuristic; fast on easy instances, plans not shortest."""
+    return _search(task, budget, _ByGoalDistance(task))
+
+
+class _Fifo:
+    """Breadth-first: states in the order they were found."""
+
+    def __init__(self) -> None:
+        self._queue: deque[frozenset[Fact]] = deque()
+
+    def add(self, state: frozenset[Fact]) -> None:
+        self._queue.append(state)
+
+    def take(self) -> frozenset[Fact]:
+        return self._queue.popleft()
+
+    def __bool__(self) -> bool:
+        return bool(self._queue)
+
+
+class _ByGoalDistance:
+    """Greedy best-first: the state with the fewest unmet goal facts, ties in the order found."""
+
+    def __init__(self, task: Task) -> None:
+        self._task, self._tie = task, count()
+        self._heap: list[tuple[int, int, frozenset[Fact]]] = []
+
+    def add(self, state: frozenset[Fact]) -> None:
+        heapq.heappush(self._heap, (goal_distance(self._task, state), next(self._tie), state))
+
+    def take(self) -> frozenset[Fact]:
+        return heapq.heappop(self._heap)[2]
+
+    def __bool__(self) -> bool:
+        return bool(self._heap)
+
+
+def _search(task: Task, budget: Budget, frontier: _Fifo | _ByGoalDistance) -> SearchResult:
+    """The search both planners share; only the order of the frontier differs."""
     start = task.init
     parents: dict[frozenset[Fact], tuple[frozenset[Fact], GroundAction] | None] = {start: None}
-    tie = count()
-    frontier = [(goal_distance(task, start), next(tie), start)]
+    frontier.add(start)
     while frontier:
-        _h, _t, state = heapq.heappop(frontier)
+        state = frontier.take()
         if task.goal_holds(state):
             return budget.result(_extract(parents, state), "solved")
         if limit := budget.exceeded():
@@ -213,7 +231,7 @@ def greedy_best_first(task: Task, budget: Budget) -> SearchResult:
                 child = action.apply(state)
                 if child not in parents:
                     parents[child] = (state, action)
-                    heapq.heappush(frontier, (goal_distance(task, child), next(tie), child))
+                    frontier.add(child)
         except _Stop as stop:
             return budget.result(None, "limit", stop.limit)
         budget.states = len(parents)
