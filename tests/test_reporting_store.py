@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -148,11 +151,9 @@ RUN3 = "20260103T020000-cccccc"
 def test_an_unreadable_run_is_skipped_with_one_warning_naming_it(tmp_path, inputs,
                                                                   damage) -> None:
     """A damaged run folder must not fail every later run's report: it is left out, said once."""
-    import logging
     import subprocess
     import sys
 
-    from reporting import store as store_module
     from tests.conftest import PROJECT_ROOT
 
     store = tmp_path / "store"
@@ -168,22 +169,12 @@ def test_an_unreadable_run_is_skipped_with_one_warning_naming_it(tmp_path, input
     else:
         damaged = folder / "run.json"
         shutil.copy(store / f"run_id={RUN1}/run.json", damaged)
-    store_module._WARNED.clear()
-    # A handler of its own: Prefect, set up by other tests of the session, may have replaced
-    # the root logger's handlers that caplog relies on.
-    records: list[logging.LogRecord] = []
-    handler = logging.Handler(logging.WARNING)
-    handler.emit = records.append
-    logger = logging.getLogger("reporting.store")
-    logger.addHandler(handler)
-    try:
+    with store_warnings() as records:
         assert list(list_runs(store)["run_id"]) == [RUN1, RUN3]
         qa, planning = load_store(store)
         assert set(qa["run_id"]) == set(planning["run_id"]) == {RUN1, RUN3}
         assert not load_usage(store).empty
         result = build_report(store, tmp_path / "report")
-    finally:
-        logger.removeHandler(handler)
     assert result.run_id == RUN3 and result.baseline_run == RUN1
     warnings = [r.getMessage() for r in records]
     assert len(warnings) == 1 and str(damaged) in warnings[0]
@@ -201,10 +192,8 @@ def test_an_unreadable_run_is_skipped_with_one_warning_naming_it(tmp_path, input
 
 @pytest.mark.usefixtures("prefect_harness", "prefect_storage")
 def test_a_run_after_a_damaged_one_still_writes_its_report(tmp_path, monkeypatch):
-    import logging
 
     from nlp_dsg_benchmark.cli import main
-    from reporting import store as store_module
     from tests.fake_model import DEMO_GRAPH, demo_subset
 
     monkeypatch.chdir(tmp_path)
@@ -214,20 +203,31 @@ def test_a_run_after_a_damaged_one_still_writes_its_report(tmp_path, monkeypatch
     assert main([*args, "--run-id", "r1"]) == 0
     damaged = tmp_path / "results/store/run_id=r1/qa.parquet"
     damaged.write_bytes(damaged.read_bytes()[:-100])
-    store_module._WARNED.clear()
-    # A handler of its own: where Prefect's console handler writes depends on which test of
-    # the session set Prefect's logging up.
-    records: list[logging.LogRecord] = []
-    handler = logging.Handler(logging.WARNING)
-    handler.emit = records.append
-    logger = logging.getLogger("reporting.store")
-    logger.addHandler(handler)
-    try:
+    with store_warnings() as records:
         assert main([*args, "--run-id", "r2"]) == 0
-    finally:
-        logger.removeHandler(handler)
     assert (tmp_path / "results/r2/report/report.html").is_file()
     warnings = [r.getMessage() for r in records]
     assert len(warnings) == 1 and "\n" not in warnings[0]
     assert "skipping run r1, which cannot be read: results/store/run_id=r1/qa.parquet" in \
         warnings[0]
+
+
+@contextlib.contextmanager
+def store_warnings() -> Iterator[list[logging.LogRecord]]:
+    """The results store's warnings while the block runs (each warned about anew).
+
+    A handler of its own: Prefect, set up by other tests of the session, may have replaced the
+    root logger's handlers that caplog relies on, and where its console handler writes depends
+    on which test set it up."""
+    from reporting import store as store_module
+
+    store_module._WARNED.clear()
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("reporting.store")
+    logger.addHandler(handler)
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
