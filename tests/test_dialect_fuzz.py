@@ -29,13 +29,7 @@ from tests.cypher_fuzz.regressions import CASES, GRAPH, Case
 from tests.ladybug_run import require_ladybug
 
 # (regression case, engine) -> what is wrong; the case is expected to disagree there.
-_MISSING_BOX = ("an OPTIONAL MATCH's WHERE reads a missing box (bbox_center/bbox_dim) of a node "
-                "bound before it as present; a box passed whole beside the OPTIONAL MATCH's own "
-                "variables cannot be computed before it (optional_hoist.py); graphs whose "
-                "objects all have boxes (the example Hydra graph) are not affected")
 KNOWN: dict[tuple[str, str], str] = {
-    ("an_earlier_nodes_box_beside_the_optional_variables", "kuzu"): _MISSING_BOX,
-    ("an_earlier_nodes_box_beside_the_optional_variables", "ladybug"): _MISSING_BOX,
     ("empty_text_in_a_list_with_a_null", "kuzu"): "Kuzu takes a NULL element for '', so '' in a "
     "list holding both is left NULL; a UDF or a bare list_contains under CASE reads such a list "
     "wrong there (a list built from an OPTIONAL MATCH's variables)",

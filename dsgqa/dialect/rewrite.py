@@ -35,14 +35,14 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
-from dsgqa.dialect.optional_hoist import REWRITE as OPTIONAL_HOIST
-from dsgqa.dialect.optional_hoist import hoist_box_tests
 from dsgqa.dialect.optional_or import refuse_subquery_or_box_field
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
 from dsgqa.dialect.optional_paths import null_unmatched_paths
 from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import fix_order_by
+from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
+from dsgqa.dialect.outer_values import pass_outer_values
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
@@ -203,6 +203,7 @@ class Rewriter:
             refuse_zero_hops_off_tables(root)
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
+        self._pass_outer_values(result)
         if keep_count_joins(result):
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):
@@ -215,6 +216,17 @@ class Rewriter:
         if self.distinct_rows:
             self.note(UNION_DISTINCT)
         return result
+
+    def _pass_outer_values(self, root: Tree) -> None:
+        """After every other pass on the parts of the query (a subquery's own parts have no
+        room for a WITH): see `outer_values`; later stars are spelled out without the names it
+        makes."""
+        query = root.children[0] if root.data == "start" else root
+        for part in query.children:
+            if isinstance(part, Tree) and part.data == "single_query" \
+                    and pass_outer_values(part, self.names, self.target):
+                self.note(OUTER_VALUES)
+                self.uniqueness.expand_stars(part)
 
     def visit(self, node: object) -> object:
         if not isinstance(node, Tree):
@@ -295,8 +307,6 @@ class Rewriter:
         if self.target == "ladybug" and add_order_barriers(node, self.names):
             self.note(ORDER_BARRIER)
         self.uniqueness.expand_stars(node)
-        if hoist_box_tests(node, self.names):   # after the stars: its WITH * stays a star
-            self.note(OPTIONAL_HOIST)
         if null_unmatched_paths(node, self.names):
             self.note(OPTIONAL_PATHS)
         return node

@@ -43,6 +43,7 @@ class Scope:
     nodes: list[NodeVar] = field(default_factory=list)
     scalars: dict[str, str] = field(default_factory=dict)  # name -> type
     paths: list[str] = field(default_factory=list)  # path variables (never shortest ones)
+    nullable_scalars: set[str] = field(default_factory=set)  # scalars NULL on some rows
 
 
 @dataclass
@@ -85,8 +86,8 @@ class Generator:
         self.counter = 0
         shape = self.rng.choices(
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
-             "symmetric", "optional_struct", "unwind"],
-            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1])[0]
+             "symmetric", "optional_struct", "unwind", "nullable_outer"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
         return Generated(query, frozenset(self.tags))
@@ -134,6 +135,24 @@ class Generator:
             new.nodes[0].nullable = key.nullable
             clauses.append(self.match(new, optional=True, start=new.nodes[0]))
         clauses.append(self.final_return(new, aggregate=self.chance(0.4)))
+        return A.Query((tuple(clauses),))
+
+    def q_nullable_outer(self) -> A.Query:
+        """A value NULL on some rows (a CASE without ELSE), computed before an OPTIONAL MATCH
+        whose WHERE, or a subquery, may read it: the engines join such a part on the outer
+        values it reads, and a NULL one joined nothing."""
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        kind = self.pick(("float", "int", "str"))
+        value = {"float": self.float, "int": self.integer, "str": self.string}[kind](scope, 1)
+        name = self.fresh("v")
+        items = tuple((A.Var(n.name), n.name) for n in scope.nodes)
+        clauses.append(A.Projection("WITH", (*items, (A.Case(((self.boolean(scope, 1), value),),
+                                                                  None), name))))
+        scope = Scope(nodes=list(scope.nodes), scalars={name: kind}, nullable_scalars={name})
+        if self.chance(0.7):
+            clauses.append(self.match(scope, optional=True))
+        clauses.append(self.final_return(scope, aggregate=self.chance(0.3)))
         return A.Query((tuple(clauses),))
 
     def q_ordered_collect(self) -> A.Query:
@@ -597,7 +616,8 @@ class Generator:
             return A.Func("toInteger", (self.float(scope, d),))
         if choice == "count_sub":
             self.tag("count_subquery")
-            return A.Subquery("COUNT", (self.sub_pattern(n, named=True),), self.sub_where())
+            return A.Subquery("COUNT", (self.sub_pattern(n, named=True),),
+                              self.sub_where(scope))
         if choice == "pattern_size":
             self.tag("pattern_comprehension")
             pat = self.sub_pattern(n, named=True)
@@ -627,8 +647,30 @@ class Generator:
         end = A.NodePat("m" if named else None, label if label and self.chance(0.8) else None)
         return A.PathPat((A.NodePat(n.name), rel, end))
 
-    def sub_where(self) -> A.Expr | None:
-        """A filter on the inner node `m` of a subquery or pattern comprehension."""
+    def sub_where(self, scope: Scope | None = None) -> A.Expr | None:
+        """A filter on the inner node `m` of a subquery or pattern comprehension; with the
+        outer `scope`, sometimes also a test of outer values (which may be NULL)."""
+        inner = self.inner_test()
+        if scope is None or not self.chance(0.4):
+            return inner
+        self.tag("subquery_reads_outer")
+        outer = self.outer_test(scope)
+        return outer if inner is None else A.BinOp(self.pick(("AND", "OR")), inner, outer)
+
+    def outer_test(self, scope: Scope) -> A.Expr:
+        """A test of the outer rows with no subquery of its own: often of a value that may be
+        NULL (a box, a node of an OPTIONAL MATCH, a CASE without ELSE)."""
+        n = self.node(scope)
+        nullable = [A.Var(v) for v in sorted(scope.nullable_scalars)] + \
+            [A.Var(m.name) for m in scope.nodes if m.nullable]
+        if n.label == "Object":
+            nullable.append(A.Prop(A.Var(n.name), self.pick(("bbox_center", "bbox_dim"))))
+        if nullable and self.chance(0.6):
+            return A.IsNull(self.pick(nullable), self.chance(0.5))
+        return A.BinOp(self.pick(("<", ">", "=")), self.float(scope, 0),
+                       A.Lit(self.rng.randint(-4, 4) / 2))
+
+    def inner_test(self) -> A.Expr | None:
         if not self.chance(0.5):
             return None
         self.tag("subquery_where")
@@ -744,6 +786,9 @@ class Generator:
                 self.tag("nullable_point")
                 return A.IsNull(A.Prop(A.Var(n.name), self.pick(("bbox_center", "bbox_dim"))),
                                 self.chance(0.5))
+            if scope.nullable_scalars and self.chance(0.5):
+                return A.IsNull(A.Var(self.pick(sorted(scope.nullable_scalars))),
+                                self.chance(0.5))
             return A.IsNull(A.Var(n.name) if n.nullable else self.float(scope, d),
                             self.chance(0.5))
         if choice == "in":
@@ -763,6 +808,11 @@ class Generator:
             pat = self.sub_pattern(n, named=True)
             where = (A.BinOp("=", A.Prop(A.Var("m"), "class"), A.Lit(self.pick(CLASSES)))
                      if self.chance(0.5) else None)
+            if self.chance(0.4):
+                self.tag("subquery_reads_outer")
+                outer = self.outer_test(scope)
+                where = outer if where is None else A.BinOp(self.pick(("AND", "OR")), where,
+                                                            outer)
             return A.Subquery("EXISTS", (pat,), where)
         if choice == "quant":
             self.tag("quantifier")

@@ -363,4 +363,67 @@ CASES: list[Case] = [
          [["O1", None], ["O2", "P2"], ["O3", None]], True,
          "only O2 has no box, so only its distance is NULL; the box passed whole beside the "
          "OPTIONAL MATCH's own variable cannot be computed before it"),
+    # Outer values a correlated part reads are join keys in both engines; a NULL one joined
+    # nothing (dsgqa/dialect/outer_values.py). v is NULL for O2 only.
+    Case("a_null_outer_value_tested_in_an_optional_where",
+         "MATCH (o:Object) WITH o, CASE WHEN o.nodeSymbol <> 'O2' THEN 1.0 END AS v "
+         "OPTIONAL MATCH (o)<-[:CONTAINS]-(p) WHERE v IS NULL "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", None], ["O2", "P2"], ["O3", None]], True,
+         "v IS NULL holds for O2 only, and P2 contains it (both engines found no parent: the "
+         "NULL v was a join key)"),
+    Case("a_null_outer_value_ored_in_an_optional_where",
+         "MATCH (o:Object) WITH o, CASE WHEN o.nodeSymbol <> 'O2' THEN 1.0 END AS v "
+         "OPTIONAL MATCH (o)<-[:CONTAINS]-(p) WHERE v > 5.0 OR p.nodeSymbol = 'P2' "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", None], ["O2", "P2"], ["O3", None]], True,
+         "NULL OR true is true for O2; v = 1.0 is not > 5 for O1 (both engines dropped O2's "
+         "parent)"),
+    Case("a_null_outer_value_beside_the_optional_variables",
+         "MATCH (o:Object) WITH o, CASE WHEN o.nodeSymbol <> 'O2' THEN 1.0 END AS v "
+         "OPTIONAL MATCH (o)<-[:CONTAINS]-(p) WHERE (p.center.x + v) IS NULL "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", None], ["O2", "P2"], ["O3", None]], True,
+         "only O2's sum is NULL (v is), so only its parent is kept"),
+    Case("an_earlier_optional_node_tested_in_an_optional_where",
+         "MATCH (o:Object) OPTIONAL MATCH (o)<-[:CONTAINS]-(q) WHERE q.nodeSymbol = 'P1' "
+         "OPTIONAL MATCH (o)<-[:CONTAINS]-(p) WHERE q IS NOT NULL "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", "P1"], ["O2", None], ["O3", None]], True,
+         "q is P1 for O1 and NULL for the others (both engines lost O1's parent too)"),
+    Case("a_missing_box_read_by_an_exists_subquery",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, "
+         "EXISTS { MATCH (o)<-[:CONTAINS]-(p) WHERE o.bbox_dim IS NULL } AS e ORDER BY o",
+         [["O1", False], ["O2", True], ["O3", False]], True,
+         "O2 has no box and a parent (both engines said false)"),
+    Case("a_missing_box_read_by_a_count_subquery",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, "
+         "COUNT { MATCH (o)<-[:CONTAINS]-(p) WHERE o.bbox_dim.x IS NULL OR p.nodeSymbol = 'P1' }"
+         " AS c ORDER BY o",
+         [["O1", 1], ["O2", 1], ["O3", 0]], True,
+         "O1 through P1, O2 through its missing box (both engines counted 0 for O2)"),
+    Case("a_missing_box_read_by_a_subquery_in_a_match_where",
+         "MATCH (o:Object) WHERE EXISTS { MATCH (o)<-[:CONTAINS]-(p) WHERE o.bbox_dim IS NULL } "
+         "RETURN o.nodeSymbol AS o",
+         [["O2"]], False,
+         "only O2 lacks a box, and it has a parent (both engines returned nothing)"),
+    Case("a_null_value_read_by_a_subquery_in_a_with_where",
+         "MATCH (o:Object) WITH o, CASE WHEN o.nodeSymbol <> 'O2' THEN 1.0 END AS v "
+         "WHERE EXISTS { MATCH (o)<-[:CONTAINS]-(p) WHERE v IS NULL } "
+         "RETURN o.nodeSymbol AS o",
+         [["O2"]], False,
+         "v is NULL for O2 only"),
+    Case("an_outer_value_read_inside_a_quantifier_of_an_optional_where",
+         "MATCH (o:Object) WITH o, CASE WHEN o.nodeSymbol <> 'O2' THEN 'x' END AS v "
+         "OPTIONAL MATCH (o)<-[:CONTAINS]-(p) WHERE any(s IN [p.nodeSymbol] WHERE v IS NULL) "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", None], ["O2", "P2"], ["O3", None]], True,
+         "the quantifier holds for O2 only (its v is NULL)"),
+    Case("a_star_after_an_optional_where_shows_no_generated_column",
+         "MATCH (o:Object) WITH o, CASE WHEN o.nodeSymbol <> 'O2' THEN 1.0 END AS v "
+         "OPTIONAL MATCH (o)<-[:CONTAINS]-(p) WHERE v IS NULL "
+         "WITH * RETURN o.nodeSymbol AS o, p.nodeSymbol AS p, v ORDER BY o",
+         [["O1", None, 1.0], ["O2", "P2", None], ["O3", None, 1.0]], True,
+         "WITH * passes o, v and p only: the value computed before the OPTIONAL MATCH is the "
+         "translator's, not the query's"),
 ]
