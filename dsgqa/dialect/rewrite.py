@@ -35,7 +35,6 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
-from dsgqa.dialect.optional_or import refuse_subquery_or_box_field
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
 from dsgqa.dialect.optional_paths import null_unmatched_paths
 from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers
@@ -291,7 +290,6 @@ class Rewriter:
         """Neo4j's relationship isomorphism within the clause (see `uniqueness`)."""
         pattern_list = next(c for c in node.children
                             if isinstance(c, Tree) and c.data == "pattern_list")
-        refuse_subquery_or_box_field(node)
         if push_path_filters(node, self.target, self.names):
             self.note(PATH_FILTER)
         if self.uniqueness.apply(node, pattern_list):

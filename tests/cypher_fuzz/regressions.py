@@ -426,4 +426,11 @@ CASES: list[Case] = [
          [["O1", None, 1.0], ["O2", "P2", None], ["O3", None, 1.0]], True,
          "WITH * passes o, v and p only: the value computed before the OPTIONAL MATCH is the "
          "translator's, not the query's"),
+    Case("a_subquery_ored_with_an_earlier_nodes_missing_box_in_an_optional_where",
+         "MATCH (o:Object) OPTIONAL MATCH (o)<-[:CONTAINS]-(p) "
+         "WHERE EXISTS { MATCH (p)<-[:CONTAINS]-(r:Room) } OR o.bbox_center.y > 5 "
+         "RETURN o.nodeSymbol AS o, p.nodeSymbol AS p ORDER BY o",
+         [["O1", "P1"], ["O2", "P2"], ["O3", None]], True,
+         "P1 and P2 are in rooms, so the EXISTS holds for both parents whatever O2's missing "
+         "box says (both engines dropped O2's parent; such a WHERE used to be refused)"),
 ]
