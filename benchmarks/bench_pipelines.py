@@ -3,10 +3,11 @@ in-context prompt's size.
 
     .venv/bin/python benchmarks/bench_pipelines.py
 
-- The demo questions through feed-forward, agentic (tool calls and the text protocol) and
-  in-context (compact and full), answered by the oracle (its token counts are estimates of its
-  prompts and replies), in one real run of the benchmark (the CLI, a temporary Prefect API);
-  then the same run again, which must make 0 fresh calls.
+- The demo questions through feed-forward, agentic (tool calls and the text protocol),
+  in-context (compact and full) and codegen (where its bubblewrap sandbox can run; the oracle
+  writes each question's hand-written `code:` solution), answered by the oracle (its token
+  counts are estimates of its prompts and replies), in one real run of the benchmark (the CLI,
+  a temporary Prefect API); then the same run again, which must make 0 fresh calls.
 - The in-context prompt for the example Hydra graph (`../shared/data/dsg/example_dsg.json`) in
   both variants: characters and estimated tokens, for the longest demo question.
 """
@@ -22,6 +23,7 @@ import pandas as pd
 import yaml
 
 from benchcore import external_data
+from dsgqa.code_sandbox import sandbox_problem
 from dsgqa.in_context import estimate_tokens, serialize
 from dsgqa.prompts import in_context_messages
 from dsgqa.scene_graph import load_scene_graph
@@ -32,6 +34,8 @@ EXAMPLE = external_data.path_or_fetched(external_data.EXAMPLE_DSG)
 PIPELINES = ["feedforward", {"kind": "agentic"}, {"kind": "agentic", "name": "agentic_text",
              "models": ["text-protocol"]}, "in_context", {"kind": "in_context",
                                                           "variant": "full"}]
+if sandbox_problem() is None:
+    PIPELINES.append("codegen")
 
 
 def _config(tmp: Path) -> Path:

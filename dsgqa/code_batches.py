@@ -105,8 +105,9 @@ def with_code_matches(
         if outcome.ok and outcome.value is not None and rows is not None and rows.valid \
                 and not rows.truncated:
             value = outcome.value
-            match = value.valid and rows_match(code_rows.rows_of_result(value.result),
-                                               rows.rows,
+            read = code_rows.rows_of_result(value.result, code_rows.point_columns(rows.rows)) \
+                if value.valid else []
+            match = value.valid and rows_match(read, rows.rows,
                                                ordered=reference_order(wanted[outcome.uid]))
             outcome = replace(outcome,
                               value=value.model_copy(update={"execution_match": match}))

@@ -101,7 +101,7 @@ class ReferenceAgent:
         return tool_call_reply([("answer", json.dumps({"answer": q.get("solution", "")}))])
 
 
-def serve(model: ReferenceModel | ReferenceAgent) -> FakeOpenAIServer:
+def serve(model: ReferenceModel | ReferenceAgent | ReferenceCoder) -> FakeOpenAIServer:
     return FakeOpenAIServer(model)
 
 
@@ -149,3 +149,30 @@ class ChattyModel:
         if not any(m["role"] == "tool" for m in messages):
             return tool_call_reply([("run_cypher", json.dumps({"query": q.get("cypher", "")}))])
         return tool_call_reply([("answer", json.dumps({"answer": q.get("solution", "")}))])
+
+
+class ReferenceCoder:
+    """A coding model behind the loopback server: asked for code, it replies with the demo
+    question's hand-written `code:` solution; asked to refine, with the solution. Records
+    (uid, stage) per request."""
+
+    CODE_PROMPT = "You answer questions about a robot's 3D scene graph by writing ONE Python"
+
+    def __init__(self, questions: dict[str, dict], latency_s: float = 0.0) -> None:
+        self.questions = questions
+        self.latency_s = latency_s
+        self.asked: list[tuple[str, str]] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, request: dict, n: int) -> Reply:
+        messages = request["messages"]
+        stage = "code" if messages[0]["content"].startswith(self.CODE_PROMPT) else "refine"
+        uid, q = next(((u, q) for u, q in self.questions.items()
+                       if q["question"] in messages[-1]["content"]), ("?", {}))
+        with self._lock:
+            self.asked.append((uid, stage))
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        if stage == "code":
+            return chat_reply(f"```python\n{q.get('code', '')}\n```")
+        return chat_reply(f"Answer: {q.get('solution', '')}")

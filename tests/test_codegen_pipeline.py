@@ -17,7 +17,8 @@ from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig
 from dsgqa import code_sandbox
 from dsgqa.code_extract import extract_python
 from dsgqa.code_prompt import API_NAMES, code_messages, graph_description
-from dsgqa.code_rows import result_rows
+from dsgqa.code_rows import point_columns, result_rows
+from dsgqa.execution_match import rows_match
 from dsgqa.prompts import template
 from tests.fake_model import DEMO_GRAPH, demo_subset
 
@@ -63,6 +64,32 @@ def test_results_read_as_rows() -> None:
     assert result_rows(["a", "b"]) == [["a"], ["b"]]
     assert result_rows([["a", 1], ["b", 2]]) == [["a", 1], ["b", 2]]
     assert result_rows({"kitchen": 2}) == [["kitchen", 2]]
+
+
+_O1, _O3 = {"x": 1.0, "y": 0.0, "z": 0.0}, {"x": 3.0, "y": 3.0, "z": 1.0}
+
+
+@pytest.mark.parametrize(("value", "reference", "ordered"), [
+    ([1, 0, 0], [[_O1]], False),                                  # RETURN o.center
+    ([[1, 0, 0], [3, 3, 1]], [[_O1], [_O3]], True),               # ... ORDER BY
+    ([[1, 0, 0]], [[_O1]], False),                                # a list of one position
+    ({"O1": [1, 0, 0], "O3": [3, 3, 1]}, [["O1", _O1], ["O3", _O3]], False),
+    ([["O1", [1, 0, 0]], ["O2", None]], [["O1", _O1], ["O2", None]], False),
+])
+def test_a_position_returned_by_code_matches_the_references_point(
+        value: object, reference: list[list[object]], ordered: bool) -> None:
+    """spark_dsg positions come back as [x, y, z]; where the reference query returns a point
+    there, the code's answer is the same answer (never three rows of one number)."""
+    read = result_rows(value, point_columns(reference))
+    assert rows_match(read, reference, ordered)
+    assert not rows_match(result_rows(value), reference, ordered)  # read without the shape
+
+
+def test_three_numbers_stay_three_rows_where_the_reference_has_no_point() -> None:
+    reference = [[1.0], [0.0], [0.0]]
+    assert result_rows([1, 0, 0], point_columns(reference)) == [[1], [0], [0]]
+    assert rows_match(result_rows([1, 0, 0], point_columns(reference)), reference, True)
+    assert not rows_match(result_rows([1, 0, 1], point_columns([[_O1]])), [[_O1]], False)
 
 
 def _config(tmp_path: Path, script: Path, questions: Path) -> BenchmarkConfig:
@@ -146,3 +173,56 @@ def test_the_demo_reference_solutions_are_right() -> None:
         verdict = compare(question, RefinedAnswer(uid=question.uid, answer=answer,
                                                   raw_reply="", usage=LLMUsage()))
         assert verdict.correct, (question.uid, answer, verdict.mismatch)
+
+
+@needs_sandbox
+@pytest.mark.usefixtures("prefect_harness", "prefect_storage")
+def test_kill_9_mid_run_then_rerun_asks_only_what_was_not_cached(tmp_path: Path) -> None:
+    """A codegen run killed with kill -9 while it refines, then rerun: every reply cached
+    before the kill is not asked again, and the rerun scores every item right."""
+    import os
+    import signal
+    import time
+
+    from benchcore.llm.cache import ResponseCache
+    from flows.benchmark import nlp_dsg_benchmark
+    from tests.fake_model import ReferenceCoder, serve
+    from tests.flow_process import start_flow_process
+
+    uids = {"apt01", "apt02", "apt04", "apt05", "apt06", "apt07"}
+    questions, known = demo_subset(tmp_path, uids)
+    coder = ReferenceCoder(known, latency_s=0.2)
+    with serve(coder) as server:
+        model = ModelConfig(name="fake-coder", base_url=server.base_url,
+                            api_key_env="NO_KEY_NEEDED", max_retries=2, timeout_s=10,
+                            max_connections=2)
+        config = BenchmarkConfig(
+            run_id="code-killed", results_dir=str(tmp_path / "results"),
+            cache_dir=str(tmp_path / "cache"), models=[model],
+            qa=QAConfig(questions=str(questions), scene_graph=str(DEMO_GRAPH),
+                        db_root=str(tmp_path / "graphs"),
+                        pipelines=[PipelineConfig(kind="codegen", code_timeout_s=20)]))
+        process = start_flow_process(config, tmp_path)
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and \
+                    sum(stage == "refine" for _, stage in coder.asked) < 3:
+                time.sleep(0.02)
+            os.killpg(process.pid, signal.SIGKILL)
+        finally:
+            process.wait(timeout=30)
+        before_kill = list(coder.asked)
+        assert len(before_kill) < 2 * len(uids), "the kill did not land mid-run"
+        assert {uid for uid, stage in before_kill if stage == "code"} == uids
+        cached = len(ResponseCache(tmp_path / "cache/llm"))
+
+        nlp_dsg_benchmark(config)
+        rerun = coder.asked[len(before_kill):]
+
+    assert len(rerun) == 2 * len(uids) - cached
+    assert all(stage == "refine" for _, stage in rerun)   # every code reply was cached
+    finished = {uid for uid, stage in before_kill[:-2] if stage == "refine"}
+    assert finished and not {uid for uid, _ in rerun} & finished
+    rows = pd.read_csv(tmp_path / "results/code-killed/qa_results.csv", keep_default_na=False)
+    assert len(rows) == len(uids) and rows["correct"].all()
+    assert (rows["llm_calls"] == 2).all()
