@@ -182,6 +182,9 @@ class PlanningConfig(GenerationSettings):
     models: list[ModelConfig] | None = Field(
         default=None, description="Models for this track; default: the run's models."
     )
+    chunk_size: int | None = Field(
+        default=None, ge=1, description="Instances per generate-plan / planner-plan task "
+        "(default: all in one). On a Dask cluster, chunks run on every worker at once.")
 
     def generation_settings(self) -> GenerationSettings:
         """Only the fields that change a model's plans (the generate-plan cache key)."""
@@ -422,6 +425,7 @@ def load_config(path: str | Path) -> BenchmarkConfig:
 _OPERATIONAL = frozenset({"run_id", "refresh", "tracks", "results_dir", "cache_dir",
                           "task_runner", "dask_address", "max_error_fraction"})
 _OPERATIONAL_QA = frozenset({"db_root", "chunk_size"})
+_OPERATIONAL_PLANNING = frozenset({"chunk_size"})
 _OPERATIONAL_MODEL = frozenset({"api_key_env", "timeout_s", "max_retries", "max_connections",
                                 "max_consecutive_connection_failures"})
 
@@ -434,6 +438,8 @@ def run_identity(config: BenchmarkConfig) -> dict[str, object]:
             model.pop(field, None)
     for field in _OPERATIONAL_QA:
         (identity.get("qa") or {}).pop(field, None)
+    for field in _OPERATIONAL_PLANNING:
+        (identity.get("planning") or {}).pop(field, None)
     return identity
 
 

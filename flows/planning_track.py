@@ -1,5 +1,6 @@
-"""The planning track: generate-plan per model and the planner baseline, then
-logs -> re-simulation -> overview. `submit_planning` schedules, `finish_planning` waits."""
+"""The planning track: generate-plan per model and the planner baseline (a task per chunk of
+instances with `chunk_size`), then logs -> re-simulation -> overview. `submit_planning`
+schedules, `finish_planning` waits."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from prefect.futures import PrefectFuture
 from prefect.utilities.annotations import quote
 
+from benchcore.chunks import Chunk, chunks
 from benchcore.run_config import BenchmarkConfig
 from benchcore.track_summary import TrackSummary
 from flows._artifacts import publish_planning
@@ -21,30 +23,32 @@ from tasks.planning import evaluate_plans, generate_plans, planner_plans
 @dataclass
 class PendingPlanning:
     uids: list[str]
-    futures: list[PrefectFuture]
-    # Whom each future plans for (a model, or the planner): a batch that fails leaves only
-    # its uids, and its items still need their model's rows.
-    owners: list[BatchOwner]
+    # Whom each batch plans for (a model, or the planner), and its chunks' futures in order: a
+    # chunk that fails leaves only its uids, and its items still need their owner's rows.
+    batches: list[tuple[BatchOwner, list[tuple[Chunk, PrefectFuture]]]]
 
 
 def submit_planning(config: BenchmarkConfig) -> PendingPlanning:
     assert config.planning is not None
-    run = config.run_options()
-    models = config.planning_models()
-    futures = [generate_plans.submit(config.planning, model, run) for model in models]
-    owners = [model_owner(config.planning, model.label) for model in models]
-    if config.planning.planner_baseline:
-        futures.append(planner_plans.submit(config.planning, run))
-        owners.append(planner_owner())
-    uids = [t.key for t in shared_planning_tasks(config.planning)]
-    return PendingPlanning(uids=uids, futures=futures, owners=owners)
+    planning, run = config.planning, config.run_options()
+    uids = [t.key for t in shared_planning_tasks(planning)]
+    parts = chunks(len(uids), planning.chunk_size)
+    batches = [(model_owner(planning, model.label),
+                [(chunk, generate_plans.submit(planning, model, run, chunk)) for chunk in parts])
+               for model in config.planning_models()]
+    if planning.planner_baseline:
+        batches.append((planner_owner(),
+                        [(chunk, planner_plans.submit(planning, run, chunk)) for chunk in parts]))
+    return PendingPlanning(uids=uids, batches=batches)
 
 
 def finish_planning(pending: PendingPlanning, config: BenchmarkConfig,
                     run_dir: Path) -> TrackSummary:
     assert config.planning is not None
-    batches = [PlanBatch(owner, outcomes_or_failures(future, pending.uids, owner.model))
-               for future, owner in zip(pending.futures, pending.owners, strict=True)]
+    batches = [PlanBatch(owner, [outcome for chunk, future in parts for outcome in
+                                 outcomes_or_failures(future, chunk.of(pending.uids),
+                                                      owner.model)])
+               for owner, parts in pending.batches]
     summary = evaluate_plans(quote(batches), config.planning.data_dir, run_dir,
                              config.planning_models())
     publish_planning(summary)

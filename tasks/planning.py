@@ -1,5 +1,6 @@
 """The planning track's stages as Prefect tasks: generate-plan (one per model over the
-instances), planner-plan (the classical baseline), evaluate-plans (logs, re-simulation, tables).
+instances, or over each chunk of them: `chunk`, `PlanningConfig.chunk_size`), planner-plan (the
+classical baseline, likewise), evaluate-plans (logs, re-simulation, tables).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 from prefect import task
 
 from benchcore.batch import Outcome
+from benchcore.chunks import WHOLE, Chunk
 from benchcore.item_cache import ItemCache
 from benchcore.llm.base import ModelConfig
 from benchcore.llm.process_clients import shared_client
@@ -29,15 +31,15 @@ from tasks.policies import RETRIES
 
 @task(
     name=Stage.GENERATE_PLAN,
-    task_run_name=f"{Stage.GENERATE_PLAN}[{{model.name}}]",
+    task_run_name=f"{Stage.GENERATE_PLAN}[{{model.name}}]{{chunk}}",
     persist_result=False,
     **RETRIES,
 )
 def generate_plans(
-    planning: PlanningConfig, model: ModelConfig, run: RunOptions
+    planning: PlanningConfig, model: ModelConfig, run: RunOptions, chunk: Chunk = WHOLE,
 ) -> list[Outcome[dict[str, Any]]]:
     return generate_plans_batch(
-        shared_planning_tasks(planning),
+        chunk.of(shared_planning_tasks(planning)),
         shared_client(model, run.llm_cache_dir, keys_at_submission=run.keys_at_submission),
         planning.generation_settings(),
         model_owner(planning, model.label).experiment,
@@ -46,10 +48,12 @@ def generate_plans(
     )
 
 
-@task(name=Stage.PLANNER_PLAN, persist_result=False, **RETRIES)
-def planner_plans(planning: PlanningConfig, run: RunOptions) -> list[Outcome[dict[str, Any]]]:
+@task(name=Stage.PLANNER_PLAN, task_run_name=f"{Stage.PLANNER_PLAN}{{chunk}}",
+      persist_result=False, **RETRIES)
+def planner_plans(planning: PlanningConfig, run: RunOptions,
+                  chunk: Chunk = WHOLE) -> list[Outcome[dict[str, Any]]]:
     return planner_batch(
-        shared_planning_tasks(planning),
+        chunk.of(shared_planning_tasks(planning)),
         planner_limits(planning),
         ItemCache(run.stage_cache_dir, Stage.PLANNER_PLAN),
         run.refreshes(Stage.PLANNER_PLAN),
