@@ -30,6 +30,7 @@ class Cluster:
     worker_dir: Path
     folder: Path
     env: dict[str, str]
+    scheduler_pid: int = 0
 
     def client(self):   # a new client each time: tests close theirs
         from distributed import Client
@@ -61,11 +62,12 @@ def _stop(process: subprocess.Popen) -> None:
             process.wait(timeout=5)
 
 
-def start_worker(cluster: Cluster, name: str) -> subprocess.Popen:
-    """One more worker process (the caller stops it, e.g. to play a dead machine)."""
+def start_worker(cluster: Cluster, name: str, *extra: str) -> subprocess.Popen:
+    """One more worker process (the caller stops it, e.g. to play a dead machine); `extra`:
+    more `dask worker` options."""
     return _start(["worker", cluster.address, "--nthreads", "4", "--no-dashboard", "--name",
-                   name, "--host", "127.0.0.1", "--no-nanny"], cluster.worker_dir, cluster.env,
-                  cluster.folder / f"{name}.log")
+                   name, "--host", "127.0.0.1", "--no-nanny", *extra], cluster.worker_dir,
+                  cluster.env, cluster.folder / f"{name}.log")
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -93,10 +95,11 @@ def dask_cluster(folder: Path, api_url: str, workers: int = 2) -> Iterator[Clust
         while not scheduler_file.is_file() and time.monotonic() < deadline:
             time.sleep(0.1)
         address = json.loads(scheduler_file.read_text())["address"]
-        cluster = Cluster(address, worker_dir, folder, env)
+        cluster = Cluster(address, worker_dir, folder, env, processes[0].pid)
         processes += [start_worker(cluster, f"w{i}") for i in range(workers)]
-        with cluster.client() as client:
-            client.wait_for_workers(workers, timeout=90)
+        if workers:
+            with cluster.client() as client:
+                client.wait_for_workers(workers, timeout=90)
         yield cluster
     finally:
         for process in reversed(processes):

@@ -7,6 +7,7 @@ worker and the variable, and a long-lived worker takes each run's connection lim
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -181,3 +182,49 @@ def _leases_taken(dask_scheduler: object, name: str) -> int:
 
 def test_cluster_processes_do_not_outlive_the_tests(cluster: Cluster) -> None:
     assert os.path.isdir(cluster.worker_dir)   # the fixture's own teardown stops them
+
+
+def _open_the_demo_graph(db_root: str) -> list[int]:
+    """On a worker: open the demo graph's store as a run does; its query workers' pids."""
+    import psutil
+
+    from benchcore.run_config import QAConfig
+    from dsgqa.graph_handle import shared_graph
+    from tests.fake_model import DEMO_GRAPH, DEMO_QUESTIONS
+
+    shared_graph(QAConfig(questions=str(DEMO_QUESTIONS), scene_graph=str(DEMO_GRAPH),
+                          db_root=db_root))
+    return [child.pid for child in psutil.Process().children(recursive=True)]
+
+
+def test_a_worker_that_lost_its_scheduler_exits_with_its_query_workers(tmp_path: Path) -> None:
+    """The scheduler's machine dies mid-life: a worker started as docs/deployment.md says
+    (`--death-timeout`) exits within it, and the query workers it started go with it (they
+    used to hang for many minutes)."""
+    import psutil
+    from prefect.settings import PREFECT_API_URL
+
+    with dask_cluster(tmp_path / "c", PREFECT_API_URL.value(), workers=0) as own:
+        worker = start_worker(own, "orphan", "--death-timeout", "3")
+        try:
+            with own.client() as client:
+                client.wait_for_workers(1, timeout=90)
+                children = client.submit(_open_the_demo_graph, str(tmp_path / "graphs"),
+                                         pure=False).result()
+            assert children, "opening the graph started no query worker"
+            os.killpg(own.scheduler_pid, signal.SIGKILL)
+            started = time.monotonic()
+            worker.wait(timeout=60)
+            exited = time.monotonic() - started
+            deadline = time.monotonic() + 10
+            while any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"
+                      for p in children) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            left = [p for p in children
+                    if psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"]
+        finally:
+            stop(worker)
+    assert exited < 30, f"the worker waited {exited:.0f} s for a dead scheduler"
+    assert not left, f"query workers outlived their Dask worker: {left}"
+    log = (tmp_path / "c/orphan.log").read_text()
+    assert "Traceback" not in log, log[-3000:]   # one line saying why, not screens of them
