@@ -874,9 +874,10 @@ def to_float(v: object) -> float | None:
 
 def cypher_round(x: float | int, precision: int | None) -> float:
     """round(x): ties toward +infinity (Java Math.round); round(x, p): HALF_UP on the
-    decimal text of x, except that precision 0 follows round(x) (manual, round())."""
+    decimal text of x, except that precision 0 follows round(x) (manual, round()). Never
+    -0.0: Neo4j makes the result from Math.round's long, or from a BigDecimal (neither has a
+    negative zero), so round(-0.4) is 0.0 and prints '0.0'."""
     if precision is None or precision == 0:
-        out = float(math.floor(float(x) + 0.5))
-        return math.copysign(out, x) if out == 0 else out  # Java: round(-0.5) is -0.0
+        return float(math.floor(float(x) + 0.5)) + 0.0
     q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-precision), rounding=ROUND_HALF_UP)
-    return float(q)
+    return float(q) + 0.0
