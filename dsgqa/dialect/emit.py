@@ -281,11 +281,20 @@ class Emitter:
         op = str(node.children[1])
         return self._binary(node, "<>" if op == "!=" else op)
 
-    def _tested(self, node: object) -> str:
-        text = self._sub(node, 6)
-        if isinstance(node, Tree) and node.data in ("index", "kuzu_slice"):
-            return f"({text})"  # Kuzu's parser refuses `xs[1] IS NULL`
+    def _tested(self, node: object, right: bool = False) -> str:
+        text = self._sub(node, 6, right)
+        if isinstance(node, Tree) and node.data in ("index", "kuzu_slice", "arith", "unary"):
+            # Kuzu's parser refuses `xs[1] IS NULL`, and binds IS NULL, IN, CONTAINS, STARTS
+            # WITH and =~ tighter than arithmetic (openCypher's grammar; Neo4j binds them
+            # looser): `a + b IS NULL` is `a + (b IS NULL)` there.
+            return f"({text})"
         return text
+
+    def _list_op(self, node: Tree, op: str) -> str:
+        """IN, CONTAINS, STARTS WITH, ENDS WITH, =~: arithmetic operands in parentheses
+        (see `_tested`)."""
+        left, right = node.children[0], node.children[-1]
+        return f"{self._tested(left)} {op} {self._tested(right, right=True)}"
 
     def e_is_null(self, node: Tree) -> str:
         return self._tested(node.children[0]) + " IS NULL"
@@ -294,19 +303,19 @@ class Emitter:
         return self._tested(node.children[0]) + " IS NOT NULL"
 
     def e_starts_with(self, node: Tree) -> str:
-        return self._binary(node, "STARTS WITH")
+        return self._list_op(node, "STARTS WITH")
 
     def e_ends_with(self, node: Tree) -> str:
-        return self._binary(node, "ENDS WITH")
+        return self._list_op(node, "ENDS WITH")
 
     def e_contains(self, node: Tree) -> str:
-        return self._binary(node, "CONTAINS")
+        return self._list_op(node, "CONTAINS")
 
     def e_in_(self, node: Tree) -> str:
-        return self._binary(node, "IN")
+        return self._list_op(node, "IN")
 
     def e_regex(self, node: Tree) -> str:
-        return self._binary(node, "=~")
+        return self._list_op(node, "=~")
 
     def e_arith(self, node: Tree) -> str:
         return self._binary(node, str(node.children[1]))

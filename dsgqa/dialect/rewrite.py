@@ -33,6 +33,8 @@ from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
+from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
+from dsgqa.dialect.lambda_sources import lambdas_outside_cases
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
@@ -207,6 +209,8 @@ class Rewriter:
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):
             self.note(TERNARY_NULLS)
+        if lambdas_outside_cases(result):   # after the NULL guards the passes above write
+            self.note(LAMBDA_SOURCES)
         if compare_case_conditions(result):
             self.note(CASE_CONDITIONS)
         if skip_union_parts(result):

@@ -434,4 +434,17 @@ CASES: list[Case] = [
          [["O1", "P1"], ["O2", "P2"], ["O3", None]], True,
          "P1 and P2 are in rooms, so the EXISTS holds for both parents whatever O2's missing "
          "box says (both engines dropped O2's parent; such a WHERE used to be refused)"),
+    Case("a_comprehension_over_a_slice_of_collected_nodes",
+         "MATCH (r:Room)-[:CONTAINS]->(p) WITH p.nodeSymbol AS k, collect(r) AS xs "
+         "RETURN k, [x IN xs[..4] | x.nodeSymbol] AS v ORDER BY k",
+         [["P1", ["R1"]], ["P2", ["R2"]], ["p1", ["R1"]]], True,
+         "each place's room (both engines read P1's room as R2: a lambda over the list the "
+         "slice's NULL guard made read another row's node)"),
+    Case("arithmetic_under_contains_is_null_and_in",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, o.class + 'x' CONTAINS 'hx' AS c, "
+         "o.center.x + 1 IN [2.0] AS i, o.center.x + 1 IS NULL AS n ORDER BY o",
+         [["O1", True, True, False], ["O2", False, False, False], ["O3", False, False, False]],
+         True,
+         "Neo4j binds + tighter than CONTAINS, IN and IS NULL; Kuzu's grammar the other way "
+         "round (an engine error before)"),
 ]
