@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from benchcore.llm.base import ModelConfig
 from tests.conftest import PROJECT_ROOT
 from tests.fake_openai import FakeOpenAIServer, Reply, chat_reply, error_reply, tool_call_reply
 
@@ -103,6 +104,13 @@ class ReferenceAgent:
 
 def serve(model: ReferenceModel | ReferenceAgent | ReferenceCoder) -> FakeOpenAIServer:
     return FakeOpenAIServer(model)
+
+
+def loopback_model(name: str, server: FakeOpenAIServer) -> ModelConfig:
+    """A model behind the loopback server as a kill -9 test wants it: no key, two connections,
+    quick retries."""
+    return ModelConfig(name=name, base_url=server.base_url, api_key_env="NO_KEY_NEEDED",
+                       max_retries=2, timeout_s=10, max_connections=2)
 
 
 class ChattyModel:

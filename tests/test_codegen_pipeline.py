@@ -186,16 +186,14 @@ def test_kill_9_mid_run_then_rerun_asks_only_what_was_not_cached(tmp_path: Path)
 
     from benchcore.llm.cache import ResponseCache
     from flows.benchmark import nlp_dsg_benchmark
-    from tests.fake_model import ReferenceCoder, serve
+    from tests.fake_model import ReferenceCoder, loopback_model, serve
     from tests.flow_process import start_flow_process
 
     uids = {"apt01", "apt02", "apt04", "apt05", "apt06", "apt07"}
     questions, known = demo_subset(tmp_path, uids)
     coder = ReferenceCoder(known, latency_s=0.2)
     with serve(coder) as server:
-        model = ModelConfig(name="fake-coder", base_url=server.base_url,
-                            api_key_env="NO_KEY_NEEDED", max_retries=2, timeout_s=10,
-                            max_connections=2)
+        model = loopback_model("fake-coder", server)
         config = BenchmarkConfig(
             run_id="code-killed", results_dir=str(tmp_path / "results"),
             cache_dir=str(tmp_path / "cache"), models=[model],

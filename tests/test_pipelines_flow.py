@@ -17,7 +17,7 @@ from benchcore.llm.base import ModelConfig
 from benchcore.llm.cache import ResponseCache
 from benchcore.run_config import BenchmarkConfig, PipelineConfig, QAConfig
 from dsgqa.results import transcript_file
-from tests.fake_model import DEMO_GRAPH, ReferenceAgent, demo_subset, serve
+from tests.fake_model import DEMO_GRAPH, ReferenceAgent, demo_subset, loopback_model, serve
 from tests.flow_process import start_flow_process
 
 pytestmark = pytest.mark.usefixtures("prefect_harness", "prefect_storage")
@@ -90,9 +90,7 @@ def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
     questions, known = demo_subset(tmp_path, UIDS)
     agent = ReferenceAgent(known, latency_s=0.2)
     with serve(agent) as server:
-        model = ModelConfig(name="fake-agent", base_url=server.base_url,
-                            api_key_env="NO_KEY_NEEDED", max_retries=2, timeout_s=10,
-                            max_connections=2)
+        model = loopback_model("fake-agent", server)
         config = BenchmarkConfig(
             run_id="agent-killed", results_dir=str(tmp_path / "results"),
             cache_dir=str(tmp_path / "cache"), models=[model],
