@@ -62,6 +62,8 @@ def generator_block(report: Report) -> dict[str, Any]:
         "degenerate_cap": report.degenerate_cap,
         "degenerate": dict(report.degenerate.items()),
         "tiers": {c: report.tier_counts(c) for c in report.kept},
+        # per category and tier, the questions that passed the check: what the graph allows
+        "tiers_passed": {c: {t: report.available[(c, t)] for t in TIERS} for c in report.kept},
     }
     if report.scores:
         block["right_answers"] = {
