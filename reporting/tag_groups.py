@@ -2,10 +2,11 @@
 lists (its categories, its templates, their features) instead of one long one.
 
 `questions generate` writes each question's tags as its category first, then its template, then
-the template's features. The same word can be the category of one question and a feature of
-another (`counting`, `ordered_lists`), so a tag's kind is its place in its question's list, not
-the word itself. A hand-written set has plain tags in no particular order: one group, `tag`, as
-the report always showed it.
+the template's features, then its difficulty tier (`tier:N`). The same word can be the category
+of one question and a feature of another (`counting`, `ordered_lists`), so a tag's kind is its
+place in its question's list, not the word itself; a tier tag is known by its form. A
+hand-written set has plain tags in no particular order: one group, `tag`, as the report always
+showed it.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchcore.tag_lists import tag_list
+from dsgqa.question_gen.difficulty import tier_of_tags
 from dsgqa.question_gen.templates import CATEGORIES
 from reporting import metrics
 
-CATEGORY, TEMPLATE, FEATURE, PLAIN = "category", "template", "feature", "tag"
-KINDS = (CATEGORY, TEMPLATE, FEATURE)
+CATEGORY, TIER, TEMPLATE, FEATURE, PLAIN = "category", "tier", "template", "feature", "tag"
+KINDS = (CATEGORY, TIER, TEMPLATE, FEATURE)
 
 
 @dataclass(frozen=True)
@@ -31,8 +33,8 @@ class TagGroup:
 
     @property
     def plural(self) -> str:
-        return {CATEGORY: "categories", TEMPLATE: "templates", FEATURE: "features",
-                PLAIN: "tags"}[self.kind]
+        return {CATEGORY: "categories", TIER: "tiers", TEMPLATE: "templates",
+                FEATURE: "features", PLAIN: "tags"}[self.kind]
 
 
 def is_generated(qa: pd.DataFrame) -> bool:
@@ -45,8 +47,9 @@ def is_generated(qa: pd.DataFrame) -> bool:
 
 
 def tag_groups(qa: pd.DataFrame) -> list[TagGroup]:
-    """Per kind (category, template, feature) of a generated set, else the one plain group;
-    kinds no question has (a set without features) are left out."""
+    """Per kind (category, tier, template, feature) of a generated set, else the one plain
+    group; kinds no question has (a set without features, or written before tiers) are left
+    out."""
     if not is_generated(qa):
         return [TagGroup(PLAIN, metrics.qa_by_tag(qa))]
     groups = []
@@ -67,4 +70,7 @@ def _of_kind(tags: list[str], kind: str) -> list[str]:
         return tags[:1]
     if kind == TEMPLATE:
         return tags[1:2]
-    return tags[2:]
+    tiers = [t for t in tags[2:] if tier_of_tags([t]) is not None]
+    if kind == TIER:
+        return tiers
+    return [t for t in tags[2:] if t not in tiers]

@@ -18,8 +18,9 @@ TOP_TAGS = 20
 LONG_TABLE_ROWS = 30
 RATES = ("accuracy",)  # mean F1 is a mean score, shown as 0.750 like everywhere else
 GENERATED_NOTE = ("A generated question set tags each question with its category, then its "
-                  "template, then the template's features; a question counts once under each "
-                  "of its tags.")
+                  "template, then the template's features, then its difficulty tier (tier:1 "
+                  "to tier:3, from what its gold computation needs); a question counts once "
+                  "under each of its tags.")
 
 
 def tag_sections(qa: pd.DataFrame) -> list[Section]:

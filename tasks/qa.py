@@ -23,6 +23,7 @@ from benchcore.llm.process_clients import shared_client
 from benchcore.names import Stage
 from benchcore.run_config import PipelineConfig, QAConfig, RunOptions
 from benchcore.track_summary import TrackSummary
+from dsgqa.baseline_model import register_baseline_provider
 from dsgqa.code_batches import generate_code_batch, refine_code_batch, run_code_batch
 from dsgqa.code_prompt import graph_description
 from dsgqa.code_sandbox import SandboxLimits
@@ -50,8 +51,10 @@ from dsgqa.stage_batches import (
 )
 from tasks.policies import RETRIES
 
-# Model configs of this track may name the oracle, which answers from the question set.
+# Model configs of this track may name the oracle, which answers from the question set, and
+# the trivial baselines, which answer every question the same trivial way.
 register_oracle_provider()
+register_baseline_provider()
 
 
 def _client(model: ModelConfig, questions: QuestionSet, run: RunOptions) -> LLMClient:

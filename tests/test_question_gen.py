@@ -7,6 +7,7 @@ from pathlib import Path
 from random import Random
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 
 from benchcore.llm.base import ModelConfig
@@ -83,9 +84,14 @@ def test_shipped_set_scores_100_percent_with_the_oracle_on_kuzu(example_store):
 
 @external.needs(external.EXAMPLE_DSG)
 def test_shipped_set_is_what_seed_0_generates(example, tmp_path):
-    generated = generate(example, seed=0, per_category=30, db_root=tmp_path)
+    generated = generate(example, seed=0, per_category=30, db_root=tmp_path / "db")
     shipped = load_question_set(SHIPPED).questions
     assert as_questions(generated.questions) == list(shipped)
+    # The header and the generator block too (tier counts, baseline scores), but for where
+    # the scene graph was read from.
+    source = yaml.safe_load(SHIPPED.read_text())["scene_graph"]["source"]
+    text = write_question_set(generated, tmp_path / "set.yaml").read_text()
+    assert text.replace(example.source, source) == SHIPPED.read_text()
 
 
 def test_same_seed_same_set_other_seed_other_set(tmp_path):

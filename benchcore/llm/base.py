@@ -30,8 +30,8 @@ from benchcore.url_credentials import refuse_credentials
 Message = dict[str, Any]
 
 # Every provider a model config may name; each is registered with a client factory in
-# `benchcore.llm.providers` (the QA track adds "oracle").
-Provider = Literal["openai", "scripted", "oracle"]
+# `benchcore.llm.providers` (the QA track adds "oracle" and the trivial "baseline" models).
+Provider = Literal["openai", "scripted", "oracle", "baseline"]
 PROVIDERS: tuple[str, ...] = Provider.__args__
 
 

@@ -51,7 +51,7 @@ def build_client(
     if factory is None:
         raise ValueError(
             f"provider {config.provider!r} is not registered in this process "
-            "(the QA track registers 'oracle' when dsgqa is imported)"
+            "(the QA track registers 'oracle' and 'baseline' when its tasks are imported)"
         )
     client = factory(config, questions or {})
     # Only real models are response-cached: scripted and oracle replies depend on more than the

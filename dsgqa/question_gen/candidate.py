@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from dsgqa.question_gen.difficulty import Needs
 from dsgqa.sldp import Point, SLDPDict, SLDPList, SLDPSet, format_sldp
 
 #: Solutions are printed with this many decimals; SLDP's tolerance (0.01) is far coarser.
@@ -45,7 +46,9 @@ class Candidate:
     `fact` names what the question asks about, so that a set asks each fact once: a symmetric
     pair, a count and a listing of the same set, or one set asked as a PDDL goal share it
     (empty: the question text is the fact). `degenerate` says why the answer is a trivial one
-    the template recognises ('' when not; `degenerate.py` finds the generic ones)."""
+    the template recognises ('' when not; `degenerate.py` finds the generic ones). `needs` is
+    what its gold computation needs, which sets its difficulty tier (`difficulty.py`); every
+    template declares it."""
 
     category: str
     template: str
@@ -57,6 +60,14 @@ class Candidate:
     near_tie: str = ""
     fact: tuple[str, ...] = ()
     degenerate: str = ""
+    needs: Needs | None = None
+
+    @property
+    def tier(self) -> int:
+        """The difficulty tier its declared needs give."""
+        if self.needs is None:
+            raise ValueError(f"template {self.template} declares no needs for {self.name}")
+        return self.needs.tier
 
     def fact_key(self) -> tuple[str, ...]:
         """The fact asked about; two questions with one key restate each other."""

@@ -2,12 +2,15 @@
 
 Deterministic for a seed: every category gets its own random stream (so adding a template to one
 category leaves the others' candidates unchanged), candidates are interleaved template by
-template, every one is checked, and the first `per_category` that pass make the category.
+template, every one is checked, and `per_category` of those that pass make the category, the
+difficulty tiers taking turns (`balance.py`, tiers from `difficulty.py`).
 
-One fact, one question: a candidate whose fact (`Candidate.fact_key`) an earlier question of the
-set already asks, in this category or an earlier one, is dropped before the check, so restated
-questions do not inflate a score. Degenerate answers (0, empty, every other room) are kept only
-up to `degenerate_cap` per category: a model that finds nothing would get them right.
+One fact, one question: a candidate whose fact (`Candidate.fact_key`) an earlier category's
+question asks is dropped before the check, one that a question of its own category asks while
+choosing, so restated questions do not inflate a score. Degenerate answers (0, empty, every
+other room) are kept only up to `degenerate_cap` per category: a model that finds nothing would
+get them right. The trivial baselines are then scored on the set (`baseline_scores.py`), and the
+report and the file's header state their scores.
 """
 
 from __future__ import annotations
@@ -25,13 +28,18 @@ import yaml
 
 from benchcore import atomic_files
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND
-from dsgqa.graphstore import open_graph_store
+from dsgqa.graphstore import GraphStore, open_graph_store
+from dsgqa.question_gen.balance import Passed, Selection, balanced
+from dsgqa.question_gen.baseline_scores import baseline_scores
 from dsgqa.question_gen.candidate import Candidate
 from dsgqa.question_gen.degenerate import degenerate_cap, why_degenerate
+from dsgqa.question_gen.difficulty import tier_tag
 from dsgqa.question_gen.gold import DROP_DEGENERATE, DROP_DUPLICATE, check
 from dsgqa.question_gen.report import Report
+from dsgqa.question_gen.set_header import generator_block, header_text
 from dsgqa.question_gen.templates import CATEGORIES, MODULES
 from dsgqa.question_gen.view import GraphView
+from dsgqa.questions import Question
 from dsgqa.scene_graph import SceneGraph
 
 DEFAULT_PER_CATEGORY = 30
@@ -56,8 +64,9 @@ def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PE
     started = time.perf_counter()
     report = Report(graph.fingerprint(), graph.source, seed, per_category)
     view = GraphView.of(graph)
-    chosen: list[tuple[Candidate, str]] = []
+    chosen: list[Candidate] = []
     asked: set[tuple[str, ...]] = set()   # fact keys of the questions kept so far
+    answers: dict[tuple[str, str], str] = {}   # (name, question) -> its reference query's answer
     cap = degenerate_cap(per_category)
     report.degenerate_cap = cap
     with tempfile.TemporaryDirectory(prefix="question-gen-") as scratch:
@@ -69,37 +78,66 @@ def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PE
                 rng = Random(f"{seed}:{module.CATEGORY}")
                 proposed = module.candidates(view, rng)
                 report.proposed[module.CATEGORY] = len(proposed)
-                report.kept[module.CATEGORY] = 0
-                report.degenerate[module.CATEGORY] = 0
-                for candidate in _interleaved(proposed, rng):
-                    # Every candidate is checked (not only until the category is full), so the
-                    # report's drop counts describe the whole graph, not where the quota ended.
-                    report.examined[module.CATEGORY] += 1
-                    if candidate.fact_key() in asked:
-                        report.drops[(module.CATEGORY, DROP_DUPLICATE)] += 1
-                        continue
-                    verdict = check(store, candidate)
-                    trivial = why_degenerate(candidate, view) if verdict.kept else ""
-                    if not verdict.kept:
-                        report.drops[(module.CATEGORY, verdict.reason)] += 1
-                        report.examples.setdefault(verdict.reason,
-                                                   f"{candidate.name}: {verdict.detail}")
-                    elif report.kept[module.CATEGORY] >= per_category:
-                        continue
-                    elif trivial and report.degenerate[module.CATEGORY] >= cap:
-                        report.drops[(module.CATEGORY, DROP_DEGENERATE)] += 1
-                        report.examples.setdefault(DROP_DEGENERATE, f"{candidate.name}: {trivial}")
-                    else:
-                        report.kept[module.CATEGORY] += 1
-                        report.degenerate[module.CATEGORY] += bool(trivial)
-                        report.templates[candidate.template] += 1
-                        asked.add(candidate.fact_key())
-                        chosen.append((candidate, candidate.solution()))
+                passed = _passed(store, view, _interleaved(proposed, rng), asked, report,
+                                 module.CATEGORY, answers)
+                selection = balanced(passed, per_category, cap, asked)
+                _count(report, module.CATEGORY, passed, selection)
+                chosen += [p.candidate for p in selection.chosen]
+            records = _records(chosen)
+            report.scores = baseline_scores(
+                store, [Question.model_validate(r) for r in records],
+                {r["uid"]: answers[r["name"], r["question"]] for r in records})
         finally:
             store.close()
     report.facts = len(asked)
     report.seconds = time.perf_counter() - started
-    return Generated(_records(chosen), report)
+    return Generated(records, report)
+
+
+def _passed(store: GraphStore, view: GraphView, candidates: Iterable[Candidate],
+            asked: set[tuple[str, ...]], report: Report, category: str,
+            answers: dict[tuple[str, str], str]) -> list[Passed]:
+    """The candidates that pass the check, in order; `answers` gains their reference query's
+    answers. Every candidate is checked (not only until the category is full), so the report's
+    drop counts describe the whole graph, and the tiers can be balanced from all of them; but
+    not one whose fact an earlier category asks, nor one whose fact and tier an earlier
+    informative candidate that passed shares (choosing in order, `balanced` would never reach
+    it)."""
+    passed = []
+    shadowed: set[tuple[tuple[str, ...], int]] = set()
+    for candidate in candidates:
+        report.examined[category] += 1
+        if candidate.fact_key() in asked or (candidate.fact_key(), candidate.tier) in shadowed:
+            report.drops[(category, DROP_DUPLICATE)] += 1
+            continue
+        verdict = check(store, candidate)
+        if not verdict.kept:
+            report.drops[(category, verdict.reason)] += 1
+            report.examples.setdefault(verdict.reason, f"{candidate.name}: {verdict.detail}")
+            continue
+        answers[candidate.name, candidate.question] = verdict.cypher_answer
+        trivial = why_degenerate(candidate, view)
+        passed.append(Passed(candidate, trivial))
+        if not trivial:
+            shadowed.add((candidate.fact_key(), candidate.tier))
+    return passed
+
+
+def _count(report: Report, category: str, passed: list[Passed], selection: Selection) -> None:
+    """What the category kept and dropped while choosing, by tier and template."""
+    report.kept[category] = len(selection.chosen)
+    report.degenerate[category] = sum(bool(p.trivial) for p in selection.chosen)
+    for reason, dropped in ((DROP_DUPLICATE, selection.duplicates),
+                            (DROP_DEGENERATE, selection.degenerate)):
+        if dropped:
+            report.drops[(category, reason)] += len(dropped)
+    for dropped in selection.degenerate[:1]:
+        report.examples.setdefault(DROP_DEGENERATE, f"{dropped.candidate.name}: {dropped.trivial}")
+    for p in passed:
+        report.available[(category, p.candidate.tier)] += 1
+    for p in selection.chosen:
+        report.tiers[(category, p.candidate.tier)] += 1
+        report.templates[p.candidate.template] += 1
 
 
 def _interleaved(candidates: list[Candidate], rng: Random) -> Iterable[Candidate]:
@@ -114,18 +152,20 @@ def _interleaved(candidates: list[Candidate], rng: Random) -> Iterable[Candidate
         yield from (c for c in row if c is not None)
 
 
-def _records(chosen: list[tuple[Candidate, str]]) -> list[dict[str, Any]]:
-    """Question mappings in heracles_agents' format plus `cypher`; uids by category."""
+def _records(chosen: list[Candidate]) -> list[dict[str, Any]]:
+    """Question mappings in heracles_agents' format plus `cypher`; uids by category; the tier
+    is the last tag."""
     records = []
     counters: dict[str, int] = {}
-    for candidate, solution in chosen:
+    for candidate in chosen:
         counters[candidate.category] = counters.get(candidate.category, 0) + 1
-        tags = list(dict.fromkeys((candidate.category, candidate.template, *candidate.tags)))
+        tags = [*dict.fromkeys((candidate.category, candidate.template, *candidate.tags)),
+                tier_tag(candidate.tier)]
         records.append({
             "uid": f"{candidate.category}-{counters[candidate.category]:03d}",
             "name": candidate.name,
             "question": candidate.question,
-            "solution": solution,
+            "solution": candidate.solution(),
             "correctness_comparator": _comparator("PDDL" if candidate.is_pddl else "SLDP"),
             "tags": _Flow(tags),
             "cypher": candidate.cypher,
@@ -139,30 +179,15 @@ def _comparator(kind: str) -> dict[str, str]:
 
 def write_question_set(generated: Generated, path: Path) -> Path:
     """The YAML file: a comment header, the scene graph's label, the generator's settings and
-    the questions (one block per question, long strings folded)."""
+    counts (`set_header.py`) and the questions (one block per question, long strings folded)."""
     report = generated.report
-    header = (
-        f"# Generated by `nlp-dsg-benchmark questions generate` for {report.source}.\n"
-        "# Each solution was computed twice, in plain Python over the loaded scene graph and by\n"
-        "# the reference `cypher` (Heracles' layout, Neo4j dialect) on the embedded engine; only\n"
-        "# questions whose two answers agree, with no other answer within tolerance, are kept.\n"
-        "# Tags: the category first, then the template and its features.\n"
-        f"# One fact, one question: the {report.total} questions ask {report.facts} distinct "
-        "facts; at most\n"
-        f"# {report.degenerate_cap} per category has a degenerate answer (0, empty, every other "
-        "node of a kind).\n"
-    )
     body = {
         "scene_graph": {"fingerprint": report.fingerprint, "source": report.source},
-        "generator": {"seed": report.seed, "per_category": report.per_category,
-                      "categories": {c: n for c, n in report.kept.items()},
-                      "distinct_facts": report.facts,
-                      "degenerate_cap": report.degenerate_cap,
-                      "degenerate": {c: n for c, n in report.degenerate.items()}},
+        "generator": generator_block(report),
         "questions": generated.questions,
     }
     text = yaml.dump(body, Dumper=_Dumper, sort_keys=False, width=96, allow_unicode=True)
-    return atomic_files.write_text(path, header + text)
+    return atomic_files.write_text(path, header_text(report) + text)
 
 
 class _Flow(list):

@@ -6,6 +6,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from dsgqa.question_gen.baseline_scores import ModelScore
+from dsgqa.question_gen.difficulty import TIERS
+
 
 def shared_share(texts: Iterable[str], others: Iterable[str]) -> float:
     """The share of `texts` that `others` also asks, word for word: how little a new seed
@@ -32,6 +35,9 @@ class Report:
     degenerate: Counter = field(default_factory=Counter)  # category -> degenerate answers kept
     degenerate_cap: int = 0                               # the most a category may keep
     facts: int = 0                                        # distinct facts the questions ask
+    tiers: Counter = field(default_factory=Counter)      # (category, tier) -> questions written
+    available: Counter = field(default_factory=Counter)  # (category, tier) -> candidates passed
+    scores: list[ModelScore] = field(default_factory=list)  # oracle, then each baseline
     seconds: float = 0.0
 
     @property
@@ -52,6 +58,35 @@ class Report:
         """Candidates of a category that passed the check (kept or beyond the quota)."""
         dropped = sum(n for (c, _), n in self.drops.items() if c == category)
         return self.examined[category] - dropped
+
+    def tier_counts(self, category: str | None = None) -> dict[int, int]:
+        """Questions written per tier, in one category or the whole set."""
+        return {t: sum(n for (c, tier), n in self.tiers.items()
+                       if tier == t and category in (None, c)) for t in TIERS}
+
+    def tier_lines(self) -> list[str]:
+        """Questions per category and tier: written / passed the check."""
+        lines = [f"{'tiers':<14} " + " ".join(f"{'tier ' + str(t):>9}" for t in TIERS)
+                 + "  (written / passed)"]
+        for category in self.kept:
+            lines.append(f"{category:<14} " + " ".join(
+                f"{f'{self.tiers[(category, t)]}/{self.available[(category, t)]}':>9}"
+                for t in TIERS))
+        lines.append(f"{'all':<14} " + " ".join(f"{n:>9}" for n in self.tier_counts().values()))
+        return lines
+
+    def score_lines(self) -> list[str]:
+        """Right answers of the oracle and each trivial baseline, overall and per tier."""
+        if not self.scores:
+            return []
+        lines = [f"{'baselines':<14} {'all':>13} " + " ".join(f"{'tier ' + str(t):>13}"
+                                                             for t in TIERS)]
+        for score in self.scores:
+            cells = [_share(*score.counts(t)) for t in (None, *TIERS)]
+            lines.append(f"{score.model:<14} " + " ".join(f"{c:>13}" for c in cells))
+        lines.append("baselines: right answers by the benchmark's scorer, each answering every "
+                     "question with 0, nothing, the IDs it names, or the most common class")
+        return lines
 
     def text(self) -> str:
         lines = [f"scene graph {self.source} (fingerprint {self.fingerprint[:16]})",
@@ -74,4 +109,8 @@ class Report:
             lines.append(f"  e.g. {reason}: {detail[:160]}")
         for category, missing in self.shortfalls().items():
             lines.append(f"short: {category} has {missing} fewer than asked (graph too small)")
-        return "\n".join(lines)
+        return "\n".join(lines + self.tier_lines() + self.score_lines())
+
+
+def _share(right: int, asked: int) -> str:
+    return f"{right}/{asked} {right / asked:.1%}" if asked else "-"

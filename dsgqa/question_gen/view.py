@@ -55,6 +55,10 @@ class GraphView:
         return {o for p in self.places_of_room(room) for o in self.children.get(p, ())
                 if self.nodes[o].label == "Object"}
 
+    def objects_in_adjacent_rooms(self, room: str) -> set[str]:
+        """Objects in the rooms a ROOM_CONNECTED relationship joins to `room`."""
+        return {o for near in self.same_layer(room) for o in self.objects_in_room(near)}
+
     def rooms_of(self, obj: str) -> set[str]:
         return {r for p in self.parents.get(obj, ()) if self.nodes[p].label in PLACE_LABELS
                 for r in self.parents.get(p, ()) if self.nodes[r].label == "Room"}

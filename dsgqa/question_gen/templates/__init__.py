@@ -1,8 +1,9 @@
 """Question templates, one module per category.
 
 Each module has `CATEGORY` and `candidates(view, rng)`: every question it can phrase about the
-graph (parameters sampled with `rng` where there are too many), each with its reference Cypher
-and its Python answer. Which of them end up in a set is `generate.py`'s business.
+graph (parameters sampled with `rng` where there are too many), each with its reference Cypher,
+its Python answer and what that computation needs (`difficulty.Needs`, which gives its tier).
+Which of them end up in a set is `generate.py`'s business.
 """
 
 from __future__ import annotations

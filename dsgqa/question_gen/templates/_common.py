@@ -29,3 +29,10 @@ def room_objects_match(room: str, obj: str = "o", extra: str = "") -> str:
     """Heracles' pattern for the objects in a room: Room -> place or mesh place -> Object."""
     return (f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:CONTAINS]->()-[:CONTAINS]->"
             f"({obj}:Object{extra})")
+
+
+def adjacent_room_objects_match(room: str, obj: str = "o", extra: str = "") -> str:
+    """The objects in the rooms adjacent to a room: one ROOM_CONNECTED hop, then Heracles'
+    room -> place or mesh place -> Object."""
+    return (f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(:Room)"
+            f"-[:CONTAINS]->()-[:CONTAINS]->({obj}:Object{extra})")

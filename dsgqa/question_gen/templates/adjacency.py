@@ -14,6 +14,7 @@ from __future__ import annotations
 from random import Random
 
 from dsgqa.question_gen.candidate import ADJACENT_ROOMS, Candidate
+from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import MAX_ITEMS, sample, set_fact
 from dsgqa.question_gen.view import GraphView
 
@@ -35,20 +36,22 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "nodeSymbols (an empty set if none).",
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
             "RETURN collect(DISTINCT n.nodeSymbol) AS rooms",
-            near, ("sets", "undirected"), fact=fact))
+            near, ("sets", "undirected"), fact=fact, needs=Needs(hops=1)))
         out.append(Candidate(
             CATEGORY, "room_degree", f"room_degree_{room}",
             f"How many rooms are adjacent to room {room}? {ADJACENT_ROOMS}",
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
             "RETURN count(DISTINCT n) AS rooms",
-            len(near), ("undirected",), fact=fact, degenerate=everyone))
+            len(near), ("undirected",), fact=fact, degenerate=everyone,
+            needs=Needs(hops=1, aggregate=True)))
         out.append(Candidate(
             CATEGORY, "outgoing_room_edges", f"room_edges_out_of_{room}",
             f"How many ROOM_CONNECTED relationships point out of room {room} (directed, "
             "starting at the room)?",
             f"MATCH (:Room {{nodeSymbol: '{room}'}})-[e:ROOM_CONNECTED]->(:Room) "
             "RETURN count(e) AS relationships",
-            len(near), ("directed",), fact=fact, degenerate=everyone))
+            len(near), ("directed",), fact=fact, degenerate=everyone,
+            needs=Needs(hops=1, aggregate=True)))
         hops = view.hops(room)
         for k in (2, 3):
             if k >= max(hops.values()):
@@ -61,7 +64,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH (a:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED*1..{k}]-(n:Room) "
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS room",
                 within, ("sets", "undirected", "k_hops"),
-                fact=set_fact("rooms_within", room, within)))
+                fact=set_fact("rooms_within", room, within), needs=_within(k)))
     places = [p.symbol for p in view.label("MeshPlace")]
     for place in sample(rng, places, 25):
         near = view.same_layer(place)
@@ -71,7 +74,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "(directed, starting at it)?",
             f"MATCH (:MeshPlace {{nodeSymbol: '{place}'}})-[e:MESH_PLACE_CONNECTED]->() "
             "RETURN count(e) AS relationships",
-            len(near), ("directed",), fact=set_fact("mesh_places_within", place, near)))
+            len(near), ("directed",), fact=set_fact("mesh_places_within", place, near),
+            needs=Needs(hops=1, aggregate=True)))
         k = rng.choice((1, 2, 3))
         hops = view.hops(place)
         within = {n for n, d in hops.items() if 0 < d <= k}
@@ -84,8 +88,13 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"-[:MESH_PLACE_CONNECTED*1..{k}]-(n:MeshPlace) "
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS place",
                 within, ("sets", "undirected", "k_hops"),
-                fact=set_fact("mesh_places_within", place, within)))
+                fact=set_fact("mesh_places_within", place, within), needs=_within(k)))
     return out
+
+
+def _within(k: int) -> Needs:
+    """Within k hops: k hops, and beyond one hop the closure over every path length."""
+    return Needs(hops=k, steps=("closure",) if k > 1 else ())
 
 
 def _every_other_room(near: set[str], rooms: list[str]) -> str:

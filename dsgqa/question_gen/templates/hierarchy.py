@@ -1,4 +1,5 @@
-"""Hierarchy: objects in a room, rooms of an object, classes in a room, empty rooms.
+"""Hierarchy: objects in a room, rooms of an object, classes in a room, empty rooms, the
+objects sharing a room with an object.
 
 Each set carries the fact key `counting` uses for its count, so a set asks it once."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 from random import Random
 
 from dsgqa.question_gen.candidate import IN_ROOM, Candidate, q
+from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import MAX_ITEMS, room_objects_match, sample
 from dsgqa.question_gen.view import GraphView
 
@@ -26,14 +28,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"Which objects are in room {room}? {IN_ROOM} {_SET}",
                 f"{room_objects_match(room)} RETURN DISTINCT o.nodeSymbol AS object",
                 inside, ("sets",) + (("empty",) if not inside else ()),
-                fact=("objects_in_room", room)))
+                fact=("objects_in_room", room), needs=Needs(hops=2)))
         out.append(Candidate(
             CATEGORY, "classes_in_room", f"classes_in_{room}",
             f"Which object classes occur in room {room}? {IN_ROOM} Answer with a set of class "
             "names.",
             f"{room_objects_match(room)} RETURN collect(DISTINCT o.class) AS classes",
             {view.nodes[o].class_name for o in inside}, ("sets",),
-            fact=("classes_in_room", room)))
+            fact=("classes_in_room", room), needs=Needs(hops=2)))
     for obj in sample(rng, objects, 30):
         out.append(Candidate(
             CATEGORY, "rooms_of_object", f"rooms_of_{obj}",
@@ -41,7 +43,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->"
             f"(:Object {{nodeSymbol: '{obj}'}}) RETURN DISTINCT r.nodeSymbol AS room",
             view.rooms_of(obj), ("sets",) + (("empty",) if not view.rooms_of(obj) else ()),
-            fact=("rooms_of_object", obj)))
+            fact=("rooms_of_object", obj), needs=Needs(hops=2)))
     for obj in sample(rng, objects, 15):
         holders = {p for p in view.parents.get(obj, ())
                    if view.nodes[p].label in ("Place", "MeshPlace")}
@@ -50,14 +52,15 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             f"Which places or mesh places CONTAIN object {obj}? {_SET}",
             f"MATCH (p)-[:CONTAINS]->(:Object {{nodeSymbol: '{obj}'}}) "
             "WHERE p:Place OR p:MeshPlace RETURN p.nodeSymbol AS place",
-            holders, ("sets",), fact=("places_of_object", obj)))
+            holders, ("sets",), fact=("places_of_object", obj), needs=Needs(hops=1)))
     empty = {r for r in rooms if not view.objects_in_room(r)}
     out.append(Candidate(
         CATEGORY, "empty_rooms", "empty_rooms",
         f"Which rooms hold no object at all? {IN_ROOM} {_SET} (an empty set if none)",
         "MATCH (r:Room) WHERE NOT EXISTS { MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(:Object) } "
         "RETURN r.nodeSymbol AS room",
-        empty, ("sets", "empty"), fact=("empty_rooms",)))
+        empty, ("sets", "empty"), fact=("empty_rooms",),
+        needs=Needs(hops=2, steps=("negation",))))
     classes = view.classes("Object")
     for room, cls in sample(rng, [(r, c) for r in rooms for c in classes], 20):
         found = {o for o in view.objects_in_room(room) if view.nodes[o].class_name == cls}
@@ -67,5 +70,19 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"Which objects of class '{cls}' are in room {room}? {IN_ROOM} {_SET}",
                 f"{room_objects_match(room, extra=f' {{class: {q(cls)}}}')} "
                 "RETURN DISTINCT o.nodeSymbol AS object",
-                found, ("sets",), fact=("class_in_room", room, cls)))
+                found, ("sets",), fact=("class_in_room", room, cls), needs=Needs(hops=2)))
+    sharing = {obj: {o for r in view.rooms_of(obj) for o in view.objects_in_room(r)} - {obj}
+               for obj in objects}
+    for obj in sample(rng, [o for o in objects if 0 < len(sharing[o]) <= MAX_ITEMS], 15):
+        out.append(Candidate(
+            CATEGORY, "objects_sharing_room", f"objects_sharing_a_room_with_{obj}",
+            f"Which other objects are in a room that object {obj} is in? {IN_ROOM} {_SET}",
+            # Two MATCH clauses: in one pattern, an object in the same place would need the
+            # room's CONTAINS relationship to that place twice, which Cypher never matches.
+            f"MATCH (:Object {{nodeSymbol: '{obj}'}})<-[:CONTAINS]-()<-[:CONTAINS]-(r:Room) "
+            "MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
+            f"WHERE o.nodeSymbol <> '{obj}' RETURN DISTINCT o.nodeSymbol AS object",
+            sharing[obj], ("sets",), fact=("objects_sharing_room", obj),
+            # up to the object's rooms, then down to their objects
+            needs=Needs(hops=4, steps=("lookup",))))
     return out

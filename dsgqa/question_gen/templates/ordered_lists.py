@@ -15,6 +15,7 @@ from dsgqa.question_gen.candidate import (
     near_tie,
     q,
 )
+from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import MAX_ITEMS, room_objects_match, sample
 from dsgqa.question_gen.view import GraphView
 
@@ -37,7 +38,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "RETURN collect(o.nodeSymbol) AS objects",
                 [o.symbol for o in ranked], ("height",),
                 near_tie([o.center[2] for o in members], "two heights"),
-                fact=("class_by_height", cls)))
+                fact=("class_by_height", cls), needs=Needs(order=True)))
     rooms = view.label("Room")
     if len(rooms) >= 2:
         counts = {r.symbol: len(view.objects_in_room(r.symbol)) for r in rooms}
@@ -51,14 +52,16 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
                 f"WITH r, count(DISTINCT o) AS objects ORDER BY objects {order}, r.nodeSymbol "
                 "RETURN collect(r.nodeSymbol) AS rooms",
-                ranked, ("ties", "counting"), fact=("rooms_by_object_count",)))
+                ranked, ("ties", "counting"), fact=("rooms_by_object_count",),
+                needs=Needs(hops=2, aggregate=True, order=True, steps=("outer_join",))))
         ranked = sorted(rooms, key=lambda r: (r.center[0], r.symbol))
         out.append(Candidate(
             CATEGORY, "rooms_west_to_east", "rooms_by_x",
             f"List all rooms by increasing x coordinate of their centers. {_LIST}",
             "MATCH (r:Room) WITH r ORDER BY r.center.x RETURN collect(r.nodeSymbol) AS rooms",
             [r.symbol for r in ranked], ("points",),
-            near_tie([r.center[0] for r in rooms], "two x coordinates"), fact=("rooms_by_x",)))
+            near_tie([r.center[0] for r in rooms], "two x coordinates"), fact=("rooms_by_x",),
+            needs=Needs(order=True)))
     k = 3
     if len(objects) > k + 1:
         for obj in sample(rng, objects, 25):
@@ -73,7 +76,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "RETURN collect(o.nodeSymbol) AS objects",
                 ranked[:k], ("distance",),
                 near_tie([ds[s] for s in ranked[:k + 1]], "two of the nearest distances"),
-                fact=("nearest_objects", obj.symbol)))
+                fact=("nearest_objects", obj.symbol), needs=Needs(distance=True, order=True)))
     out.extend(_more(view, rng))
     for room in rooms:
         inside = [view.nodes[o] for o in sorted(view.objects_in_room(room.symbol))]
@@ -88,7 +91,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"'{room.symbol}'}}) WITH DISTINCT o, r ORDER BY point.distance(o.center, "
                 "r.center) RETURN collect(o.nodeSymbol) AS objects",
                 ranked, ("distance",), near_tie(list(ds.values()), "two distances"),
-                fact=("room_objects_by_distance", room.symbol)))
+                fact=("room_objects_by_distance", room.symbol),
+                needs=Needs(hops=2, distance=True, order=True)))
     return out
 
 
@@ -104,7 +108,7 @@ def _more(view: GraphView, rng: Random) -> list[Candidate]:
             "MATCH (o:Object) WITH o.class AS class, count(o) AS objects "
             "ORDER BY objects DESC, class RETURN collect(class) AS classes",
             sorted(counts, key=lambda c: (-counts[c], c)), ("ties", "counting"),
-            fact=("classes_by_count",)))
+            fact=("classes_by_count",), needs=Needs(aggregate=True, order=True)))
     rooms = view.label("Room")
     if 2 <= len(rooms) <= MAX_ITEMS:
         degree = {r.symbol: len(view.same_layer(r.symbol)) for r in rooms}
@@ -116,7 +120,8 @@ def _more(view: GraphView, rng: Random) -> list[Candidate]:
             "WITH r, count(DISTINCT n) AS degree ORDER BY degree DESC, r.nodeSymbol "
             "RETURN collect(r.nodeSymbol) AS rooms",
             sorted(degree, key=lambda r: (-degree[r], r)), ("ties", "adjacency"),
-            fact=("rooms_by_degree",)))
+            fact=("rooms_by_degree",),
+            needs=Needs(hops=1, aggregate=True, order=True, steps=("outer_join",))))
         for obj in sample(rng, view.label("Object"), 25):
             ds = {r.symbol: math.dist(r.center, obj.center) for r in rooms}
             out.append(Candidate(
@@ -128,5 +133,5 @@ def _more(view: GraphView, rng: Random) -> list[Candidate]:
                 "RETURN collect(r.nodeSymbol) AS rooms",
                 sorted(ds, key=lambda s: (ds[s], s)), ("distance",),
                 near_tie(list(ds.values()), "two distances"),
-                fact=("rooms_by_distance", obj.symbol)))
+                fact=("rooms_by_distance", obj.symbol), needs=Needs(distance=True, order=True)))
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 from random import Random
 
 from dsgqa.question_gen.candidate import ADJACENT_ROOMS, Candidate
+from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import sample
 from dsgqa.question_gen.view import GraphView
 
@@ -35,7 +36,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                     f"{_HOPS.format(edge='ROOM_CONNECTED')}",
                     f"MATCH p = shortestPath((a:Room {{nodeSymbol: '{a}'}})"
                     f"-[:ROOM_CONNECTED*]-(b:Room {{nodeSymbol: '{b}'}})) RETURN length(p) AS hops",
-                    hops[b], ("hops",), fact=_distance("rooms", a, b)))
+                    hops[b], ("hops",), fact=_distance("rooms", a, b),
+                    needs=_search(hops[b])))
                 routes = _shortest_routes(view, a, b, hops)
                 if len(routes) == 1 and hops[b] >= 2:
                     out.append(Candidate(
@@ -46,7 +48,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                         f"MATCH p = shortestPath((a:Room {{nodeSymbol: '{a}'}})"
                         f"-[:ROOM_CONNECTED*]-(b:Room {{nodeSymbol: '{b}'}})) "
                         "RETURN [n IN nodes(p) | n.nodeSymbol] AS route",
-                        routes[0], ("ordered_lists",), fact=("room_route", a, b)))
+                        routes[0], ("ordered_lists",), fact=("room_route", a, b),
+                        needs=Needs(hops=hops[b], order=True, steps=("shortest_path",))))
     places = [p.symbol for p in view.label("MeshPlace")]
     for a in sample(rng, places, 20):
         hops = view.hops(a)
@@ -60,7 +63,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH p = shortestPath((a:MeshPlace {{nodeSymbol: '{a}'}})"
                 f"-[:MESH_PLACE_CONNECTED*]-(b:MeshPlace {{nodeSymbol: '{b}'}})) "
                 "RETURN length(p) AS hops",
-                hops[b], ("hops",), fact=_distance("mesh_places", a, b)))
+                hops[b], ("hops",), fact=_distance("mesh_places", a, b),
+                needs=_search(hops[b])))
     single = [o.symbol for o in view.label("Object") if len(view.mesh_places_of(o.symbol)) == 1]
     for a in sample(rng, single, 15):
         (pa,) = view.mesh_places_of(a)
@@ -79,8 +83,15 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"(pb:MeshPlace)-[:CONTAINS]->(:Object {{nodeSymbol: '{b}'}}) "
                 "MATCH p = shortestPath((pa)-[:MESH_PLACE_CONNECTED*]-(pb)) "
                 "RETURN length(p) AS hops",
-                hops[pb], ("hops",), fact=_distance("mesh_places", pa, pb)))
+                hops[pb], ("hops",), fact=_distance("mesh_places", pa, pb),
+                # the path, and one CONTAINS at each end to find its mesh places
+                needs=Needs(hops=hops[pb] + 2, steps=("lookup", "shortest_path"))))
     return out
+
+
+def _search(hops: int) -> Needs:
+    """A shortest path's hop count: the search, and as many hops as the path is long."""
+    return Needs(hops=hops, steps=("shortest_path",))
 
 
 def _distance(kind: str, a: str, b: str) -> tuple[str, ...]:

@@ -1,11 +1,13 @@
 """PDDL-goal questions in Heracles' goal vocabulary: pick up any X in a room, inspect every X
-in a room, visit every room adjacent to a room, move every X from one room into another.
+in a room or in the rooms adjacent to one, visit every room adjacent to a room, move every X
+from one room into another.
 
 The question names the predicates to use; the reference Cypher returns the facts (one row of
 arguments per atom) and the goal is their conjunction or disjunction. Grabbing any, inspecting
 every and moving every X in a room all ask for the same set of objects, so they share its fact
 key (the one `hierarchy` and `counting` use), as visiting the rooms adjacent to a room shares
-that room's neighbourhood with `adjacency`.
+that room's neighbourhood with `adjacency`, and inspecting every X next to a room shares the
+fact of counting them (`counting`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,13 @@ from __future__ import annotations
 from random import Random
 
 from dsgqa.question_gen.candidate import ADJACENT_ROOMS, IN_ROOM, Candidate, Goal, q
-from dsgqa.question_gen.templates._common import room_objects_match, sample, set_fact
+from dsgqa.question_gen.difficulty import Needs
+from dsgqa.question_gen.templates._common import (
+    adjacent_room_objects_match,
+    room_objects_match,
+    sample,
+    set_fact,
+)
 from dsgqa.question_gen.view import GraphView
 
 CATEGORY = "pddl"
@@ -33,19 +41,20 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             continue
         match = room_objects_match(room, extra=f" {{class: {q(cls)}}}")
         fact = ("class_in_room", room, cls)
+        needs = Needs(hops=2, steps=("goal",))
         out.append(Candidate(
             CATEGORY, "grab_any", f"grab_any_{cls}_in_{room}",
             f"Write a PDDL goal that holds when the robot is holding any one of the objects of "
             f"class '{cls}' in room {room}. {IN_ROOM} Use the predicate (holding ?object). "
             f"{_SYMBOLS}",
             f"{match} RETURN DISTINCT o.nodeSymbol AS object",
-            Goal("or", tuple(("holding", o) for o in found)), ("or",), fact=fact))
+            Goal("or", tuple(("holding", o) for o in found)), ("or",), fact=fact, needs=needs))
         out.append(Candidate(
             CATEGORY, "inspect_all", f"inspect_all_{cls}_in_{room}",
             f"Write a PDDL goal in which every object of class '{cls}' in room {room} has been "
             f"inspected. {IN_ROOM} Use the predicate (safe ?object). {_SYMBOLS}",
             f"{match} RETURN DISTINCT o.nodeSymbol AS object",
-            Goal("and", tuple(("safe", o) for o in found)), ("and",), fact=fact))
+            Goal("and", tuple(("safe", o) for o in found)), ("and",), fact=fact, needs=needs))
         others = [r for r in rooms if r != room]
         if others:
             target = rng.choice(others)
@@ -56,7 +65,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"(object-in-room ?object ?room). {_SYMBOLS}",
                 f"{match} RETURN DISTINCT o.nodeSymbol AS object, '{target}' AS room",
                 Goal("and", tuple(("object-in-room", o, target) for o in found)), ("and",),
-                fact=fact))
+                fact=fact, needs=needs))
     for room in rooms:
         near = sorted(view.same_layer(room))
         if 1 <= len(near) <= MAX_ATOMS:
@@ -67,7 +76,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
                 "RETURN DISTINCT n.nodeSymbol AS room",
                 Goal("and", tuple(("visited-room", r) for r in near)), ("and",),
-                fact=set_fact("rooms_within", room, near)))
+                fact=set_fact("rooms_within", room, near), needs=Needs(hops=1, steps=("goal",))))
     for cls in view.classes("Object"):
         members = [o.symbol for o in view.label("Object", cls)]
         if 2 <= len(members) <= MAX_ATOMS:
@@ -77,5 +86,21 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 f"class '{cls}'. Use the predicate (visited-object ?object). {_SYMBOLS}",
                 f"MATCH (o:Object {{class: {q(cls)}}}) RETURN o.nodeSymbol AS object",
                 Goal("or", tuple(("visited-object", o) for o in members)), ("or",),
-                fact=("objects_of_class", cls)))
+                fact=("objects_of_class", cls), needs=Needs(steps=("goal",))))
+    near_pairs = [(r, c) for r in rooms for c in sorted(
+        {view.nodes[o].class_name for o in view.objects_in_adjacent_rooms(r)})]
+    for room, cls in sample(rng, near_pairs, 20):
+        found = sorted(o for o in view.objects_in_adjacent_rooms(room)
+                       if view.nodes[o].class_name == cls)
+        if len(found) <= MAX_ATOMS:
+            out.append(Candidate(
+                CATEGORY, "inspect_adjacent", f"inspect_all_{cls}_next_to_{room}",
+                f"Write a PDDL goal in which every object of class '{cls}' in the rooms "
+                f"adjacent to room {room} has been inspected. {IN_ROOM} {ADJACENT_ROOMS} Use "
+                f"the predicate (safe ?object). {_SYMBOLS}",
+                f"{adjacent_room_objects_match(room, extra=f' {{class: {q(cls)}}}')} "
+                "RETURN DISTINCT o.nodeSymbol AS object",
+                Goal("and", tuple(("safe", o) for o in found)), ("and",),
+                fact=("class_in_adjacent_rooms", room, cls),
+                needs=Needs(hops=3, steps=("goal",))))
     return out

@@ -1,11 +1,13 @@
-"""Sets and dicts: class -> count, object -> room, room -> count, positions by symbol."""
+"""Sets and dicts: class -> count, object -> room, room -> count (of every room, or of the
+rooms adjacent to one), positions by symbol."""
 
 from __future__ import annotations
 
 from collections import Counter
 from random import Random
 
-from dsgqa.question_gen.candidate import IN_ROOM, Candidate, point, q
+from dsgqa.question_gen.candidate import ADJACENT_ROOMS, IN_ROOM, Candidate, point, q
+from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import MAX_ITEMS, room_objects_match, sample
 from dsgqa.question_gen.view import GraphView
 
@@ -22,12 +24,13 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "How many objects are there of each class? Answer with a dict from class name to "
             "count.",
             "MATCH (o:Object) RETURN o.class AS class, count(o) AS objects",
-            dict(counts), ("dicts", "counting"), fact=("objects_per_class",)))
+            dict(counts), ("dicts", "counting"), fact=("objects_per_class",),
+            needs=Needs(aggregate=True)))
     out.append(Candidate(
         CATEGORY, "object_classes", "object_classes",
         "Which object classes occur in the scene graph? Answer with a set of class names.",
         "MATCH (o:Object) RETURN DISTINCT o.class AS class",
-        set(counts), ("sets",), fact=("object_classes",)))
+        set(counts), ("sets",), fact=("object_classes",), needs=Needs()))
     for room in (r.symbol for r in view.label("Room")):
         inside = Counter(view.nodes[o].class_name for o in view.objects_in_room(room))
         if inside:
@@ -38,7 +41,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "there.",
                 f"{room_objects_match(room)} RETURN o.class AS class, "
                 "count(DISTINCT o) AS objects",
-                dict(inside), ("dicts", "counting"), fact=("class_counts_in_room", room)))
+                dict(inside), ("dicts", "counting"), fact=("class_counts_in_room", room),
+                needs=Needs(hops=2, aggregate=True)))
     rooms = {r.symbol: view.objects_in_room(r.symbol) for r in view.label("Room")}
     per_room = {r: len(o) for r, o in rooms.items() if o}
     if per_room and len(per_room) <= MAX_ITEMS:
@@ -48,7 +52,8 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "room nodeSymbol to count, leaving out rooms without objects.",
             "MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
             "RETURN r.nodeSymbol AS room, count(DISTINCT o) AS objects",
-            per_room, ("dicts", "counting"), fact=("objects_per_room",)))
+            per_room, ("dicts", "counting"), fact=("objects_per_room",),
+            needs=Needs(hops=2, aggregate=True)))
     for cls in sample(rng, sorted(counts), 15):
         members = view.label("Object", cls)
         if len(members) > MAX_ITEMS:
@@ -64,7 +69,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "OPTIONAL MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->(o) "
                 "RETURN DISTINCT o.nodeSymbol AS object, coalesce(r.nodeSymbol, 'none') AS room",
                 {s: (next(iter(r)) if r else "none") for s, r in placed.items()}, ("dicts",),
-                fact=("room_of_each", cls)))
+                fact=("room_of_each", cls), needs=Needs(hops=2, steps=("outer_join",))))
         out.append(Candidate(
             CATEGORY, "positions_of_class", f"positions_of_{cls}",
             f"Where is each object of class '{cls}'? Answer with a dict from object nodeSymbol "
@@ -72,5 +77,19 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             f"MATCH (o:Object {{class: {q(cls)}}}) RETURN o.nodeSymbol AS object, "
             "o.center AS center",
             {o.symbol: point(o.center) for o in members}, ("dicts", "points"),
-            fact=("positions_of_class", cls)))
+            fact=("positions_of_class", cls), needs=Needs()))
+    for room in (r.symbol for r in view.label("Room")):
+        near = view.same_layer(room)
+        if 0 < len(near) <= MAX_ITEMS:
+            out.append(Candidate(
+                CATEGORY, "adjacent_room_counts", f"objects_per_room_next_to_{room}",
+                f"For each room adjacent to room {room}, how many different objects does it "
+                f"hold? {IN_ROOM} {ADJACENT_ROOMS} Answer with a dict from room nodeSymbol to "
+                "count, with 0 for a room without objects.",
+                f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
+                "OPTIONAL MATCH (n)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
+                "RETURN n.nodeSymbol AS room, count(DISTINCT o) AS objects",
+                {n: len(view.objects_in_room(n)) for n in near}, ("dicts", "counting"),
+                fact=("objects_per_adjacent_room", room),
+                needs=Needs(hops=3, aggregate=True, steps=("outer_join",))))
     return out
