@@ -17,7 +17,7 @@ from dsgqa.sldp import SLDPError
 from tools.independent_check import solvers  # noqa: F401 - registers the phrasings
 from tools.independent_check.answers import Ambiguous
 from tools.independent_check.compare import same_answer
-from tools.independent_check.graph import SceneGraph, load
+from tools.independent_check.graph import SceneGraph, UnknownNode, load
 from tools.independent_check.phrasings import recognise, solve
 
 VERDICTS = ("agree", "disagree", "unparsed", "ambiguous")
@@ -46,7 +46,7 @@ def check_question(graph: SceneGraph, question: dict) -> Verdict:
     phrasing, groups = found
     try:
         answer = solve(phrasing, graph, groups)
-    except KeyError as missing:
+    except UnknownNode as missing:
         return Verdict(**base, verdict="unparsed", note=str(missing.args[0]))
     except Ambiguous as open_question:
         agrees = open_question.answer is not None and same_answer(kind, open_question.answer, gold)

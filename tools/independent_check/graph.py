@@ -40,6 +40,10 @@ DEFAULT_LAYERS = {
 INDEX_BITS = 56
 
 
+class UnknownNode(LookupError):
+    """A question names a node the graph does not have (or not of the kind it says)."""
+
+
 @dataclass(frozen=True)
 class Node:
     """One node as the questions name it."""
@@ -71,7 +75,7 @@ class SceneGraph:
         """The node, checked to be of the kind the question says it is."""
         found = self.nodes.get(symbol)
         if found is None or found.kind != kind:
-            raise KeyError(f"no {kind} {symbol} in the scene graph")
+            raise UnknownNode(f"no {kind} {symbol} in the scene graph")
         return found
 
 
