@@ -1,4 +1,4 @@
-"""The independent checker (tools/independent_check) on the shipped generated set: every question
+"""The independent checker (tests/independent_check) on the shipped generated set: every question
 is recognised from its text, and every answer it computes from the JSON alone equals the gold
 one under the scorer. The known ambiguous questions are pinned by uid, so a new ambiguity in a
 regenerated set fails here until it is looked at. The checker's own independence (what it may
@@ -13,15 +13,15 @@ import pytest
 import yaml
 
 from tests import external
-from tools.independent_check.__main__ import main
-from tools.independent_check.check import Verdict, check_question, check_set
-from tools.independent_check.compare import SLDP_TOLERANCE
-from tools.independent_check.graph import load
-from tools.independent_check.phrasings import recognise
+from tests.independent_check.__main__ import main
+from tests.independent_check.check import Verdict, check_question, check_set
+from tests.independent_check.compare import SLDP_TOLERANCE
+from tests.independent_check.graph import load
+from tests.independent_check.phrasings import recognise
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "questions/generated/example_dsg_questions.yaml"
-CHECKER = ROOT / "tools/independent_check"
+CHECKER = ROOT / "tests/independent_check"
 # "How many <TYPE> relationships point out of <node> (directed, ...)?": the JSON graph is
 # undirected, so only the database layout (one relationship each way) gives the count; these are
 # the questions where the file's stored edge order would give another number.
@@ -31,7 +31,7 @@ KNOWN_AMBIGUOUS = {
 }
 # What the checker may import of the project: the scorer, nothing that computes gold answers or
 # loads the graph for the benchmark.
-ALLOWED_PROJECT_IMPORTS = {"dsgqa.sldp", "dsgqa.pddl_goal", "tools.independent_check"}
+ALLOWED_PROJECT_IMPORTS = {"dsgqa.sldp", "dsgqa.pddl_goal", "tests.independent_check"}
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +103,6 @@ def test_the_checker_imports_nothing_of_the_generator_loader_store_or_translator
                 continue
             for name in names:
                 top = name.split(".")[0]
-                if top in {"dsgqa", "tools", "benchcore", "planeval", "spark_dsg", "tests"}:
+                if top in {"dsgqa", "benchcore", "planeval", "spark_dsg", "tests"}:
                     assert any(name == ok or name.startswith(ok + ".")
                                for ok in ALLOWED_PROJECT_IMPORTS), f"{path.name} imports {name}"

@@ -14,11 +14,11 @@ import yaml
 
 from dsgqa.pddl_goal import PDDLGoalError
 from dsgqa.sldp import SLDPError
-from tools.independent_check import solvers  # noqa: F401 - registers the phrasings
-from tools.independent_check.answers import Ambiguous
-from tools.independent_check.compare import same_answer
-from tools.independent_check.graph import SceneGraph, UnknownNode, load
-from tools.independent_check.phrasings import recognise, solve
+from tests.independent_check import solvers  # noqa: F401 - registers the phrasings
+from tests.independent_check.answers import Ambiguous
+from tests.independent_check.compare import same_answer
+from tests.independent_check.graph import SceneGraph, UnknownNode, load
+from tests.independent_check.phrasings import recognise, solve
 
 VERDICTS = ("agree", "disagree", "unparsed", "ambiguous")
 

@@ -13,5 +13,5 @@ graph store or the Cypher translator.
 A question whose text admits more than one answer on this graph (a tie, a false premise, a word
 the JSON cannot give a meaning to) is reported as ambiguous, with the reason, not guessed.
 
-Run: `python -m tools.independent_check QUESTIONS.yaml SCENE_GRAPH.json`.
+Run: `python -m tests.independent_check QUESTIONS.yaml SCENE_GRAPH.json`.
 """

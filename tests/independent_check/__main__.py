@@ -1,4 +1,4 @@
-"""`python -m tools.independent_check QUESTIONS.yaml SCENE_GRAPH.json`: the per-category tally,
+"""`python -m tests.independent_check QUESTIONS.yaml SCENE_GRAPH.json`: the per-category tally,
 then every disagreement, unparsed and ambiguous question. Exit status 1 when any question
 disagrees or is unparsed."""
 
@@ -8,7 +8,7 @@ import argparse
 import sys
 from collections import Counter
 
-from tools.independent_check.check import VERDICTS, Verdict, check_set, tally
+from tests.independent_check.check import VERDICTS, Verdict, check_set, tally
 
 
 def _table(verdicts: list[Verdict]) -> list[str]:
@@ -34,7 +34,7 @@ def _listing(verdicts: list[Verdict], which: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.independent_check",
+        prog="python -m tests.independent_check",
         description="Answer each question from its text and the scene-graph JSON alone, and "
                     "compare with the gold solution.")
     parser.add_argument("questions", help="question set (YAML)")

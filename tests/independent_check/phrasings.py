@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.independent_check.graph import SceneGraph
+from tests.independent_check.graph import SceneGraph
 
 # Pieces the phrasings share: names, and the sentences that state a definition or the answer's
 # form. Each is matched literally (escaped), only the names vary.

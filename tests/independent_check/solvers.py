@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tools.independent_check.answers import (
+from tests.independent_check.answers import (
     Ambiguous,
     Point,
     atom,
@@ -18,8 +18,8 @@ from tools.independent_check.answers import (
     disjunction,
     sldp,
 )
-from tools.independent_check.graph import SceneGraph
-from tools.independent_check.phrasings import (
+from tests.independent_check.graph import SceneGraph
+from tests.independent_check.phrasings import (
     A_POINT,
     ADJACENT,
     CLASS,
@@ -35,7 +35,7 @@ from tools.independent_check.phrasings import (
     WITHIN,
     register,
 )
-from tools.independent_check.relations import (
+from tests.independent_check.relations import (
     adjacent,
     distance,
     hop_count,

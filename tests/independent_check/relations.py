@@ -18,8 +18,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 
-from tools.independent_check.answers import Ambiguous
-from tools.independent_check.graph import Node, SceneGraph
+from tests.independent_check.answers import Ambiguous
+from tests.independent_check.graph import Node, SceneGraph
 
 PLACE_KINDS = ("place", "mesh place")
 # Two measures closer than this are a tie: no ordering of them is the text's.
