@@ -14,6 +14,16 @@ os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "WARNIN
 # A CLI run's temporary Prefect API stops with the run in tests (no server outlives a test);
 # tests/test_temporary_api.py checks the lingering one on its own.
 os.environ["NLP_DSG_TEMPORARY_API_LINGER_S"] = "0"
+# pytest imports readline (_pytest/capture.py), and GNU readline writes COLUMNS=80 and LINES=24
+# into the process's C environment, behind os.environ's back: every child started without an
+# explicit env (pytest-xdist's workers included) would see a fixed 80x24 terminal, and the
+# console's tables would no longer follow a test's COLUMNS. The children get what os.environ
+# says.
+for _name in ("COLUMNS", "LINES"):
+    if _name in os.environ:
+        os.putenv(_name, os.environ[_name])
+    else:
+        os.unsetenv(_name)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

@@ -42,7 +42,10 @@ def test_all_numeric_answers_are_printed(tmp_path: Path) -> None:
     assert "32" in out and "Scene-graph QA: per question" in out
 
 
-def test_markup_in_cells_and_paths_is_shown_as_written(tmp_path: Path) -> None:
+def test_markup_in_cells_and_paths_is_shown_as_written(tmp_path: Path, monkeypatch) -> None:
+    # Wide enough for the report's path on one line: a temporary folder's path is longer under
+    # pytest-xdist (`popen-gw0/`) or a long user name, and 80 columns would fold it.
+    monkeypatch.setenv("COLUMNS", "500")
     out = _printed(tmp_path, ["[seating, storage, sign]", "[bold]x[/bold]"])
     assert "[seating, storage, sign]" in out and "[bold]x[/bold]" in out
     assert "[x]/report.html" in out and "1 × HTTP 400: [bad]" in out and "[m]" in out

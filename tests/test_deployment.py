@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import tomllib
+import urllib.request
 import uuid
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "orchestrate.sh"
 PREFECT = str(Path(sys.executable).parent / "prefect")
 MARKER = "NLP_DSG_DEPLOYMENT_TEST"  # set in every process the test starts, to find them all
+_NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
 
 
 def _prefect_yaml() -> dict:
@@ -175,28 +177,42 @@ def test_server_deploy_worker_run_smoke(tmp_path: Path) -> None:
         assert done.returncode == 0, "\n".join(_log_tail(p) for p in logs.values())
         return done.stdout
 
+    # The waits poll the API over HTTP (a `prefect` command each second would cost a Prefect
+    # import, 1.5 s of CPU, every time, beside the flow run it waits for); what they wait for is
+    # then read once with the Prefect CLI, as a person would.
+    def api(path: str, body: dict | None = None) -> object:
+        request = urllib.request.Request(
+            env["PREFECT_API_URL"] + path, method="GET" if body is None else "POST",
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"})
+        with _NO_PROXY.open(request, timeout=30) as response:
+            return json.load(response)
+
     def wait_for_completion(flow_run_id: str, run_count: int) -> dict:
         deadline = time.monotonic() + 120
         while True:
-            flow_run = json.loads(prefect("flow-run", "inspect", flow_run_id, "-o", "json"))
+            flow_run = api(f"/flow_runs/{flow_run_id}")
             state = flow_run["state"]["type"]
             if state == "COMPLETED" and flow_run["run_count"] >= run_count:
-                return flow_run
+                break
             assert state not in ("FAILED", "CRASHED", "CANCELLED"), (
                 f"flow run {state}\n" + _log_tail(logs["worker"], 80))
             assert time.monotonic() < deadline, (
                 f"flow run still {state} after 120 s\n" + _log_tail(logs["worker"], 80))
-            time.sleep(1)
+            time.sleep(0.5)
+        flow_run = json.loads(prefect("flow-run", "inspect", flow_run_id, "-o", "json"))
+        assert flow_run["state"]["type"] == "COMPLETED" and flow_run["run_count"] >= run_count
+        return flow_run
 
     def scheduled_starts(deployment_id: str) -> list[dt.datetime]:
         deadline = time.monotonic() + 60
-        while True:
-            runs = json.loads(prefect("flow-run", "ls", "--state-type", "SCHEDULED", "-o", "json"))
-            starts = [dt.datetime.fromisoformat(run["expected_start_time"]) for run in runs
-                      if run["deployment_id"] == deployment_id]
-            if starts or time.monotonic() > deadline:
-                return starts
-            time.sleep(2)
+        scheduled = {"flow_runs": {"state": {"type": {"any_": ["SCHEDULED"]}}},
+                     "deployments": {"id": {"any_": [deployment_id]}}}
+        while not api("/flow_runs/filter", scheduled) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        runs = json.loads(prefect("flow-run", "ls", "--state-type", "SCHEDULED", "-o", "json"))
+        return [dt.datetime.fromisoformat(run["expected_start_time"]) for run in runs
+                if run["deployment_id"] == deployment_id]
 
     def prefect(*args: str) -> str:
         done = subprocess.run([PREFECT, *args], cwd=ROOT, env=env, capture_output=True,
