@@ -26,11 +26,11 @@ in Neo4j:
 
 from __future__ import annotations
 
-from lark import Token, Tree
+from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import child_of, tree
+from dsgqa.dialect.trees import child_of, declared_names, is_optional, star_with
 
 REWRITE = "COUNT subquery->after WITH *"
 
@@ -61,23 +61,6 @@ def _reads(subquery: Tree, bound: set[str]) -> bool:
                for node in subquery.iter_subtrees())
 
 
-_BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})
-
-
-def _bound_names(clause: Tree) -> set[str]:
-    """The variables a clause may bind (over-approximated: every name it declares)."""
-    return {plain_name(child) for node in clause.iter_subtrees()
-            if node.data in _BINDING_PARENTS
-            for child in node.children if isinstance(child, Tree) and child.data == "name"}
-
-
-def _star_with(where: Tree | None = None) -> Tree:
-    clause = tree("with_clause", tree("projection", tree("proj_items", Token("STAR", "*"))))
-    if where is not None:
-        clause.children.append(where)
-    return clause
-
-
 def _lone_node(pattern_list: Tree) -> bool:
     """Whether a pattern of the list is a single node (`(a)`, `(a:Room {...})`)."""
     for pattern in pattern_list.children:
@@ -103,10 +86,6 @@ def _refuse_nested(root: Tree) -> None:
                                    "a lone node (the engines drop the nodes it counts 0 for)")
 
 
-def _is_optional(match: Tree) -> bool:
-    return any(isinstance(c, Token) and c.type == "OPTIONAL" for c in match.children)
-
-
 def _fix_single_query(single_query: Tree) -> bool:
     out: list[object] = []
     bound: set[str] = set()
@@ -118,15 +97,15 @@ def _fix_single_query(single_query: Tree) -> bool:
         if clause.data in ("with_clause", "return_clause") and out and _counts(clause, bound):
             before = out[-1]
             if not (isinstance(before, Tree) and before.data == "with_clause"):
-                out.append(_star_with())
+                out.append(star_with())
                 changed = True
         out.append(clause)
-        bound |= _bound_names(clause)
-        if clause.data == "match" and not _is_optional(clause):
+        bound |= declared_names(clause)
+        if clause.data == "match" and not is_optional(clause):
             where = child_of(clause, "where")
             if where is not None and _counts(where, bound):
                 clause.children.remove(where)
-                out.append(_star_with(where))
+                out.append(star_with(where=where))
                 changed = True
     single_query.children = out
     return changed

@@ -38,7 +38,16 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, child_of, int_lit, tree, var
+from dsgqa.dialect.trees import (
+    call,
+    child_of,
+    declared_names,
+    int_lit,
+    is_optional,
+    star_with,
+    tree,
+    var,
+)
 from dsgqa.dialect.types import POINT_FIELDS, POINT_PROPERTIES, ctype
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -51,7 +60,6 @@ _NOT_VALUES = frozenset({"where", "lambda_", "where_arg", "pipe_arg", "cast_arg"
                          "map_entry", "sort_item", "proj_item", "name"})
 # Trees whose first `x IN list` (or lambda parameter) binds a name for the rest of them.
 _BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
-_BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})
 # Heracles' layout as loaded here (docs/graph_layout.md): set on every node, never NULL.
 _ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
 
@@ -93,13 +101,6 @@ def _free(node: object) -> set[str] | None:
 def _node_names(pattern_list: Tree) -> set[str]:
     return {plain_name(child) for node in pattern_list.iter_subtrees()
             if node.data == "node_pattern"
-            for child in node.children if isinstance(child, Tree) and child.data == "name"}
-
-
-def _declared(body: Tree) -> set[str]:
-    """Every name a subquery's body declares (over-approximated)."""
-    return {plain_name(child) for node in body.iter_subtrees()
-            if node.data in _BINDING_PARENTS
             for child in node.children if isinstance(child, Tree) and child.data == "name"}
 
 
@@ -178,7 +179,7 @@ class _Mover:
 
     def _subquery(self, node: Tree, outer: set[str]) -> Tree:
         body = node.children[1]
-        local = frozenset(_declared(body) - outer)
+        local = frozenset(declared_names(body) - outer)
         for holder, index in _expression_slots(body):
             holder.children[index] = self.visit(holder.children[index], outer, local, True)
         return node
@@ -222,18 +223,6 @@ def _expression_slots(body: Tree) -> list[tuple[Tree, int]]:
     return slots
 
 
-def _star_with(items: list[Tree], where: Tree | None = None) -> Tree:
-    clause = tree("with_clause", tree("projection",
-                                      tree("proj_items", Token("STAR", "*"), *items)))
-    if where is not None:
-        clause.children.append(where)
-    return clause
-
-
-def _is_optional(match: Tree) -> bool:
-    return any(isinstance(c, Token) and c.type == "OPTIONAL" for c in match.children)
-
-
 def _projected(projection: Tree) -> set[str] | None:
     """The names a WITH passes on, or None when unknown."""
     before = getattr(projection, "scope_before", None)
@@ -266,25 +255,25 @@ class _Clauses:
         where = child_of(clause, "where")
         before = getattr(clause, "scope_before", None)
         pattern_list = child_of(clause, "pattern_list")
-        declared = _declared(pattern_list)
+        declared = declared_names(pattern_list)
         # Inside its WHERE, its own variables matched.
         present = {**self.present, **{n: False for n in declared if n not in self.present},
                    **{n: True for n in _node_names(pattern_list)}}
-        if not _is_optional(clause):
+        if not is_optional(clause):
             self.present = present
         if where is None or before is None:
             return [], []
         own = declared - set(before)
-        if _is_optional(clause):
+        if is_optional(clause):
             mover = self.mover(set(before), present)
             where.children[0] = mover.visit(where.children[0], set(before), frozenset(own), True)
-            return ([_star_with(mover.items())] if mover.moved else []), []
+            return ([star_with(mover.items())] if mover.moved else []), []
         mover = self.mover(set(before) | own, present)
         where.children[0] = mover.visit(where.children[0], mover.movable, frozenset(), False)
         if not mover.moved:
             return [], []
         clause.children.remove(where)
-        return [], [_star_with(mover.items(), where)]
+        return [], [star_with(mover.items(), where)]
 
     def projection(self, clause: Tree) -> tuple[list[Tree], list[Tree]]:
         """(clauses to put before, after) a WITH or RETURN."""
@@ -298,7 +287,7 @@ class _Clauses:
                 if isinstance(item, Tree):
                     item.children[0] = mover.visit(item.children[0], mover.movable,
                                                    frozenset(), False)
-            ahead = [_star_with(mover.items())] if mover.moved else []
+            ahead = [star_with(mover.items())] if mover.moved else []
         self.present = _passed_on(items, self.present) if items is not None else {}
         where = child_of(clause, "where")
         passed = _projected(projection)
@@ -309,7 +298,7 @@ class _Clauses:
         if not mover.moved:
             return ahead, []
         clause.children.remove(where)
-        return ahead, [_star_with(mover.items(), where)]
+        return ahead, [star_with(mover.items(), where)]
 
 
 def _passed_on(items: Tree, present: dict[str, bool]) -> dict[str, bool]:

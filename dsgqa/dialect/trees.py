@@ -77,3 +77,26 @@ def mentions(node: object, names: Collection[str]) -> bool:
     if node.data == "var" and plain_name(node.children[0]) in names:
         return True
     return any(mentions(child, names) for child in node.children)
+
+
+_BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})
+
+
+def declared_names(node: Tree) -> set[str]:
+    """Every name a clause or a subquery's body declares (over-approximated)."""
+    return {plain_name(child) for sub in node.iter_subtrees()
+            if sub.data in _BINDING_PARENTS
+            for child in sub.children if isinstance(child, Tree) and child.data == "name"}
+
+
+def is_optional(match: Tree) -> bool:
+    return any(isinstance(c, Token) and c.type == "OPTIONAL" for c in match.children)
+
+
+def star_with(items: list[Tree] | tuple[Tree, ...] = (), where: Tree | None = None) -> Tree:
+    """`WITH *[, items] [WHERE ...]`: a projection that passes every row on as it is."""
+    clause = tree("with_clause", tree("projection",
+                                      tree("proj_items", Token("STAR", "*"), *items)))
+    if where is not None:
+        clause.children.append(where)
+    return clause
