@@ -161,14 +161,25 @@ def _lingering_server(folder: Path) -> str | None:
     return url if isinstance(url, str) and _healthy(url) else None
 
 
+# Prefect's note that the block types are registered in a database (it skips registering
+# them again, 0.5 s of the server's start), kept beside the database it speaks of.
+MEMO_FILE = "memo_store.toml"
+DATABASE_FILE = "prefect.db"
+_NOT_THIS_API = ("PREFECT_API_DATABASE_CONNECTION_URL", "PREFECT_MEMO_STORE_PATH")
+
+
 def _server_environment(url: str, database: Path) -> dict[str, str]:
     """This process's environment for the server, on its own SQLite database (a database
-    URL set for a real server, under either of Prefect's names, is not this API's)."""
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_DATABASE_CONNECTION_URL"}
+    URL set for a real server, under either of Prefect's names, is not this API's), with its
+    own memo store: Prefect's default, one file in PREFECT_HOME for every database, holds the
+    note of the last database any server registered its block types in, so with several
+    caches (or tests) each server start registered them all again."""
+    env = {k: v for k, v in os.environ.items() if k not in _NOT_THIS_API}
     env.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")   # a throw-away server
     return {**env, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
             "PREFECT__SERVER_FINAL": "1", "PREFECT_API_URL": url,
-            "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}"}
+            "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}",
+            "PREFECT_SERVER_MEMO_STORE_PATH": str(database.with_name(MEMO_FILE))}
 
 
 def _serve(folder: Path, linger_s: float) -> Iterator[StartingAPI]:
@@ -177,13 +188,15 @@ def _serve(folder: Path, linger_s: float) -> Iterator[StartingAPI]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}/api"
     lingers = linger_s > 0
+    if not (folder / DATABASE_FILE).exists():   # a new database has no block types yet
+        (folder / MEMO_FILE).unlink(missing_ok=True)
     with contextlib.ExitStack() as files:
         log = files.enter_context((folder / "server.log").open("ab")) if lingers else None
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(spec.origin).parent.parent),
              "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
              "--port", str(port), "--log-level", "error", "--lifespan", "on"],
-            env=_server_environment(url, folder / "prefect.db"),
+            env=_server_environment(url, folder / DATABASE_FILE),
             start_new_session=True,
             # A lingering server outlives this process (its watcher stops it); any other dies
             # with it, even when it is killed with -9.
