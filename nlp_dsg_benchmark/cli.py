@@ -472,6 +472,9 @@ def _start_and_run(args: argparse.Namespace, start_up: StartUp) -> int:
             server = stack.enter_context(starting_api(
                 config.cache_dir, linger_s=linger_seconds(CLI_LINGER_S)))
             os.environ["PREFECT_API_URL"] = server.url
+            # The server runs this interpreter's Prefect: its version needs no check (each of
+            # the run's Prefect clients asked for it, 7 requests with a TLS context each).
+            os.environ.setdefault("PREFECT_CLIENT_SERVER_VERSION_CHECK_ENABLED", "false")
             stack.callback(flush_prefect_telemetry)   # runs before the API stops
         # While the temporary API starts (4-10 s): the inputs are read and Prefect imported.
         # (Bad input is still one line: said before anything about the API.)
