@@ -27,6 +27,9 @@ from benchcore.text_safety import safe_text
 # The commands that run the benchmark flow.
 RUN_COMMANDS = ("run", "demo", "rerun")
 
+# Prefect's setting for asking the API server its version (`_start_and_run`).
+VERSION_CHECK = "PREFECT_CLIENT_SERVER_VERSION_CHECK_ENABLED"
+
 # `rerun --track` choices.
 TRACKS = ("qa", "planning")
 
@@ -474,7 +477,9 @@ def _start_and_run(args: argparse.Namespace, start_up: StartUp) -> int:
             os.environ["PREFECT_API_URL"] = server.url
             # The server runs this interpreter's Prefect: its version needs no check (each of
             # the run's Prefect clients asked for it, 7 requests with a TLS context each).
-            os.environ.setdefault("PREFECT_CLIENT_SERVER_VERSION_CHECK_ENABLED", "false")
+            if VERSION_CHECK not in os.environ:
+                os.environ[VERSION_CHECK] = "false"
+                stack.callback(os.environ.pop, VERSION_CHECK, None)
             stack.callback(flush_prefect_telemetry)   # runs before the API stops
         # While the temporary API starts (4-10 s): the inputs are read and Prefect imported.
         # (Bad input is still one line: said before anything about the API.)

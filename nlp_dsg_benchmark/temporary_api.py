@@ -168,6 +168,13 @@ DATABASE_FILE = "prefect.db"
 _NOT_THIS_API = ("PREFECT_API_DATABASE_CONNECTION_URL", "PREFECT_MEMO_STORE_PATH")
 
 
+def forget_memo_without_database(folder: Path) -> None:
+    """A slot whose database is gone (or was never made) has no block types registered: its
+    memo must not say it has."""
+    if not (folder / DATABASE_FILE).exists():
+        (folder / MEMO_FILE).unlink(missing_ok=True)
+
+
 def _server_environment(url: str, database: Path) -> dict[str, str]:
     """This process's environment for the server, on its own SQLite database (a database
     URL set for a real server, under either of Prefect's names, is not this API's), with its
@@ -188,8 +195,7 @@ def _serve(folder: Path, linger_s: float) -> Iterator[StartingAPI]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}/api"
     lingers = linger_s > 0
-    if not (folder / DATABASE_FILE).exists():   # a new database has no block types yet
-        (folder / MEMO_FILE).unlink(missing_ok=True)
+    forget_memo_without_database(folder)
     with contextlib.ExitStack() as files:
         log = files.enter_context((folder / "server.log").open("ab")) if lingers else None
         process = subprocess.Popen(
