@@ -15,8 +15,16 @@ so concurrent runs get separate databases and a later run reuses a migrated one.
 
 A server the CLI starts stays up after the run, unused, for NLP_DSG_TEMPORARY_API_LINGER_S seconds
 (default 300; 0: it stops with the run; `api_linger.py` watches it), and the next command on the
-same cache adopts it instead of starting one (the demo's cached rerun: 6.6 s instead of 10.6 s).
-A run that fails or is interrupted stops its server at once.
+same cache adopts it instead of starting one (the demo's cached rerun: about 4 s instead of 7-8 s,
+benchmarks/bench_cli_startup.py). A run that fails or is interrupted stops its server at once.
+
+Starting one is Prefect's server importing itself (2.6 of its 3.5 s of CPU), so the CLI starts
+it as soon as it knows the run needs one (after reading the configuration, before pandas, the
+console, the inputs and Prefect are imported) and waits only when the flow starts. Each slot
+keeps Prefect's block-registration memo beside its database (`MEMO_FILE`), so a server that
+starts on a database it registered before skips registering them (0.5 s of CPU). Prefect's own
+in-process alternative does not exist for this: its "ephemeral mode" is the same subprocess, and
+task runs reach the API only as events over a websocket, which an in-process app cannot serve.
 """
 
 from __future__ import annotations
@@ -42,9 +50,9 @@ from nlp_dsg_benchmark.api_linger import SERVER_FILE
 START_TIMEOUT_S = 120.0   # a fresh API takes 14-24 s to start on this project's machines
 DATABASE_SLOTS = 32       # concurrent CLI runs sharing one cache dir before slots run out
 LINGER_VARIABLE = "NLP_DSG_TEMPORARY_API_LINGER_S"
-# Off for library callers (benchmarks, tests); the CLI asks for `CLI_LINGER_S`: measured on
-# the demo's cached rerun on an idle machine, 6.6 s with the API an earlier command left
-# running against 10.6 s starting one (benchmarks/bench_cli_startup.py).
+# Off for library callers (benchmarks, tests); the CLI asks for `CLI_LINGER_S`: the demo's
+# cached rerun takes about 4 s with the API an earlier command left running against 7-8 s
+# starting one (benchmarks/bench_cli_startup.py).
 DEFAULT_LINGER_S = 0.0
 CLI_LINGER_S = 300.0
 
@@ -105,8 +113,8 @@ def temporary_api(cache_dir: str | Path = ".cache") -> Iterator[str]:
 
 class StartingAPI:
     """A temporary API whose URL is known before it answers: the caller sets PREFECT_API_URL
-    and does its own start-up work (loading inputs, importing Prefect, 4 s) while the server
-    starts (5-10 s), then waits. `adopted`: left running by an earlier command and reused."""
+    and does its own start-up work (loading inputs, importing Prefect, 2 s) while the server
+    starts (4-10 s), then waits. `adopted`: left running by an earlier command and reused."""
 
     def __init__(self, url: str, process: subprocess.Popen[bytes] | None,
                  adopted: bool = False) -> None:
