@@ -15,7 +15,7 @@ so concurrent runs get separate databases and a later run reuses a migrated one.
 
 A server the CLI starts stays up after the run, unused, for NLP_DSG_TEMPORARY_API_LINGER_S seconds
 (default 300; 0: it stops with the run; `api_linger.py` watches it), and the next command on the
-same cache adopts it instead of starting one (the demo's cached rerun: about 4 s instead of 7-8 s,
+same cache adopts it instead of starting one (the demo's cached rerun: about 4 s instead of 7 s,
 benchmarks/bench_cli_startup.py). A run that fails or is interrupted stops its server at once.
 
 Starting one is Prefect's server importing itself (2.6 of its 3.5 s of CPU), so the CLI starts
@@ -51,7 +51,7 @@ START_TIMEOUT_S = 120.0   # a fresh API takes 14-24 s to start on this project's
 DATABASE_SLOTS = 32       # concurrent CLI runs sharing one cache dir before slots run out
 LINGER_VARIABLE = "NLP_DSG_TEMPORARY_API_LINGER_S"
 # Off for library callers (benchmarks, tests); the CLI asks for `CLI_LINGER_S`: the demo's
-# cached rerun takes about 4 s with the API an earlier command left running against 7-8 s
+# cached rerun takes about 4 s with the API an earlier command left running against 7 s
 # starting one (benchmarks/bench_cli_startup.py).
 DEFAULT_LINGER_S = 0.0
 CLI_LINGER_S = 300.0
