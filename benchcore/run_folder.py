@@ -23,11 +23,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
-from benchcore.spreadsheet_cells import raw_frame
-from benchcore.tag_lists import tags_as_lists
+# pandas is imported where a table is read, not with the file names: the CLI reads a run's
+# configuration (this module's CONFIG_FILE) before it starts the temporary Prefect API, and
+# pandas is 0.3 s of that.
 
 CONFIG_FILE = "config.json"
 REPORT_DIR = "report"
@@ -128,6 +131,11 @@ class RunFolderError(ValueError):
 
 def read_table(run_dir: Path, spec: TableSpec) -> pd.DataFrame | None:
     """The table in its contract types, or None when the run did not write it."""
+    import pandas as pd
+
+    from benchcore.spreadsheet_cells import raw_frame
+    from benchcore.tag_lists import tags_as_lists
+
     path = Path(run_dir) / spec.file
     if not path.is_file():
         return None
@@ -146,6 +154,8 @@ def typed(frame: pd.DataFrame, bools: tuple[str, ...], texts: tuple[str, ...]) -
     """Booleans as nullable booleans ("NA" stays missing), text as strings, the rest numeric
     (counts as nullable integers, so they stay counts). Known columns an older run did not
     write are added empty, so every stored run has them."""
+    import pandas as pd
+
     frame = frame.copy()
     for column in (*bools, *texts):
         if column not in frame.columns:

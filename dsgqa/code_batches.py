@@ -10,7 +10,7 @@ Keys:
   stage code
 
 Execution accuracy: where the question has a reference query, the code's result read as rows
-(`code_rows`) is compared with the reference rows by `execution_match.rows_match`, the
+(`code_rows`) is compared with the reference rows by `stage_batches.matches_reference`, the
 feed-forward rules, so the pipelines compare in one table.
 """
 
@@ -27,7 +27,6 @@ from benchcore.names import Stage
 from dsgqa import code_extract, code_prompt, code_rows, code_runner, code_sandbox
 from dsgqa.code_prompt import CODE_TEMPLATES, REFINE_CODE_TEMPLATES
 from dsgqa.code_sandbox import SandboxLimits
-from dsgqa.execution_match import reference_order, rows_match
 from dsgqa.prompts import prompt_hash
 from dsgqa.questions import Question
 from dsgqa.records import CodeAttempt, CodeOutcome, RefinedAnswer
@@ -36,6 +35,7 @@ from dsgqa.stage_batches import (
     QueryRunner,
     _merge,
     fresh_calls,
+    matches_reference,
     reference_attempt,
     short_hash,
 )
@@ -107,8 +107,7 @@ def with_code_matches(
             value = outcome.value
             read = code_rows.rows_of_result(value.result, code_rows.point_columns(rows.rows)) \
                 if value.valid else []
-            match = value.valid and rows_match(read, rows.rows,
-                                               ordered=reference_order(wanted[outcome.uid]))
+            match = value.valid and matches_reference(read, rows.rows, wanted[outcome.uid])
             outcome = replace(outcome,
                               value=value.model_copy(update={"execution_match": match}))
         matched.append(outcome)

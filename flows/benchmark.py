@@ -40,6 +40,8 @@ from reporting.report import headline_markdown, headline_records
 from tasks.report import report, store_results
 from tasks.run import record_run_config, remember_finished_run, reuse_finished_run
 
+FIGURES_DIR = "figures"   # in the cache folder: the report's figures, by what they show
+
 
 @flow(name="nlp-dsg-benchmark")
 def nlp_dsg_benchmark(
@@ -82,7 +84,8 @@ def _run(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary:
         store_results(run_dir, store_root)
         # The runs the report compares this one with, before it reads them.
         store_seen = finished_runs.store_listing(store_root)
-        result = report(store_root, run_id, run_dir / REPORT_DIR)
+        result = report(store_root, run_id, run_dir / REPORT_DIR,
+                        Path(config.cache_dir) / FIGURES_DIR)
         summary = summary.with_report(result, headline_markdown(result),
                                       headline_records(result))
         publish_headline(summary)

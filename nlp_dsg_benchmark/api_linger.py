@@ -1,5 +1,5 @@
 """Keeps a temporary Prefect API alive for a while after the CLI run that started it, so the
-next command in the same cache reuses it instead of paying 5-10 s to start one.
+next command in the same cache reuses it instead of paying 4-10 s to start one.
 
 `python -m nlp_dsg_benchmark.api_linger SLOT_FOLDER SERVER_PID SECONDS` runs beside the server
 (detached from the CLI, in the server's session): once no CLI has held the slot's lock for

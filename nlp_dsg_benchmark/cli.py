@@ -24,6 +24,12 @@ from benchcore.names import (
 from benchcore.terminal_text import printable
 from benchcore.text_safety import safe_text
 
+# The commands that run the benchmark flow.
+RUN_COMMANDS = ("run", "demo", "rerun")
+
+# Prefect's setting for asking the API server its version (`_start_and_run`).
+VERSION_CHECK = "PREFECT_CLIENT_SERVER_VERSION_CHECK_ENABLED"
+
 # `rerun --track` choices.
 TRACKS = ("qa", "planning")
 
@@ -34,6 +40,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
     from benchcore.run_config import BenchmarkConfig, ConfigError
+    from nlp_dsg_benchmark.startup_gc import StartUp
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_CONFIG = PROJECT_ROOT / "configs/smoke.yaml"
@@ -421,7 +428,16 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
             print(f"nlp-dsg-benchmark: {printable(warning)}", file=sys.stderr)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, program: bool = False) -> int:
+    """A run, demo or rerun. Its start-up (imports, inputs, the temporary API) runs with the
+    cyclic garbage collector paused, and the program freezes what it made (`startup_gc`)."""
+    from nlp_dsg_benchmark.startup_gc import collector_paused
+
+    with collector_paused(freeze=program) as start_up:
+        return _start_and_run(args, start_up)
+
+
+def _start_and_run(args: argparse.Namespace, start_up: StartUp) -> int:
     from nlp_dsg_benchmark.environment import (
         flush_prefect_telemetry,
         heartbeats_off_for_temporary_api,
@@ -443,10 +459,6 @@ def _run(args: argparse.Namespace) -> int:
         print(to_redo_line(args.run_id, todo))
         if not todo.total:
             return 0
-    from nlp_dsg_benchmark.console import console
-    from nlp_dsg_benchmark.progress_bars import stage_progress
-
-    bars = not (args.verbose or args.quiet)
     reused = _reused_as_it_is(config)
     if reused is not None:
         _print_summary(reused, args, note=f"nlp-dsg-benchmark: run {reused.run_id} finished "
@@ -463,9 +475,18 @@ def _run(args: argparse.Namespace) -> int:
             server = stack.enter_context(starting_api(
                 config.cache_dir, linger_s=linger_seconds(CLI_LINGER_S)))
             os.environ["PREFECT_API_URL"] = server.url
+            # The server runs this interpreter's Prefect: its version needs no check (each of
+            # the run's Prefect clients asked for it, 7 requests with a TLS context each).
+            if VERSION_CHECK not in os.environ:
+                os.environ[VERSION_CHECK] = "false"
+                stack.callback(os.environ.pop, VERSION_CHECK, None)
             stack.callback(flush_prefect_telemetry)   # runs before the API stops
-        # While the temporary API starts (5-10 s): the inputs are read and Prefect imported.
+        # While the temporary API starts (4-10 s): the inputs are read and Prefect imported.
         # (Bad input is still one line: said before anything about the API.)
+        from nlp_dsg_benchmark.console import console
+        from nlp_dsg_benchmark.progress_bars import stage_progress
+
+        bars = not (args.verbose or args.quiet)
         with stage_progress(console, enabled=bars):
             _validate_inputs(config)
         if api and not args.quiet:
@@ -485,6 +506,7 @@ def _run(args: argparse.Namespace) -> int:
         install_log_filters()
         from nlp_dsg_benchmark.interrupts import run_stoppable
 
+        start_up.done()
         with stage_progress(console, enabled=bars), \
                 heartbeats_off_for_temporary_api(temporary=not api):
             summary = run_stoppable(lambda: flow(config))   # SIGINT/SIGTERM: exit 130/143
@@ -561,9 +583,9 @@ def _with_task_runner(config: BenchmarkConfig):
     return nlp_dsg_benchmark.with_options(task_runner=dask_task_runner(config))
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    if args.command in ("run", "demo", "rerun"):
-        return _run(args)
+def _dispatch(args: argparse.Namespace, program: bool = False) -> int:
+    if args.command in RUN_COMMANDS:
+        return _run(args, program)
     if args.command == "check-engine":
         from dsgqa.conformance import check_engine_command
 
@@ -599,7 +621,20 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """The command line. Without `argv` it is the program itself (the console script, `python -m`):
+    a run, demo or rerun freezes what its start-up made before the flow runs (`startup_gc`) and,
+    when it succeeded, ends the process without the interpreter's teardown (`process_exit`,
+    0.5-1 s after a run)."""
+    words = sys.argv[1:] if argv is None else argv
+    code = _main(words, program=argv is None)
+    if argv is None and code == 0 and words[:1] and words[0] in RUN_COMMANDS:
+        from nlp_dsg_benchmark.process_exit import end_without_teardown
+
+        end_without_teardown(code)
+    return code
+
+
+def _main(argv: list[str], program: bool) -> int:
     if argv[:1] == ["report"]:
         from reporting.cli import report_command
 
@@ -611,7 +646,7 @@ def main(argv: list[str] | None = None) -> int:
         return planeval_main(argv[1:], prog="nlp-dsg-benchmark plan")
     args = _parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        return _dispatch(args, program)
     except KeyboardInterrupt:   # before the stages run (e.g. the temporary API starting)
         print("nlp-dsg-benchmark: SIGINT: stopped before any item ran", file=sys.stderr)
         return 130

@@ -15,8 +15,16 @@ so concurrent runs get separate databases and a later run reuses a migrated one.
 
 A server the CLI starts stays up after the run, unused, for NLP_DSG_TEMPORARY_API_LINGER_S seconds
 (default 300; 0: it stops with the run; `api_linger.py` watches it), and the next command on the
-same cache adopts it instead of starting one (the demo's cached rerun: 6.6 s instead of 10.6 s).
-A run that fails or is interrupted stops its server at once.
+same cache adopts it instead of starting one (the demo's cached rerun: about 4 s instead of 7 s,
+benchmarks/bench_cli_startup.py). A run that fails or is interrupted stops its server at once.
+
+Starting one is Prefect's server importing itself (2.6 of its 3.5 s of CPU), so the CLI starts
+it as soon as it knows the run needs one (after reading the configuration, before pandas, the
+console, the inputs and Prefect are imported) and waits only when the flow starts. Each slot
+keeps Prefect's block-registration memo beside its database (`MEMO_FILE`), so a server that
+starts on a database it registered before skips registering them (0.5 s of CPU). Prefect's own
+in-process alternative does not exist for this: its "ephemeral mode" is the same subprocess, and
+task runs reach the API only as events over a websocket, which an in-process app cannot serve.
 """
 
 from __future__ import annotations
@@ -42,9 +50,9 @@ from nlp_dsg_benchmark.api_linger import SERVER_FILE
 START_TIMEOUT_S = 120.0   # a fresh API takes 14-24 s to start on this project's machines
 DATABASE_SLOTS = 32       # concurrent CLI runs sharing one cache dir before slots run out
 LINGER_VARIABLE = "NLP_DSG_TEMPORARY_API_LINGER_S"
-# Off for library callers (benchmarks, tests); the CLI asks for `CLI_LINGER_S`: measured on
-# the demo's cached rerun on an idle machine, 6.6 s with the API an earlier command left
-# running against 10.6 s starting one (benchmarks/bench_cli_startup.py).
+# Off for library callers (benchmarks, tests); the CLI asks for `CLI_LINGER_S`: the demo's
+# cached rerun takes about 4 s with the API an earlier command left running against 7 s
+# starting one (benchmarks/bench_cli_startup.py).
 DEFAULT_LINGER_S = 0.0
 CLI_LINGER_S = 300.0
 
@@ -105,8 +113,8 @@ def temporary_api(cache_dir: str | Path = ".cache") -> Iterator[str]:
 
 class StartingAPI:
     """A temporary API whose URL is known before it answers: the caller sets PREFECT_API_URL
-    and does its own start-up work (loading inputs, importing Prefect, 4 s) while the server
-    starts (5-10 s), then waits. `adopted`: left running by an earlier command and reused."""
+    and does its own start-up work (loading inputs, importing Prefect, 2 s) while the server
+    starts (4-10 s), then waits. `adopted`: left running by an earlier command and reused."""
 
     def __init__(self, url: str, process: subprocess.Popen[bytes] | None,
                  adopted: bool = False) -> None:
@@ -161,14 +169,32 @@ def _lingering_server(folder: Path) -> str | None:
     return url if isinstance(url, str) and _healthy(url) else None
 
 
+# Prefect's note that the block types are registered in a database (it skips registering
+# them again, 0.5 s of the server's start), kept beside the database it speaks of.
+MEMO_FILE = "memo_store.toml"
+DATABASE_FILE = "prefect.db"
+_NOT_THIS_API = ("PREFECT_API_DATABASE_CONNECTION_URL", "PREFECT_MEMO_STORE_PATH")
+
+
+def forget_memo_without_database(folder: Path) -> None:
+    """A slot whose database is gone (or was never made) has no block types registered: its
+    memo must not say it has."""
+    if not (folder / DATABASE_FILE).exists():
+        (folder / MEMO_FILE).unlink(missing_ok=True)
+
+
 def _server_environment(url: str, database: Path) -> dict[str, str]:
     """This process's environment for the server, on its own SQLite database (a database
-    URL set for a real server, under either of Prefect's names, is not this API's)."""
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_DATABASE_CONNECTION_URL"}
+    URL set for a real server, under either of Prefect's names, is not this API's), with its
+    own memo store: Prefect's default, one file in PREFECT_HOME for every database, holds the
+    note of the last database any server registered its block types in, so with several
+    caches (or tests) each server start registered them all again."""
+    env = {k: v for k, v in os.environ.items() if k not in _NOT_THIS_API}
     env.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")   # a throw-away server
     return {**env, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
             "PREFECT__SERVER_FINAL": "1", "PREFECT_API_URL": url,
-            "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}"}
+            "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{database}",
+            "PREFECT_SERVER_MEMO_STORE_PATH": str(database.with_name(MEMO_FILE))}
 
 
 def _serve(folder: Path, linger_s: float) -> Iterator[StartingAPI]:
@@ -177,13 +203,14 @@ def _serve(folder: Path, linger_s: float) -> Iterator[StartingAPI]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}/api"
     lingers = linger_s > 0
+    forget_memo_without_database(folder)
     with contextlib.ExitStack() as files:
         log = files.enter_context((folder / "server.log").open("ab")) if lingers else None
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(spec.origin).parent.parent),
              "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
              "--port", str(port), "--log-level", "error", "--lifespan", "on"],
-            env=_server_environment(url, folder / "prefect.db"),
+            env=_server_environment(url, folder / DATABASE_FILE),
             start_new_session=True,
             # A lingering server outlives this process (its watcher stops it); any other dies
             # with it, even when it is killed with -9.

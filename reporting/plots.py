@@ -5,16 +5,39 @@ Figures are built with matplotlib's object API on the Agg canvas, never through 
 global figure state, no display needed, safe inside a flow's worker thread. Static PNGs (rather
 than an interactive plotting library) keep the HTML report self-contained and small, and the same
 images serve the Markdown report. Each function returns None when there is nothing to plot.
+
+Kept figures (`figures_kept_in`): a figure is a function of what it is drawn from, so one drawn
+before from the same data, by the same code (this module's source) and the same matplotlib,
+Pillow and zlib with the same settings (`rcParams`), is read back instead of drawn again, byte
+for byte the PNG drawing it would make. The flow keeps the accuracy-by-tag and planning charts
+in its cache folder (the `KEEP` most recently used): a rerun of a run whose answers did not
+change draws only the trend, which gains a run every time and is never kept (the two others
+were 0.4 s of the demo's cached rerun).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
+import hashlib
+import inspect
 import io
 import math
+import sys
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
+import matplotlib
 import pandas as pd
+import PIL
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+from benchcore import atomic_files
+from benchcore.item_cache import source_version
 
 DPI = 110
 METRIC_LABELS = {
@@ -25,12 +48,100 @@ METRIC_LABELS = {
 }
 
 
+_KEPT_IN: contextvars.ContextVar[Path | None] = contextvars.ContextVar("figures_kept_in",
+                                                                       default=None)
+_PNG_START, _PNG_END = b"\x89PNG\r\n\x1a\n", b"IEND\xaeB`\x82"
+KEEP = 200   # kept figures (30-100 KB each); the least recently used beyond are removed
+
+
+@contextlib.contextmanager
+def figures_kept_in(folder: Path | None) -> Iterator[None]:
+    """Within the block, figures are read from and kept in `folder` (None: always drawn)."""
+    token = _KEPT_IN.set(None if folder is None else Path(folder))
+    try:
+        yield
+    finally:
+        _KEPT_IN.reset(token)
+
+
+def _drawing_version() -> str:
+    """Everything besides its data that shapes a figure's bytes. The settings are read as
+    stored (`dict.items`): reading `rcParams["backend"]` would pick a backend and import
+    pyplot; every figure here is drawn on the Agg canvas whatever the backend."""
+    settings = sorted((k, repr(v)) for k, v in dict.items(matplotlib.rcParams)
+                      if k not in ("backend", "backend_fallback"))
+    parts = (_code_version(), matplotlib.__version__, PIL.__version__,
+             zlib.ZLIB_RUNTIME_VERSION, settings)
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+@functools.cache
+def _code_version() -> str:
+    return source_version(sys.modules[__name__])
+
+
+def _argument_digest(value: object) -> str:
+    if isinstance(value, pd.DataFrame):
+        cells = pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes()
+        return repr((list(value.columns), [str(t) for t in value.dtypes],
+                     list(value.index.names), hashlib.sha256(cells).hexdigest()))
+    if isinstance(value, str | int | float | bool | type(None)):
+        return repr(value)
+    raise TypeError(f"no figure key for a {type(value).__name__}")
+
+
+def _kept(draw: Callable[..., bytes | None]) -> Callable[..., bytes | None]:
+    """`draw`, served from the folder of `figures_kept_in` when the figure was drawn before."""
+
+    signature = inspect.signature(draw)
+
+    @functools.wraps(draw)
+    def figure(*args: Any, **kwargs: Any) -> bytes | None:
+        folder = _KEPT_IN.get()
+        if folder is None:
+            return draw(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        try:
+            key = hashlib.sha256(repr((_drawing_version(), draw.__name__, [
+                (name, _argument_digest(value)) for name, value in bound.arguments.items()
+            ])).encode())
+        except (TypeError, ValueError):   # data it cannot name: drawn
+            return draw(*args, **kwargs)
+        path = folder / f"{draw.__name__}-{key.hexdigest()[:32]}.png"
+        with contextlib.suppress(OSError):
+            kept = path.read_bytes()
+            if kept.startswith(_PNG_START) and kept.endswith(_PNG_END):
+                path.touch()   # recently used
+                return kept
+        png = draw(*args, **kwargs)
+        if png is not None:
+            with contextlib.suppress(OSError):   # a folder that cannot take it: drawn again
+                atomic_files.write_bytes(path, png)
+                _prune(folder)
+        return png
+
+    return figure
+
+
+def _prune(folder: Path) -> None:
+    """The `KEEP` most recently used figures stay; the others go."""
+    figures = []
+    for path in folder.glob("*.png"):
+        with contextlib.suppress(OSError):
+            figures.append((path.stat().st_mtime, path))
+    for _, path in sorted(figures, reverse=True)[KEEP:]:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
 # The chart's width in inches whatever the number of tags or models (at DPI 110: about 1,000
 # pixels, narrower than the report's page): tags run down the page, one row each, and a set
 # with many tags is cut to its largest ones by the caller, never squeezed sideways.
 TAG_CHART_WIDTH = 9.0
 
 
+@_kept
 def tag_bars(by_tag: pd.DataFrame, title: str = "QA accuracy by tag") -> bytes | None:
     """Horizontal bars: accuracy per tag (one row per tag, in the order the rows come), one bar
     per model; black ticks mark the mean F1."""
@@ -60,6 +171,7 @@ def tag_bars(by_tag: pd.DataFrame, title: str = "QA accuracy by tag") -> bytes |
     return _png(figure)
 
 
+@_kept
 def success_heatmap(by_domain: pd.DataFrame) -> bytes | None:
     """Domain x model grid of plan success rates, each cell labelled with its value; a model
     with no scored plan in a domain (every item errored) keeps its cells, labelled NA."""

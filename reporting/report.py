@@ -58,8 +58,11 @@ class ReportResult:
 def build_report(
     store_root: Path, out_dir: Path, runs: list[str] | None = None,
     models: list[str] | None = None, regression_threshold: float = 0.05,
+    figure_cache: Path | None = None,
 ) -> ReportResult:
-    """Report on the latest run (or the chosen runs, see `selection`) against its baseline."""
+    """Report on the latest run (or the chosen runs, see `selection`) against its baseline.
+    `figure_cache`: a folder where figures are kept by what they are drawn from, so one drawn
+    before is not drawn again (`plots.figures_kept_in`)."""
     if not 0.0 <= regression_threshold < 1.0:
         raise ReportError(f"regression threshold {regression_threshold} is not a fraction in "
                           "[0, 1) (0.05 = five points)")
@@ -90,7 +93,7 @@ def build_report(
                             _of_runs(planning, selection.trend)),
         threshold=regression_threshold, note=selection.note,
     )
-    return _write(inputs, Path(out_dir), comparison)
+    return _write(inputs, Path(out_dir), comparison, figure_cache)
 
 
 def _digest(inputs: ReportInputs) -> str:
@@ -109,13 +112,15 @@ def _digest(inputs: ReportInputs) -> str:
     return digest.hexdigest()
 
 
-def _write(inputs: ReportInputs, out_dir: Path, comparison: Comparison | None) -> ReportResult:
+def _write(inputs: ReportInputs, out_dir: Path, comparison: Comparison | None,
+           figure_cache: Path | None = None) -> ReportResult:
     html_path, markdown_path = out_dir / HTML_NAME, out_dir / MARKDOWN_NAME
     stamp, digest = out_dir / ".inputs.sha256", _digest(inputs)
     unchanged = (html_path.is_file() and markdown_path.is_file() and stamp.is_file()
                  and stamp.read_text() == digest)
     if not unchanged:
-        document = build_document(inputs)
+        with plots.figures_kept_in(figure_cache):
+            document = build_document(inputs)
         out_dir.mkdir(parents=True, exist_ok=True)
         for figure in document.figures():
             atomic_files.write_bytes(out_dir / figure.filename, figure.png)

@@ -18,7 +18,9 @@ def store_results(run_dir: Path, store_root: Path) -> int:
 
 
 @task(name="build-report", persist_result=False)
-def report(store_root: Path, run_id: str, out_dir: Path) -> ReportResult:
-    """This run against the previous run of the same kind (the previous nightly)."""
+def report(store_root: Path, run_id: str, out_dir: Path,
+           figure_cache: Path | None = None) -> ReportResult:
+    """This run against the previous run of the same kind (the previous nightly); figures
+    drawn before from the same data are read from `figure_cache`."""
     with progress.step("build-report"):
-        return build_report(store_root, out_dir, runs=[run_id])
+        return build_report(store_root, out_dir, runs=[run_id], figure_cache=figure_cache)
