@@ -19,6 +19,7 @@ subflow on Dask.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from prefect import flow
@@ -31,6 +32,7 @@ from benchcore.run_config import BenchmarkConfig, resolve_config
 from benchcore.run_folder import REPORT_DIR
 from benchcore.run_lock import run_folder_lock
 from benchcore.run_summary import RunSummary, check_error_budget
+from benchcore.track_summary import TrackSummary
 from dsgqa.code_sandbox import refuse_unsandboxed
 from flows._artifacts import publish_headline, publish_run
 from flows.cluster import for_cluster, on_dask, release_worker_resources, run_on_cluster
@@ -72,11 +74,15 @@ def _run(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary:
         return start.reused
     planning_pending = submit_planning(config) if config.runs_track("planning") else None
     qa_pending = submit_qa(config) if config.runs_track("qa") else None
+    failures: list[Exception] = []
     try:
-        planning = finish_planning(planning_pending, config, run_dir) if planning_pending else None
-        qa = finish_qa(qa_pending, run_dir) if qa_pending else None
+        planning = _finished(failures, finish_planning, planning_pending, config, run_dir) \
+            if planning_pending else None
+        qa = _finished(failures, finish_qa, qa_pending, run_dir) if qa_pending else None
     finally:
         close_idle_connections()   # a long-lived process must not keep every run's sockets
+    if failures:
+        _raise_first(failures)
     summary = RunSummary(run_id=run_id, run_dir=str(run_dir), qa=qa, planning=planning)
     store_seen = None
     store_root = finished_runs.store_root(config)   # None when the run is not recorded
@@ -92,3 +98,23 @@ def _run(config: BenchmarkConfig, run_id: str, run_dir: Path) -> RunSummary:
     check_error_budget(summary, config.max_error_fraction)
     remember_finished_run(config, run_id, run_dir, quote(summary), start.digest, store_seen)
     return summary
+
+
+def _finished(failures: list[Exception], finish: Callable[..., TrackSummary],
+              *args: object) -> TrackSummary | None:
+    """A track's tables, written whatever happened to the other track: a failure is kept
+    for the end of the run (the flow still fails with it), so a planning stage that raised
+    never costs the QA track its written tables, nor the other way round."""
+    try:
+        return finish(*args)
+    except Exception as error:   # raised again at the end of the run
+        failures.append(error)
+        return None
+
+
+def _raise_first(failures: list[Exception]) -> None:
+    """The first track's failure, with the other's named in a note."""
+    first, *others = failures
+    for other in others:
+        first.add_note(f"the other track failed too: {type(other).__name__}: {other}")
+    raise first

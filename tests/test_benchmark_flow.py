@@ -230,3 +230,22 @@ def test_chunked_stages_give_the_same_table_as_one_batch(tmp_path: Path) -> None
     names = {r.name for r in _task_runs(chunked_state.state_details.flow_run_id,
                                         "refine%", 3)}
     assert names == {f"refine[reference-cypher] {i}/3" for i in (1, 2, 3)}
+
+
+def test_a_failed_track_keeps_the_other_tracks_tables(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the planning track raises as it finishes (its evaluation failed beyond its
+    retries), the QA track still writes its tables, and the run still fails with the
+    planning error (and is not remembered as finished)."""
+    import flows.benchmark as benchmark
+
+    def evaluation_fails(*args: object) -> None:
+        raise OSError("evaluate-plans: disk full")
+
+    monkeypatch.setattr(benchmark, "finish_planning", evaluation_fails)
+    state = benchmark.nlp_dsg_benchmark(_demo_config(tmp_path, "half"), return_state=True)
+    assert state.is_failed()
+    with pytest.raises(OSError, match="disk full"):
+        state.result()
+    rows = pd.read_csv(tmp_path / "results/half/qa_results.csv")
+    assert len(rows) == 28 and rows["correct"].all()
