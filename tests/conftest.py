@@ -42,6 +42,21 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require(mark.args[0])
 
 
+@pytest.fixture(autouse=True)
+def environment_restored() -> Iterator[None]:
+    """os.environ as it was before the test. The CLI called in-process sets defaults in it
+    (`environment.py`: e.g. PREFECT_LOCAL_STORAGE_PATH, resolved against the working
+    directory, the repository): without this, every later test's child process inherited
+    them and wrote its task results into the repository's own `.cache`."""
+    saved = dict(os.environ)
+    yield
+    for name in set(os.environ) - set(saved):
+        del os.environ[name]
+    for name, value in saved.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
+
+
 @pytest.fixture(scope="session")
 def prefect_harness() -> Iterator[None]:
     """A throw-away Prefect API for the whole session (starting one costs ~18 s)."""
