@@ -45,14 +45,15 @@ def open_graph_store(
     kuzu / ladybug: the database lives in `db_root/<fingerprint[:16]>-<backend>` and is built
     only when that directory holds no complete load of this graph (a marker written last says
     so); a file lock keeps two processes from building it at once.
-    neo4j: the server's database is *replaced* by the graph on every open."""
+    neo4j: the server's database is loaded with the graph unless it holds it already, and
+    never replaced while another store on this machine uses it (`neo4j_claim`)."""
     if backend not in BACKENDS:
         raise GraphStoreError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    root = Path(db_root) if db_root is not None else DEFAULT_DB_ROOT
     if backend == "neo4j":
-        return _open_neo4j(graph, neo4j_uri, neo4j_user, neo4j_password)
+        return _open_neo4j(graph, neo4j_uri, neo4j_user, neo4j_password, root)
     from dsgqa.graphstore.kuzu_store import KuzuStore
 
-    root = Path(db_root) if db_root is not None else DEFAULT_DB_ROOT
     root.mkdir(parents=True, exist_ok=True)
     directory = root / f"{graph.fingerprint()[:16]}-{backend}"
     store = KuzuStore(backend, directory, memory_limit_mb=memory_limit_mb)
@@ -66,15 +67,17 @@ def open_graph_store(
 
 
 def _open_neo4j(
-    graph: SceneGraph, uri: str | None, user: str | None, password: str | None
+    graph: SceneGraph, uri: str | None, user: str | None, password: str | None,
+    lock_root: Path,
 ) -> GraphStore:
+    from dsgqa.graphstore.neo4j_claim import Neo4jClaim
     from dsgqa.graphstore.neo4j_store import Neo4jStore
 
     if not uri:
         raise GraphStoreError("neo4j backend needs a URI (config neo4j_uri or NEO4J_URI)")
     store = Neo4jStore.connect(uri, user, password)
     try:
-        store.load(graph)
+        store.open_for(graph, Neo4jClaim(lock_root, uri))
     except Exception:
         store.close()
         raise

@@ -4,6 +4,8 @@
   rejects writes and ends slow queries itself; the write guard refuses writes before that.
   (The driver accepts `Query` objects only in `Session.run`, so this is an auto-commit READ
   transaction.) Our own reads use `execute_read` with `unit_of_work(timeout=...)`.
+- Opening loads the graph only when the database does not hold it already, and never over a
+  graph another store on this machine is using (`neo4j_claim`, `neo4j_content`).
 - Loading replaces the database content: one DETACH DELETE, nodeSymbol indexes per label, then
   `UNWIND $rows` batches for nodes and for edges (per edge type and endpoint labels, so the MATCH
   uses the index).
@@ -18,6 +20,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from dsgqa.graphstore import neo4j_content
 from dsgqa.graphstore.base import (
     GraphStore,
     GraphStoreError,
@@ -27,10 +30,11 @@ from dsgqa.graphstore.base import (
     one_line,
     plain_value,
 )
-from dsgqa.graphstore.layout import POINT_PROPERTIES, node_properties, node_values, stored_edges
+from dsgqa.graphstore.layout import POINT_PROPERTIES, node_properties, stored_edges
+from dsgqa.graphstore.neo4j_claim import Neo4jClaim
 from dsgqa.graphstore.row_reader import RowReader
 from dsgqa.graphstore.write_guard import write_violation
-from dsgqa.scene_graph import LABELS, SceneGraph, SceneNode
+from dsgqa.scene_graph import LABELS, SceneGraph
 
 BATCH_SIZE = 5000
 # Properties as the loader writes them, for labels the server cannot describe (no nodes yet).
@@ -52,15 +56,6 @@ def _node_query(label: str) -> str:
 def _edge_query(edge_type: str, src: str, dst: str) -> str:
     return (f"UNWIND $rows AS r MATCH (a:{src} {{nodeSymbol: r.source}}) "
             f"MATCH (b:{dst} {{nodeSymbol: r.target}}) CREATE (a)-[:{edge_type}]->(b)")
-
-
-def _xyz(vec: tuple[float, float, float] | None) -> dict[str, float] | None:
-    return None if vec is None else {"x": vec[0], "y": vec[1], "z": vec[2]}
-
-
-def _node_row(node: SceneNode) -> dict[str, Any]:
-    return {name: _xyz(value) if name in POINT_PROPERTIES else value
-            for name, value in node_values(node).items()}
 
 
 def _batches(rows: list[Any]) -> list[list[Any]]:
@@ -106,6 +101,7 @@ class Neo4jStore(GraphStore):
         self._driver = driver
         self._database = database
         self._lock = threading.Lock()  # the driver is thread-safe; this only guards close()
+        self._claim: Neo4jClaim | None = None   # released with the store
 
     @classmethod
     def connect(cls, uri: str, user: str | None, password: str | None,
@@ -143,11 +139,36 @@ class Neo4jStore(GraphStore):
             raise GraphStoreError(f"cannot load {graph.source or 'scene graph'} into neo4j: "
                                   f"{one_line(exc)}") from None
 
+    def holds(self, graph: SceneGraph) -> bool:
+        """The database holds exactly `graph` as the loader writes it (`neo4j_content`)."""
+        nodes = self._trusted(neo4j_content.NODES_QUERY)
+        edges = self._trusted(neo4j_content.EDGES_QUERY)
+        return neo4j_content.content_digest(nodes, edges) == neo4j_content.expected_digest(graph)
+
+    def open_for(self, graph: SceneGraph, claim: Neo4jClaim) -> None:
+        """Ready to answer queries on `graph`: loaded only when the database holds something
+        else that no other store on this machine is using (`neo4j_claim`)."""
+        self._claim = claim
+        with claim.opening():
+            if self.holds(graph):
+                claim.share()
+                return
+            if not claim.take_whole():
+                raise GraphStoreError(
+                    "neo4j database holds another scene graph, which another run on this "
+                    f"machine is using: {graph.source or 'this graph'} was not loaded over it "
+                    "(wait for that run, or give this one its own database)")
+            self.load(graph)
+            if not self.holds(graph):   # a load from another machine raced with this one
+                raise GraphStoreError("neo4j database changed while the scene graph was "
+                                      "loaded (another machine loading it?): not used")
+            claim.share()
+
     @staticmethod
     def _load_batches(graph: SceneGraph) -> list[tuple[str, list[dict[str, Any]]]]:
         batches = []
         for label in LABELS:
-            rows = [_node_row(n) for n in graph.nodes if n.label == label]
+            rows = [neo4j_content.node_row(n) for n in graph.nodes if n.label == label]
             batches += [(_node_query(label), batch) for batch in _batches(rows)]
         label_of = graph.labels_by_symbol()
         groups: dict[tuple[str, str, str], list[dict[str, str]]] = defaultdict(list)
@@ -254,8 +275,11 @@ class Neo4jStore(GraphStore):
     def close(self) -> None:
         with self._lock:
             driver, self._driver = self._driver, None
+            claim, self._claim = self._claim, None
         if driver is not None:
             driver.close()
+        if claim is not None:
+            claim.release()
 
 
 def _write_rows(tx: Any, query: str, rows: list[dict[str, Any]]) -> None:
