@@ -145,33 +145,11 @@ def room_degree(graph: SceneGraph, room: str) -> str:
     return sldp(len(adjacent(graph, room)))
 
 
-def _pointing_out(graph: SceneGraph, relation: str, kind: str, symbol: str) -> str:
-    """The file's graph is undirected, so "relationships pointing out of" a node has no meaning
-    in it. Two readings: the database layout the benchmark documents (every edge becomes one
-    relationship each way, docs/graph_layout.md), where the count is the number of neighbours;
-    or the order the file happens to store each edge in. Ambiguous only where they differ; the
-    layout's count is the reading shown."""
-    graph.node(symbol, kind)
-    both_ways = len(graph.neighbours[relation].get(symbol, ()))
-    stored = graph.stored_from[relation].get(symbol, 0)
-    if stored == both_ways:
-        return sldp(both_ways)
-    raise Ambiguous(
-        f"the JSON graph is undirected; 'point out of' counts {both_ways} under the documented "
-        f"database layout (one relationship each way) but {stored} by the file's stored edge "
-        f"order", answer=sldp(both_ways))
-
-
-@register(r"How many MESH_PLACE_CONNECTED relationships point out of mesh place " + ID
-          + r" \(directed, starting at it\)\?")
-def mesh_place_out_degree(graph: SceneGraph, place: str) -> str:
-    return _pointing_out(graph, "MESH_PLACE_CONNECTED", "mesh place", place)
-
-
-@register(r"How many ROOM_CONNECTED relationships point out of room " + ID
-          + r" \(directed, starting at the room\)\?")
-def room_out_degree(graph: SceneGraph, room: str) -> str:
-    return _pointing_out(graph, "ROOM_CONNECTED", "room", room)
+@register(r"How many mesh places are connected to mesh place " + ID + r"\? Two mesh places are"
+          r" connected when a MESH_PLACE_CONNECTED relationship joins them\.")
+def mesh_place_degree(graph: SceneGraph, place: str) -> str:
+    graph.node(place, "mesh place")
+    return sldp(len(graph.neighbours["MESH_PLACE_CONNECTED"].get(place, ())))
 
 
 def _within(graph: SceneGraph, kind: str, k: str, start: str, relation: str) -> str:
