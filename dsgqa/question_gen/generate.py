@@ -193,7 +193,7 @@ def write_question_set(generated: Generated, path: Path) -> Path:
         body["preamble"] = generated.preamble
     body["questions"] = generated.questions
     text = yaml.dump(body, Dumper=_Dumper, sort_keys=False, width=96, allow_unicode=True)
-    return atomic_files.write_text(path, header_text(report) + text)
+    return atomic_files.write_text(path, header_text(report, generated.preamble) + text)
 
 
 class _Flow(list):

@@ -329,12 +329,13 @@ def rooms_by_distance(graph: SceneGraph, anchor: str) -> str:
     return sldp([n.symbol for n in order])
 
 
-@register(rf"List all rooms from most to fewest objects\. {IN_ROOM} Count each object once per"
-          r" room; a room without objects counts 0\. Break ties by nodeSymbol, ascending\."
-          rf" {LIST_OF_IDS}")
-def rooms_by_object_count(graph: SceneGraph) -> str:
+@register(rf"List all rooms from (most to fewest|fewest to most) objects\. {IN_ROOM} Count each"
+          r" object once per room; a room without objects counts 0\. Break ties by nodeSymbol,"
+          rf" ascending\. {LIST_OF_IDS}")
+def rooms_by_object_count(graph: SceneGraph, order: str) -> str:
     rooms = sorted(r.symbol for r in graph.of_kind("room"))
-    return sldp(sorted(rooms, key=lambda r: (-len(objects_in_room(graph, r)), r)))
+    sign = -1 if order == "most to fewest" else 1
+    return sldp(sorted(rooms, key=lambda r: (sign * len(objects_in_room(graph, r)), r)))
 
 
 @register(rf"List all rooms by increasing x coordinate of their centers\. {LIST_OF_IDS}")

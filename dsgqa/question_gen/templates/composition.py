@@ -29,6 +29,9 @@ CATEGORY = "composition"
 _ID = "Answer with its nodeSymbol."
 _CLASSES = "Answer with a set of class names."
 _DEFS = ("in_room", "room_names", "object_names")
+#: Questions over each class in each group of rooms proposed at most (each is checked on the
+#: database; a graph with many classes and room classes has hundreds).
+MAX_PER_ROOM = 50
 
 
 def candidates(view: GraphView, rng: Random) -> list[Candidate]:
@@ -36,15 +39,15 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
     groups = rooms_by_class(view)
     classes = [c for c in view.classes("Object") if is_word(c)]
     all_rooms = [r.symbol for r in view.label("Room")]
+    per_room: list[Candidate] = []
     for name, rooms in groups.items():
         if len(rooms) >= 2:
-            out += _most(view, classes, rooms, f"hallway_{name}", f"Which {name}",
-                         f"MATCH (r:Room {{class: {q(name)}}}) ", _DEFS, plural(name))
-    out += _most(view, classes, all_rooms, "room", "Which room", "MATCH (r:Room) ",
-                 ("in_room", "object_names"), "rooms")
-    for name, rooms in groups.items():
-        if len(rooms) >= 2:
-            out += _holding(view, name, rooms, classes)
+            per_room += _most(view, classes, rooms, f"hallway_{name}", f"Which {name}",
+                              f"MATCH (r:Room {{class: {q(name)}}}) ", _DEFS, plural(name))
+            per_room += _holding(view, name, rooms, classes)
+    per_room += _most(view, classes, all_rooms, "room", "Which room", "MATCH (r:Room) ",
+                      ("in_room", "object_names"), "rooms")
+    out += sample(rng, per_room, MAX_PER_ROOM)
     out += _class_sets(view, rng, groups)
     out += _differences(view, rng, groups, classes)
     return out

@@ -29,6 +29,9 @@ from dsgqa.question_gen.view import GraphView
 CATEGORY = "references"
 _ID = "Answer with its nodeSymbol."
 _ROOMS = ("in_room", "room_names", "object_names")
+#: Counts of a class in a named room or group of rooms proposed at most (a graph with many
+#: room classes has hundreds; each is checked on the database).
+MAX_ROOM_COUNTS = 30
 _NEAREST = ("object_names", "nearest", "distance")
 
 
@@ -36,11 +39,13 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
     out: list[Candidate] = []
     groups = rooms_by_class(view)
     classes = [c for c in view.classes("Object") if is_word(c)]
+    named: list[Candidate] = []
     for room_class, members in groups.items():
         if len(members) == 1:
-            out += _named_room(view, room_class, members[0], classes)
+            named += _named_room(view, room_class, members[0], classes)
         else:
-            out += _room_group(view, room_class, members, classes)
+            named += _room_group(view, room_class, members, classes)
+    out += sample(rng, named, MAX_ROOM_COUNTS)
     out += _described(view, rng)
     out += _sizes(view, rng, groups)
     return out
