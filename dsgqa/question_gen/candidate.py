@@ -154,6 +154,12 @@ def at_tolerance_edge(value: float, tol: float = 0.01) -> str:
     return f"{value:.4f} rounds to the tolerance edge" if abs(off - tol) < 1e-3 else ""
 
 
+def near_zero(value: float, tol: float = 0.01) -> str:
+    """'' unless the value is within ten tolerances of 0, where answering 0 would come close to
+    being judged right (a 5-litre volume in cubic metres)."""
+    return f"{value:.4f} is within {10 * tol} of 0" if abs(value) < 10 * tol else ""
+
+
 def q(text: str) -> str:
     """A Cypher string literal."""
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"

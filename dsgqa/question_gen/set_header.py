@@ -18,8 +18,9 @@ _TIER_RULE = """\
 # template declares it (dsgqa/question_gen/difficulty.py): a point each for counting or
 # grouping, Euclidean distances, ranking or picking an extreme, and each composed step (a
 # negation, an outer join, the closure of "within k hops", a shortest-path search, a lookup
-# that starts the next step, a PDDL goal built from a computed set); hops add 1 point for two
-# and 2 for three or more. Tier 1: at most 1 point; tier 2: 2 points; tier 3: 3 or more.
+# that starts the next step, a PDDL goal built from a computed set, a comparison across rooms
+# or groups); hops add 1 point for two and 2 for three or more. Tier 1: at most 1 point;
+# tier 2: 2 points; tier 3: 3 or more.
 # Each category takes its tiers in turn, as far as the questions that passed allow.
 """
 

@@ -5,7 +5,8 @@
 bicycle" picks one object by description. A description is used only where it picks out exactly
 one node: a room or object class with one member, a nearest object with no other within
 `NEAR_TIE`, an object in exactly one room. Bounding boxes (`bbox_dim`) give sizes, volumes and
-"the largest". The words' meanings are stated once, in the set's preamble (`definitions.py`).
+"the largest" (a volume or height under ten tolerances is not asked: `0` would come close).
+The words' meanings are stated once, in the set's preamble (`definitions.py`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from random import Random
 
-from dsgqa.question_gen.candidate import Candidate, at_tolerance_edge, near_tie, q
+from dsgqa.question_gen.candidate import Candidate, at_tolerance_edge, near_tie, near_zero, q
 from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import (
     is_word,
@@ -178,13 +179,13 @@ def _sizes(view: GraphView, rng: Random,
             CATEGORY, "named_volume", f"volume_of_the_{cls}",
             f"What is the bounding-box volume of the {cls}, in cubic metres?",
             f"MATCH (o:Object {{class: {q(cls)}}}) RETURN {_VOLUME} AS volume",
-            v, ("bbox", "description"), at_tolerance_edge(v), fact=("volume", obj),
+            v, ("bbox", "description"), near_zero(v) or at_tolerance_edge(v), fact=("volume", obj),
             needs=Needs(), defines=("object_names", "bbox")))
         out.append(Candidate(
             CATEGORY, "named_height", f"height_of_the_{cls}",
             f"How tall is the bounding box of the {cls}, in metres?",
             f"MATCH (o:Object {{class: {q(cls)}}}) RETURN o.bbox_dim.z AS height",
-            size[2], ("bbox", "description"), at_tolerance_edge(size[2]),
+            size[2], ("bbox", "description"), near_zero(size[2]) or at_tolerance_edge(size[2]),
             fact=("height", obj), needs=Needs(), defines=("object_names", "bbox")))
     for cls in view.classes("Object"):
         members = [o.symbol for o in view.label("Object", cls) if volume(view, o.symbol)]
