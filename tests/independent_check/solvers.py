@@ -433,3 +433,19 @@ def inspect_room(graph: SceneGraph, label: str, room: str) -> str:
           rf" {CLASS}\. Use the predicate \(visited-object \?object\)\. {PDDL_NAMES}", kind="PDDL")
 def visit_any(graph: SceneGraph, label: str) -> str:
     return disjunction(atom("visited-object", o) for o in objects_of_class(graph, label))
+
+
+@register(rf"Write a PDDL goal in which the robot has visited every room adjacent to room {ID}\."
+          rf" {ADJACENT} Use the predicate \(visited-room \?room\)\. {PDDL_NAMES}", kind="PDDL")
+def visit_next_door(graph: SceneGraph, room: str) -> str:
+    return conjunction(atom("visited-room", r) for r in adjacent(graph, room))
+
+
+@register(rf"Which objects are in room {ID}\? {IN_ROOM} {SET_OF_IDS}")
+def objects_in(graph: SceneGraph, room: str) -> str:
+    return sldp(frozenset(objects_in_room(graph, room)))
+
+
+@register(r"Which object classes occur in the scene graph\? Answer with a set of class names\.")
+def classes_used(graph: SceneGraph) -> str:
+    return sldp(frozenset(n.label for n in graph.of_kind("object")))
