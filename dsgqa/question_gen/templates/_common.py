@@ -1,4 +1,6 @@
-"""What the templates share: deterministic sampling and the Cypher fragment for 'in a room'."""
+"""What the templates share: deterministic sampling, the Cypher fragments for 'in a room', and
+the natural names of rooms and objects (a class that is a plain word: "the lounge", "the
+hallways", "the bicycle" when it is the only one of its class)."""
 
 from __future__ import annotations
 
