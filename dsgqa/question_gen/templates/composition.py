@@ -31,7 +31,7 @@ _CLASSES = "Answer with a set of class names."
 _DEFS = ("in_room", "room_names", "object_names")
 #: Questions over each class in each group of rooms proposed at most (each is checked on the
 #: database; a graph with many classes and room classes has hundreds).
-MAX_PER_ROOM = 50
+MAX_PER_ROOM = 30
 
 
 def candidates(view: GraphView, rng: Random) -> list[Candidate]:
@@ -137,7 +137,7 @@ def _class_sets(view: GraphView, rng: Random,
         scopes.append((f"room {room.symbol}", [room.symbol],
                        f"(:Room {{nodeSymbol: '{room.symbol}'}})"))
     pairs = [(a, b) for a, b in combinations(scopes, 2) if not set(a[1]) & set(b[1])]
-    for (wa, ra, pa), (wb, rb, pb) in sample(rng, pairs, 8):
+    for (wa, ra, pa), (wb, rb, pb) in sample(rng, pairs, 6):
         ca, cb = _classes_in(view, ra), _classes_in(view, rb)
         key = tuple(sorted((tuple(ra), tuple(rb))))
         out.append(Candidate(
@@ -173,7 +173,7 @@ def _differences(view: GraphView, rng: Random, groups: dict[str, list[str]],
     sides = [(a, b) for a in named + by_symbol for b in named + group + by_symbol
              if not set(a[1]) & set(b[1])]
     for ((wa, ra, pa), (wb, rb, pb)), cls in sample(
-            rng, [(s, c) for s in sides for c in classes], 16):
+            rng, [(s, c) for s in sides for c in classes], 10):
         here = {o for r in ra for o in view.objects_in_room(r)
                 if view.nodes[o].class_name == cls}
         there = {o for r in rb for o in view.objects_in_room(r)

@@ -46,7 +46,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                for where, rooms, _ in scopes for cls in classes}
     filled = [k for k, v in members.items() if 1 <= len(v) <= MAX_ATOMS // 2]
     for (wa, ca), (wb, cb) in sample(rng, [(a, b) for a in filled for b in filled
-                                           if a[0] != b[0]], 16):
+                                           if a[0] != b[0]], 10):
         room_a = next(s for s in scopes if s[0] == wa)[2]
         room_b = next(s for s in scopes if s[0] == wb)[2]
         match_a = rooms_of_class_match(room_a, extra=f" {{class: {q(ca)}}}")
@@ -87,7 +87,7 @@ def _described(view: GraphView, rng: Random, named_rooms: dict[str, str]) -> lis
                if is_word(c) and len(view.label("Object", c)) >= 2]
     pairs = [(c, a) for a in sorted(named) for c in classes]
     defines = ("object_names", "nearest", "distance", "room_names")
-    for cls, anchor in sample(rng, pairs, 10):
+    for cls, anchor in sample(rng, pairs, 6):
         best, tie = nearest_of(view, cls, named[anchor])
         near = _NEAR.format(anchor=q(anchor), cls=q(cls))
         for room_class, room in sorted(named_rooms.items()):

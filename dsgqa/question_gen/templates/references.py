@@ -32,7 +32,7 @@ _ID = "Answer with its nodeSymbol."
 _ROOMS = ("in_room", "room_names", "object_names")
 #: Counts of a class in a named room or group of rooms proposed at most (a graph with many
 #: room classes has hundreds; each is checked on the database).
-MAX_ROOM_COUNTS = 30
+MAX_ROOM_COUNTS = 16
 _NEAREST = ("object_names", "nearest", "distance")
 
 
@@ -105,7 +105,7 @@ def _described(view: GraphView, rng: Random) -> list[Candidate]:
     classes = [c for c in view.classes("Object")
                if is_word(c) and len(view.label("Object", c)) >= 2]
     pairs = [(cls, anchor) for anchor in sorted(named) for cls in classes]
-    for cls, anchor in sample(rng, pairs, 24):
+    for cls, anchor in sample(rng, pairs, 14):
         best, tie = nearest_of(view, cls, named[anchor])
         near = (f"MATCH (a:Object {{class: {q(anchor)}}}), (o:Object {{class: {q(cls)}}}) "
                 "WHERE o <> a WITH o ORDER BY point.distance(o.center, a.center) LIMIT 1")
@@ -141,7 +141,7 @@ def _described(view: GraphView, rng: Random) -> list[Candidate]:
                 needs=Needs(distance=True, order=True, steps=("lookup",)), defines=_NEAREST))
     placed = [(anchor, cls) for anchor, obj in sorted(named.items())
               if len(view.rooms_of(obj)) == 1 for cls in classes]
-    for anchor, cls in sample(rng, placed, 12):
+    for anchor, cls in sample(rng, placed, 8):
         (room,) = view.rooms_of(named[anchor])
         n = sum(view.nodes[o].class_name == cls for o in view.objects_in_room(room))
         out.append(Candidate(
@@ -200,7 +200,7 @@ def _sizes(view: GraphView, rng: Random,
             out.append(_largest(view, inside, f"in_{name}", f"Which object in {where}",
                                 f"{rooms_of_class_match(name)} WITH DISTINCT o",
                                 Needs(hops=2, order=True), ("in_room", "room_names", "bbox")))
-    for room in sample(rng, view.label("Room"), 10):
+    for room in sample(rng, view.label("Room"), 5):
         inside = sorted(o for o in view.objects_in_room(room.symbol) if volume(view, o))
         if len(inside) >= 2:
             out.append(_largest(view, inside, f"in_{room.symbol}",
