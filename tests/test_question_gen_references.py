@@ -142,3 +142,16 @@ def test_the_new_categories_on_the_example_graph_agree_with_the_independent_chec
     assert all(q.preamble == yaml.safe_load(out.read_text())["preamble"] for q in loaded)
     verdicts = check_set(out, path)
     assert [(v.uid, v.verdict, v.note) for v in verdicts if v.verdict != "agree"] == []
+
+
+def test_places_and_buildings_are_asked_about_where_the_graph_has_them(tmp_path):
+    from dsgqa.scene_graph import load_scene_graph
+    from tests.test_scene_graph import DEMO
+
+    generated = generate(load_scene_graph(DEMO), seed=0, per_category=60,
+                         categories=["hierarchy", "adjacency"], db_root=tmp_path / "db")
+    out = write_question_set(generated, tmp_path / "set.yaml")
+    templates = {q.tags[1] for q in load_question_set(out).questions}
+    assert {"place_neighbours", "rooms_of_building", "count_in_building"} <= templates
+    verdicts = check_set(out, DEMO)
+    assert [(v.uid, v.verdict, v.note) for v in verdicts if v.verdict != "agree"] == []

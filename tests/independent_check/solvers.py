@@ -449,3 +449,27 @@ def objects_in(graph: SceneGraph, room: str) -> str:
 @register(r"Which object classes occur in the scene graph\? Answer with a set of class names\.")
 def classes_used(graph: SceneGraph) -> str:
     return sldp(frozenset(n.label for n in graph.of_kind("object")))
+
+
+@register(r"How many places are connected to place ([A-Za-z][0-9]+)\? Two places are connected"
+          r" when a PLACE_CONNECTED relationship joins them\.")
+def place_degree(graph: SceneGraph, place: str) -> str:
+    graph.node(place, "place")
+    return sldp(len(graph.neighbours["PLACE_CONNECTED"].get(place, ())))
+
+
+def _building_rooms(graph: SceneGraph, building: str) -> set[str]:
+    graph.node(building, "building")
+    return {r for r in graph.children.get(building, ()) if graph.nodes[r].kind == "room"}
+
+
+@register(rf"Which rooms does building {ID} CONTAIN\? {SET_OF_IDS}")
+def rooms_of_building(graph: SceneGraph, building: str) -> str:
+    return sldp(frozenset(_building_rooms(graph, building)))
+
+
+@register(rf"How many different objects are in building {ID}\? An object is in a building when the"
+          rf" building CONTAINS a room the object is in\. {IN_ROOM}")
+def count_in_building(graph: SceneGraph, building: str) -> str:
+    rooms = _building_rooms(graph, building)
+    return sldp(len(set().union(*(objects_in_room(graph, r) for r in rooms))))

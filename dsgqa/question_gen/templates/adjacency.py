@@ -1,4 +1,4 @@
-"""Adjacency: adjacent rooms, connected mesh places, neighbours within k hops.
+"""Adjacency: adjacent rooms, connected mesh places and places, neighbours within k hops.
 
 Every question asks about the scene (which nodes a connection joins), never about how a store
 keeps an undirected edge (Heracles stores one relationship each way, so "relationships pointing
@@ -81,6 +81,16 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS place",
                 within, ("sets", "undirected", "k_hops"),
                 fact=set_fact("mesh_places_within", place, within), needs=_within(k)))
+    for place in sample(rng, [p.symbol for p in view.label("Place")], 15):
+        near = view.same_layer(place)
+        out.append(Candidate(
+            CATEGORY, "place_neighbours", f"place_neighbours_of_{place}",
+            f"How many places are connected to place {place}? Two places are connected when a "
+            "PLACE_CONNECTED relationship joins them.",
+            f"MATCH (:Place {{nodeSymbol: '{place}'}})-[:PLACE_CONNECTED]-(n:Place) "
+            "RETURN count(DISTINCT n) AS places",
+            len(near), ("undirected", "places"), fact=set_fact("places_within", place, near),
+            needs=Needs(hops=1, aggregate=True)))
     return out
 
 
