@@ -158,12 +158,13 @@ def _within(graph: SceneGraph, kind: str, k: str, start: str, relation: str) -> 
     return sldp(frozenset(n for n in found if graph.nodes[n].kind == kind))
 
 
-@register(rf"Which mesh places are within ([0-9]+) hops of mesh place {ID}\? {WITHIN} {SET_OF_IDS}")
+@register(rf"Which mesh places are within ([0-9]+) hops? of mesh place {ID}\? {WITHIN}"
+          rf" {SET_OF_IDS}")
 def mesh_places_within(graph: SceneGraph, k: str, start: str, relation: str) -> str:
     return _within(graph, "mesh place", k, start, relation)
 
 
-@register(rf"Which rooms are within ([0-9]+) hops of room {ID}\? {WITHIN} {SET_OF_IDS}")
+@register(rf"Which rooms are within ([0-9]+) hops? of room {ID}\? {WITHIN} {SET_OF_IDS}")
 def rooms_within(graph: SceneGraph, k: str, start: str, relation: str) -> str:
     return _within(graph, "room", k, start, relation)
 

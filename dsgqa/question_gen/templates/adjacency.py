@@ -51,7 +51,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             within = {n for n, d in hops.items() if 0 < d <= k}
             out.append(Candidate(
                 CATEGORY, "rooms_within_k", f"rooms_within_{k}_of_{room}",
-                f"Which rooms are within {k} hops of room {room}? "
+                f"Which rooms are within {_hops(k)} of room {room}? "
                 f"{_HOPS.format(edge='ROOM_CONNECTED')} Answer with a set of nodeSymbols.",
                 f"MATCH (a:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED*1..{k}]-(n:Room) "
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS room",
@@ -74,7 +74,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         if 0 < len(within) <= MAX_ITEMS and k < max(hops.values()):
             out.append(Candidate(
                 CATEGORY, "mesh_places_within_k", f"mesh_within_{k}_of_{place}",
-                f"Which mesh places are within {k} hops of mesh place {place}? "
+                f"Which mesh places are within {_hops(k)} of mesh place {place}? "
                 f"{_HOPS.format(edge='MESH_PLACE_CONNECTED')} Answer with a set of nodeSymbols.",
                 f"MATCH (a:MeshPlace {{nodeSymbol: '{place}'}})"
                 f"-[:MESH_PLACE_CONNECTED*1..{k}]-(n:MeshPlace) "
@@ -102,3 +102,8 @@ def _within(k: int) -> Needs:
 def _every_other_room(near: set[str], rooms: list[str]) -> str:
     """Why a neighbour count is degenerate: the room is adjacent to every other room."""
     return "every other room" if len(rooms) > 2 and len(near) == len(rooms) - 1 else ""
+
+
+def _hops(k: int) -> str:
+    """'1 hop', '2 hops'."""
+    return f"{k} hop" if k == 1 else f"{k} hops"
