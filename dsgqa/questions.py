@@ -12,6 +12,11 @@
           def solve_task(scene_graph):  # pipeline's oracle (`dsgqa.oracle`)
               ...
 
+A set may open with `preamble:`, text stating once the definitions its questions use ("the
+lounge is the one room whose class is 'lounge'"); every prompt shows it before the question
+(`Question.prompt_text`). It is a set-level key only: each question carries a copy, and a
+question that writes `preamble:` itself is refused.
+
 Every problem is reported as one line naming the file, the line, the question uid and the field,
 because a nightly run that dies on question 37 with a traceback wastes a night; and every
 problem of the file at once (`QuestionFileError.problems`), an unknown key on its own line with
@@ -82,6 +87,8 @@ class Question(BaseModel):
     tags: tuple[str, ...] = ()
     cypher: str | None = None
     code: str | None = None
+    #: The set's preamble, copied into each question at load (never written per question).
+    preamble: str | None = None
 
     @field_validator("uid", "solution", mode="before")
     @classmethod
@@ -90,10 +97,22 @@ class Question(BaseModel):
         is_number = isinstance(value, int | float) and not isinstance(value, bool)
         return str(value) if is_number else value
 
+    def prompt_text(self) -> str:
+        """The question as a model sees it: the set's preamble, then the question."""
+        return f"{self.preamble}\n\n{self.question}" if self.preamble else self.question
+
     def fingerprint(self) -> str:
         """Without `code`: only the codegen oracle reads it (its stage keys on it), and the
-        other stages' cached items must not change when a reference solution is added."""
-        return hashlib.sha256(self.model_dump_json(exclude={"code"}).encode()).hexdigest()[:16]
+        other stages' cached items must not change when a reference solution is added. With
+        the preamble when there is one (the prompts show it), and otherwise as before it
+        existed, so a set without one keeps its cached items."""
+        return hashlib.sha256(self.model_dump_json(exclude=_unset(self, {"code"}))
+                              .encode()).hexdigest()[:16]
+
+
+def _unset(question: Question, always: set[str]) -> set[str]:
+    """Fields left out of a question's fingerprints: `always`, and the preamble when none."""
+    return always | ({"preamble"} if question.preamble is None else set())
 
 
 class QuestionSet(BaseModel):
@@ -111,7 +130,8 @@ class QuestionSet(BaseModel):
         known = _SET_FINGERPRINTS.get(id(self))
         if known is not None and known[0]() is self:
             return known[1]
-        blob = json.dumps([q.model_dump(exclude={"code"} if q.code is None else None)
+        blob = json.dumps([q.model_dump(exclude=_unset(q, {"code"} if q.code is None else set())
+                                        or None)
                            for q in self.questions], sort_keys=True)
         digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
         _SET_FINGERPRINTS[id(self)] = (weakref.ref(self), digest)
@@ -157,10 +177,15 @@ def parse_questions(path: Path, text: str) -> tuple[list[Question], list[str]]:
         return [], [f"{path}{line}: malformed YAML: {problem}"]
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         return [], [f"{path}:1: expected a top-level `questions:` list"]
+    preamble = data.get("preamble")
+    if preamble is not None and (not isinstance(preamble, str) or not preamble.strip()):
+        line = line_of(compose(text), ("preamble",))
+        return [], [f"{path}:{line}: field preamble: expected text stating the set's "
+                    "definitions"]
     placed: list[tuple[int, Question]] = []   # (position in the file, question)
     invalid: list[_Invalid] = []
     for i, raw in enumerate(data["questions"]):
-        question, found = _validate_question(i, raw)
+        question, found = _validate_question(i, raw, preamble.strip() if preamble else None)
         invalid += found
         if question is not None:
             placed.append((i, question))
@@ -193,13 +218,17 @@ class _Invalid(Exception):
         return f"{where}: {message}"
 
 
-def _validate_question(index: int, raw: object) -> tuple[Question | None, list[_Invalid]]:
+def _validate_question(index: int, raw: object,
+                       preamble: str | None) -> tuple[Question | None, list[_Invalid]]:
     uid = raw.get("uid", f"#{index + 1}") if isinstance(raw, dict) else f"#{index + 1}"
     uid = uid if isinstance(uid, str) and len(uid) <= 80 else excerpt(uid)
     if not isinstance(raw, dict):
         return None, [_Invalid(index, uid, "expected a mapping")]
+    if "preamble" in raw:
+        return None, [_Invalid(index, uid, "field preamble: a set-level key; write it once, "
+                               "at the top of the file", ("preamble",))]
     try:
-        question = Question.model_validate(raw)
+        question = Question.model_validate({**raw, "preamble": preamble} if preamble else raw)
     except ValidationError as error:
         return None, [_Invalid(index, uid, _message(entry), _key_loc(entry))
                       for entry in error.errors()]

@@ -7,6 +7,11 @@ cell names one of the hint's predicates (and has one cell more than that predica
 carries its own predicate, otherwise the hint's first predicate is used. A single cell holding a
 list (from `collect()`) is one row per item. No rows give the connective's empty form: `(and)`
 (true) or `(or)` (false).
+
+Two row forms build goals with `not` and a disjunction inside a conjunction: a row whose first
+cell is `not` and whose second names a predicate is that atom negated, `(not (p ...))`; the rows
+whose first cell is `any` (then a predicate) are the atoms of one `(or ...)`, a part of the top
+connective like any other atom.
 """
 
 from __future__ import annotations
@@ -23,10 +28,41 @@ def rows_to_pddl(rows: list[list[Any]], like: str) -> str:
     connective, predicates = _shape(like)
     if len(rows) == 1 and len(rows[0]) == 1 and isinstance(rows[0][0], list):
         rows = [[item] for item in rows[0][0]]
-    atoms = sorted({_atom(row, predicates) for row in rows})
+    parts: set[str] = set()
+    any_of: set[str] = set()
+    for row in rows:
+        row = _trimmed(row)
+        marker = _marker(row, predicates)
+        if marker == "not":
+            parts.add(f"(not {_atom(row[1:], predicates)})")
+        elif marker == "any":
+            any_of.add(_atom(row[1:], predicates))
+        else:
+            parts.add(_atom(row, predicates))
+    if any_of:
+        parts.add(min(any_of) if len(any_of) == 1
+                  else f"(or{''.join(' ' + a for a in sorted(any_of))})")
+    atoms = sorted(parts)
     if len(atoms) == 1:
         return atoms[0]
     return f"({connective}{''.join(' ' + a for a in atoms)})"
+
+
+def _trimmed(row: list[Any]) -> list[Any]:
+    """Without empty trailing cells, which pad a UNION's shorter rows to its width."""
+    end = len(row)
+    while end and row[end - 1] in ("", None):
+        end -= 1
+    return list(row[:end])
+
+
+def _marker(row: list[Any], predicates: dict[str, int]) -> str:
+    """`not` or `any` when the row is in one of those forms, else ''."""
+    cells = [_text(c).lower() for c in row[:2]]
+    if (len(cells) == 2 and cells[0] in ("not", "any") and cells[1] in predicates
+            and len(row) == predicates[cells[1]] + 2):
+        return cells[0]
+    return ""
 
 
 def _shape(like: str) -> tuple[str, dict[str, int]]:

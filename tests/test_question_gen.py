@@ -47,8 +47,10 @@ def oracle_verdicts(store, questions: list[Question]) -> list[tuple[Question, ob
     return verdicts
 
 
-def as_questions(records: list[dict]) -> list[Question]:
-    return [Question.model_validate(r) for r in records]
+def as_questions(records: list[dict], preamble: str = "") -> list[Question]:
+    """The records as the loader reads them (the set's preamble copied into each)."""
+    extra = {"preamble": preamble} if preamble else {}
+    return [Question.model_validate({**r, **extra}) for r in records]
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +88,8 @@ def test_shipped_set_scores_100_percent_with_the_oracle_on_kuzu(example_store):
 def test_shipped_set_is_what_seed_0_generates(example, tmp_path):
     generated = generate(example, seed=0, per_category=30, db_root=tmp_path / "db")
     shipped = load_question_set(SHIPPED).questions
-    assert as_questions(generated.questions) == list(shipped)
+    assert generated.preamble and all(q.preamble == generated.preamble for q in shipped)
+    assert as_questions(generated.questions, generated.preamble) == list(shipped)
     # The header and the generator block too (tier counts, baseline scores), but for where
     # the scene graph was read from.
     source = yaml.safe_load(SHIPPED.read_text())["scene_graph"]["source"]
@@ -195,4 +198,5 @@ def test_generated_yaml_round_trips(tmp_path):
     demo = load_scene_graph(DEMO)
     generated = generate(demo, seed=0, per_category=2, db_root=tmp_path)
     path = write_question_set(generated, Path(tmp_path / "set.yaml"))
-    assert as_questions(generated.questions) == list(load_question_set(path).questions)
+    loaded = list(load_question_set(path).questions)
+    assert as_questions(generated.questions, generated.preamble) == loaded

@@ -34,7 +34,7 @@ EXAMPLE = external.path(external.EXAMPLE_DSG)
 SHIPPED = ROOT / "questions/generated/example_dsg_questions.yaml"
 #: The most any trivial baseline may answer right on the shipped set, overall and in each tier.
 #: Degenerate answers (0, empty) are capped at 5% of a category (one of its 30 questions), so
-#: `zero` and `empty` can get at most 8 of 240 (3.3%) from them; 10% leaves room for a few
+#: `zero` and `empty` can get at most 10 of 300 (3.3%) from them; 10% leaves room for a few
 #: chance hits of `ids` or `common-class`, and fails once guessing solves one question in ten.
 BASELINE_BOUND = 0.10
 

@@ -158,3 +158,35 @@ def test_config_and_reply_script_files_refuse_alias_bombs(tmp_path: Path) -> Non
     with pytest.raises(LLMError) as caught:
         ScriptedClient.from_file(ModelConfig(name="s", provider="scripted", script=str(path)))
     assert "aliases expand beyond" in str(caught.value) and len(str(caught.value)) < 300
+
+
+PREAMBLE = "The lounge is the one room whose class is 'lounge'."
+
+
+def test_a_set_preamble_reaches_every_question_and_its_prompt(tmp_path: Path) -> None:
+    from dsgqa.prompts import cypher_messages
+
+    plain = load_question_set(_write(tmp_path, GOOD))
+    with_preamble = load_question_set(_write(tmp_path, f"preamble: {PREAMBLE}\n" + GOOD))
+    assert [q.preamble for q in with_preamble.questions] == [PREAMBLE, PREAMBLE]
+    assert with_preamble.questions[0].prompt_text() == f"{PREAMBLE}\n\nHow many chairs?"
+    assert PREAMBLE in cypher_messages(with_preamble.questions[0].prompt_text(), "")[1]["content"]
+    # The prompt changes, so the cache keys do; a set without one keeps the ones it had.
+    assert with_preamble.questions[0].fingerprint() != plain.questions[0].fingerprint()
+    assert with_preamble.fingerprint() != plain.fingerprint()
+    assert plain.questions[0].prompt_text() == "How many chairs?"
+    assert plain.questions[0].fingerprint() == "0dd30b2af0b9d2f2"  # as before preambles
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("preamble: [a, b]\n" + GOOD, ":1: field preamble: expected text"),
+        (GOOD.replace("    tags: [counting]\n", f"    preamble: {PREAMBLE}\n"),
+         ":7: question q1: field preamble: a set-level key"),
+    ],
+)
+def test_a_preamble_is_set_level_text(tmp_path: Path, text: str, expected: str) -> None:
+    with pytest.raises(QuestionFileError) as caught:
+        load_question_set(_write(tmp_path, text))
+    assert expected in str(caught.value)

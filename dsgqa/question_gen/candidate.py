@@ -26,16 +26,38 @@ BY_SYMBOL = "Break ties by nodeSymbol, ascending."
 
 @dataclass(frozen=True)
 class Goal:
-    """A PDDL goal: one connective over atoms (a single atom when there is one)."""
+    """A PDDL goal: one connective over its parts (a single part when there is one). A part is
+    an atom (`("safe", "O1")`), a negated atom (`("not", ("visited-room", "R1"))`) or a nested
+    `Goal` (an `or` inside an `and`)."""
 
     connective: str  # "and" | "or"
-    atoms: tuple[tuple[str, ...], ...]
+    atoms: tuple[Any, ...]
 
     def text(self) -> str:
-        atoms = [f"({' '.join(a)})" for a in sorted(self.atoms)]
-        if len(atoms) == 1:
-            return atoms[0]
-        return f"({self.connective} {' '.join(atoms)})"
+        parts = sorted(_part_text(a) for a in self.atoms)
+        if len(parts) == 1:
+            return parts[0]
+        return f"({self.connective} {' '.join(parts)})"
+
+    def symbols(self) -> set[str]:
+        """Every argument the goal names."""
+        found: set[str] = set()
+        for part in self.atoms:
+            if isinstance(part, Goal):
+                found |= part.symbols()
+            elif part[0] == "not":
+                found |= set(part[1][1:])
+            else:
+                found |= set(part[1:])
+        return found
+
+
+def _part_text(part: Any) -> str:
+    if isinstance(part, Goal):
+        return part.text()
+    if part[0] == "not":
+        return f"(not ({' '.join(part[1])}))"
+    return f"({' '.join(part)})"
 
 
 @dataclass(frozen=True)
@@ -48,7 +70,8 @@ class Candidate:
     (empty: the question text is the fact). `degenerate` says why the answer is a trivial one
     the template recognises ('' when not; `degenerate.py` finds the generic ones). `needs` is
     what its gold computation needs, which sets its difficulty tier (`difficulty.py`); every
-    template declares it."""
+    template declares it. `defines` names the definitions (`definitions.py`) the question uses
+without stating them: the set's preamble states them once."""
 
     category: str
     template: str
@@ -61,6 +84,7 @@ class Candidate:
     fact: tuple[str, ...] = ()
     degenerate: str = ""
     needs: Needs | None = None
+    defines: tuple[str, ...] = ()
 
     @property
     def tier(self) -> int:
@@ -128,6 +152,12 @@ def at_tolerance_edge(value: float, tol: float = 0.01) -> str:
     float noise decides whether a model that rounded is judged right."""
     off = abs(value - round(value, 1))
     return f"{value:.4f} rounds to the tolerance edge" if abs(off - tol) < 1e-3 else ""
+
+
+def near_zero(value: float, tol: float = 0.01) -> str:
+    """'' unless the value is within ten tolerances of 0, where answering 0 would come close to
+    being judged right (a 5-litre volume in cubic metres)."""
+    return f"{value:.4f} is within {10 * tol} of 0" if abs(value) < 10 * tol else ""
 
 
 def q(text: str) -> str:

@@ -36,7 +36,7 @@ def _answer(answer: Any, view: GraphView) -> str:
     if isinstance(answer, Goal):
         if not answer.atoms:
             return "empty goal"
-        return _covers(view, {a for atom in answer.atoms for a in atom[1:]})
+        return _covers(view, answer.symbols())
     if isinstance(answer, set | frozenset | dict) and not answer:
         return "empty"
     if isinstance(answer, set | frozenset):

@@ -11,7 +11,7 @@ answers it (the same computation its reference Cypher and its Python answer perf
 - `order`: it ranks rows or picks an extreme (an ordered list, the nearest, the highest);
 - `steps`: further steps that work on another step's result, each named (`STEPS`): a negation,
   an outer join, the closure of "within k hops", a shortest-path search, a lookup whose result
-  starts the next step, a goal built from a computed set.
+  starts the next step, a goal built from a computed set, a comparison across rooms or groups.
 
 The rule: one point for each of `aggregate`, `distance`, `order` and each step, plus the hops'
 points (0 for at most one hop, 1 for two, 2 for three or more). Tier 1 has at most one point (a
@@ -33,6 +33,7 @@ STEPS: dict[str, str] = {
     "shortest_path": "searches for a shortest path between two nodes",
     "lookup": "finds a node first (the mesh place holding an object) to start the next step",
     "goal": "builds a PDDL goal, one atom per member of a computed set",
+    "compare": "compares values computed for several rooms or groups (the most, more than)",
 }
 
 

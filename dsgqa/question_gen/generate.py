@@ -32,6 +32,7 @@ from dsgqa.graphstore import GraphStore, open_graph_store
 from dsgqa.question_gen.balance import Passed, Selection, balanced
 from dsgqa.question_gen.baseline_scores import baseline_scores
 from dsgqa.question_gen.candidate import Candidate
+from dsgqa.question_gen.definitions import preamble
 from dsgqa.question_gen.degenerate import degenerate_cap, why_degenerate
 from dsgqa.question_gen.difficulty import tier_tag
 from dsgqa.question_gen.gold import DROP_DEGENERATE, DROP_DUPLICATE, check
@@ -47,10 +48,12 @@ DEFAULT_PER_CATEGORY = 30
 
 @dataclass(frozen=True)
 class Generated:
-    """The questions (YAML-ready mappings, in output order) and the report."""
+    """The questions (YAML-ready mappings, in output order), the report, and the set's
+    preamble: the definitions its questions use without stating them ('' for none)."""
 
     questions: list[dict[str, Any]]
     report: Report
+    preamble: str = ""
 
 
 def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PER_CATEGORY,
@@ -91,7 +94,7 @@ def generate(graph: SceneGraph, *, seed: int = 0, per_category: int = DEFAULT_PE
             store.close()
     report.facts = len(asked)
     report.seconds = time.perf_counter() - started
-    return Generated(records, report)
+    return Generated(records, report, preamble(k for c in chosen for k in c.defines))
 
 
 def _passed(store: GraphStore, view: GraphView, candidates: Iterable[Candidate],
@@ -179,15 +182,18 @@ def _comparator(kind: str) -> dict[str, str]:
 
 def write_question_set(generated: Generated, path: Path) -> Path:
     """The YAML file: a comment header, the scene graph's label, the generator's settings and
-    counts (`set_header.py`) and the questions (one block per question, long strings folded)."""
+    counts (`set_header.py`), the preamble when the questions need one, and the questions (one
+    block per question, long strings folded)."""
     report = generated.report
-    body = {
+    body: dict[str, Any] = {
         "scene_graph": {"fingerprint": report.fingerprint, "source": report.source},
         "generator": generator_block(report),
-        "questions": generated.questions,
     }
+    if generated.preamble:
+        body["preamble"] = generated.preamble
+    body["questions"] = generated.questions
     text = yaml.dump(body, Dumper=_Dumper, sort_keys=False, width=96, allow_unicode=True)
-    return atomic_files.write_text(path, header_text(report) + text)
+    return atomic_files.write_text(path, header_text(report, generated.preamble) + text)
 
 
 class _Flow(list):

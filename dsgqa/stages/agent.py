@@ -46,7 +46,7 @@ def run_agent(
 ) -> AgentRun:
     native = client.config.tool_protocol == "tools"
     messages: list[Message] = agent_messages(
-        question.question, schema, question.correctness_comparator.comparison_type,
+        question.prompt_text(), schema, question.correctness_comparator.comparison_type,
         native_tools=native, max_iterations=max_iterations)
     replies: list[LLMReply] = []
     queries: list[QueryOutcome] = []

@@ -1,7 +1,8 @@
 """Stage 4 (the scorer): compare the answer with the solution.
 
 SLDP questions use SLDP equality with partial credit; PDDL questions use exact goal equivalence
-(equal Blake canonical forms) with clause precision/recall. A malformed answer is a scored
+(equal Blake canonical forms) with clause precision/recall, under the scene's state constraints
+(`dsgqa.pddl_goal_domain`: an object is in one room at a time). A malformed answer is a scored
 failure (`valid_answer=False`) with the parser's message as the mismatch; a malformed *solution*
 is the benchmark's own bug, so it raises.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from dsgqa.lenient_answer import lenient_answer
 from dsgqa.pddl_goal import PDDLGoalError, clause_scores, goals_equivalent, parse_goal
+from dsgqa.pddl_goal_domain import constrained
 from dsgqa.questions import Question
 from dsgqa.records import AgentRun, RefinedAnswer, Verdict
 from dsgqa.sldp import SLDPError, parse_sldp, sldp_score
@@ -67,7 +69,7 @@ def _compare_sldp(question: Question, answer: str) -> Verdict:
 def _compare_pddl(question: Question, answer: str) -> Verdict:
     solution = parse_goal(question.solution)
     try:
-        given = parse_goal(answer)
+        given, solution = constrained(parse_goal(answer), solution)
         equal = goals_equivalent(given, solution)
         score = clause_scores(given, solution)
     except PDDLGoalError as error:

@@ -11,7 +11,7 @@ from dsgqa.records import CodeAttempt, LLMUsage
 
 
 def generate_code(question: Question, client: LLMClient, graph_text: str) -> CodeAttempt:
-    reply = client.complete(code_messages(question.question, graph_text),
+    reply = client.complete(code_messages(question.prompt_text(), graph_text),
                             CallContext(uid=question.uid, stage="code"))
     return CodeAttempt(uid=question.uid, model=client.config.label,
                        code=extract_python(reply.text), raw_reply=reply.text,

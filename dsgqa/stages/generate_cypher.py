@@ -11,7 +11,7 @@ from dsgqa.records import CypherAttempt, LLMUsage
 
 def generate_cypher(question: Question, client: LLMClient, schema: str) -> CypherAttempt:
     reply = client.complete(
-        cypher_messages(question.question, schema),
+        cypher_messages(question.prompt_text(), schema),
         CallContext(uid=question.uid, stage="cypher"),
     )
     return CypherAttempt(

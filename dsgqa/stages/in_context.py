@@ -25,7 +25,7 @@ def answer_in_context(
     question: Question, client: LLMClient, graph_text: str, variant: str,
     oracle_rows: dict[str, object] | None = None,
 ) -> RefinedAnswer:
-    messages = in_context_messages(question.question, graph_text, variant,
+    messages = in_context_messages(question.prompt_text(), graph_text, variant,
                                    question.correctness_comparator.comparison_type)
     tokens = estimate_tokens("".join(str(m["content"]) for m in messages))
     limit = client.config.context_tokens

@@ -12,7 +12,7 @@ from dsgqa.records import LLMUsage, QueryOutcome, RefinedAnswer
 def refine(question: Question, outcome: QueryOutcome, client: LLMClient) -> RefinedAnswer:
     status = "ok" if outcome.valid else f"error: {outcome.error}"
     messages = refine_messages(
-        question=question.question,
+        question=question.prompt_text(),
         cypher=outcome.cypher,
         status=status,
         columns=outcome.columns,

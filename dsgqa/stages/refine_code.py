@@ -13,7 +13,7 @@ from dsgqa.records import CodeOutcome, LLMUsage, RefinedAnswer
 
 def refine_code(question: Question, outcome: CodeOutcome, client: LLMClient) -> RefinedAnswer:
     status = "ok" if outcome.valid else f"failed ({outcome.kind}): {outcome.error}"
-    messages = refine_code_messages(question.question, outcome.code, status, outcome.result,
+    messages = refine_code_messages(question.prompt_text(), outcome.code, status, outcome.result,
                                     question.correctness_comparator.comparison_type)
     # The demo's oracle prints rows in the solution's shape; a real model ignores `extra`.
     rows = rows_of_result(outcome.result) if outcome.valid else []

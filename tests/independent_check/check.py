@@ -14,7 +14,7 @@ import yaml
 
 from dsgqa.pddl_goal import PDDLGoalError
 from dsgqa.sldp import SLDPError
-from tests.independent_check import solvers  # noqa: F401 - registers the phrasings
+from tests.independent_check import solvers, solvers_named  # noqa: F401 - register phrasings
 from tests.independent_check.answers import Ambiguous
 from tests.independent_check.compare import same_answer
 from tests.independent_check.graph import SceneGraph, UnknownNode, load
@@ -34,13 +34,13 @@ class Verdict:
     note: str = ""        # the phrasing, or why the question is ambiguous / unparsed
 
 
-def check_question(graph: SceneGraph, question: dict) -> Verdict:
+def check_question(graph: SceneGraph, question: dict, preamble: str = "") -> Verdict:
     text, gold = str(question["question"]), str(question["solution"]).strip()
     tags = question.get("tags") or ["?"]
     kind = (question.get("correctness_comparator") or {}).get("comparison_type", "SLDP")
     base = dict(uid=str(question["uid"]), category=str(tags[0]), question=" ".join(text.split()),
                 gold=gold)
-    found = recognise(text)
+    found = recognise(text, preamble)
     if found is None:
         return Verdict(**base, verdict="unparsed", note="no phrasing matches")
     phrasing, groups = found
@@ -67,7 +67,8 @@ def check_question(graph: SceneGraph, question: dict) -> Verdict:
 def check_set(questions_path: str | Path, graph_path: str | Path) -> list[Verdict]:
     data = yaml.safe_load(Path(questions_path).read_text())
     graph = load(graph_path)
-    return [check_question(graph, q) for q in data["questions"]]
+    preamble = str(data.get("preamble") or "")
+    return [check_question(graph, q, preamble) for q in data["questions"]]
 
 
 def tally(verdicts: list[Verdict]) -> dict[str, Counter[str]]:

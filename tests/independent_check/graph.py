@@ -8,12 +8,12 @@ What a question's words refer to, and where each is in the file:
   the file's `layer_names`;
 * an object's *class* is its `semantic_label` looked up in the file's labelspace for its layer
   and partition (`metadata.labelspaces["_l2p0"]`);
-* its *center* is the `position` attribute;
+* its *center* is the `position` attribute; an object's bounding box (`bbox_dim`) is its
+  `bounding_box.dimensions`, its extent along x, y and z;
 * an edge between two layers is a CONTAINS relationship from the higher layer's node (the
   parent) to the lower one's; an edge inside one layer and partition is a `<KIND>_CONNECTED`
   relationship (`ROOM_CONNECTED`, `MESH_PLACE_CONNECTED`). The file's graph is undirected
-  (`"directed": false`); the order an edge is stored in (`source`, `target`) is kept only to
-  show where a question about direction has no answer in the file.
+  (`"directed": false`), and so is every connection the questions ask about.
 """
 
 from __future__ import annotations
@@ -53,20 +53,19 @@ class Node:
     layer: int
     label: str          # the class name from the labelspace ("" when there is none)
     center: tuple[float, float, float]
+    size: tuple[float, float, float] | None = None   # an object's bounding-box dimensions
 
 
 @dataclass
 class SceneGraph:
     """Nodes by nodeSymbol, CONTAINS as parent -> children, and each connection type as an
-    undirected neighbour map (plus the stored edge order, see the module docstring)."""
+    undirected neighbour map."""
 
     nodes: dict[str, Node] = field(default_factory=dict)
     children: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     parents: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     neighbours: dict[str, dict[str, set[str]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(set)))
-    stored_from: dict[str, dict[str, int]] = field(
-        default_factory=lambda: defaultdict(lambda: defaultdict(int)))
 
     def of_kind(self, kind: str) -> list[Node]:
         return [node for node in self.nodes.values() if node.kind == kind]
@@ -116,7 +115,10 @@ def load(path: str | Path) -> SceneGraph:
         attributes = raw["attributes"]
         x, y, z = (float(v) for v in attributes["position"])
         label = labels.get(where, {}).get(int(attributes.get("semantic_label", -1)), "")
-        node = Node(node_symbol(int(raw["id"])), kinds[where][0], where[0], label, (x, y, z))
+        box = (attributes.get("bounding_box") or {}).get("dimensions")
+        kind = kinds[where][0]
+        size = tuple(float(v) for v in box) if box and kind == "object" else None
+        node = Node(node_symbol(int(raw["id"])), kind, where[0], label, (x, y, z), size)
         by_id[int(raw["id"])] = graph.nodes[node.symbol] = node
     relation = {kind: rel for kind, rel in kinds.values()}
     for edge in data["edges"]:
@@ -131,5 +133,4 @@ def load(path: str | Path) -> SceneGraph:
             joins = graph.neighbours[relation[a.kind]]
             joins[a.symbol].add(b.symbol)
             joins[b.symbol].add(a.symbol)
-            graph.stored_from[relation[a.kind]][a.symbol] += 1
     return graph

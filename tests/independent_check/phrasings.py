@@ -3,6 +3,10 @@ question's whole text with its whitespace collapsed, so that the definition sent
 question states are part of what must match (a question that defines "in a room" differently
 is not recognised, rather than answered under the wrong definition).
 
+A question may rely on definitions its set states once, in the set's `preamble:`; a phrasing
+names the definition sentences it relies on (`needs`), and is recognised only when the preamble
+states each of them word for word.
+
 `register` is how a solver claims a phrasing; `recognise` finds the one phrasing a text has.
 """
 
@@ -45,18 +49,21 @@ class Phrasing:
     pattern: re.Pattern[str]
     kind: str          # "SLDP" or "PDDL": the form of the answer the text asks for
     solve: Solver      # (graph, *the pattern's groups) -> answer text
+    needs: tuple[str, ...] = ()   # definition sentences the set's preamble must state
 
 
 PHRASINGS: list[Phrasing] = []
 
 
-def register(pattern: str, kind: str = "SLDP") -> Callable[[Solver], Solver]:
+def register(pattern: str, kind: str = "SLDP",
+             needs: tuple[str, ...] = ()) -> Callable[[Solver], Solver]:
     """Decorator: the solver answers questions whose whole text matches `pattern` (sentences
-    joined by single spaces)."""
+    joined by single spaces), in a set whose preamble states each of `needs`."""
 
     def claim(solve: Solver) -> Solver:
         compiled = re.compile(pattern)
-        PHRASINGS.append(Phrasing(solve.__name__, compiled, kind, solve))
+        PHRASINGS.append(Phrasing(solve.__name__, compiled, kind, solve,
+                                  tuple(normalise(n) for n in needs)))
         return solve
 
     return claim
@@ -66,11 +73,13 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
-def recognise(text: str) -> tuple[Phrasing, tuple[str, ...]] | None:
-    """The phrasing whose pattern matches all of `text`, with its groups; None when no phrasing
-    does. Two phrasings matching one text would be the checker's own bug."""
-    text = normalise(text)
-    found = [(p, m.groups()) for p in PHRASINGS if (m := p.pattern.fullmatch(text))]
+def recognise(text: str, preamble: str = "") -> tuple[Phrasing, tuple[str, ...]] | None:
+    """The phrasing whose pattern matches all of `text` and whose definitions `preamble`
+    states, with its groups; None when no phrasing does. Two phrasings matching one text would
+    be the checker's own bug."""
+    text, preamble = normalise(text), normalise(preamble)
+    found = [(p, m.groups()) for p in PHRASINGS
+             if (m := p.pattern.fullmatch(text)) and all(n in preamble for n in p.needs)]
     if len(found) > 1:
         raise RuntimeError(f"phrasings {[p.name for p, _ in found]} all match {text!r}")
     return found[0] if found else None

@@ -145,33 +145,11 @@ def room_degree(graph: SceneGraph, room: str) -> str:
     return sldp(len(adjacent(graph, room)))
 
 
-def _pointing_out(graph: SceneGraph, relation: str, kind: str, symbol: str) -> str:
-    """The file's graph is undirected, so "relationships pointing out of" a node has no meaning
-    in it. Two readings: the database layout the benchmark documents (every edge becomes one
-    relationship each way, docs/graph_layout.md), where the count is the number of neighbours;
-    or the order the file happens to store each edge in. Ambiguous only where they differ; the
-    layout's count is the reading shown."""
-    graph.node(symbol, kind)
-    both_ways = len(graph.neighbours[relation].get(symbol, ()))
-    stored = graph.stored_from[relation].get(symbol, 0)
-    if stored == both_ways:
-        return sldp(both_ways)
-    raise Ambiguous(
-        f"the JSON graph is undirected; 'point out of' counts {both_ways} under the documented "
-        f"database layout (one relationship each way) but {stored} by the file's stored edge "
-        f"order", answer=sldp(both_ways))
-
-
-@register(r"How many MESH_PLACE_CONNECTED relationships point out of mesh place " + ID
-          + r" \(directed, starting at it\)\?")
-def mesh_place_out_degree(graph: SceneGraph, place: str) -> str:
-    return _pointing_out(graph, "MESH_PLACE_CONNECTED", "mesh place", place)
-
-
-@register(r"How many ROOM_CONNECTED relationships point out of room " + ID
-          + r" \(directed, starting at the room\)\?")
-def room_out_degree(graph: SceneGraph, room: str) -> str:
-    return _pointing_out(graph, "ROOM_CONNECTED", "room", room)
+@register(r"How many mesh places are connected to mesh place " + ID + r"\? Two mesh places are"
+          r" connected when a MESH_PLACE_CONNECTED relationship joins them\.")
+def mesh_place_degree(graph: SceneGraph, place: str) -> str:
+    graph.node(place, "mesh place")
+    return sldp(len(graph.neighbours["MESH_PLACE_CONNECTED"].get(place, ())))
 
 
 def _within(graph: SceneGraph, kind: str, k: str, start: str, relation: str) -> str:
@@ -180,12 +158,13 @@ def _within(graph: SceneGraph, kind: str, k: str, start: str, relation: str) -> 
     return sldp(frozenset(n for n in found if graph.nodes[n].kind == kind))
 
 
-@register(rf"Which mesh places are within ([0-9]+) hops of mesh place {ID}\? {WITHIN} {SET_OF_IDS}")
+@register(rf"Which mesh places are within ([0-9]+) hops? of mesh place {ID}\? {WITHIN}"
+          rf" {SET_OF_IDS}")
 def mesh_places_within(graph: SceneGraph, k: str, start: str, relation: str) -> str:
     return _within(graph, "mesh place", k, start, relation)
 
 
-@register(rf"Which rooms are within ([0-9]+) hops of room {ID}\? {WITHIN} {SET_OF_IDS}")
+@register(rf"Which rooms are within ([0-9]+) hops? of room {ID}\? {WITHIN} {SET_OF_IDS}")
 def rooms_within(graph: SceneGraph, k: str, start: str, relation: str) -> str:
     return _within(graph, "room", k, start, relation)
 
@@ -351,12 +330,13 @@ def rooms_by_distance(graph: SceneGraph, anchor: str) -> str:
     return sldp([n.symbol for n in order])
 
 
-@register(rf"List all rooms from most to fewest objects\. {IN_ROOM} Count each object once per"
-          r" room; a room without objects counts 0\. Break ties by nodeSymbol, ascending\."
-          rf" {LIST_OF_IDS}")
-def rooms_by_object_count(graph: SceneGraph) -> str:
+@register(rf"List all rooms from (most to fewest|fewest to most) objects\. {IN_ROOM} Count each"
+          r" object once per room; a room without objects counts 0\. Break ties by nodeSymbol,"
+          rf" ascending\. {LIST_OF_IDS}")
+def rooms_by_object_count(graph: SceneGraph, order: str) -> str:
     rooms = sorted(r.symbol for r in graph.of_kind("room"))
-    return sldp(sorted(rooms, key=lambda r: (-len(objects_in_room(graph, r)), r)))
+    sign = -1 if order == "most to fewest" else 1
+    return sldp(sorted(rooms, key=lambda r: (sign * len(objects_in_room(graph, r)), r)))
 
 
 @register(rf"List all rooms by increasing x coordinate of their centers\. {LIST_OF_IDS}")
@@ -454,3 +434,43 @@ def inspect_room(graph: SceneGraph, label: str, room: str) -> str:
           rf" {CLASS}\. Use the predicate \(visited-object \?object\)\. {PDDL_NAMES}", kind="PDDL")
 def visit_any(graph: SceneGraph, label: str) -> str:
     return disjunction(atom("visited-object", o) for o in objects_of_class(graph, label))
+
+
+@register(rf"Write a PDDL goal in which the robot has visited every room adjacent to room {ID}\."
+          rf" {ADJACENT} Use the predicate \(visited-room \?room\)\. {PDDL_NAMES}", kind="PDDL")
+def visit_next_door(graph: SceneGraph, room: str) -> str:
+    return conjunction(atom("visited-room", r) for r in adjacent(graph, room))
+
+
+@register(rf"Which objects are in room {ID}\? {IN_ROOM} {SET_OF_IDS}")
+def objects_in(graph: SceneGraph, room: str) -> str:
+    return sldp(frozenset(objects_in_room(graph, room)))
+
+
+@register(r"Which object classes occur in the scene graph\? Answer with a set of class names\.")
+def classes_used(graph: SceneGraph) -> str:
+    return sldp(frozenset(n.label for n in graph.of_kind("object")))
+
+
+@register(r"How many places are connected to place ([A-Za-z][0-9]+)\? Two places are connected"
+          r" when a PLACE_CONNECTED relationship joins them\.")
+def place_degree(graph: SceneGraph, place: str) -> str:
+    graph.node(place, "place")
+    return sldp(len(graph.neighbours["PLACE_CONNECTED"].get(place, ())))
+
+
+def _building_rooms(graph: SceneGraph, building: str) -> set[str]:
+    graph.node(building, "building")
+    return {r for r in graph.children.get(building, ()) if graph.nodes[r].kind == "room"}
+
+
+@register(rf"Which rooms does building {ID} CONTAIN\? {SET_OF_IDS}")
+def rooms_of_building(graph: SceneGraph, building: str) -> str:
+    return sldp(frozenset(_building_rooms(graph, building)))
+
+
+@register(rf"How many different objects are in building {ID}\? An object is in a building when the"
+          rf" building CONTAINS a room the object is in\. {IN_ROOM}")
+def count_in_building(graph: SceneGraph, building: str) -> str:
+    rooms = _building_rooms(graph, building)
+    return sldp(len(set().union(*(objects_in_room(graph, r) for r in rooms))))

@@ -12,16 +12,18 @@ from types import ModuleType
 
 from dsgqa.question_gen.templates import (
     adjacency,
+    composition,
     counting,
     hierarchy,
     ordered_lists,
     paths,
     pddl_goals,
     position,
+    references,
     sets_dicts,
 )
 
 #: Categories in the order sets list them.
 MODULES: tuple[ModuleType, ...] = (counting, hierarchy, adjacency, position, sets_dicts,
-                                   ordered_lists, paths, pddl_goals)
+                                   ordered_lists, paths, references, composition, pddl_goals)
 CATEGORIES: tuple[str, ...] = tuple(m.CATEGORY for m in MODULES)

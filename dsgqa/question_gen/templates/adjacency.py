@@ -1,10 +1,10 @@
-"""Adjacency: adjacent rooms, neighbours within k hops, directed and undirected wording.
+"""Adjacency: adjacent rooms, connected mesh places and places, neighbours within k hops.
 
-Heracles stores every same-layer edge as one relationship in each direction, so the directed
-wording ("relationships pointing out of") and the undirected one ("adjacent") give the same
-numbers only when the undirected query counts DISTINCT neighbours; the questions say which.
-Both wordings, the listing and "within k hops" with no node added by the k-th hop restate one
-fact (the node's neighbourhood), so they share a fact key. "Within k hops" is not asked once k
+Every question asks about the scene (which nodes a connection joins), never about how a store
+keeps an undirected edge (Heracles stores one relationship each way, so "relationships pointing
+out of a node" would test that convention, not the scene). A count, the listing and "within k
+hops" with no node added by the k-th hop restate one fact (the node's neighbourhood), so they
+share a fact key. "Within k hops" is not asked once k
 reaches the start's eccentricity (never at or beyond the diameter): the answer would be every
 node the start reaches, whatever k.
 """
@@ -44,14 +44,6 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             "RETURN count(DISTINCT n) AS rooms",
             len(near), ("undirected",), fact=fact, degenerate=everyone,
             needs=Needs(hops=1, aggregate=True)))
-        out.append(Candidate(
-            CATEGORY, "outgoing_room_edges", f"room_edges_out_of_{room}",
-            f"How many ROOM_CONNECTED relationships point out of room {room} (directed, "
-            "starting at the room)?",
-            f"MATCH (:Room {{nodeSymbol: '{room}'}})-[e:ROOM_CONNECTED]->(:Room) "
-            "RETURN count(e) AS relationships",
-            len(near), ("directed",), fact=fact, degenerate=everyone,
-            needs=Needs(hops=1, aggregate=True)))
         hops = view.hops(room)
         for k in (2, 3):
             if k >= max(hops.values()):
@@ -59,7 +51,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             within = {n for n, d in hops.items() if 0 < d <= k}
             out.append(Candidate(
                 CATEGORY, "rooms_within_k", f"rooms_within_{k}_of_{room}",
-                f"Which rooms are within {k} hops of room {room}? "
+                f"Which rooms are within {_hops(k)} of room {room}? "
                 f"{_HOPS.format(edge='ROOM_CONNECTED')} Answer with a set of nodeSymbols.",
                 f"MATCH (a:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED*1..{k}]-(n:Room) "
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS room",
@@ -70,11 +62,11 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         near = view.same_layer(place)
         out.append(Candidate(
             CATEGORY, "mesh_place_neighbours", f"mesh_neighbours_of_{place}",
-            f"How many MESH_PLACE_CONNECTED relationships point out of mesh place {place} "
-            "(directed, starting at it)?",
-            f"MATCH (:MeshPlace {{nodeSymbol: '{place}'}})-[e:MESH_PLACE_CONNECTED]->() "
-            "RETURN count(e) AS relationships",
-            len(near), ("directed",), fact=set_fact("mesh_places_within", place, near),
+            f"How many mesh places are connected to mesh place {place}? Two mesh places are "
+            "connected when a MESH_PLACE_CONNECTED relationship joins them.",
+            f"MATCH (:MeshPlace {{nodeSymbol: '{place}'}})-[:MESH_PLACE_CONNECTED]-(n:MeshPlace) "
+            "RETURN count(DISTINCT n) AS places",
+            len(near), ("undirected",), fact=set_fact("mesh_places_within", place, near),
             needs=Needs(hops=1, aggregate=True)))
         k = rng.choice((1, 2, 3))
         hops = view.hops(place)
@@ -82,13 +74,23 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         if 0 < len(within) <= MAX_ITEMS and k < max(hops.values()):
             out.append(Candidate(
                 CATEGORY, "mesh_places_within_k", f"mesh_within_{k}_of_{place}",
-                f"Which mesh places are within {k} hops of mesh place {place}? "
+                f"Which mesh places are within {_hops(k)} of mesh place {place}? "
                 f"{_HOPS.format(edge='MESH_PLACE_CONNECTED')} Answer with a set of nodeSymbols.",
                 f"MATCH (a:MeshPlace {{nodeSymbol: '{place}'}})"
                 f"-[:MESH_PLACE_CONNECTED*1..{k}]-(n:MeshPlace) "
                 "WHERE n <> a RETURN DISTINCT n.nodeSymbol AS place",
                 within, ("sets", "undirected", "k_hops"),
                 fact=set_fact("mesh_places_within", place, within), needs=_within(k)))
+    for place in sample(rng, [p.symbol for p in view.label("Place")], 15):
+        near = view.same_layer(place)
+        out.append(Candidate(
+            CATEGORY, "place_neighbours", f"place_neighbours_of_{place}",
+            f"How many places are connected to place {place}? Two places are connected when a "
+            "PLACE_CONNECTED relationship joins them.",
+            f"MATCH (:Place {{nodeSymbol: '{place}'}})-[:PLACE_CONNECTED]-(n:Place) "
+            "RETURN count(DISTINCT n) AS places",
+            len(near), ("undirected", "places"), fact=set_fact("places_within", place, near),
+            needs=Needs(hops=1, aggregate=True)))
     return out
 
 
@@ -100,3 +102,8 @@ def _within(k: int) -> Needs:
 def _every_other_room(near: set[str], rooms: list[str]) -> str:
     """Why a neighbour count is degenerate: the room is adjacent to every other room."""
     return "every other room" if len(rooms) > 2 and len(near) == len(rooms) - 1 else ""
+
+
+def _hops(k: int) -> str:
+    """'1 hop', '2 hops'."""
+    return f"{k} hop" if k == 1 else f"{k} hops"

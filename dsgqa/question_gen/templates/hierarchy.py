@@ -1,5 +1,5 @@
 """Hierarchy: objects in a room, rooms of an object, classes in a room, empty rooms, the
-objects sharing a room with an object.
+objects sharing a room with an object, the rooms and objects of a building.
 
 Each set carries the fact key `counting` uses for its count, so a set asks it once."""
 
@@ -85,4 +85,28 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             sharing[obj], ("sets",), fact=("objects_sharing_room", obj),
             # up to the object's rooms, then down to their objects
             needs=Needs(hops=4, steps=("lookup",))))
+    return out + _buildings(view)
+
+
+def _buildings(view: GraphView) -> list[Candidate]:
+    """The rooms a building CONTAINS, and the objects in them (graphs with a Building layer)."""
+    out = []
+    for building in view.label("Building"):
+        b = building.symbol
+        rooms = {r for r in view.children.get(b, ()) if view.nodes[r].label == "Room"}
+        out.append(Candidate(
+            CATEGORY, "rooms_of_building", f"rooms_of_{b}",
+            f"Which rooms does building {b} CONTAIN? {_SET}",
+            f"MATCH (:Building {{nodeSymbol: '{b}'}})-[:CONTAINS]->(r:Room) "
+            "RETURN DISTINCT r.nodeSymbol AS room",
+            rooms, ("sets", "buildings"), fact=("rooms_of_building", b), needs=Needs(hops=1)))
+        inside = {o for r in rooms for o in view.objects_in_room(r)}
+        out.append(Candidate(
+            CATEGORY, "count_in_building", f"count_in_{b}",
+            f"How many different objects are in building {b}? An object is in a building when "
+            f"the building CONTAINS a room the object is in. {IN_ROOM}",
+            f"MATCH (:Building {{nodeSymbol: '{b}'}})-[:CONTAINS]->(:Room)-[:CONTAINS]->()"
+            "-[:CONTAINS]->(o:Object) RETURN count(DISTINCT o) AS objects",
+            len(inside), ("buildings",), fact=("objects_in_building", b),
+            needs=Needs(hops=3, aggregate=True)))
     return out

@@ -7,7 +7,8 @@ arguments per atom) and the goal is their conjunction or disjunction. Grabbing a
 every and moving every X in a room all ask for the same set of objects, so they share its fact
 key (the one `hierarchy` and `counting` use), as visiting the rooms adjacent to a room shares
 that room's neighbourhood with `adjacency`, and inspecting every X next to a room shares the
-fact of counting them (`counting`).
+fact of counting them (`counting`). Goals over objects and rooms named by description, with
+`not` and an `or` inside an `and`, come from `pddl_described`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from random import Random
 
 from dsgqa.question_gen.candidate import ADJACENT_ROOMS, IN_ROOM, Candidate, Goal, q
 from dsgqa.question_gen.difficulty import Needs
+from dsgqa.question_gen.templates import pddl_described
 from dsgqa.question_gen.templates._common import (
     adjacent_room_objects_match,
     room_objects_match,
@@ -103,4 +105,4 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
                 Goal("and", tuple(("safe", o) for o in found)), ("and",),
                 fact=("class_in_adjacent_rooms", room, cls),
                 needs=Needs(hops=3, steps=("goal",))))
-    return out
+    return out + pddl_described.candidates(view, rng)
