@@ -5,11 +5,12 @@ chunked stages.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_dask_reproducibility.py           # 120 q.
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_dask_reproducibility.py --quick   # 40
-    ... --questions 240                # the whole generated set (~7 min on 2 busy cores)
+    ... --questions 300                # the whole generated set (~9 min on 2 busy cores)
     ... [--latency 0.2] [--connections 8] [--chunk-size 30]
 
-The default, 120 questions (every other one of the generated set, 15 per category), takes
-about 3.5 minutes on 2 shared cores; the whole set of 240 takes twice as long.
+The default, 120 questions (spread evenly over the generated set), takes about 3.5 minutes
+on 2 shared cores; the whole set of 300 takes about 2.5 times as long (not re-measured since
+the set grew from 240).
 
 Set-up: the generated question set of the example Hydra graph (`--questions` of them, evenly
 spread over it when fewer than all) on that graph, 2 models x 2 pipelines (feedforward,
