@@ -96,10 +96,11 @@ def test_shipped_set_states_its_distinct_facts_and_degenerate_counts():
 
 
 @external.needs(external.EXAMPLE_DSG)
-def test_example_generation_is_fast_and_names_its_facts(example, tmp_path):
+def test_example_generation_names_its_facts(example, tmp_path):
+    """(Its time, under 10 s, is measured by benchmarks/bench_question_gen.py: a timed test
+    fails on a loaded machine.)"""
     generated = generate(example, seed=1, per_category=30, db_root=tmp_path)
     report = generated.report
-    assert report.seconds < 10
     assert report.facts == report.total == len(generated.questions)
     assert f"{report.facts} distinct facts" in report.text()
     questions = [Question.model_validate(r) for r in generated.questions]
