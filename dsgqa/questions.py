@@ -12,8 +12,9 @@
           def solve_task(scene_graph):  # pipeline's oracle (`dsgqa.oracle`)
               ...
 
-A set may open with `preamble:`, text stating once the definitions its questions use ("the
-lounge is the one room whose class is 'lounge'"); every prompt shows it before the question
+A set may open with `preamble:`, text stating once the definitions its questions use ("an
+object is in a room when ...", "'the C' is the only room whose class is C"); every prompt
+shows it before the question
 (`Question.prompt_text`). It is a set-level key only: each question carries a copy, and a
 question that writes `preamble:` itself is refused.
 
