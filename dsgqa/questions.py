@@ -12,10 +12,10 @@
           def solve_task(scene_graph):  # pipeline's oracle (`dsgqa.oracle`)
               ...
 
-A set may open with `preamble:`, text stating once the definitions its questions use ("the
-lounge is the one room whose class is 'lounge'"); every prompt shows it before the question
-(`Question.prompt_text`). It is a set-level key only: each question carries a copy, and a
-question that writes `preamble:` itself is refused.
+A set may open with `preamble:`, text stating once the definitions its questions use ("an
+object is in a room when ...", "'the C' is the only room whose class is C"); every prompt
+shows it before the question (`Question.prompt_text`). It is a set-level key only: each
+question carries a copy, and a question that writes `preamble:` itself is refused.
 
 Every problem is reported as one line naming the file, the line, the question uid and the field,
 because a nightly run that dies on question 37 with a traceback wastes a night; and every

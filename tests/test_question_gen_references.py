@@ -155,3 +155,28 @@ def test_places_and_buildings_are_asked_about_where_the_graph_has_them(tmp_path)
     assert {"place_neighbours", "rooms_of_building", "count_in_building"} <= templates
     verdicts = check_set(out, DEMO)
     assert [(v.uid, v.verdict, v.note) for v in verdicts if v.verdict != "agree"] == []
+
+
+def test_every_question_leaves_its_definitions_to_the_preamble():
+    """No question repeats a definition sentence; each declares the ones it relies on, so that
+    the independent checker recognises it with a preamble of its own definitions alone (another
+    question's definitions never make up for a missing one)."""
+    from dsgqa.question_gen.templates import MODULES
+    from dsgqa.scene_graph import load_scene_graph
+    from tests.independent_check.phrasings import recognise
+    from tests.test_scene_graph import DEMO
+
+    view = GraphView.of(load_scene_graph(DEMO))
+    candidates = [c for m in MODULES for c in m.candidates(view, Random(0))]
+    assert {c.template for c in candidates} >= {"count_in_building", "place_neighbours",
+                                                "mesh_places_within_k", "room_route"}
+    for c in candidates:
+        assert not [k for k, text in DEFINITIONS.items() if text in c.question], c.question
+        assert recognise(c.question, preamble(c.defines)) is not None, (c.defines, c.question)
+
+
+def test_the_preamble_names_no_class_of_any_graph():
+    """The naming definitions speak of a class C, D: a set for any graph may state them."""
+    import re
+
+    assert not re.findall(r"'[a-z][a-z ]*'", preamble(DEFINITIONS))

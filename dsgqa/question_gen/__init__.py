@@ -3,8 +3,9 @@
 A lab with its own Hydra maps gets a validated question set without writing questions by hand:
 
 - `templates/` holds one small module per question category; each picks parameters from the
-  graph, phrases a question that states the definitions it relies on, writes the reference
-  Cypher (Neo4j dialect, Heracles' layout) and computes the answer in plain Python (`view.py`);
+  graph, phrases a question and names the definitions it relies on (`definitions.py`: the
+  set's preamble states them once), writes the reference Cypher (Neo4j dialect, Heracles'
+  layout) and computes the answer in plain Python (`view.py`);
 - `gold.py` runs the reference Cypher on the embedded engine, the way a model's query runs, and
   keeps a question only when both answers agree and no other answer lies within tolerance;
 - `difficulty.py` turns what a template declares its question's gold computation needs (hops,

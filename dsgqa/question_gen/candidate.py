@@ -16,11 +16,24 @@ DIGITS = 4
 #: tolerance could rank them either way, so the question is dropped.
 NEAR_TIE = 0.05
 
-# Definitions the phrasings state, so that every answer follows from the question's own words.
+# Definitions the questions rely on; the set's preamble states those its questions use, once
+# (`definitions.py`), so that every answer follows from the question and the preamble.
 IN_ROOM = ("An object is in a room when the room CONTAINS a place or mesh place that CONTAINS "
            "the object.")
+IN_BUILDING = "An object is in a building when the building CONTAINS a room the object is in."
 ADJACENT_ROOMS = "Two rooms are adjacent when a ROOM_CONNECTED relationship joins them."
+MESH_PLACES_CONNECTED = ("Two mesh places are connected when a MESH_PLACE_CONNECTED "
+                         "relationship joins them.")
+PLACES_CONNECTED = "Two places are connected when a PLACE_CONNECTED relationship joins them."
+ROOM_HOPS = ("Between rooms, a path follows ROOM_CONNECTED relationships in either direction; "
+             "its hop count is their number, and a room is within k hops of another when a "
+             "path of at most k hops joins them (a room is never within k hops of itself).")
+MESH_HOPS = ("Between mesh places, a path follows MESH_PLACE_CONNECTED relationships in either "
+             "direction; its hop count is their number, and a mesh place is within k hops of "
+             "another when a path of at most k hops joins them (a mesh place is never within k "
+             "hops of itself).")
 DISTANCE = "Distances are Euclidean, between the nodes' `center` points, in metres."
+# An instruction about the answer's order, not a definition: it stays in the question.
 BY_SYMBOL = "Break ties by nodeSymbol, ascending."
 
 

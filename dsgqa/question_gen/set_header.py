@@ -33,8 +33,9 @@ _BASELINES = """\
 
 
 _PREAMBLE = """\
-# Natural references ("the lounge", "the hallways", "the storage object nearest the bicycle",
-# a bounding-box volume) mean what the set's `preamble:` states once; every prompt shows the
+# What the questions rely on ("in a room", adjacent rooms, hops, distances) and what natural
+# references mean ("the C", "the Cs", "the C object nearest the D" for classes C and D, a
+# bounding-box volume) is stated once, in the set's `preamble:`; every prompt shows the
 # preamble before the question. A description is used only where it picks out one node.
 """
 

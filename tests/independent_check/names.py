@@ -1,12 +1,13 @@
-"""What the natural names in a question refer to, by the definitions a set's preamble states:
+"""What the natural names in a question refer to, by the definitions a set's preamble states
+(for any class C, D; the examples are this graph's):
 
-* ROOM_NAMES: "the lounge" is the only room whose class is 'lounge' (a name that fits several
-  rooms has no referent: ambiguous); "the hallways" are all rooms whose class is 'hallway' (the
-  plural of a class name: +s, +es, or y -> ies); "a hallway" is any one of them;
-* OBJECT_NAMES: "the bicycle" is the only object of class 'bicycle'; "a storage object", any
-  object of class 'storage';
-* NEAREST: "the storage object nearest the bicycle" is the storage object whose center is
-  nearest the bicycle's (never the bicycle itself); a tie has no referent;
+* ROOM_NAMES: "the C" is the only room whose class is C ("the lounge"; a name that fits several
+  rooms has no referent: ambiguous); "the Cs" are all rooms whose class is C ("the hallways":
+  the plural of a class name, +s, +es, or y -> ies); "a C" is any one of them;
+* OBJECT_NAMES: "the C" is the only object of class C ("the bicycle"); a "C object" is any
+  object of class C ("a storage object");
+* NEAREST: "the C object nearest the D" is the object of class C whose center is nearest the
+  D's (never the D itself); a tie has no referent;
 * BBOX: an object's bounding box is its `bbox_dim` (the JSON's `bounding_box.dimensions`); its
   volume is their product, its height the extent along z.
 
@@ -18,26 +19,25 @@ from __future__ import annotations
 
 from tests.independent_check.answers import Ambiguous
 from tests.independent_check.graph import SceneGraph, UnknownNode
+from tests.independent_check.phrasings import EUCLIDEAN, IN_ROOM
 from tests.independent_check.relations import distance, objects_of_class, ranked
 
 ROOM_NAMES = (
-    "Rooms are named by their `class`: 'the lounge' is the only room whose class is 'lounge', "
-    "and 'the hallways' (or 'every hallway') are all rooms whose class is 'hallway'; 'a "
-    "hallway' is any one of them. The same holds for every room class.")
+    "Rooms are named by their `class`: for a room class C, 'the C' is the only room whose class "
+    "is C, and 'the Cs' or 'every C' (C in the plural) are all rooms whose class is C; 'a C' is "
+    "any one of them.")
 OBJECT_NAMES = (
-    "Objects are named by their `class` too: 'the bicycle' is the only object whose class is "
-    "'bicycle', and 'a storage object' is any object whose class is 'storage'.")
+    "Objects are named by their `class` too: for an object class C, 'the C' is the only object "
+    "whose class is C, and a 'C object' is any object whose class is C.")
 NEAREST = (
-    "'The storage object nearest the bicycle' is the object of class 'storage' whose center is "
-    "nearest to the bicycle's center (never the bicycle itself); the same for every pair of "
-    "classes.")
+    "'The C object nearest the D' is the object of class C whose center is nearest to the "
+    "center of the D (never the D itself), for any two object classes C and D.")
 BBOX = (
     "An object's bounding box is its `bbox_dim`: its extent along x, y and z, in metres. Its "
     "volume is the product of the three extents, in cubic metres; its height is the extent "
     "along z.")
-IN_ROOM_DEF = ("An object is in a room when the room CONTAINS a place or mesh place that "
-               "CONTAINS the object.")
-EUCLIDEAN_DEF = "Distances are Euclidean, between the nodes' `center` points, in metres."
+IN_ROOM_DEF = IN_ROOM
+EUCLIDEAN_DEF = EUCLIDEAN
 
 
 def _rooms_of_class(graph: SceneGraph, label: str) -> list[str]:

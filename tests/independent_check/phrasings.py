@@ -1,11 +1,11 @@
 """The question phrasings the checker understands: one regular expression per phrasing, over the
-question's whole text with its whitespace collapsed, so that the definition sentences a
-question states are part of what must match (a question that defines "in a room" differently
-is not recognised, rather than answered under the wrong definition).
+question's whole text with its whitespace collapsed.
 
-A question may rely on definitions its set states once, in the set's `preamble:`; a phrasing
-names the definition sentences it relies on (`needs`), and is recognised only when the preamble
-states each of them word for word.
+A question relies on definitions its set states once, in the set's `preamble:` ("An object is
+in a room when ...", what a hop is, how distance is measured); a phrasing names the definition
+sentences it relies on (`needs`), and is recognised only when the preamble states each of them
+word for word (a set that defines "in a room" differently is not recognised, rather than
+answered under the wrong definition).
 
 `register` is how a solver claims a phrasing; `recognise` finds the one phrasing a text has.
 """
@@ -18,27 +18,35 @@ from dataclasses import dataclass
 
 from tests.independent_check.graph import SceneGraph
 
-# Pieces the phrasings share: names, and the sentences that state a definition or the answer's
-# form. Each is matched literally (escaped), only the names vary.
+# Pieces the phrasings share: names, and the sentences that state the answer's form. Each is
+# matched literally (escaped), only the names vary.
 ID = r"([A-Z][0-9]+)"
 CLASS = r"'([^']+)'"
 NUMBER = r"(-?[0-9]+(?:\.[0-9]+)?)"
-RELATION = r"([A-Z_]+_CONNECTED)"
-IN_ROOM = re.escape("An object is in a room when the room CONTAINS a place or mesh place that "
-                    "CONTAINS the object.")
-ADJACENT = re.escape("Two rooms are adjacent when a ROOM_CONNECTED relationship joins them.")
-EUCLIDEAN = re.escape("Distances are Euclidean, between the nodes' `center` points, in metres.")
-WITHIN = (r"A node is within k hops of another when a chain of at most k " + RELATION
-          + r" relationships \(followed in either direction\) joins them; the node itself does"
-          r" not count\.")
-HOPS = (r"A path's hop count is its number of " + RELATION
-        + r" relationships, followed in either direction\.")
 EMPTY_NOTE = r"(?: ?\(an empty set if none\))?"
 SET_OF_IDS = r"Answer with a set of nodeSymbols" + EMPTY_NOTE + r"\." + EMPTY_NOTE
 LIST_OF_IDS = re.escape("Answer with a list of nodeSymbols.")
 ONE_ID = re.escape("Answer with its nodeSymbol.")
 A_POINT = re.escape("Answer with a POINT(x y z).")
 PDDL_NAMES = re.escape("Use nodeSymbols as the PDDL objects.")
+
+# The definitions a question relies on, as its set's preamble must state them word for word
+# (a phrasing's `needs`).
+IN_ROOM = ("An object is in a room when the room CONTAINS a place or mesh place that CONTAINS "
+           "the object.")
+IN_BUILDING = "An object is in a building when the building CONTAINS a room the object is in."
+ADJACENT = "Two rooms are adjacent when a ROOM_CONNECTED relationship joins them."
+MESH_CONNECTED = ("Two mesh places are connected when a MESH_PLACE_CONNECTED relationship joins "
+                  "them.")
+PLACE_CONNECTED = "Two places are connected when a PLACE_CONNECTED relationship joins them."
+ROOM_HOPS = ("Between rooms, a path follows ROOM_CONNECTED relationships in either direction; "
+             "its hop count is their number, and a room is within k hops of another when a path "
+             "of at most k hops joins them (a room is never within k hops of itself).")
+MESH_HOPS = ("Between mesh places, a path follows MESH_PLACE_CONNECTED relationships in either "
+             "direction; its hop count is their number, and a mesh place is within k hops of "
+             "another when a path of at most k hops joins them (a mesh place is never within k "
+             "hops of itself).")
+EUCLIDEAN = "Distances are Euclidean, between the nodes' `center` points, in metres."
 
 Solver = Callable[..., str]
 

@@ -3,10 +3,10 @@
 * "An object is in a room when the room CONTAINS a place or mesh place that CONTAINS the
   object" (`objects_in_room`, `rooms_of`);
 * "Two rooms are adjacent when a ROOM_CONNECTED relationship joins them" (`adjacent`);
-* "within k hops ... a chain of at most k <TYPE> relationships (followed in either direction)
-  ... the node itself does not count" (`within_hops`);
-* "A path's hop count is its number of <TYPE> relationships, followed in either direction"
-  (`hop_count`, `shortest_routes`);
+* "Between rooms [mesh places], a path follows ROOM_CONNECTED [MESH_PLACE_CONNECTED]
+  relationships in either direction; its hop count is their number" (`hop_count`,
+  `shortest_routes`), "and a room is within k hops of another when a path of at most k hops
+  joins them (a room is never within k hops of itself)" (`within_hops`);
 * "Distances are Euclidean, between the nodes' `center` points" (`distance`);
 * rankings, with a tie reported rather than broken silently (`ranked`).
 """

@@ -24,15 +24,18 @@ from tests.independent_check.phrasings import (
     ADJACENT,
     CLASS,
     EUCLIDEAN,
-    HOPS,
     ID,
+    IN_BUILDING,
     IN_ROOM,
     LIST_OF_IDS,
+    MESH_CONNECTED,
+    MESH_HOPS,
     NUMBER,
     ONE_ID,
     PDDL_NAMES,
+    PLACE_CONNECTED,
+    ROOM_HOPS,
     SET_OF_IDS,
-    WITHIN,
     register,
 )
 from tests.independent_check.relations import (
@@ -55,19 +58,19 @@ def count_of_class(graph: SceneGraph, label: str) -> str:
     return sldp(len(objects_of_class(graph, label)))
 
 
-@register(rf"How many different objects are in room {ID}\? {IN_ROOM}")
+@register(rf"How many different objects are in room {ID}\?", needs=(IN_ROOM,))
 def count_in_room(graph: SceneGraph, room: str) -> str:
     return sldp(len(objects_in_room(graph, room)))
 
 
-@register(rf"How many different objects of class {CLASS} are in the rooms adjacent to room {ID}\?"
-          rf" {IN_ROOM} {ADJACENT}")
+@register(rf"How many different objects of class {CLASS} are in the rooms adjacent to room {ID}\?",
+          needs=(IN_ROOM, ADJACENT))
 def count_of_class_next_door(graph: SceneGraph, label: str, room: str) -> str:
     found = set().union(*(objects_in_room(graph, r) for r in adjacent(graph, room)))
     return sldp(len(found & objects_of_class(graph, label)))
 
 
-@register(rf"How many objects of class {CLASS} are in room {ID}\? {IN_ROOM}")
+@register(rf"How many objects of class {CLASS} are in room {ID}\?", needs=(IN_ROOM,))
 def count_of_class_in_room(graph: SceneGraph, label: str, room: str) -> str:
     return sldp(len(objects_in_room(graph, room) & objects_of_class(graph, label)))
 
@@ -77,12 +80,13 @@ def count_classes(graph: SceneGraph) -> str:
     return sldp(len({n.label for n in graph.of_kind("object")}))
 
 
-@register(rf"How many distinct object classes occur among the objects in room {ID}\? {IN_ROOM}")
+@register(rf"How many distinct object classes occur among the objects in room {ID}\?",
+          needs=(IN_ROOM,))
 def count_classes_in_room(graph: SceneGraph, room: str) -> str:
     return sldp(len({graph.nodes[o].label for o in objects_in_room(graph, room)}))
 
 
-@register(rf"How many objects are in no room at all\? {IN_ROOM}")
+@register(r"How many objects are in no room at all\?", needs=(IN_ROOM,))
 def count_roomless(graph: SceneGraph) -> str:
     return sldp(sum(1 for n in graph.of_kind("object") if not rooms_of(graph, n.symbol)))
 
@@ -97,18 +101,19 @@ def count_places(graph: SceneGraph, room: str) -> str:
 # --- hierarchy --------------------------------------------------------------------------------
 
 
-@register(rf"Which objects of class {CLASS} are in room {ID}\? {IN_ROOM} {SET_OF_IDS}")
+@register(rf"Which objects of class {CLASS} are in room {ID}\? {SET_OF_IDS}", needs=(IN_ROOM,))
 def of_class_in_room(graph: SceneGraph, label: str, room: str) -> str:
     return sldp(frozenset(objects_in_room(graph, room) & objects_of_class(graph, label)))
 
 
-@register(rf"Which rooms hold no object at all\? {IN_ROOM} {SET_OF_IDS}")
+@register(rf"Which rooms hold no object at all\? {SET_OF_IDS}", needs=(IN_ROOM,))
 def empty_rooms(graph: SceneGraph) -> str:
     return sldp(frozenset(r.symbol for r in graph.of_kind("room")
                           if not objects_in_room(graph, r.symbol)))
 
 
-@register(rf"Which other objects are in a room that object {ID} is in\? {IN_ROOM} {SET_OF_IDS}")
+@register(rf"Which other objects are in a room that object {ID} is in\? {SET_OF_IDS}",
+          needs=(IN_ROOM,))
 def sharing_a_room(graph: SceneGraph, obj: str) -> str:
     found = set().union(*(objects_in_room(graph, r) for r in rooms_of(graph, obj)))
     return sldp(frozenset(found - {obj}))
@@ -121,13 +126,13 @@ def places_of(graph: SceneGraph, obj: str) -> str:
                           if graph.nodes[p].kind in ("place", "mesh place")))
 
 
-@register(rf"Which rooms is object {ID} in\? {IN_ROOM} {SET_OF_IDS}")
+@register(rf"Which rooms is object {ID} in\? {SET_OF_IDS}", needs=(IN_ROOM,))
 def rooms_of_object(graph: SceneGraph, obj: str) -> str:
     return sldp(frozenset(rooms_of(graph, obj)))
 
 
-@register(rf"Which object classes occur in room {ID}\? {IN_ROOM} Answer with a set of class"
-          r" names\.")
+@register(rf"Which object classes occur in room {ID}\? Answer with a set of class names\.",
+          needs=(IN_ROOM,))
 def classes_in_room(graph: SceneGraph, room: str) -> str:
     return sldp(frozenset(graph.nodes[o].label for o in objects_in_room(graph, room)))
 
@@ -135,18 +140,17 @@ def classes_in_room(graph: SceneGraph, room: str) -> str:
 # --- adjacency --------------------------------------------------------------------------------
 
 
-@register(rf"Which rooms are adjacent to room {ID}\? {ADJACENT} {SET_OF_IDS}")
+@register(rf"Which rooms are adjacent to room {ID}\? {SET_OF_IDS}", needs=(ADJACENT,))
 def adjacent_rooms(graph: SceneGraph, room: str) -> str:
     return sldp(frozenset(adjacent(graph, room)))
 
 
-@register(rf"How many rooms are adjacent to room {ID}\? {ADJACENT}")
+@register(rf"How many rooms are adjacent to room {ID}\?", needs=(ADJACENT,))
 def room_degree(graph: SceneGraph, room: str) -> str:
     return sldp(len(adjacent(graph, room)))
 
 
-@register(r"How many mesh places are connected to mesh place " + ID + r"\? Two mesh places are"
-          r" connected when a MESH_PLACE_CONNECTED relationship joins them\.")
+@register(rf"How many mesh places are connected to mesh place {ID}\?", needs=(MESH_CONNECTED,))
 def mesh_place_degree(graph: SceneGraph, place: str) -> str:
     graph.node(place, "mesh place")
     return sldp(len(graph.neighbours["MESH_PLACE_CONNECTED"].get(place, ())))
@@ -158,15 +162,16 @@ def _within(graph: SceneGraph, kind: str, k: str, start: str, relation: str) -> 
     return sldp(frozenset(n for n in found if graph.nodes[n].kind == kind))
 
 
-@register(rf"Which mesh places are within ([0-9]+) hops? of mesh place {ID}\? {WITHIN}"
-          rf" {SET_OF_IDS}")
-def mesh_places_within(graph: SceneGraph, k: str, start: str, relation: str) -> str:
-    return _within(graph, "mesh place", k, start, relation)
+@register(rf"Which mesh places are within ([0-9]+) hops? of mesh place {ID}\? {SET_OF_IDS}",
+          needs=(MESH_HOPS,))
+def mesh_places_within(graph: SceneGraph, k: str, start: str) -> str:
+    return _within(graph, "mesh place", k, start, "MESH_PLACE_CONNECTED")
 
 
-@register(rf"Which rooms are within ([0-9]+) hops? of room {ID}\? {WITHIN} {SET_OF_IDS}")
-def rooms_within(graph: SceneGraph, k: str, start: str, relation: str) -> str:
-    return _within(graph, "room", k, start, relation)
+@register(rf"Which rooms are within ([0-9]+) hops? of room {ID}\? {SET_OF_IDS}",
+          needs=(ROOM_HOPS,))
+def rooms_within(graph: SceneGraph, k: str, start: str) -> str:
+    return _within(graph, "room", k, start, "ROOM_CONNECTED")
 
 
 # --- position ---------------------------------------------------------------------------------
@@ -176,7 +181,7 @@ def _center(graph: SceneGraph, symbol: str) -> tuple[float, float, float]:
     return graph.nodes[symbol].center
 
 
-@register(rf"How far apart are objects {ID} and {ID}\? {EUCLIDEAN}")
+@register(rf"How far apart are objects {ID} and {ID}\?", needs=(EUCLIDEAN,))
 def apart(graph: SceneGraph, a: str, b: str) -> str:
     return sldp(distance(graph.node(a, "object").center, graph.node(b, "object").center))
 
@@ -188,8 +193,8 @@ def _extreme_z(graph: SceneGraph, candidates: set[str], highest: bool) -> str:
     return ranked(nodes, lambda n: n.center[2], "z", descending=highest, needed=1)[0].symbol
 
 
-@register(rf"Which object in room {ID} is highest, by the z coordinate of its center\? {IN_ROOM}"
-          rf" {ONE_ID}")
+@register(rf"Which object in room {ID} is highest, by the z coordinate of its center\?"
+          rf" {ONE_ID}", needs=(IN_ROOM,))
 def highest_in_room(graph: SceneGraph, room: str) -> str:
     return _extreme_z(graph, objects_in_room(graph, room), highest=True)
 
@@ -213,15 +218,15 @@ def _not_counting(anchor: str, excluded: str) -> None:
 
 
 @register(rf"Which object in room {ID} is nearest to object {ID}, not counting {ID} itself\?"
-          rf" {IN_ROOM} {EUCLIDEAN} {ONE_ID}")
+          rf" {ONE_ID}", needs=(IN_ROOM, EUCLIDEAN))
 def nearest_in_room(graph: SceneGraph, room: str, anchor: str, excluded: str) -> str:
     _not_counting(anchor, excluded)
     to = graph.node(anchor, "object").center
     return _nearest(graph, objects_in_room(graph, room) - {anchor}, to)
 
 
-@register(rf"Which object is nearest to object {ID}, not counting {ID} itself\? {EUCLIDEAN}"
-          rf" {ONE_ID}")
+@register(rf"Which object is nearest to object {ID}, not counting {ID} itself\? {ONE_ID}",
+          needs=(EUCLIDEAN,))
 def nearest_object(graph: SceneGraph, anchor: str, excluded: str) -> str:
     _not_counting(anchor, excluded)
     to = graph.node(anchor, "object").center
@@ -229,7 +234,7 @@ def nearest_object(graph: SceneGraph, anchor: str, excluded: str) -> str:
 
 
 @register(rf"Which object is nearest to the point \(x, y, z\) = \({NUMBER}, {NUMBER}, {NUMBER}\)\?"
-          rf" {EUCLIDEAN} {ONE_ID}")
+          rf" {ONE_ID}", needs=(EUCLIDEAN,))
 def nearest_to_point(graph: SceneGraph, x: str, y: str, z: str) -> str:
     to = (float(x), float(y), float(z))
     return _nearest(graph, {n.symbol for n in graph.of_kind("object")}, to)
@@ -244,8 +249,8 @@ def center_of(graph: SceneGraph, kind: str, symbol: str) -> str:
 
 
 @register(rf"For each room adjacent to room {ID}, how many different objects does it hold\?"
-          rf" {IN_ROOM} {ADJACENT} Answer with a dict from room nodeSymbol to count, with 0 for a"
-          r" room without objects\.")
+          r" Answer with a dict from room nodeSymbol to count, with 0 for a room without"
+          r" objects\.", needs=(IN_ROOM, ADJACENT))
 def counts_next_door(graph: SceneGraph, room: str) -> str:
     return sldp({r: len(objects_in_room(graph, r)) for r in adjacent(graph, room)})
 
@@ -256,14 +261,15 @@ def counts_by_class(graph: SceneGraph) -> str:
     return sldp(dict(Counter(n.label for n in graph.of_kind("object"))))
 
 
-@register(rf"For room {ID}, how many objects of each class are in it\? {IN_ROOM} Answer with a"
-          r" dict from class name to count, leaving out classes without objects there\.")
+@register(rf"For room {ID}, how many objects of each class are in it\? Answer with a dict from"
+          r" class name to count, leaving out classes without objects there\.", needs=(IN_ROOM,))
 def counts_by_class_in_room(graph: SceneGraph, room: str) -> str:
     return sldp(dict(Counter(graph.nodes[o].label for o in objects_in_room(graph, room))))
 
 
-@register(rf"For each object of class {CLASS}, which room is it in\? {IN_ROOM} Answer with a dict"
-          r" from object nodeSymbol to room nodeSymbol, using 'none' for an object in no room\.")
+@register(rf"For each object of class {CLASS}, which room is it in\? Answer with a dict from"
+          r" object nodeSymbol to room nodeSymbol, using 'none' for an object in no room\.",
+          needs=(IN_ROOM,))
 def room_of_each(graph: SceneGraph, label: str) -> str:
     answer: dict[str, str] = {}
     for obj in sorted(objects_of_class(graph, label)):
@@ -281,8 +287,8 @@ def centers_of_class(graph: SceneGraph, label: str) -> str:
     return sldp({o: Point(*_center(graph, o)) for o in objects_of_class(graph, label)})
 
 
-@register(rf"How many different objects does each room hold\? {IN_ROOM} Answer with a dict from"
-          r" room nodeSymbol to count, leaving out rooms without objects\.")
+@register(r"How many different objects does each room hold\? Answer with a dict from room"
+          r" nodeSymbol to count, leaving out rooms without objects\.", needs=(IN_ROOM,))
 def counts_by_room(graph: SceneGraph) -> str:
     counts = {r.symbol: len(objects_in_room(graph, r.symbol)) for r in graph.of_kind("room")}
     return sldp({room: count for room, count in counts.items() if count})
@@ -299,7 +305,7 @@ def classes_by_count(graph: SceneGraph) -> str:
 
 
 @register(rf"List the ([0-9]+) objects nearest to object {ID} \(not counting it\), nearest first\."
-          rf" {EUCLIDEAN} {LIST_OF_IDS}")
+          rf" {LIST_OF_IDS}", needs=(EUCLIDEAN,))
 def k_nearest(graph: SceneGraph, k: str, anchor: str) -> str:
     to = graph.node(anchor, "object").center
     others = [n for n in graph.of_kind("object") if n.symbol != anchor]
@@ -308,7 +314,7 @@ def k_nearest(graph: SceneGraph, k: str, anchor: str) -> str:
 
 
 @register(rf"List the objects in room {ID} by increasing distance from the room's center\."
-          rf" {IN_ROOM} {EUCLIDEAN} {LIST_OF_IDS}")
+          rf" {LIST_OF_IDS}", needs=(IN_ROOM, EUCLIDEAN))
 def room_objects_by_distance(graph: SceneGraph, room: str) -> str:
     to = graph.node(room, "room").center
     nodes = [graph.nodes[o] for o in objects_in_room(graph, room)]
@@ -316,23 +322,23 @@ def room_objects_by_distance(graph: SceneGraph, room: str) -> str:
 
 
 @register(rf"List all rooms from most to fewest adjacent rooms \(a room joined to no other room"
-          rf" counts 0\)\. {ADJACENT} Break ties by nodeSymbol, ascending\. {LIST_OF_IDS}")
+          rf" counts 0\)\. Break ties by nodeSymbol, ascending\. {LIST_OF_IDS}", needs=(ADJACENT,))
 def rooms_by_degree(graph: SceneGraph) -> str:
     rooms = sorted(r.symbol for r in graph.of_kind("room"))
     return sldp(sorted(rooms, key=lambda r: (-len(adjacent(graph, r)), r)))
 
 
 @register(rf"List all rooms by increasing distance of their centers from object {ID}\."
-          rf" {EUCLIDEAN} {LIST_OF_IDS}")
+          rf" {LIST_OF_IDS}", needs=(EUCLIDEAN,))
 def rooms_by_distance(graph: SceneGraph, anchor: str) -> str:
     to = graph.node(anchor, "object").center
     order = ranked(graph.of_kind("room"), lambda n: distance(n.center, to), "distance")
     return sldp([n.symbol for n in order])
 
 
-@register(rf"List all rooms from (most to fewest|fewest to most) objects\. {IN_ROOM} Count each"
-          r" object once per room; a room without objects counts 0\. Break ties by nodeSymbol,"
-          rf" ascending\. {LIST_OF_IDS}")
+@register(r"List all rooms from (most to fewest|fewest to most) objects\. Count each object once"
+          r" per room; a room without objects counts 0\. Break ties by nodeSymbol, ascending\."
+          rf" {LIST_OF_IDS}", needs=(IN_ROOM,))
 def rooms_by_object_count(graph: SceneGraph, order: str) -> str:
     rooms = sorted(r.symbol for r in graph.of_kind("room"))
     sign = -1 if order == "most to fewest" else 1
@@ -354,16 +360,16 @@ def class_by_height(graph: SceneGraph, label: str) -> str:
 # --- paths ------------------------------------------------------------------------------------
 
 
-@register(rf"How many hops does the shortest path from mesh place {ID} to mesh place {ID} take\?"
-          rf" {HOPS}")
-def mesh_place_hops(graph: SceneGraph, a: str, b: str, relation: str) -> str:
+@register(rf"How many hops does the shortest path from mesh place {ID} to mesh place {ID} take\?",
+          needs=(MESH_HOPS,))
+def mesh_place_hops(graph: SceneGraph, a: str, b: str) -> str:
     graph.node(a, "mesh place"), graph.node(b, "mesh place")
-    return sldp(hop_count(graph, relation, a, b))
+    return sldp(hop_count(graph, "MESH_PLACE_CONNECTED", a, b))
 
 
 @register(rf"Objects {ID} and {ID} are each CONTAINED in one mesh place\. How many hops does the"
-          rf" shortest path between those two mesh places take\? {HOPS}")
-def object_hops(graph: SceneGraph, a: str, b: str, relation: str) -> str:
+          r" shortest path between those two mesh places take\?", needs=(MESH_HOPS,))
+def object_hops(graph: SceneGraph, a: str, b: str) -> str:
     ends = []
     for obj in (a, b):
         graph.node(obj, "object")
@@ -372,17 +378,18 @@ def object_hops(graph: SceneGraph, a: str, b: str, relation: str) -> str:
         if len(places) != 1:
             raise Ambiguous(f"{obj} is CONTAINED in {len(places)} mesh places, not one")
         ends.append(places[0])
-    return sldp(hop_count(graph, relation, *ends))
+    return sldp(hop_count(graph, "MESH_PLACE_CONNECTED", *ends))
 
 
-@register(rf"How many hops does the shortest path from room {ID} to room {ID} take\? {HOPS}")
-def room_hops(graph: SceneGraph, a: str, b: str, relation: str) -> str:
+@register(rf"How many hops does the shortest path from room {ID} to room {ID} take\?",
+          needs=(ROOM_HOPS,))
+def room_hops(graph: SceneGraph, a: str, b: str) -> str:
     graph.node(a, "room"), graph.node(b, "room")
-    return sldp(hop_count(graph, relation, a, b))
+    return sldp(hop_count(graph, "ROOM_CONNECTED", a, b))
 
 
 @register(rf"List the rooms along the shortest path from room {ID} to room {ID}, both ends"
-          rf" included, in order\. {ADJACENT} {LIST_OF_IDS}")
+          rf" included, in order\. {LIST_OF_IDS}", needs=(ROOM_HOPS,))
 def room_route(graph: SceneGraph, a: str, b: str) -> str:
     graph.node(a, "room"), graph.node(b, "room")
     routes = shortest_routes(graph, "ROOM_CONNECTED", a, b)
@@ -402,30 +409,30 @@ def _of_class_in(graph: SceneGraph, label: str, rooms: set[str]) -> set[str]:
 
 
 @register(rf"Write a PDDL goal that holds when the robot is holding any one of the objects of"
-          rf" class {CLASS} in room {ID}\. {IN_ROOM} Use the predicate \(holding \?object\)\."
-          rf" {PDDL_NAMES}", kind="PDDL")
+          rf" class {CLASS} in room {ID}\. Use the predicate \(holding \?object\)\."
+          rf" {PDDL_NAMES}", kind="PDDL", needs=(IN_ROOM,))
 def grab_any(graph: SceneGraph, label: str, room: str) -> str:
     return disjunction(atom("holding", o) for o in _of_class_in(graph, label, {room}))
 
 
 @register(rf"Write a PDDL goal in which every object of class {CLASS} in the rooms adjacent to"
-          rf" room {ID} has been inspected\. {IN_ROOM} {ADJACENT} Use the predicate"
-          rf" \(safe \?object\)\. {PDDL_NAMES}", kind="PDDL")
+          rf" room {ID} has been inspected\. Use the predicate \(safe \?object\)\. {PDDL_NAMES}",
+          kind="PDDL", needs=(IN_ROOM, ADJACENT))
 def inspect_next_door(graph: SceneGraph, label: str, room: str) -> str:
     return conjunction(atom("safe", o) for o in _of_class_in(graph, label, adjacent(graph, room)))
 
 
 @register(rf"Write a PDDL goal in which every object of class {CLASS} that is now in room {ID} is"
-          rf" in room {ID}\. {IN_ROOM} Use the predicate \(object-in-room \?object \?room\)\."
-          rf" {PDDL_NAMES}", kind="PDDL")
+          rf" in room {ID}\. Use the predicate \(object-in-room \?object \?room\)\."
+          rf" {PDDL_NAMES}", kind="PDDL", needs=(IN_ROOM,))
 def move_all(graph: SceneGraph, label: str, now: str, to: str) -> str:
     graph.node(to, "room")
     return conjunction(atom("object-in-room", o, to) for o in _of_class_in(graph, label, {now}))
 
 
 @register(rf"Write a PDDL goal in which every object of class {CLASS} in room {ID} has been"
-          rf" inspected\. {IN_ROOM} Use the predicate \(safe \?object\)\. {PDDL_NAMES}",
-          kind="PDDL")
+          rf" inspected\. Use the predicate \(safe \?object\)\. {PDDL_NAMES}",
+          kind="PDDL", needs=(IN_ROOM,))
 def inspect_room(graph: SceneGraph, label: str, room: str) -> str:
     return conjunction(atom("safe", o) for o in _of_class_in(graph, label, {room}))
 
@@ -437,12 +444,13 @@ def visit_any(graph: SceneGraph, label: str) -> str:
 
 
 @register(rf"Write a PDDL goal in which the robot has visited every room adjacent to room {ID}\."
-          rf" {ADJACENT} Use the predicate \(visited-room \?room\)\. {PDDL_NAMES}", kind="PDDL")
+          rf" Use the predicate \(visited-room \?room\)\. {PDDL_NAMES}", kind="PDDL",
+          needs=(ADJACENT,))
 def visit_next_door(graph: SceneGraph, room: str) -> str:
     return conjunction(atom("visited-room", r) for r in adjacent(graph, room))
 
 
-@register(rf"Which objects are in room {ID}\? {IN_ROOM} {SET_OF_IDS}")
+@register(rf"Which objects are in room {ID}\? {SET_OF_IDS}", needs=(IN_ROOM,))
 def objects_in(graph: SceneGraph, room: str) -> str:
     return sldp(frozenset(objects_in_room(graph, room)))
 
@@ -452,8 +460,8 @@ def classes_used(graph: SceneGraph) -> str:
     return sldp(frozenset(n.label for n in graph.of_kind("object")))
 
 
-@register(r"How many places are connected to place ([A-Za-z][0-9]+)\? Two places are connected"
-          r" when a PLACE_CONNECTED relationship joins them\.")
+@register(r"How many places are connected to place ([A-Za-z][0-9]+)\?",
+          needs=(PLACE_CONNECTED,))
 def place_degree(graph: SceneGraph, place: str) -> str:
     graph.node(place, "place")
     return sldp(len(graph.neighbours["PLACE_CONNECTED"].get(place, ())))
@@ -469,8 +477,7 @@ def rooms_of_building(graph: SceneGraph, building: str) -> str:
     return sldp(frozenset(_building_rooms(graph, building)))
 
 
-@register(rf"How many different objects are in building {ID}\? An object is in a building when the"
-          rf" building CONTAINS a room the object is in\. {IN_ROOM}")
+@register(rf"How many different objects are in building {ID}\?", needs=(IN_BUILDING, IN_ROOM))
 def count_in_building(graph: SceneGraph, building: str) -> str:
     rooms = _building_rooms(graph, building)
     return sldp(len(set().union(*(objects_in_room(graph, r) for r in rooms))))

@@ -152,19 +152,45 @@ def _rooms_in_scope(graph: SceneGraph, scope: str) -> list[str]:
     return rooms_called(graph, "a " + scope)
 
 
-@register(rf"Which (room|{W}) holds the most {W} objects\? {ONE_ID}", needs=ROOMS)
-def room_with_most(graph: SceneGraph, scope: str, _word: str | None, label: str) -> str:
+# Among every room, or among the rooms of a class ("which hallway"): only the second names a
+# room by its class.
+ANY_ROOM = (IN_ROOM_DEF, OBJECT_NAMES)
+ROOM_CLASS = rf"((?!room ){W})"
+
+
+def _room_with_most(graph: SceneGraph, scope: str, label: str) -> str:
     rooms = _rooms_in_scope(graph, scope)
     return sldp(_top({r: len(_in(graph, [r], label)) for r in rooms}, scope))
 
 
-@register(rf"How many different objects, of any class, are in the (room|{W}) that holds the"
-          rf" most {W} objects\?", needs=ROOMS)
-def objects_in_room_with_most(graph: SceneGraph, scope: str, _word: str | None,
-                              label: str) -> str:
+@register(rf"Which (room) holds the most {W} objects\? {ONE_ID}", needs=ANY_ROOM)
+def room_with_most(graph: SceneGraph, scope: str, label: str) -> str:
+    return _room_with_most(graph, scope, label)
+
+
+@register(rf"Which {ROOM_CLASS} holds the most {W} objects\? {ONE_ID}", needs=ROOMS)
+def room_of_class_with_most(graph: SceneGraph, scope: str, _word: str | None,
+                            label: str) -> str:
+    return _room_with_most(graph, scope, label)
+
+
+def _objects_in_room_with_most(graph: SceneGraph, scope: str, label: str) -> str:
     rooms = _rooms_in_scope(graph, scope)
     best = _top({r: len(_in(graph, [r], label)) for r in rooms}, scope)
     return sldp(len(objects_in_room(graph, best)))
+
+
+@register(rf"How many different objects, of any class, are in the (room) that holds the most {W}"
+          r" objects\?", needs=ANY_ROOM)
+def objects_in_room_with_most(graph: SceneGraph, scope: str, label: str) -> str:
+    return _objects_in_room_with_most(graph, scope, label)
+
+
+@register(rf"How many different objects, of any class, are in the {ROOM_CLASS} that holds the"
+          rf" most {W} objects\?", needs=ROOMS)
+def objects_in_room_of_class_with_most(graph: SceneGraph, scope: str, _word: str | None,
+                                       label: str) -> str:
+    return _objects_in_room_with_most(graph, scope, label)
 
 
 @register(rf"Which object class has the most objects in (all rooms|the {W}) altogether\?"

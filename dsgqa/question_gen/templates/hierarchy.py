@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from random import Random
 
-from dsgqa.question_gen.candidate import IN_ROOM, Candidate, q
+from dsgqa.question_gen.candidate import Candidate, q
 from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import MAX_ITEMS, room_objects_match, sample
 from dsgqa.question_gen.view import GraphView
 
 CATEGORY = "hierarchy"
 _SET = "Answer with a set of nodeSymbols."
+#: The definition (`definitions.py`) the questions about the objects in a room rely on.
+_IN_ROOM = ("in_room",)
 
 
 def candidates(view: GraphView, rng: Random) -> list[Candidate]:
@@ -25,25 +27,24 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         if len(inside) <= MAX_ITEMS:
             out.append(Candidate(
                 CATEGORY, "objects_in_room", f"objects_in_{room}",
-                f"Which objects are in room {room}? {IN_ROOM} {_SET}",
+                f"Which objects are in room {room}? {_SET}",
                 f"{room_objects_match(room)} RETURN DISTINCT o.nodeSymbol AS object",
                 inside, ("sets",) + (("empty",) if not inside else ()),
-                fact=("objects_in_room", room), needs=Needs(hops=2)))
+                fact=("objects_in_room", room), needs=Needs(hops=2), defines=_IN_ROOM))
         out.append(Candidate(
             CATEGORY, "classes_in_room", f"classes_in_{room}",
-            f"Which object classes occur in room {room}? {IN_ROOM} Answer with a set of class "
-            "names.",
+            f"Which object classes occur in room {room}? Answer with a set of class names.",
             f"{room_objects_match(room)} RETURN collect(DISTINCT o.class) AS classes",
             {view.nodes[o].class_name for o in inside}, ("sets",),
-            fact=("classes_in_room", room), needs=Needs(hops=2)))
+            fact=("classes_in_room", room), needs=Needs(hops=2), defines=_IN_ROOM))
     for obj in sample(rng, objects, 30):
         out.append(Candidate(
             CATEGORY, "rooms_of_object", f"rooms_of_{obj}",
-            f"Which rooms is object {obj} in? {IN_ROOM} {_SET} (an empty set if none)",
+            f"Which rooms is object {obj} in? {_SET} (an empty set if none)",
             "MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->"
             f"(:Object {{nodeSymbol: '{obj}'}}) RETURN DISTINCT r.nodeSymbol AS room",
             view.rooms_of(obj), ("sets",) + (("empty",) if not view.rooms_of(obj) else ()),
-            fact=("rooms_of_object", obj), needs=Needs(hops=2)))
+            fact=("rooms_of_object", obj), needs=Needs(hops=2), defines=_IN_ROOM))
     for obj in sample(rng, objects, 15):
         holders = {p for p in view.parents.get(obj, ())
                    if view.nodes[p].label in ("Place", "MeshPlace")}
@@ -56,27 +57,28 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
     empty = {r for r in rooms if not view.objects_in_room(r)}
     out.append(Candidate(
         CATEGORY, "empty_rooms", "empty_rooms",
-        f"Which rooms hold no object at all? {IN_ROOM} {_SET} (an empty set if none)",
+        f"Which rooms hold no object at all? {_SET} (an empty set if none)",
         "MATCH (r:Room) WHERE NOT EXISTS { MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(:Object) } "
         "RETURN r.nodeSymbol AS room",
         empty, ("sets", "empty"), fact=("empty_rooms",),
-        needs=Needs(hops=2, steps=("negation",))))
+        needs=Needs(hops=2, steps=("negation",)), defines=_IN_ROOM))
     classes = view.classes("Object")
     for room, cls in sample(rng, [(r, c) for r in rooms for c in classes], 20):
         found = {o for o in view.objects_in_room(room) if view.nodes[o].class_name == cls}
         if found:
             out.append(Candidate(
                 CATEGORY, "class_in_room", f"{cls}_in_{room}",
-                f"Which objects of class '{cls}' are in room {room}? {IN_ROOM} {_SET}",
+                f"Which objects of class '{cls}' are in room {room}? {_SET}",
                 f"{room_objects_match(room, extra=f' {{class: {q(cls)}}}')} "
                 "RETURN DISTINCT o.nodeSymbol AS object",
-                found, ("sets",), fact=("class_in_room", room, cls), needs=Needs(hops=2)))
+                found, ("sets",), fact=("class_in_room", room, cls), needs=Needs(hops=2),
+                defines=_IN_ROOM))
     sharing = {obj: {o for r in view.rooms_of(obj) for o in view.objects_in_room(r)} - {obj}
                for obj in objects}
     for obj in sample(rng, [o for o in objects if 0 < len(sharing[o]) <= MAX_ITEMS], 15):
         out.append(Candidate(
             CATEGORY, "objects_sharing_room", f"objects_sharing_a_room_with_{obj}",
-            f"Which other objects are in a room that object {obj} is in? {IN_ROOM} {_SET}",
+            f"Which other objects are in a room that object {obj} is in? {_SET}",
             # Two MATCH clauses: in one pattern, an object in the same place would need the
             # room's CONTAINS relationship to that place twice, which Cypher never matches.
             f"MATCH (:Object {{nodeSymbol: '{obj}'}})<-[:CONTAINS]-()<-[:CONTAINS]-(r:Room) "
@@ -84,7 +86,7 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             f"WHERE o.nodeSymbol <> '{obj}' RETURN DISTINCT o.nodeSymbol AS object",
             sharing[obj], ("sets",), fact=("objects_sharing_room", obj),
             # up to the object's rooms, then down to their objects
-            needs=Needs(hops=4, steps=("lookup",))))
+            needs=Needs(hops=4, steps=("lookup",)), defines=_IN_ROOM))
     return out + _buildings(view)
 
 
@@ -103,10 +105,9 @@ def _buildings(view: GraphView) -> list[Candidate]:
         inside = {o for r in rooms for o in view.objects_in_room(r)}
         out.append(Candidate(
             CATEGORY, "count_in_building", f"count_in_{b}",
-            f"How many different objects are in building {b}? An object is in a building when "
-            f"the building CONTAINS a room the object is in. {IN_ROOM}",
+            f"How many different objects are in building {b}?",
             f"MATCH (:Building {{nodeSymbol: '{b}'}})-[:CONTAINS]->(:Room)-[:CONTAINS]->()"
             "-[:CONTAINS]->(o:Object) RETURN count(DISTINCT o) AS objects",
             len(inside), ("buildings",), fact=("objects_in_building", b),
-            needs=Needs(hops=3, aggregate=True)))
+            needs=Needs(hops=3, aggregate=True), defines=("in_building", *_IN_ROOM)))
     return out

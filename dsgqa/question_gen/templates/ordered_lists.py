@@ -7,10 +7,7 @@ from collections import Counter
 from random import Random
 
 from dsgqa.question_gen.candidate import (
-    ADJACENT_ROOMS,
     BY_SYMBOL,
-    DISTANCE,
-    IN_ROOM,
     Candidate,
     near_tie,
     q,
@@ -47,13 +44,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "rooms_by_object_count", f"rooms_{word}_objects_first",
                 f"List all rooms from {word} to {'fewest' if word == 'most' else 'most'} objects. "
-                f"{IN_ROOM} Count each object once per room; a room without objects counts 0. "
+                "Count each object once per room; a room without objects counts 0. "
                 f"{BY_SYMBOL} {_LIST}",
                 "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
                 f"WITH r, count(DISTINCT o) AS objects ORDER BY objects {order}, r.nodeSymbol "
                 "RETURN collect(r.nodeSymbol) AS rooms",
                 ranked, ("ties", "counting"), fact=("rooms_by_object_count",),
-                needs=Needs(hops=2, aggregate=True, order=True, steps=("outer_join",))))
+                needs=Needs(hops=2, aggregate=True, order=True, steps=("outer_join",)),
+                defines=("in_room",)))
         ranked = sorted(rooms, key=lambda r: (r.center[0], r.symbol))
         out.append(Candidate(
             CATEGORY, "rooms_west_to_east", "rooms_by_x",
@@ -70,13 +68,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "k_nearest", f"{k}_nearest_to_{obj.symbol}",
                 f"List the {k} objects nearest to object {obj.symbol} (not counting it), nearest "
-                f"first. {DISTANCE} {_LIST}",
+                f"first. {_LIST}",
                 f"MATCH (a:Object {{nodeSymbol: '{obj.symbol}'}}), (o:Object) WHERE o <> a "
                 "WITH o, point.distance(o.center, a.center) AS d ORDER BY d LIMIT 3 "
                 "RETURN collect(o.nodeSymbol) AS objects",
                 ranked[:k], ("distance",),
                 near_tie([ds[s] for s in ranked[:k + 1]], "two of the nearest distances"),
-                fact=("nearest_objects", obj.symbol), needs=Needs(distance=True, order=True)))
+                fact=("nearest_objects", obj.symbol), needs=Needs(distance=True, order=True),
+                defines=("distance",)))
     out.extend(_more(view, rng))
     for room in rooms:
         inside = [view.nodes[o] for o in sorted(view.objects_in_room(room.symbol))]
@@ -86,13 +85,13 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "room_objects_by_distance", f"{room.symbol}_objects_by_distance",
                 f"List the objects in room {room.symbol} by increasing distance from the room's "
-                f"center. {IN_ROOM} {DISTANCE} {_LIST}",
+                f"center. {_LIST}",
                 f"{room_objects_match(room.symbol, 'o')} MATCH (r:Room {{nodeSymbol: "
                 f"'{room.symbol}'}}) WITH DISTINCT o, r ORDER BY point.distance(o.center, "
                 "r.center) RETURN collect(o.nodeSymbol) AS objects",
                 ranked, ("distance",), near_tie(list(ds.values()), "two distances"),
                 fact=("room_objects_by_distance", room.symbol),
-                needs=Needs(hops=2, distance=True, order=True)))
+                needs=Needs(hops=2, distance=True, order=True), defines=("in_room", "distance")))
     return out
 
 
@@ -115,23 +114,25 @@ def _more(view: GraphView, rng: Random) -> list[Candidate]:
         out.append(Candidate(
             CATEGORY, "rooms_by_degree", "rooms_by_degree",
             "List all rooms from most to fewest adjacent rooms (a room joined to no other room "
-            f"counts 0). {ADJACENT_ROOMS} {BY_SYMBOL} {_LIST}",
+            f"counts 0). {BY_SYMBOL} {_LIST}",
             "MATCH (r:Room) OPTIONAL MATCH (r)-[:ROOM_CONNECTED]-(n:Room) "
             "WITH r, count(DISTINCT n) AS degree ORDER BY degree DESC, r.nodeSymbol "
             "RETURN collect(r.nodeSymbol) AS rooms",
             sorted(degree, key=lambda r: (-degree[r], r)), ("ties", "adjacency"),
             fact=("rooms_by_degree",),
-            needs=Needs(hops=1, aggregate=True, order=True, steps=("outer_join",))))
+            needs=Needs(hops=1, aggregate=True, order=True, steps=("outer_join",)),
+            defines=("adjacent",)))
         for obj in sample(rng, view.label("Object"), 25):
             ds = {r.symbol: math.dist(r.center, obj.center) for r in rooms}
             out.append(Candidate(
                 CATEGORY, "rooms_by_distance", f"rooms_by_distance_from_{obj.symbol}",
                 f"List all rooms by increasing distance of their centers from object "
-                f"{obj.symbol}. {DISTANCE} {_LIST}",
+                f"{obj.symbol}. {_LIST}",
                 f"MATCH (o:Object {{nodeSymbol: '{obj.symbol}'}}), (r:Room) "
                 "WITH r, point.distance(r.center, o.center) AS d ORDER BY d "
                 "RETURN collect(r.nodeSymbol) AS rooms",
                 sorted(ds, key=lambda s: (ds[s], s)), ("distance",),
                 near_tie(list(ds.values()), "two distances"),
-                fact=("rooms_by_distance", obj.symbol), needs=Needs(distance=True, order=True)))
+                fact=("rooms_by_distance", obj.symbol), needs=Needs(distance=True, order=True),
+                defines=("distance",)))
     return out

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from random import Random
 
-from dsgqa.question_gen.candidate import ADJACENT_ROOMS, Candidate
+from dsgqa.question_gen.candidate import Candidate
 from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import sample
 from dsgqa.question_gen.view import GraphView
 
 CATEGORY = "paths"
 MAX_HOPS = 25
-_HOPS = ("A path's hop count is its number of {edge} relationships, followed in either "
-         "direction.")
 
 
 def candidates(view: GraphView, rng: Random) -> list[Candidate]:
@@ -32,24 +30,23 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             if a < b and 0 < hops.get(b, 0) <= MAX_HOPS:
                 out.append(Candidate(
                     CATEGORY, "room_hops", f"room_hops_{a}_{b}",
-                    f"How many hops does the shortest path from room {a} to room {b} take? "
-                    f"{_HOPS.format(edge='ROOM_CONNECTED')}",
+                    f"How many hops does the shortest path from room {a} to room {b} take?",
                     f"MATCH p = shortestPath((a:Room {{nodeSymbol: '{a}'}})"
                     f"-[:ROOM_CONNECTED*]-(b:Room {{nodeSymbol: '{b}'}})) RETURN length(p) AS hops",
                     hops[b], ("hops",), fact=_distance("rooms", a, b),
-                    needs=_search(hops[b])))
+                    needs=_search(hops[b]), defines=("room_hops",)))
                 routes = _shortest_routes(view, a, b, hops)
                 if len(routes) == 1 and hops[b] >= 2:
                     out.append(Candidate(
                         CATEGORY, "room_route", f"room_route_{a}_{b}",
                         f"List the rooms along the shortest path from room {a} to room {b}, "
-                        f"both ends included, in order. {ADJACENT_ROOMS} Answer with a list of "
-                        "nodeSymbols.",
+                        "both ends included, in order. Answer with a list of nodeSymbols.",
                         f"MATCH p = shortestPath((a:Room {{nodeSymbol: '{a}'}})"
                         f"-[:ROOM_CONNECTED*]-(b:Room {{nodeSymbol: '{b}'}})) "
                         "RETURN [n IN nodes(p) | n.nodeSymbol] AS route",
                         routes[0], ("ordered_lists",), fact=("room_route", a, b),
-                        needs=Needs(hops=hops[b], order=True, steps=("shortest_path",))))
+                        needs=Needs(hops=hops[b], order=True, steps=("shortest_path",)),
+                        defines=("room_hops",)))
     places = [p.symbol for p in view.label("MeshPlace")]
     for a in sample(rng, places, 20):
         hops = view.hops(a)
@@ -59,12 +56,12 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "mesh_place_hops", f"mesh_hops_{a}_{b}",
                 f"How many hops does the shortest path from mesh place {a} to mesh place {b} "
-                f"take? {_HOPS.format(edge='MESH_PLACE_CONNECTED')}",
+                "take?",
                 f"MATCH p = shortestPath((a:MeshPlace {{nodeSymbol: '{a}'}})"
                 f"-[:MESH_PLACE_CONNECTED*]-(b:MeshPlace {{nodeSymbol: '{b}'}})) "
                 "RETURN length(p) AS hops",
                 hops[b], ("hops",), fact=_distance("mesh_places", a, b),
-                needs=_search(hops[b])))
+                needs=_search(hops[b]), defines=("mesh_hops",)))
     single = [o.symbol for o in view.label("Object") if len(view.mesh_places_of(o.symbol)) == 1]
     for a in sample(rng, single, 15):
         (pa,) = view.mesh_places_of(a)
@@ -77,15 +74,15 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "object_hops", f"object_hops_{a}_{b}",
                 f"Objects {a} and {b} are each CONTAINED in one mesh place. How many hops does "
-                "the shortest path between those two mesh places take? "
-                f"{_HOPS.format(edge='MESH_PLACE_CONNECTED')}",
+                "the shortest path between those two mesh places take?",
                 f"MATCH (pa:MeshPlace)-[:CONTAINS]->(:Object {{nodeSymbol: '{a}'}}), "
                 f"(pb:MeshPlace)-[:CONTAINS]->(:Object {{nodeSymbol: '{b}'}}) "
                 "MATCH p = shortestPath((pa)-[:MESH_PLACE_CONNECTED*]-(pb)) "
                 "RETURN length(p) AS hops",
                 hops[pb], ("hops",), fact=_distance("mesh_places", pa, pb),
                 # the path, and one CONTAINS at each end to find its mesh places
-                needs=Needs(hops=hops[pb] + 2, steps=("lookup", "shortest_path"))))
+                needs=Needs(hops=hops[pb] + 2, steps=("lookup", "shortest_path")),
+                defines=("mesh_hops",)))
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from random import Random
 
-from dsgqa.question_gen.candidate import ADJACENT_ROOMS, IN_ROOM, Candidate, Goal, q
+from dsgqa.question_gen.candidate import Candidate, Goal, q
 from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates import pddl_described
 from dsgqa.question_gen.templates._common import (
@@ -47,38 +47,41 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         out.append(Candidate(
             CATEGORY, "grab_any", f"grab_any_{cls}_in_{room}",
             f"Write a PDDL goal that holds when the robot is holding any one of the objects of "
-            f"class '{cls}' in room {room}. {IN_ROOM} Use the predicate (holding ?object). "
+            f"class '{cls}' in room {room}. Use the predicate (holding ?object). "
             f"{_SYMBOLS}",
             f"{match} RETURN DISTINCT o.nodeSymbol AS object",
-            Goal("or", tuple(("holding", o) for o in found)), ("or",), fact=fact, needs=needs))
+            Goal("or", tuple(("holding", o) for o in found)), ("or",), fact=fact, needs=needs,
+            defines=("in_room",)))
         out.append(Candidate(
             CATEGORY, "inspect_all", f"inspect_all_{cls}_in_{room}",
             f"Write a PDDL goal in which every object of class '{cls}' in room {room} has been "
-            f"inspected. {IN_ROOM} Use the predicate (safe ?object). {_SYMBOLS}",
+            f"inspected. Use the predicate (safe ?object). {_SYMBOLS}",
             f"{match} RETURN DISTINCT o.nodeSymbol AS object",
-            Goal("and", tuple(("safe", o) for o in found)), ("and",), fact=fact, needs=needs))
+            Goal("and", tuple(("safe", o) for o in found)), ("and",), fact=fact, needs=needs,
+            defines=("in_room",)))
         others = [r for r in rooms if r != room]
         if others:
             target = rng.choice(others)
             out.append(Candidate(
                 CATEGORY, "move_all", f"move_{cls}_from_{room}_to_{target}",
                 f"Write a PDDL goal in which every object of class '{cls}' that is now in room "
-                f"{room} is in room {target}. {IN_ROOM} Use the predicate "
+                f"{room} is in room {target}. Use the predicate "
                 f"(object-in-room ?object ?room). {_SYMBOLS}",
                 f"{match} RETURN DISTINCT o.nodeSymbol AS object, '{target}' AS room",
                 Goal("and", tuple(("object-in-room", o, target) for o in found)), ("and",),
-                fact=fact, needs=needs))
+                fact=fact, needs=needs, defines=("in_room",)))
     for room in rooms:
         near = sorted(view.same_layer(room))
         if 1 <= len(near) <= MAX_ATOMS:
             out.append(Candidate(
                 CATEGORY, "visit_adjacent", f"visit_rooms_adjacent_to_{room}",
                 f"Write a PDDL goal in which the robot has visited every room adjacent to room "
-                f"{room}. {ADJACENT_ROOMS} Use the predicate (visited-room ?room). {_SYMBOLS}",
+                f"{room}. Use the predicate (visited-room ?room). {_SYMBOLS}",
                 f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
                 "RETURN DISTINCT n.nodeSymbol AS room",
                 Goal("and", tuple(("visited-room", r) for r in near)), ("and",),
-                fact=set_fact("rooms_within", room, near), needs=Needs(hops=1, steps=("goal",))))
+                fact=set_fact("rooms_within", room, near), needs=Needs(hops=1, steps=("goal",)),
+                defines=("adjacent",)))
     for cls in view.classes("Object"):
         members = [o.symbol for o in view.label("Object", cls)]
         if 2 <= len(members) <= MAX_ATOMS:
@@ -98,11 +101,11 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "inspect_adjacent", f"inspect_all_{cls}_next_to_{room}",
                 f"Write a PDDL goal in which every object of class '{cls}' in the rooms "
-                f"adjacent to room {room} has been inspected. {IN_ROOM} {ADJACENT_ROOMS} Use "
-                f"the predicate (safe ?object). {_SYMBOLS}",
+                f"adjacent to room {room} has been inspected. Use the predicate (safe ?object). "
+                f"{_SYMBOLS}",
                 f"{adjacent_room_objects_match(room, extra=f' {{class: {q(cls)}}}')} "
                 "RETURN DISTINCT o.nodeSymbol AS object",
                 Goal("and", tuple(("safe", o) for o in found)), ("and",),
                 fact=("class_in_adjacent_rooms", room, cls),
-                needs=Needs(hops=3, steps=("goal",))))
+                needs=Needs(hops=3, steps=("goal",)), defines=("in_room", "adjacent")))
     return out + pddl_described.candidates(view, rng)

@@ -11,8 +11,6 @@ import math
 from random import Random
 
 from dsgqa.question_gen.candidate import (
-    DISTANCE,
-    IN_ROOM,
     Candidate,
     at_tolerance_edge,
     near_tie,
@@ -51,12 +49,13 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "nearest_to_object", f"nearest_to_{obj.symbol}",
                 f"Which object is nearest to object {obj.symbol}, not counting {obj.symbol} "
-                f"itself? {DISTANCE} Answer with its nodeSymbol.",
+                "itself? Answer with its nodeSymbol.",
                 f"MATCH (a:Object {{nodeSymbol: '{obj.symbol}'}}), (o:Object) WHERE o <> a "
                 "RETURN o.nodeSymbol AS object ORDER BY point.distance(o.center, a.center) "
                 "LIMIT 1",
                 best, ("distance",), near_tie(sorted(ds.values())[:2], "the two nearest"),
-                fact=("nearest_object", obj.symbol), needs=Needs(distance=True, order=True)))
+                fact=("nearest_object", obj.symbol), needs=Needs(distance=True, order=True),
+                defines=("distance",)))
         xs = [o.center[0] for o in objects]
         ys = [o.center[1] for o in objects]
         for _ in range(12):
@@ -67,22 +66,22 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             text = f"({here[0]}, {here[1]}, {here[2]})"
             out.append(Candidate(
                 CATEGORY, "nearest_to_point", f"nearest_to_{here[0]}_{here[1]}",
-                f"Which object is nearest to the point (x, y, z) = {text}? {DISTANCE} Answer "
-                "with its nodeSymbol.",
+                f"Which object is nearest to the point (x, y, z) = {text}? Answer with its "
+                "nodeSymbol.",
                 "MATCH (o:Object) RETURN o.nodeSymbol AS object ORDER BY point.distance("
                 f"o.center, point({{x: {here[0]}, y: {here[1]}, z: {here[2]}}})) LIMIT 1",
                 best, ("distance",), near_tie(sorted(ds.values())[:2], "the two nearest"),
                 fact=("nearest_to_point", str(here[0]), str(here[1])),
-                needs=Needs(distance=True, order=True)))
+                needs=Needs(distance=True, order=True), defines=("distance",)))
         for a, b in _pairs(rng, [o.symbol for o in objects], 15):
             d = math.dist(view.nodes[a].center, view.nodes[b].center)
             out.append(Candidate(
                 CATEGORY, "distance_between", f"distance_{a}_{b}",
-                f"How far apart are objects {a} and {b}? {DISTANCE}",
+                f"How far apart are objects {a} and {b}?",
                 f"MATCH (a:Object {{nodeSymbol: '{a}'}}), (b:Object {{nodeSymbol: '{b}'}}) "
                 "RETURN point.distance(a.center, b.center) AS metres",
                 d, ("distance",), at_tolerance_edge(d), fact=("distance", a, b),
-                needs=Needs(distance=True)))
+                needs=Needs(distance=True), defines=("distance",)))
     for cls in view.classes("Object"):
         members = view.label("Object", cls)
         if len(members) < 2:
@@ -105,12 +104,13 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "highest_in_room", f"highest_in_{room.symbol}",
                 f"Which object in room {room.symbol} is highest, by the z coordinate of its "
-                f"center? {IN_ROOM} Answer with its nodeSymbol.",
+                "center? Answer with its nodeSymbol.",
                 f"{room_objects_match(room.symbol)} WITH DISTINCT o ORDER BY o.center.z DESC "
                 "LIMIT 1 RETURN o.nodeSymbol AS object",
                 best.symbol, ("height",),
                 near_tie(sorted(-o.center[2] for o in inside)[:2], "the top two heights"),
-                fact=("highest_in_room", room.symbol), needs=Needs(hops=2, order=True)))
+                fact=("highest_in_room", room.symbol), needs=Needs(hops=2, order=True),
+                defines=("in_room",)))
     out += _nearest_in_room(view, rng)
     return out
 
@@ -129,13 +129,13 @@ def _nearest_in_room(view: GraphView, rng: Random) -> list[Candidate]:
         out.append(Candidate(
             CATEGORY, "nearest_in_room", f"nearest_in_{room}_to_{obj}",
             f"Which object in room {room} is nearest to object {obj}, not counting {obj} "
-            f"itself? {IN_ROOM} {DISTANCE} Answer with its nodeSymbol.",
+            "itself? Answer with its nodeSymbol.",
             f"{room_objects_match(room)} MATCH (a:Object {{nodeSymbol: '{obj}'}}) WHERE o <> a "
             "WITH DISTINCT o, a ORDER BY point.distance(o.center, a.center) LIMIT 1 "
             "RETURN o.nodeSymbol AS object",
             best, ("distance",), near_tie(sorted(ds.values())[:2], "the two nearest"),
             fact=("nearest_in_room", room, obj),
-            needs=Needs(hops=2, distance=True, order=True)))
+            needs=Needs(hops=2, distance=True, order=True), defines=("in_room", "distance")))
     return out
 
 

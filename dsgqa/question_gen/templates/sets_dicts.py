@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from random import Random
 
-from dsgqa.question_gen.candidate import ADJACENT_ROOMS, IN_ROOM, Candidate, point, q
+from dsgqa.question_gen.candidate import Candidate, point, q
 from dsgqa.question_gen.difficulty import Needs
 from dsgqa.question_gen.templates._common import MAX_ITEMS, room_objects_match, sample
 from dsgqa.question_gen.view import GraphView
@@ -36,24 +36,23 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         if inside:
             out.append(Candidate(
                 CATEGORY, "class_counts_in_room", f"class_counts_in_{room}",
-                f"For room {room}, how many objects of each class are in it? {IN_ROOM} Answer "
-                "with a dict from class name to count, leaving out classes without objects "
-                "there.",
+                f"For room {room}, how many objects of each class are in it? Answer with a dict "
+                "from class name to count, leaving out classes without objects there.",
                 f"{room_objects_match(room)} RETURN o.class AS class, "
                 "count(DISTINCT o) AS objects",
                 dict(inside), ("dicts", "counting"), fact=("class_counts_in_room", room),
-                needs=Needs(hops=2, aggregate=True)))
+                needs=Needs(hops=2, aggregate=True), defines=("in_room",)))
     rooms = {r.symbol: view.objects_in_room(r.symbol) for r in view.label("Room")}
     per_room = {r: len(o) for r, o in rooms.items() if o}
     if per_room and len(per_room) <= MAX_ITEMS:
         out.append(Candidate(
             CATEGORY, "room_counts", "objects_per_room",
-            f"How many different objects does each room hold? {IN_ROOM} Answer with a dict from "
-            "room nodeSymbol to count, leaving out rooms without objects.",
+            "How many different objects does each room hold? Answer with a dict from room "
+            "nodeSymbol to count, leaving out rooms without objects.",
             "MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
             "RETURN r.nodeSymbol AS room, count(DISTINCT o) AS objects",
             per_room, ("dicts", "counting"), fact=("objects_per_room",),
-            needs=Needs(hops=2, aggregate=True)))
+            needs=Needs(hops=2, aggregate=True), defines=("in_room",)))
     for cls in sample(rng, sorted(counts), 15):
         members = view.label("Object", cls)
         if len(members) > MAX_ITEMS:
@@ -62,14 +61,14 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
         if all(len(r) <= 1 for r in placed.values()):
             out.append(Candidate(
                 CATEGORY, "object_room", f"room_of_each_{cls}",
-                f"For each object of class '{cls}', which room is it in? {IN_ROOM} Answer with a "
-                "dict from object nodeSymbol to room nodeSymbol, using 'none' for an object in no "
-                "room.",
+                f"For each object of class '{cls}', which room is it in? Answer with a dict from "
+                "object nodeSymbol to room nodeSymbol, using 'none' for an object in no room.",
                 f"MATCH (o:Object {{class: {q(cls)}}}) "
                 "OPTIONAL MATCH (r:Room)-[:CONTAINS]->()-[:CONTAINS]->(o) "
                 "RETURN DISTINCT o.nodeSymbol AS object, coalesce(r.nodeSymbol, 'none') AS room",
                 {s: (next(iter(r)) if r else "none") for s, r in placed.items()}, ("dicts",),
-                fact=("room_of_each", cls), needs=Needs(hops=2, steps=("outer_join",))))
+                fact=("room_of_each", cls), needs=Needs(hops=2, steps=("outer_join",)),
+                defines=("in_room",)))
         out.append(Candidate(
             CATEGORY, "positions_of_class", f"positions_of_{cls}",
             f"Where is each object of class '{cls}'? Answer with a dict from object nodeSymbol "
@@ -84,12 +83,13 @@ def candidates(view: GraphView, rng: Random) -> list[Candidate]:
             out.append(Candidate(
                 CATEGORY, "adjacent_room_counts", f"objects_per_room_next_to_{room}",
                 f"For each room adjacent to room {room}, how many different objects does it "
-                f"hold? {IN_ROOM} {ADJACENT_ROOMS} Answer with a dict from room nodeSymbol to "
-                "count, with 0 for a room without objects.",
+                "hold? Answer with a dict from room nodeSymbol to count, with 0 for a room "
+                "without objects.",
                 f"MATCH (:Room {{nodeSymbol: '{room}'}})-[:ROOM_CONNECTED]-(n:Room) "
                 "OPTIONAL MATCH (n)-[:CONTAINS]->()-[:CONTAINS]->(o:Object) "
                 "RETURN n.nodeSymbol AS room, count(DISTINCT o) AS objects",
                 {n: len(view.objects_in_room(n)) for n in near}, ("dicts", "counting"),
                 fact=("objects_per_adjacent_room", room),
-                needs=Needs(hops=3, aggregate=True, steps=("outer_join",))))
+                needs=Needs(hops=3, aggregate=True, steps=("outer_join",)),
+                defines=("in_room", "adjacent")))
     return out
