@@ -65,8 +65,8 @@ def write_run(
 
 def generated_tags(questions: int, templates: int = 50, features: int = 12) -> list[str]:
     """Tags as `questions generate` writes them (category, template, a feature): with the
-    defaults 8 + 50 + 12 = 70 tags over `questions` questions, template n on fewer questions
-    the larger n is, as in a real set."""
+    defaults the generator's 10 categories + 50 templates + 12 features over `questions`
+    questions, template n on fewer questions the larger n is, as in a real set."""
     from dsgqa.question_gen.templates import CATEGORIES
 
     return [f"{CATEGORIES[n % len(CATEGORIES)]};tmpl_{int(templates * (n / questions) ** 2):02d}"
