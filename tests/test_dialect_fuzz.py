@@ -33,9 +33,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("empty_text_in_a_list_with_a_null", "kuzu"): "Kuzu takes a NULL element for '', so '' in a "
     "list holding both is left NULL; a UDF or a bare list_contains under CASE reads such a list "
     "wrong there (a list built from an OPTIONAL MATCH's variables)",
-    ("exists_of_an_optional_variable_sorted", "kuzu"): "Kuzu drops the rows whose EXISTS "
-    "subquery reads a NULL variable of an OPTIONAL MATCH (false in Neo4j) when the result is "
-    "sorted by a column holding that EXISTS; unsorted, the rows are right",
 }
 
 # Disagreements in the random sample that these defects explain: (engines, constructs of
@@ -45,9 +42,6 @@ KNOWN_IN_SAMPLE: list[tuple[frozenset[str], frozenset[str], str]] = [
      "Kuzu answers `'' IN split(...)` (list_contains on the split UDF's result, and a quantifier "
      "testing x = '' over it) false for a list that holds '' after some earlier queries on the "
      "same connection; alone the query is right, so it depends on what ran before"),
-    (frozenset({"kuzu"}), frozenset({"exists_subquery"}),
-     "Kuzu drops the rows whose EXISTS subquery reads a NULL variable of an OPTIONAL MATCH when "
-     "the result is sorted by that EXISTS (regression case exists_of_an_optional_variable_sorted)"),
 ]
 
 SAMPLE_SEED = 20_241

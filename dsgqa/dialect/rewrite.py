@@ -35,6 +35,7 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
+from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
@@ -205,6 +206,8 @@ class Rewriter:
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
         self._pass_outer_values(result)
+        if self.target == "kuzu":
+            refuse_null_anchored_subqueries(result)
         if keep_count_joins(result):
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):
@@ -524,27 +527,23 @@ class Rewriter:
 
     def _zero_safe_sort_keys(self, projection: Tree) -> None:
         """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.
-        Adding 0.0 turns -0.0 into 0.0 and leaves every other float as it is. A computed float
-        key (`ceil(x - 3.5)`, or a column holding one) gets it; stored properties never hold
-        -0.0 in practice and are left alone."""
+        Adding 0.0 turns -0.0 into 0.0 and leaves every other float as it is (and an integer's
+        order too). Every key whose Neo4j type is a float gets it, whatever the key is: a
+        computed value (`ceil(x - 3.5)`), an aggregate or function the translator rewrote into
+        something else (`percentileDisc` into a UDF call), a column or variable holding one
+        (`UNWIND ... AS x ... ORDER BY x`), or a stored coordinate. The type is the one the
+        annotator gave the key before any rewrite (`child_types`, read in the ORDER BY's scope,
+        where a projected alias has its expression's type), since a rewritten key is a new node
+        with no type of its own."""
         order = next((c for c in projection.children
                       if isinstance(c, Tree) and c.data == "order"), None)
         if order is None:
             return
-        computed = {}
-        for item in child_of(projection, "proj_items").children:
-            if isinstance(item, Tree) and len(item.children) > 1 \
-                    and item.children[0].data not in ("prop", "var"):
-                computed[plain_name(item.children[1])] = ctype(item.children[0])
         for sort_item in order.children:
-            key = sort_item.children[0]
-            kind = sort_item.child_types[0] if getattr(sort_item, "child_types", None) else ""
-            if isinstance(key, Tree) and key.data == "var":
-                kind = computed.get(plain_name(key.children[0]), "")
-            elif isinstance(key, Tree) and key.data == "prop":
-                kind = ""
-            if kind == "float":
-                sort_item.children[0] = arith(key, "+", tree("float_lit", Token("FLOAT", "0.0")))
+            kinds = getattr(sort_item, "child_types", None)
+            if kinds and kinds[0] == "float":
+                sort_item.children[0] = arith(sort_item.children[0], "+",
+                                              tree("float_lit", Token("FLOAT", "0.0")))
                 self.note("ORDER BY float->+ 0.0")
 
     def r_prop(self, node: Tree) -> Tree:

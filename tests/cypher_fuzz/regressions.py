@@ -447,4 +447,38 @@ CASES: list[Case] = [
          True,
          "Neo4j binds + tighter than CONTAINS, IN and IS NULL; Kuzu's grammar the other way "
          "round (an engine error before)"),
+    Case("percentile_disc_repeated_in_order_by_with_a_negative_zero",
+         "MATCH (o:Object) RETURN o.class AS c, percentileDisc(ceil(o.center.x - 3.5), 0.5) AS p "
+         "ORDER BY percentileDisc(ceil(o.center.x - 3.5), 0.5) LIMIT 2",
+         [["trash", -2.0], ["lamp", -0.0]], True,
+         "ceil(-2.5) is -2.0 and ceil(-0.5) is -0.0, which Neo4j sorts as 0.0: trash, then lamp "
+         "(the engines sorted -0.0 first: the key became the translator's percentile function, "
+         "whose type the zero-safe sort key did not see)"),
+    Case("negative_zero_column_of_an_earlier_with_sorted",
+         "MATCH (o:Object) WITH o, ceil(o.center.x - 3.5) AS c "
+         "RETURN o.nodeSymbol AS o, c ORDER BY c",
+         [["O1", -2.0], ["O3", -0.0], ["O2", 6.0]], True,
+         "c is -2.0, 6.0 and -0.0; -0.0 sorts as 0.0 (a float variable passed on by a WITH was "
+         "sorted as the engines sort -0.0, below every negative number)"),
+    Case("distinct_count_of_a_pattern_from_an_optional_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "RETURN DISTINCT size([(b)-->(m) | m.nodeSymbol]) AS n",
+         [[2], [0]], False,
+         "B1 holds R1 and R2 (2 each); R3 is in no building, so b is NULL and a pattern from "
+         "NULL matches nothing: 0 (Kuzu lost the 0)"),
+    Case("count_of_a_pattern_from_an_optional_node_as_a_grouping_key",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "RETURN COUNT { MATCH (b)-->(m) } AS n, count(*) AS c",
+         [[2, 2], [0, 1]], False,
+         "two rooms whose building holds 2, one room without a building (Kuzu: one group, 3)"),
+    Case("count_of_a_pattern_from_an_optional_node_in_a_with_where",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) WITH r, b "
+         "WHERE COUNT { MATCH (b)-->(m) } = 0 RETURN r.nodeSymbol AS r",
+         [["R3"]], False,
+         "only R3's b is NULL, whose count is 0 (Kuzu returned nothing)"),
+    Case("pattern_predicate_from_an_optional_node_in_a_with_where",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) WITH r, b "
+         "WHERE NOT (b)-->(:Room {class: 'office'}) RETURN r.nodeSymbol AS r",
+         [["R3"]], False,
+         "B1 holds the office R2, so only R3 (b NULL: the pattern is false) passes"),
 ]
