@@ -30,18 +30,11 @@ from tests.ladybug_run import require_ladybug
 
 # (regression case, engine) -> what is wrong; the case is expected to disagree there.
 KNOWN: dict[tuple[str, str], str] = {
-    ("empty_text_in_a_list_with_a_null", "kuzu"): "Kuzu takes a NULL element for '', so '' in a "
-    "list holding both is left NULL; a UDF or a bare list_contains under CASE reads such a list "
-    "wrong there (a list built from an OPTIONAL MATCH's variables)",
 }
 
 # Disagreements in the random sample that these defects explain: (engines, constructs of
 # which the query must use one, the defect). Remove an entry when its fix lands.
 KNOWN_IN_SAMPLE: list[tuple[frozenset[str], frozenset[str], str]] = [
-    (frozenset({"kuzu"}), frozenset({"empty_in_split"}),
-     "Kuzu answers `'' IN split(...)` (list_contains on the split UDF's result, and a quantifier "
-     "testing x = '' over it) false for a list that holds '' after some earlier queries on the "
-     "same connection; alone the query is right, so it depends on what ran before"),
 ]
 
 SAMPLE_SEED = 20_241

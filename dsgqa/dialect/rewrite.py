@@ -609,6 +609,24 @@ class Rewriter:
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
 
+    def r_compare(self, node: Tree) -> Tree:
+        """On Kuzu, a string compared with '' by length: Kuzu's `=` missed the '' pieces of
+        `split()`'s result (`any(x IN split(s, 'R') WHERE x = '')` false) on a connection that
+        had run other queries, while `size(x) = 0` holds for '' alone and is NULL for NULL, as
+        `x = ''` is in Neo4j."""
+        if self.target != "kuzu" or len(node.children) != 3:
+            return node
+        left, op, right = node.children
+        if str(op) not in ("=", "<>", "!="):
+            return node
+        for text, other, kind in ((left, right, node.child_types[2]),
+                                  (right, left, node.child_types[0])):
+            if isinstance(text, Tree) and text.data == "str_lit" \
+                    and not unquote_string(str(text.children[0])) and kind == "str":
+                self.note("= ''->size() = 0")
+                return tree("compare", call("size", other), op, int_lit(0))
+        return node
+
     def r_contains(self, node: Tree) -> Tree:
         """`s CONTAINS ''` is true in Neo4j; both engines say false. Only a literal, non-empty
         search text needs nothing."""
@@ -620,23 +638,30 @@ class Rewriter:
         return tree("case_expr",
                     tree("case_when", tree("or_", tree("is_null", clone(text)),
                                            tree("is_null", clone(search))), tree("null_lit")),
-                    tree("case_when", tree("compare", clone(search), Token("EQ", "="),
-                                           tree("str_lit", Token("STRING", "''"))),
+                    tree("case_when", tree("compare", call("size", clone(search)),
+                                           Token("EQ", "="), int_lit(0)),
                          tree("true_lit")),
                     node)
 
     def _member(self, node: Tree, value: object, items: object, element: str) -> Tree:
-        """Whether `value` equals a non-NULL element. Kuzu's IN misses '' in some lists (`'' IN
-        split('P1', 'P')` is false there, and so is any search of a filtered list), so on Kuzu a
-        list of strings is searched with `list_contains` on the list itself, and '' in a list
-        that holds a NULL (which Kuzu takes for '') is left to the NULL branch after it: NULL,
-        wrong only for a list holding both NULL and '' (known gap)."""
+        """Whether `value` (not NULL here) equals a non-NULL element. On Kuzu a list of strings
+        is searched for '' by length: Kuzu's `list_contains` and `=` take a NULL element of such
+        a list for '' (`'' IN ['', NULL]` came out NULL, `list_contains([NULL], '')` is true)
+        and missed the '' of `split()`'s result on a connection that had run other queries,
+        while `size(x) = 0` holds for '' alone. A non-empty value is searched with
+        `list_contains` on the list itself, which no NULL element matches."""
         if self.target == "kuzu" and node.child_types[1] == "list<str>":
-            empty_beside_null = tree("and_", tree("compare", clone(value), Token("EQ", "="),
-                                                  tree("str_lit", Token("STRING", "''"))),
-                                     self._holds_null(items, element))
-            return tree("and_", call("list_contains", clone(items), clone(value)),
-                        tree("not_", tree("paren", empty_beside_null)))
+            empty = tree("compare", call("size", clone(value)), Token("EQ", "="), int_lit(0))
+            found_empty = tree("compare", call("size", call(
+                "list_filter", clone(items), tree("lambda_", name(element), tree(
+                    "compare", call("size", var(element)), Token("EQ", "="), int_lit(0))))),
+                Token("COMP_OP", ">"), int_lit(0))
+            found = call("list_contains", clone(items), clone(value))
+            if isinstance(value, Tree) and value.data == "str_lit":  # known: one test
+                return found if unquote_string(str(value.children[0])) else found_empty
+            return tree("or_", tree("paren", tree("and_", empty, found_empty)),
+                        tree("paren", tree("and_", tree("not_", tree("paren", clone(empty))),
+                                           found)))
         present = call("list_filter", clone(items), tree(
             "lambda_", name(element), tree("is_not_null", var(element))))
         return tree("in_", clone(value), present)

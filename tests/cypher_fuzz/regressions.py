@@ -481,4 +481,18 @@ CASES: list[Case] = [
          "WHERE NOT (b)-->(:Room {class: 'office'}) RETURN r.nodeSymbol AS r",
          [["R3"]], False,
          "B1 holds the office R2, so only R3 (b NULL: the pattern is false) passes"),
+    Case("empty_text_beside_a_null_in_a_list_of_names",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:Place) RETURN r.nodeSymbol AS r, "
+         "'' IN [p.name] AS a, '' IN [p.name, r.name] AS b, r.name IN [p.name, 'x'] AS c "
+         "ORDER BY r",
+         [["R1", True, True, True], ["R2", None, True, None], ["R3", None, True, None]], True,
+         "only R1 holds a place; for R2 and R3 p.name is NULL, which is not '' (Kuzu took a NULL "
+         "element of a list of strings for '')"),
+    Case("quantifier_finds_the_empty_piece_of_split",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, any(x IN split(r.nodeSymbol, 'R') WHERE x = '')"
+         " AS a, all(x IN split(r.nodeSymbol, 'R') WHERE x <> '') AS b, "
+         "split(r.nodeSymbol, 'R')[0] = '' AS c ORDER BY r",
+         [["R1", True, False, True], ["R2", True, False, True], ["R3", True, False, True]], True,
+         "split('R1', 'R') is ['', '1']: its first piece is '' (Kuzu's = missed it after other "
+         "queries on the connection)"),
 ]
