@@ -22,7 +22,9 @@ DISTINCT, does not aggregate and does not sort by it) and refused (`dialect`) an
 Ladybug 0.22.0 answers every form above as Neo4j does.
 
 A node may be NULL from the OPTIONAL MATCH that first binds it until a MATCH (not optional)
-names it in a pattern; a WITH passes that on under its own name or an alias.
+names it in a pattern; a WITH passes that on under its own name or an alias, and so does an
+UNWIND of a list that reads it. A node a WITH computes (`head(collect(b))`, `xs[2]`, a CASE)
+may be NULL too.
 """
 
 from __future__ import annotations
@@ -79,6 +81,13 @@ def _check_projection(clause: Tree, nullable: set[str], last: bool) -> None:
         _refuse()
 
 
+def _computed_node(item: Tree) -> bool:
+    """Whether a projection item computes a value that may be a NULL node: anything but a
+    variable whose type is a node or unknown (`head(collect(b))`, `xs[2]`, a CASE, ...)."""
+    kinds = getattr(item, "child_types", None) or ["?"]
+    return item.children[0].data != "var" and kinds[0] in ("node", "?")
+
+
 def _passed_on(clause: Tree, nullable: set[str]) -> set[str]:
     """The names a WITH passes on that may hold a NULL node."""
     out: set[str] = set()
@@ -87,7 +96,8 @@ def _passed_on(clause: Tree, nullable: set[str]) -> set[str]:
             out |= nullable
             continue
         value = item.children[0]
-        if value.data == "var" and plain_name(value.children[0]) in nullable:
+        if (value.data == "var" and plain_name(value.children[0]) in nullable) \
+                or (len(item.children) > 1 and _computed_node(item)):
             out.add(plain_name(item.children[1] if len(item.children) > 1
                                else value.children[0]))
     return out
@@ -131,6 +141,8 @@ def _check_single_query(single_query: Tree) -> None:
                 nullable = _passed_on(clause, nullable)
                 bound = _projected(clause, bound)
         else:
+            if clause.data == "unwind" and mentions(clause.children[0], nullable):
+                nullable |= {plain_name(clause.children[1])}  # `UNWIND [b, c] AS n`
             bound |= declared_names(clause)
 
 
