@@ -84,8 +84,9 @@ def _check_projection(clause: Tree, nullable: set[str], last: bool) -> None:
 def _computed_node(item: Tree) -> bool:
     """Whether a projection item computes a value that may be a NULL node: anything but a
     variable whose type is a node or unknown (`head(collect(b))`, `xs[2]`, a CASE, ...)."""
-    kinds = getattr(item, "child_types", None) or ["?"]
-    return item.children[0].data != "var" and kinds[0] in ("node", "?")
+    kinds = getattr(item, "child_types", None)  # none: an item the translator wrote
+    return item.children[0].data != "var" and kinds is not None \
+        and kinds[0] in ("node", "?")
 
 
 def _passed_on(clause: Tree, nullable: set[str]) -> set[str]:
