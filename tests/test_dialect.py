@@ -286,6 +286,8 @@ NULL_ANCHORED = "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b) "
     ("WITH r, b ORDER BY r.nodeSymbol SKIP 0 RETURN EXISTS { MATCH (b)-->(m) } AS e", False),
     ("MATCH (b)-->(x) RETURN DISTINCT COUNT { MATCH (b)-->(m) } AS n", False),
     ("WITH r RETURN DISTINCT COUNT { MATCH (r)-->(m) } AS n", False),
+    ("WITH r, b, r.nodeSymbol AS s RETURN r.nodeSymbol AS x, "
+     "EXISTS { MATCH (r)-->(m) WHERE m.nodeSymbol <> s } AS e ORDER BY e", False),
 ])
 def test_subquery_from_a_node_that_may_be_null(tail: str, refused: bool) -> None:
     query = NULL_ANCHORED + tail
