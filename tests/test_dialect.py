@@ -21,9 +21,9 @@ from tests.test_scene_graph import EXAMPLE
 # rows Neo4j gives on Heracles' graph). The example graph: rooms R1..R5, mesh places, objects.
 REWRITES = [
     ("ORDER BY float->+ 0.0",
-     "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.center.x AS x ORDER BY x",
-     "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.center.x AS x ORDER BY x + 0.0",
-     "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.center.x AS x"),
+     "MATCH (r:Room) WITH r, r.center.x - 1 AS x RETURN r.nodeSymbol AS s, x ORDER BY x",
+     "MATCH (r:Room) WITH r, r.center.x - 1 AS x RETURN r.nodeSymbol AS s, x ORDER BY x + 0.0",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.center.x - 1 AS x"),
     ("toInteger->CAST",
      "MATCH (o:Object) RETURN toInteger(o.center.x) AS x",
      "MATCH (o:Object) RETURN CAST(sign(CAST(o.center.x AS DOUBLE)) * "
@@ -157,7 +157,7 @@ UNCHANGED = [
     "MATCH (r:Room) RETURN CASE r.class WHEN 'lounge' THEN 1 ELSE 0 END AS c",
     "MATCH (r:Room) RETURN coalesce(r.name, 'none') AS n, size(r.class) AS s",
     "MATCH (r:Room) RETURN count(DISTINCT r.class) AS n",
-    "MATCH (r:Room) RETURN r.center AS c, r.center.x AS x ORDER BY r.nodeSymbol",
+    "MATCH (r:Room) RETURN r.center AS c, r.center.x AS x ORDER BY x",
     "MATCH (r:Room) WHERE r.class STARTS WITH 'hall' AND r.class =~ 'h.*' RETURN r.nodeSymbol",
     "MATCH (r:Room) WHERE r.nodeSymbol IN ['R1', 'R2'] RETURN r.nodeSymbol ORDER BY r.nodeSymbol",
     "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN r.nodeSymbol, count(m)",
@@ -286,6 +286,10 @@ NULL_ANCHORED = "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b) "
     ("WITH r, b ORDER BY r.nodeSymbol SKIP 0 RETURN EXISTS { MATCH (b)-->(m) } AS e", False),
     ("MATCH (b)-->(x) RETURN DISTINCT COUNT { MATCH (b)-->(m) } AS n", False),
     ("WITH r RETURN DISTINCT COUNT { MATCH (r)-->(m) } AS n", False),
+    ("OPTIONAL MATCH (r)-->(q) WHERE EXISTS { MATCH (q)-->() } RETURN DISTINCT q.class AS c",
+     False),
+    ("OPTIONAL MATCH (r)-->(q) WHERE EXISTS { MATCH (b)-->() } RETURN DISTINCT q.class AS c",
+     True),
     ("WITH r, b, r.nodeSymbol AS s RETURN r.nodeSymbol AS x, "
      "EXISTS { MATCH (r)-->(m) WHERE m.nodeSymbol <> s } AS e ORDER BY e", False),
 ])

@@ -127,14 +127,16 @@ def _check_single_query(single_query: Tree) -> None:
             names = {plain_name(c) for node in patterns.iter_subtrees()
                      if node.data == "node_pattern"
                      for c in node.children if isinstance(c, Tree) and c.data == "name"}
+            if not is_optional(clause):
+                nullable -= names
+            # A MATCH's WHERE, an OPTIONAL MATCH's too, sees the clause's own nodes matched.
+            where = child_of(clause, "where")
+            if nullable - names and any(_reads(s, nullable - names)
+                                        for s in _subqueries(where)):
+                _refuse()
             if is_optional(clause):
                 nullable |= names - bound
-            else:
-                nullable -= names
             bound |= declared_names(clause)
-            where = child_of(clause, "where")
-            if nullable and any(_reads(s, nullable) for s in _subqueries(where)):
-                _refuse()
         elif clause.data in ("with_clause", "return_clause"):
             if nullable:
                 _check_projection(clause, nullable, index == len(clauses) - 1)

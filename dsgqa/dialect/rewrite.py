@@ -528,23 +528,30 @@ class Rewriter:
     def _zero_safe_sort_keys(self, projection: Tree) -> None:
         """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.
         Adding 0.0 turns -0.0 into 0.0 and leaves every other float as it is (and an integer's
-        order too). Every key whose Neo4j type is a float gets it, whatever the key is: a
-        computed value (`ceil(x - 3.5)`), an aggregate or function the translator rewrote into
-        something else (`percentileDisc` into a UDF call), a column or variable holding one
-        (`UNWIND ... AS x ... ORDER BY x`), or a stored coordinate. The type is the one the
-        annotator gave the key before any rewrite (`child_types`, read in the ORDER BY's scope,
-        where a projected alias has its expression's type), since a rewritten key is a new node
-        with no type of its own."""
+        order too). Every key whose Neo4j type is a float gets it, whatever the key became: a
+        computed value (`ceil(x - 3.5)`), an aggregate or function the translator rewrote
+        (`percentileDisc` into a UDF call), a column or variable holding one (`UNWIND ... AS x
+        ... ORDER BY x`, a WITH's alias). The type is the one the annotator gave the key before
+        any rewrite (`child_types`, read in the ORDER BY's scope, where a projected alias has
+        its expression's type): a rewritten key is a new node with no type of its own. A stored
+        property read as it is (`o.center.x`, or a column of this projection holding one) is
+        left alone: the graphs hold no -0.0."""
         order = next((c for c in projection.children
                       if isinstance(c, Tree) and c.data == "order"), None)
         if order is None:
             return
+        stored = {plain_name(item.children[1])
+                  for item in child_of(projection, "proj_items").children
+                  if isinstance(item, Tree) and len(item.children) > 1
+                  and item.children[0].data == "prop"}
         for sort_item in order.children:
             kinds = getattr(sort_item, "child_types", None)
-            if kinds and kinds[0] == "float":
-                sort_item.children[0] = arith(sort_item.children[0], "+",
-                                              tree("float_lit", Token("FLOAT", "0.0")))
-                self.note("ORDER BY float->+ 0.0")
+            key = sort_item.children[0]
+            if not kinds or kinds[0] != "float" or key.data == "prop" \
+                    or (key.data == "var" and plain_name(key.children[0]) in stored):
+                continue
+            sort_item.children[0] = arith(key, "+", tree("float_lit", Token("FLOAT", "0.0")))
+            self.note("ORDER BY float->+ 0.0")
 
     def r_prop(self, node: Tree) -> Tree:
         return self.point_field(node)

@@ -495,4 +495,25 @@ CASES: list[Case] = [
          [["R1", True, False, True], ["R2", True, False, True], ["R3", True, False, True]], True,
          "split('R1', 'R') is ['', '1']: its first piece is '' (Kuzu's = missed it after other "
          "queries on the connection)"),
+    Case("subquery_from_an_earlier_optional_node_in_an_optional_where",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "OPTIONAL MATCH (x:Object {nodeSymbol: 'O1'}) WHERE NOT EXISTS { MATCH (b)-->() } "
+         "RETURN r.nodeSymbol AS r, x.nodeSymbol AS x ORDER BY r",
+         [["R1", None], ["R2", None], ["R3", "O1"]], True,
+         "B1 (R1's and R2's building) contains things; R3 has no building, so the pattern from "
+         "its NULL b matches nothing and NOT EXISTS holds (both engines gave R3 no O1: the "
+         "subquery's join on the NULL b joined nothing)"),
+    Case("not_exists_from_an_earlier_optional_node_beside_the_clause_pattern",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "OPTIONAL MATCH (r)-->(x) WHERE NOT EXISTS { MATCH (b)-->(y) WHERE y.nodeSymbol = 'R2' } "
+         "RETURN r.nodeSymbol AS r, x.nodeSymbol AS x ORDER BY r, x",
+         [["R1", None], ["R2", None], ["R3", "R2"]], True,
+         "B1 holds R2, so R1 and R2 find nothing; R3's b is NULL, so R3 keeps its neighbour R2"),
+    Case("subquery_from_an_earlier_optional_node_and_the_clause_variable",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "OPTIONAL MATCH (r)-->(x) WHERE NOT EXISTS { MATCH (b)-->(x) } "
+         "RETURN r.nodeSymbol AS r, x.nodeSymbol AS x ORDER BY r, x",
+         [["R1", "P1"], ["R1", "p1"], ["R2", "P2"], ["R2", "R3"], ["R3", "R2"]], True,
+         "B1 holds R1 and R2, so those neighbours drop out; R3's b is NULL, so its neighbour R2 "
+         "stays (Ladybug gave R3 nothing)"),
 ]
