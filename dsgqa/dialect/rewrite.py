@@ -924,7 +924,9 @@ def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
         a, b = args
         if set(_axes(a)) != set(_axes(b)):
             rw.note(f"{label}->sqrt")
-            return tree("null_lit")  # a 2D and a 3D point have no distance in Neo4j
+            # A 2D and a 3D point have no distance in Neo4j; a typed NULL, which an aggregate
+            # over it can read (a bare NULL has type ANY: "vector with ANY type" on Ladybug).
+            return cast(tree("null_lit"), "DOUBLE")
         axes = list(_axes(a))
         rw.note(f"{label}->sqrt")
         total: Tree | None = None

@@ -516,4 +516,12 @@ CASES: list[Case] = [
          [["R1", "P1"], ["R1", "p1"], ["R2", "P2"], ["R2", "R3"], ["R3", "R2"]], True,
          "B1 holds R1 and R2, so those neighbours drop out; R3's b is NULL, so its neighbour R2 "
          "stays (Ladybug gave R3 nothing)"),
+    Case("aggregates_of_distances_between_2d_and_3d_points",
+         "MATCH (n:Object) RETURN sum(point.distance(point({x: 2.0, y: 1.0}), n.center)) AS s, "
+         "min(point.distance(point({x: 2.0, y: 1.0}), n.center)) AS m, "
+         "collect(point.distance(point({x: 2.0, y: 1.0}), n.center)) AS c",
+         [[0, None, []]], False,
+         "a 2D and a 3D point have no distance: every value is NULL, so the sum is 0, the "
+         "minimum NULL and the list empty (Ladybug failed: 'vector with ANY type', the NULL "
+         "had no type)"),
 ]
