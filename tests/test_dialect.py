@@ -286,6 +286,10 @@ NULL_ANCHORED = "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b) "
     ("WITH r, b ORDER BY r.nodeSymbol SKIP 0 RETURN EXISTS { MATCH (b)-->(m) } AS e", False),
     ("MATCH (b)-->(x) RETURN DISTINCT COUNT { MATCH (b)-->(m) } AS n", False),
     ("WITH r RETURN DISTINCT COUNT { MATCH (r)-->(m) } AS n", False),
+    ("WITH r, sum(COUNT { MATCH (b)-->(m) }) AS s WHERE s >= 0 RETURN r.nodeSymbol AS r, s "
+     "ORDER BY s", False),
+    ("RETURN r.class AS c, collect(EXISTS { MATCH (b)-->() }) AS l", False),
+    ("RETURN count(DISTINCT COUNT { MATCH (b)-->() }) AS n", True),
     ("OPTIONAL MATCH (r)-->(q) WHERE EXISTS { MATCH (q)-->() } RETURN DISTINCT q.class AS c",
      False),
     ("OPTIONAL MATCH (r)-->(q) WHERE EXISTS { MATCH (b)-->() } RETURN DISTINCT q.class AS c",

@@ -16,9 +16,11 @@ building):
         WITH * WHERE r.nodeSymbol <> 'x' RETURN r.nodeSymbol, c            -- R1, R2, R2
 
 No rewrite measured right in every such place (a CASE on `b IS NULL`, an UNWIND or list
-barrier each fix some and not others). What Kuzu does get right is the value read straight into
-the rows of the final RETURN: so on Kuzu such a subquery is left there (a RETURN that is not
-DISTINCT, does not aggregate and does not sort by it) and refused (`dialect`) anywhere else.
+barrier each fix some and not others). What Kuzu does get right is the value read straight
+into the rows of the final RETURN, and the values it feeds an aggregate: so on Kuzu such a
+subquery is left there (a RETURN that is not DISTINCT, does not aggregate and does not sort by
+it) or as an argument of an aggregate that is not DISTINCT (`sum(COUNT { ... })`), and refused
+(`dialect`) anywhere else.
 Ladybug 0.22.0 answers every form above as Neo4j does.
 
 A node may be NULL from the OPTIONAL MATCH that first binds it until a MATCH (not optional)
@@ -33,16 +35,23 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
 from dsgqa.dialect.trees import child_of, declared_names, is_optional, mentions
 
 
 def _subqueries(node: object) -> list[Tree]:
-    """The outermost subqueries under `node`."""
+    """The outermost subqueries under `node`, but for those an aggregate reads (`sum(COUNT {
+    ... })`, `collect(EXISTS { ... })`): Kuzu feeds an aggregate the right values (measured in a
+    WITH and a RETURN, beside grouping keys, then filtered and sorted), so only a DISTINCT
+    aggregate's are kept (`count(DISTINCT COUNT { ... })` miscounted)."""
     if not isinstance(node, Tree):
         return []
     if node.data == "subquery":
         return [node]
+    if node.data in ("call", "call_star") and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "var" \
+            and plain_name(node.children[0].children[0]).lower() in AGGREGATES:
+        return []
     return [found for child in node.children for found in _subqueries(child)]
 
 

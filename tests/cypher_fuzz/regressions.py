@@ -524,4 +524,11 @@ CASES: list[Case] = [
          "a 2D and a 3D point have no distance: every value is NULL, so the sum is 0, the "
          "minimum NULL and the list empty (Ladybug failed: 'vector with ANY type', the NULL "
          "had no type)"),
+    Case("aggregates_of_a_count_from_an_optional_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) WITH r, "
+         "sum(COUNT { MATCH (b)-->(m) }) AS s, collect(EXISTS { MATCH (b)-->() }) AS e "
+         "WHERE s >= 0 RETURN r.nodeSymbol AS r, s, e ORDER BY s, r",
+         [["R3", 0, [False]], ["R1", 2, [True]], ["R2", 2, [True]]], True,
+         "B1 holds 2 things; R3's b is NULL: 0 and false (an aggregate over such a subquery is "
+         "right on Kuzu too)"),
 ]
