@@ -307,6 +307,14 @@ def test_subquery_from_a_node_that_may_be_null(tail: str, refused: bool) -> None
         translate(query, "kuzu")
 
 
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_node_null_test_inside_a_subquery_reads_a_property(target: str) -> None:
+    query = translate("MATCH (r:Room)-->(x) WITH r, x, r.nodeSymbol AS s "
+                      "RETURN EXISTS { MATCH (r)<--(m) WHERE x IS NULL OR s IS NULL } AS e",
+                      target).query
+    assert "x.nodeSymbol IS NULL" in query and "s.nodeSymbol" not in query
+
+
 def test_neo4j_target_is_unchanged():
     query = "MATCH p = shortestPath((a)-[*]-(b)) RETURN toInteger(length(p))"
     assert translate(query, "neo4j").query == query

@@ -196,6 +196,7 @@ class Rewriter:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
         annotate_types(root)
+        self.node_names = _node_names(root)
         names = FreshNames(taken)
         self.names = names
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
@@ -441,7 +442,20 @@ class Rewriter:
             if len(clauses) != 1 or clauses[0].data != "match" or any(
                     isinstance(c, Token) for c in clauses[0].children):
                 raise DialectError(f"{keyword.upper()} {{ ... }} with more than MATCH ... WHERE")
+        self._node_null_tests(body)
         return node
+
+    def _node_null_tests(self, body: Tree) -> None:
+        """Inside a subquery both engines take an outer node for NULL in `x IS NULL` / `x IS
+        NOT NULL` (`EXISTS { MATCH (r)<--(m) WHERE x IS NOT NULL }` was false for every x, and
+        an OPTIONAL MATCH with such a WHERE found nothing), while they read its properties
+        right. Every node has a nodeSymbol in Heracles' layout, so the test reads that."""
+        for test in body.iter_subtrees():
+            if test.data in ("is_null", "is_not_null") and isinstance(test.children[0], Tree) \
+                    and test.children[0].data == "var" \
+                    and plain_name(test.children[0].children[0]) in self.node_names:
+                test.children[0] = prop(test.children[0], "nodeSymbol")
+                self.note("node IS NULL in a subquery->nodeSymbol IS NULL")
 
     # ---------------------------------------------------------------- expressions
     def pre_call(self, node: Tree) -> Tree:
@@ -836,6 +850,25 @@ class Rewriter:
             self.note("avg->avg + 0")
             return _positive_zero(node, ctype(node))
         return node
+
+
+def _node_names(root: Tree) -> set[str]:
+    """Names that stand for a node wherever a subquery reads them: named in a node pattern, and
+    never an alias a WITH or UNWIND gives to something else (a RETURN's alias is read by its
+    ORDER BY only)."""
+    nodes = {plain_name(c) for n in root.iter_subtrees() if n.data == "node_pattern"
+             for c in n.children if isinstance(c, Tree) and c.data == "name"}
+    for n in root.iter_subtrees():
+        if n.data == "unwind":
+            nodes.discard(plain_name(n.children[1]))
+        if n.data != "with_clause":
+            continue
+        for item in child_of(n.children[0], "proj_items").children:
+            if isinstance(item, Tree) and len(item.children) > 1 and not (
+                    item.children[0].data == "var"
+                    and plain_name(item.children[0].children[0]) == plain_name(item.children[1])):
+                nodes.discard(plain_name(item.children[1]))
+    return nodes
 
 
 def _positive_zero(total: Tree, total_type: str) -> Tree:

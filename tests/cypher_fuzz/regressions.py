@@ -531,4 +531,18 @@ CASES: list[Case] = [
          [["R3", 0, [False]], ["R1", 2, [True]], ["R2", 2, [True]]], True,
          "B1 holds 2 things; R3's b is NULL: 0 and false (an aggregate over such a subquery is "
          "right on Kuzu too)"),
+    Case("outer_node_tested_for_null_inside_a_subquery",
+         "MATCH (r:Room)-->(x) RETURN r.nodeSymbol AS r, x.nodeSymbol AS x, "
+         "EXISTS { MATCH (r)<--(m) WHERE x IS NOT NULL } AS e ORDER BY r, x",
+         [["R1", "P1", True], ["R1", "R2", True], ["R1", "p1", True], ["R2", "P2", True],
+          ["R2", "R1", True], ["R2", "R3", True], ["R3", "R2", True]], True,
+         "every room has an incoming relationship and x is matched (both engines took x for NULL "
+         "inside the subquery: false everywhere)"),
+    Case("optional_matchs_own_node_tested_for_null_inside_a_subquery_of_its_where",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-->(x) WHERE EXISTS { MATCH (r)<--(m) "
+         "WHERE NOT (x IS NULL) } RETURN r.nodeSymbol AS r, x.nodeSymbol AS x ORDER BY r, x",
+         [["R1", "P1"], ["R1", "R2"], ["R1", "p1"], ["R2", "P2"], ["R2", "R1"], ["R2", "R3"],
+          ["R3", "R2"]], True,
+         "inside its WHERE the OPTIONAL MATCH's x is matched, so the test holds (both engines "
+         "found nothing for any room)"),
 ]
