@@ -545,4 +545,12 @@ CASES: list[Case] = [
           ["R3", "R2"]], True,
          "inside its WHERE the OPTIONAL MATCH's x is matched, so the test holds (both engines "
          "found nothing for any room)"),
+    Case("null_group_key_from_a_case_over_a_subquery_reading_a_missing_box",
+         "MATCH (n2:Object) WITH n2, CASE WHEN EXISTS { MATCH (n2)<-[:CONTAINS]-(m:MeshPlace) "
+         "WHERE n2.bbox_dim.x > -1.0 } THEN n2.center.y END AS v3 "
+         "OPTIONAL MATCH (n2)<-[:CONTAINS]-(n5:Place) "
+         "RETURN n5.nodeSymbol AS c0, v3 AS c2, count(*) AS g0",
+         [[None, 0.0, 1], [None, None, 2]], False,
+         "only O1 has a box and a mesh place: v3 is 0.0 for it and NULL for O2 and O3, one group "
+         "of two (no object is in a Place, so c0 is NULL throughout)"),
 ]
