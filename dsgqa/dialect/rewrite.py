@@ -898,6 +898,17 @@ def _to_integer(rw: Rewriter, node: Tree, args: list) -> Tree:
     return cast(truncated, "INT64")
 
 
+def _sign(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`sign(-0.0)` is 0 in Neo4j (Java's signum keeps -0.0, which becomes the integer 0); both
+    engines say -1 (`sign(ceil(-0.5))`). Adding 0.0 turns -0.0 into 0.0 and keeps every other
+    sign; an integer argument needs nothing."""
+    _arity("sign", args, 1)
+    if node.child_types[1] == "int":
+        return node
+    rw.note("sign->sign(x + 0.0)")
+    return call("sign", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.0"))))
+
+
 def _simple_cast(kuzu_type: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(label, args, 1)
@@ -1200,6 +1211,7 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "tail": _tail,
     "substring": _substring,
     "round": _round,
+    "sign": _sign,
     "exists": _exists,
     "reduce": _reduce,
     "collect": _aggregate,

@@ -553,4 +553,10 @@ CASES: list[Case] = [
          [[None, 0.0, 1], [None, None, 2]], False,
          "only O1 has a box and a mesh place: v3 is 0.0 for it and NULL for O2 and O3, one group "
          "of two (no object is in a Place, so c0 is NULL throughout)"),
+    Case("sign_of_negative_zero",
+         "MATCH (o:Object) RETURN DISTINCT sign(ceil(o.center.x - 3.5)) AS s, "
+         "sign(size(o.class)) AS n",
+         [[-1, 1], [0, 1], [1, 1]], False,
+         "ceil(-2.5) is -2.0, ceil(-0.5) is -0.0 and ceil(5.5) is 6.0: signs -1, 0 and 1 (both "
+         "engines gave -1 for -0.0)"),
 ]
