@@ -566,4 +566,9 @@ CASES: list[Case] = [
          "only rooms' children search on: P1 holds O1, P2 holds O2, p1 nothing; every other row "
          "has p NULL, one DISTINCT NULL (Kuzu gave NULL three times: the NULL point's stale "
          "fields split it)"),
+    Case("optional_where_on_an_earlier_aggregate",
+         "MATCH (b:Building)-[:CONTAINS]->(n2) WITH n2, count(*) AS a3 "
+         "OPTIONAL MATCH (n2)-->(n4) WHERE a3 < 0 RETURN n2.nodeSymbol AS n2, n4.nodeSymbol AS n4",
+         [["R1", None], ["R2", None]], False,
+         "a count is never negative, so the OPTIONAL MATCH finds nothing for either room"),
 ]
