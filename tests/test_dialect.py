@@ -20,6 +20,10 @@ from tests.test_scene_graph import EXAMPLE
 # (rewrite name, Neo4j query, the Kuzu query it becomes, a hand-written Kuzu query with the
 # rows Neo4j gives on Heracles' graph). The example graph: rooms R1..R5, mesh places, objects.
 REWRITES = [
+    ("ORDER BY float->+ 0.0",
+     "MATCH (r:Room) WITH r, r.center.x - 1 AS x RETURN r.nodeSymbol AS s, x ORDER BY x",
+     "MATCH (r:Room) WITH r, r.center.x - 1 AS x RETURN r.nodeSymbol AS s, x ORDER BY x + 0.0",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.center.x - 1 AS x"),
     ("toInteger->CAST",
      "MATCH (o:Object) RETURN toInteger(o.center.x) AS x",
      "MATCH (o:Object) RETURN CAST(sign(CAST(o.center.x AS DOUBLE)) * "
@@ -260,6 +264,55 @@ def test_not_cypher_is_a_syntax_error(cypher):
 def test_untranslatable_neo4j_is_a_dialect_error(cypher):
     with pytest.raises(DialectError):
         translate(cypher)
+
+
+# Kuzu reads an EXISTS/COUNT subquery from a node an OPTIONAL MATCH left NULL wrong wherever a
+# later operator reads its value (`dialect/null_anchors.py`); as a plain RETURN column it is right.
+NULL_ANCHORED = "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b) "
+
+
+@pytest.mark.parametrize(("tail", "refused"), [
+    ("RETURN DISTINCT COUNT { MATCH (b)-->(m) } AS n", True),
+    ("RETURN r.nodeSymbol AS r, EXISTS { MATCH (b)-->(m) } AS e ORDER BY e", True),
+    ("RETURN r.nodeSymbol AS r ORDER BY size([(b)-->(m) | m])", True),
+    ("RETURN COUNT { MATCH (b)-->(m) } AS n, count(*) AS c", True),
+    ("WITH r, b WHERE NOT (b)-->() RETURN r.nodeSymbol AS r", True),
+    ("MATCH (r)-->(x) WHERE EXISTS { MATCH (b)-->(m) } RETURN x.nodeSymbol AS x", True),
+    ("WITH r, b AS c WITH r, COUNT { MATCH (c)-->(m) } AS n RETURN r.nodeSymbol AS r, n", True),
+    ("WITH r, collect(b) AS bs WITH r, bs[1] AS c RETURN DISTINCT COUNT { MATCH (c)-->() } AS n",
+     True),
+    ("UNWIND [b] AS c RETURN DISTINCT COUNT { MATCH (c)-->() } AS n", True),
+    ("RETURN r.nodeSymbol AS r, COUNT { MATCH (b)-->(m) } AS n ORDER BY r", False),
+    ("WITH r, b ORDER BY r.nodeSymbol SKIP 0 RETURN EXISTS { MATCH (b)-->(m) } AS e", False),
+    ("MATCH (b)-->(x) RETURN DISTINCT COUNT { MATCH (b)-->(m) } AS n", False),
+    ("WITH r RETURN DISTINCT COUNT { MATCH (r)-->(m) } AS n", False),
+    ("WITH r, sum(COUNT { MATCH (b)-->(m) }) AS s WHERE s >= 0 RETURN r.nodeSymbol AS r, s "
+     "ORDER BY s", False),
+    ("RETURN r.class AS c, collect(EXISTS { MATCH (b)-->() }) AS l", False),
+    ("RETURN count(DISTINCT COUNT { MATCH (b)-->() }) AS n", True),
+    ("OPTIONAL MATCH (r)-->(q) WHERE EXISTS { MATCH (q)-->() } RETURN DISTINCT q.class AS c",
+     False),
+    ("OPTIONAL MATCH (r)-->(q) WHERE EXISTS { MATCH (b)-->() } RETURN DISTINCT q.class AS c",
+     True),
+    ("WITH r, b, r.nodeSymbol AS s RETURN r.nodeSymbol AS x, "
+     "EXISTS { MATCH (r)-->(m) WHERE m.nodeSymbol <> s } AS e ORDER BY e", False),
+])
+def test_subquery_from_a_node_that_may_be_null(tail: str, refused: bool) -> None:
+    query = NULL_ANCHORED + tail
+    translate(query, "ladybug")
+    if refused:
+        with pytest.raises(DialectError):
+            translate(query, "kuzu")
+    else:
+        translate(query, "kuzu")
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_node_null_test_inside_a_subquery_reads_a_property(target: str) -> None:
+    query = translate("MATCH (r:Room)-->(x) WITH r, x, r.nodeSymbol AS s "
+                      "RETURN EXISTS { MATCH (r)<--(m) WHERE x IS NULL OR s IS NULL } AS e",
+                      target).query
+    assert "x.nodeSymbol IS NULL" in query and "s.nodeSymbol" not in query
 
 
 def test_neo4j_target_is_unchanged():

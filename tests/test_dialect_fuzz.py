@@ -30,24 +30,18 @@ from tests.ladybug_run import require_ladybug
 
 # (regression case, engine) -> what is wrong; the case is expected to disagree there.
 KNOWN: dict[tuple[str, str], str] = {
-    ("empty_text_in_a_list_with_a_null", "kuzu"): "Kuzu takes a NULL element for '', so '' in a "
-    "list holding both is left NULL; a UDF or a bare list_contains under CASE reads such a list "
-    "wrong there (a list built from an OPTIONAL MATCH's variables)",
-    ("exists_of_an_optional_variable_sorted", "kuzu"): "Kuzu drops the rows whose EXISTS "
-    "subquery reads a NULL variable of an OPTIONAL MATCH (false in Neo4j) when the result is "
-    "sorted by a column holding that EXISTS; unsorted, the rows are right",
+    ("optional_where_on_an_earlier_aggregate", "kuzu"): "Kuzu drops an OPTIONAL MATCH's WHERE "
+    "that reads only a value an earlier WITH aggregated (a3 < 0 matched every neighbour), "
+    "also when the value is passed as an outer-value list (fuzz seed 83)",
+    ("null_group_key_from_a_case_over_a_subquery_reading_a_missing_box", "kuzu"): "Kuzu puts "
+    "NULL grouping keys in several groups when the key is a CASE over an EXISTS whose WHERE "
+    "reads an outer value passed as a one-element list holding NULL (outer_values.py); without "
+    "the later OPTIONAL MATCH the same query crashed Kuzu's worker (a visible error)",
 }
 
 # Disagreements in the random sample that these defects explain: (engines, constructs of
 # which the query must use one, the defect). Remove an entry when its fix lands.
 KNOWN_IN_SAMPLE: list[tuple[frozenset[str], frozenset[str], str]] = [
-    (frozenset({"kuzu"}), frozenset({"empty_in_split"}),
-     "Kuzu answers `'' IN split(...)` (list_contains on the split UDF's result, and a quantifier "
-     "testing x = '' over it) false for a list that holds '' after some earlier queries on the "
-     "same connection; alone the query is right, so it depends on what ran before"),
-    (frozenset({"kuzu"}), frozenset({"exists_subquery"}),
-     "Kuzu drops the rows whose EXISTS subquery reads a NULL variable of an OPTIONAL MATCH when "
-     "the result is sorted by that EXISTS (regression case exists_of_an_optional_variable_sorted)"),
 ]
 
 SAMPLE_SEED = 20_241

@@ -20,7 +20,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, mentions, name, rel_detail, tree, var
+from dsgqa.dialect.trees import child_of, is_optional, mentions, name, rel_detail, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "OPTIONAL MATCH path->NULL when unmatched"
@@ -146,8 +146,7 @@ def null_unmatched_paths(single_query: Tree, names: FreshNames) -> bool:
             changed |= _replace_outside(clause, carried, active)
             if clause.data == "with_clause":
                 active = carried
-        if clause.data == "match" and any(isinstance(c, Token) and c.type == "OPTIONAL"
-                                          for c in clause.children):
+        if clause.data == "match" and is_optional(clause):
             patterns = next(c for c in clause.children
                             if isinstance(c, Tree) and c.data == "pattern_list")
             for pattern in patterns.children:

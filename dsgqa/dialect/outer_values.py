@@ -98,6 +98,13 @@ def _free(node: object) -> set[str] | None:
     return found - _binds(node)
 
 
+def _anchors(subquery: Tree) -> set[str]:
+    """The names of a subquery's pattern nodes."""
+    return {plain_name(node.children[0]) for node in subquery.iter_subtrees()
+            if node.data == "node_pattern" and node.children
+            and isinstance(node.children[0], Tree) and node.children[0].data == "name"}
+
+
 def _node_names(pattern_list: Tree) -> set[str]:
     return {plain_name(child) for node in pattern_list.iter_subtrees()
             if node.data == "node_pattern"
@@ -152,6 +159,7 @@ class _Mover:
         names in scope that are never NULL."""
         self.names, self.movable, self.present, self.target = names, movable, present, target
         self.moved: list[tuple[str, Tree]] = []
+        self.depth = 0  # subqueries being visited
 
     def items(self) -> list[Tree]:
         return [tree("proj_item", tree("list_literal", part), tree("name", Token("NAME", alias)))
@@ -163,6 +171,14 @@ class _Mover:
         inside it (they shadow outer ones). Outside any correlated part only subqueries are."""
         if not isinstance(node, Tree):
             return node
+        if node.data == "subquery" and correlated and not self.depth:
+            if self._from_a_null_node(node, outer, local):
+                return self._move(node)
+            if any(name not in self.present for name in _anchors(node) & outer - local):
+                raise DialectError("a subquery in an OPTIONAL MATCH's WHERE whose pattern "
+                                   "starts from a node an earlier OPTIONAL MATCH may leave "
+                                   "NULL and also reads the clause's own variables (the "
+                                   "engines lose the rows where that node is NULL)")
         if node.data == "subquery":
             return self._subquery(node, outer | local)
         if correlated and node.data not in _NOT_VALUES:
@@ -177,11 +193,25 @@ class _Mover:
                                  for c in node.children[start:]]
         return node
 
+    def _from_a_null_node(self, node: Tree, outer: set[str], local: frozenset[str]) -> bool:
+        """Whether a subquery in an OPTIONAL MATCH's WHERE reads an outer value that may be
+        NULL (a node an earlier OPTIONAL MATCH bound, as a node of its pattern too) and none of
+        the clause's own variables: its value depends on outer values only, so it can be
+        computed before the clause like any other such part."""
+        reads = {plain_name(n.children[0]) for n in node.iter_subtrees()
+                 if n.data in ("var", "node_pattern") and n.children
+                 and isinstance(n.children[0], Tree) and n.children[0].data == "name"}
+        reads &= outer | local
+        return bool(reads) and not reads & local and reads <= self.movable \
+            and any(name not in self.present for name in reads)
+
     def _subquery(self, node: Tree, outer: set[str]) -> Tree:
         body = node.children[1]
         local = frozenset(declared_names(body) - outer)
+        self.depth += 1
         for holder, index in _expression_slots(body):
             holder.children[index] = self.visit(holder.children[index], outer, local, True)
+        self.depth -= 1
         return node
 
     def _move(self, part: Tree) -> Tree:

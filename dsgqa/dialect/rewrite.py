@@ -35,11 +35,12 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
+from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
 from dsgqa.dialect.optional_paths import null_unmatched_paths
-from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers
+from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, has_aggregate
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import fix_order_by
 from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
@@ -54,6 +55,7 @@ from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import (
     NODE_KEYS,
     OBJECT_KEYS,
+    POINT_PROPERTIES,
     UNKNOWN,
     annotate_types,
     ctype,
@@ -195,6 +197,7 @@ class Rewriter:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
         annotate_types(root)
+        self.node_names = _node_names(root)
         names = FreshNames(taken)
         self.names = names
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
@@ -205,6 +208,8 @@ class Rewriter:
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
         self._pass_outer_values(result)
+        if self.target == "kuzu":
+            refuse_null_anchored_subqueries(result)
         if keep_count_joins(result):
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):
@@ -386,9 +391,32 @@ class Rewriter:
             raise DialectError("a DISTINCT aggregate beside another aggregate on Kuzu (it "
                                "miscounts the other; Ladybug runs it)")
 
+    def _null_point_keys(self, projection: Tree) -> None:
+        """Kuzu 0.11.3 puts the NULL point of a node an OPTIONAL MATCH did not find in several
+        DISTINCT or grouping keys (its stale fields, `null_struct.py`): `RETURN DISTINCT
+        n2.center` gave NULL twice. A CASE around it did not help."""
+        if self.target != "kuzu":
+            return
+        distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
+        if not (distinct or has_aggregate(projection)):
+            return
+        for item in child_of(projection, "proj_items").children:
+            if not isinstance(item, Tree) or has_aggregate(item.children[0]):
+                continue
+            for read in item.children[0].iter_subtrees():
+                if read.data == "prop" and plain_name(read.children[1]) in POINT_PROPERTIES \
+                        and isinstance(read.children[0], Tree) \
+                        and read.children[0].data == "var" \
+                        and getattr(read.children[0], "nullable", False) \
+                        and getattr(read, "ctype", "") == "point":
+                    raise DialectError("a point of a node an OPTIONAL MATCH may leave NULL as a "
+                                       "DISTINCT or grouping key on Kuzu (it splits the NULLs "
+                                       "into several groups; Ladybug runs it)")
+
     def r_with_clause(self, node: Tree) -> Tree:
         projection = node.children[0]
         self._distinct_beside_aggregate(projection)
+        self._null_point_keys(projection)
         kinds = {c.data for c in projection.children if isinstance(c, Tree)}
         if "order" in kinds and not kinds & {"skip", "limit"}:
             position = next(i for i, c in enumerate(projection.children)
@@ -404,6 +432,7 @@ class Rewriter:
         """Unaliased items whose text a rewrite changed keep Neo4j's column name (the text)."""
         projection = node.children[0]
         self._distinct_beside_aggregate(projection)
+        self._null_point_keys(projection)
         proj_items = child_of(projection, "proj_items")
         emitter = Emitter()
         for item in proj_items.children:
@@ -438,7 +467,20 @@ class Rewriter:
             if len(clauses) != 1 or clauses[0].data != "match" or any(
                     isinstance(c, Token) for c in clauses[0].children):
                 raise DialectError(f"{keyword.upper()} {{ ... }} with more than MATCH ... WHERE")
+        self._node_null_tests(body)
         return node
+
+    def _node_null_tests(self, body: Tree) -> None:
+        """Inside a subquery both engines take an outer node for NULL in `x IS NULL` / `x IS
+        NOT NULL` (`EXISTS { MATCH (r)<--(m) WHERE x IS NOT NULL }` was false for every x, and
+        an OPTIONAL MATCH with such a WHERE found nothing), while they read its properties
+        right. Every node has a nodeSymbol in Heracles' layout, so the test reads that."""
+        for test in body.iter_subtrees():
+            if test.data in ("is_null", "is_not_null") and isinstance(test.children[0], Tree) \
+                    and test.children[0].data == "var" \
+                    and plain_name(test.children[0].children[0]) in self.node_names:
+                test.children[0] = prop(test.children[0], "nodeSymbol")
+                self.note("node IS NULL in a subquery->nodeSymbol IS NULL")
 
     # ---------------------------------------------------------------- expressions
     def pre_call(self, node: Tree) -> Tree:
@@ -524,28 +566,31 @@ class Rewriter:
 
     def _zero_safe_sort_keys(self, projection: Tree) -> None:
         """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.
-        Adding 0.0 turns -0.0 into 0.0 and leaves every other float as it is. A computed float
-        key (`ceil(x - 3.5)`, or a column holding one) gets it; stored properties never hold
-        -0.0 in practice and are left alone."""
+        Adding 0.0 turns -0.0 into 0.0 and leaves every other float as it is (and an integer's
+        order too). Every key whose Neo4j type is a float gets it, whatever the key became: a
+        computed value (`ceil(x - 3.5)`), an aggregate or function the translator rewrote
+        (`percentileDisc` into a UDF call), a column or variable holding one (`UNWIND ... AS x
+        ... ORDER BY x`, a WITH's alias). The type is the one the annotator gave the key before
+        any rewrite (`child_types`, read in the ORDER BY's scope, where a projected alias has
+        its expression's type): a rewritten key is a new node with no type of its own. A stored
+        property read as it is (`o.center.x`, or a column of this projection holding one) is
+        left alone: the graphs hold no -0.0."""
         order = next((c for c in projection.children
                       if isinstance(c, Tree) and c.data == "order"), None)
         if order is None:
             return
-        computed = {}
-        for item in child_of(projection, "proj_items").children:
-            if isinstance(item, Tree) and len(item.children) > 1 \
-                    and item.children[0].data not in ("prop", "var"):
-                computed[plain_name(item.children[1])] = ctype(item.children[0])
+        stored = {plain_name(item.children[1])
+                  for item in child_of(projection, "proj_items").children
+                  if isinstance(item, Tree) and len(item.children) > 1
+                  and item.children[0].data == "prop"}
         for sort_item in order.children:
+            kinds = getattr(sort_item, "child_types", None)
             key = sort_item.children[0]
-            kind = sort_item.child_types[0] if getattr(sort_item, "child_types", None) else ""
-            if isinstance(key, Tree) and key.data == "var":
-                kind = computed.get(plain_name(key.children[0]), "")
-            elif isinstance(key, Tree) and key.data == "prop":
-                kind = ""
-            if kind == "float":
-                sort_item.children[0] = arith(key, "+", tree("float_lit", Token("FLOAT", "0.0")))
-                self.note("ORDER BY float->+ 0.0")
+            if not kinds or kinds[0] != "float" or key.data == "prop" \
+                    or (key.data == "var" and plain_name(key.children[0]) in stored):
+                continue
+            sort_item.children[0] = arith(key, "+", tree("float_lit", Token("FLOAT", "0.0")))
+            self.note("ORDER BY float->+ 0.0")
 
     def r_prop(self, node: Tree) -> Tree:
         return self.point_field(node)
@@ -610,6 +655,24 @@ class Rewriter:
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
 
+    def r_compare(self, node: Tree) -> Tree:
+        """On Kuzu, a string compared with '' by length: Kuzu's `=` missed the '' pieces of
+        `split()`'s result (`any(x IN split(s, 'R') WHERE x = '')` false) on a connection that
+        had run other queries, while `size(x) = 0` holds for '' alone and is NULL for NULL, as
+        `x = ''` is in Neo4j."""
+        if self.target != "kuzu" or len(node.children) != 3:
+            return node
+        left, op, right = node.children
+        if str(op) not in ("=", "<>", "!="):
+            return node
+        for text, other, kind in ((left, right, node.child_types[2]),
+                                  (right, left, node.child_types[0])):
+            if isinstance(text, Tree) and text.data == "str_lit" \
+                    and not unquote_string(str(text.children[0])) and kind == "str":
+                self.note("= ''->size() = 0")
+                return tree("compare", call("size", other), op, int_lit(0))
+        return node
+
     def r_contains(self, node: Tree) -> Tree:
         """`s CONTAINS ''` is true in Neo4j; both engines say false. Only a literal, non-empty
         search text needs nothing."""
@@ -621,23 +684,30 @@ class Rewriter:
         return tree("case_expr",
                     tree("case_when", tree("or_", tree("is_null", clone(text)),
                                            tree("is_null", clone(search))), tree("null_lit")),
-                    tree("case_when", tree("compare", clone(search), Token("EQ", "="),
-                                           tree("str_lit", Token("STRING", "''"))),
+                    tree("case_when", tree("compare", call("size", clone(search)),
+                                           Token("EQ", "="), int_lit(0)),
                          tree("true_lit")),
                     node)
 
     def _member(self, node: Tree, value: object, items: object, element: str) -> Tree:
-        """Whether `value` equals a non-NULL element. Kuzu's IN misses '' in some lists (`'' IN
-        split('P1', 'P')` is false there, and so is any search of a filtered list), so on Kuzu a
-        list of strings is searched with `list_contains` on the list itself, and '' in a list
-        that holds a NULL (which Kuzu takes for '') is left to the NULL branch after it: NULL,
-        wrong only for a list holding both NULL and '' (known gap)."""
+        """Whether `value` (not NULL here) equals a non-NULL element. On Kuzu a list of strings
+        is searched for '' by length: Kuzu's `list_contains` and `=` take a NULL element of such
+        a list for '' (`'' IN ['', NULL]` came out NULL, `list_contains([NULL], '')` is true)
+        and missed the '' of `split()`'s result on a connection that had run other queries,
+        while `size(x) = 0` holds for '' alone. A non-empty value is searched with
+        `list_contains` on the list itself, which no NULL element matches."""
         if self.target == "kuzu" and node.child_types[1] == "list<str>":
-            empty_beside_null = tree("and_", tree("compare", clone(value), Token("EQ", "="),
-                                                  tree("str_lit", Token("STRING", "''"))),
-                                     self._holds_null(items, element))
-            return tree("and_", call("list_contains", clone(items), clone(value)),
-                        tree("not_", tree("paren", empty_beside_null)))
+            empty = tree("compare", call("size", clone(value)), Token("EQ", "="), int_lit(0))
+            found_empty = tree("compare", call("size", call(
+                "list_filter", clone(items), tree("lambda_", name(element), tree(
+                    "compare", call("size", var(element)), Token("EQ", "="), int_lit(0))))),
+                Token("COMP_OP", ">"), int_lit(0))
+            found = call("list_contains", clone(items), clone(value))
+            if isinstance(value, Tree) and value.data == "str_lit":  # known: one test
+                return found if unquote_string(str(value.children[0])) else found_empty
+            return tree("or_", tree("paren", tree("and_", empty, found_empty)),
+                        tree("paren", tree("and_", tree("not_", tree("paren", clone(empty))),
+                                           found)))
         present = call("list_filter", clone(items), tree(
             "lambda_", name(element), tree("is_not_null", var(element))))
         return tree("in_", clone(value), present)
@@ -807,6 +877,25 @@ class Rewriter:
         return node
 
 
+def _node_names(root: Tree) -> set[str]:
+    """Names that stand for a node wherever a subquery reads them: named in a node pattern, and
+    never an alias a WITH or UNWIND gives to something else (a RETURN's alias is read by its
+    ORDER BY only)."""
+    nodes = {plain_name(c) for n in root.iter_subtrees() if n.data == "node_pattern"
+             for c in n.children if isinstance(c, Tree) and c.data == "name"}
+    for n in root.iter_subtrees():
+        if n.data == "unwind":
+            nodes.discard(plain_name(n.children[1]))
+        if n.data != "with_clause":
+            continue
+        for item in child_of(n.children[0], "proj_items").children:
+            if isinstance(item, Tree) and len(item.children) > 1 and not (
+                    item.children[0].data == "var"
+                    and plain_name(item.children[0].children[0]) == plain_name(item.children[1])):
+                nodes.discard(plain_name(item.children[1]))
+    return nodes
+
+
 def _positive_zero(total: Tree, total_type: str) -> Tree:
     """`(total + 0)`: Neo4j's sum() and avg() start from the integer 0 and add each value, so
     in Java they are never -0.0 (0 + (-0.0) is 0.0), where both engines give -0.0 for
@@ -832,6 +921,17 @@ def _to_integer(rw: Rewriter, node: Tree, args: list) -> Tree:
     # Neo4j truncates toward zero; Kuzu's CAST to INT64 rounds.
     truncated = arith(call("sign", as_double), "*", call("floor", call("abs", as_double)))
     return cast(truncated, "INT64")
+
+
+def _sign(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`sign(-0.0)` is 0 in Neo4j (Java's signum keeps -0.0, which becomes the integer 0); both
+    engines say -1 (`sign(ceil(-0.5))`). Adding 0.0 turns -0.0 into 0.0 and keeps every other
+    sign; an integer argument needs nothing."""
+    _arity("sign", args, 1)
+    if node.child_types[1] == "int":
+        return node
+    rw.note("sign->sign(x + 0.0)")
+    return call("sign", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.0"))))
 
 
 def _simple_cast(kuzu_type: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
@@ -893,7 +993,9 @@ def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
         a, b = args
         if set(_axes(a)) != set(_axes(b)):
             rw.note(f"{label}->sqrt")
-            return tree("null_lit")  # a 2D and a 3D point have no distance in Neo4j
+            # A 2D and a 3D point have no distance in Neo4j; a typed NULL, which an aggregate
+            # over it can read (a bare NULL has type ANY: "vector with ANY type" on Ladybug).
+            return cast(tree("null_lit"), "DOUBLE")
         axes = list(_axes(a))
         rw.note(f"{label}->sqrt")
         total: Tree | None = None
@@ -1134,6 +1236,7 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "tail": _tail,
     "substring": _substring,
     "round": _round,
+    "sign": _sign,
     "exists": _exists,
     "reduce": _reduce,
     "collect": _aggregate,

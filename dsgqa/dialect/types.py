@@ -17,7 +17,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of
+from dsgqa.dialect.trees import child_of, is_optional
 
 UNKNOWN = "?"
 NUMBERS = frozenset({"int", "float"})
@@ -100,7 +100,7 @@ class TypeAnnotator:
             for child in clause.children:
                 if isinstance(child, Tree) and child.data == "pattern_list":
                     self._bind_patterns(child, scope)
-            if any(isinstance(c, Token) and c.type == "OPTIONAL" for c in clause.children):
+            if is_optional(clause):
                 self.optional |= set(scope) - before
             for child in clause.children:
                 if isinstance(child, Tree) and child.data == "where":
