@@ -31,7 +31,7 @@ from pydantic import (
 
 from benchcore import atomic_files
 from benchcore.env_vars import expand_variables
-from benchcore.llm.base import ModelConfig
+from benchcore.llm.base import QA_ONLY_PROVIDERS, ModelConfig
 from benchcore.names import CACHED_STAGES, DEFAULT_EMBEDDED_BACKEND, Backend
 from benchcore.run_folder import CONFIG_FILE
 from benchcore.run_names import run_id_problem
@@ -275,6 +275,19 @@ class BenchmarkConfig(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _planning_models_can_plan(self) -> BenchmarkConfig:
+        for model in (self.planning.models or []) if self.planning else []:
+            if model.provider in QA_ONLY_PROVIDERS:
+                raise ValueError(f"planning.models: {model.label} answers QA questions only "
+                                 "(a planning prompt would get an empty reply); use the planner "
+                                 "baseline (planner_baseline) or a real model")
+        if self.planning is not None and not self.planning_models() \
+                and not self.planning.planner_baseline:
+            raise ValueError("planning has nothing to run: its models answer QA questions only "
+                             "and planner_baseline is off")
+        return self
+
+    @model_validator(mode="after")
     def _pipelines_name_known_models(self) -> BenchmarkConfig:
         if self.qa is None:
             return self
@@ -301,7 +314,17 @@ class BenchmarkConfig(BaseModel):
         return configured is not None and (self.tracks is None or track in self.tracks)
 
     def planning_models(self) -> list[ModelConfig]:
-        return (self.planning.models if self.planning and self.planning.models else self.models)
+        """`planning.models`, else the run's models that can plan (not the QA-only oracle
+        and baselines, `qa_only_models`)."""
+        if self.planning and self.planning.models:
+            return self.planning.models
+        return [m for m in self.models if m.provider not in QA_ONLY_PROVIDERS]
+
+    def qa_only_models(self) -> list[ModelConfig]:
+        """The run's models the planning track leaves out (it then says so)."""
+        if self.planning is None or self.planning.models:
+            return []
+        return [m for m in self.models if m.provider in QA_ONLY_PROVIDERS]
 
     def run_options(self) -> RunOptions:
         """What the stage tasks need to know about the run, read where the run is submitted."""

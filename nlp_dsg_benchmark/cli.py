@@ -420,6 +420,10 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
         shared_planning_tasks(config.planning)   # parsed once: the flow's tasks reuse them
     models = [*(config.models if config.runs_track("qa") else []),
               *(config.planning_models() if config.runs_track("planning") else [])]
+    if config.runs_track("planning") and config.qa_only_models():
+        left_out = ", ".join(m.label for m in config.qa_only_models())
+        print(f"nlp-dsg-benchmark: planning: {printable(left_out)} answers QA questions only "
+              "and is left out of the planning track", file=sys.stderr)
     for model in models:
         check_credentials(model)
     for model in models:

@@ -141,3 +141,30 @@ def test_heracles_agents_keys_point_to_ours(tmp_path: Path) -> None:
         f"{path}:4: field models.0.client_type: unknown key 'client_type' (did you mean "
         "'provider'?)",
     ]
+
+
+def test_the_planning_track_leaves_out_models_that_answer_qa_only(tmp_path: Path) -> None:
+    """The oracle and the trivial baselines reply nothing to a planning prompt: scored, that
+    was a planning 'oracle' at 0% success. They stay in QA, planning leaves them out (the CLI
+    says so), and naming one in planning.models is an error."""
+    from pydantic import ValidationError
+
+    from benchcore.llm.base import ModelConfig
+    from benchcore.run_config import BenchmarkConfig, PlanningConfig
+
+    oracle = ModelConfig(name="reference-cypher", provider="oracle")
+    zero = ModelConfig(name="zero", provider="baseline")
+    real = ModelConfig(name="gpt-x")
+    config = BenchmarkConfig(models=[oracle, zero, real],
+                             planning=PlanningConfig(data_dir=str(tmp_path)))
+    assert config.planning_models() == [real]
+    assert config.qa_only_models() == [oracle, zero]
+    alone = BenchmarkConfig(models=[oracle], planning=PlanningConfig(data_dir=str(tmp_path)))
+    assert alone.planning_models() == []   # the planner baseline alone
+    with pytest.raises(ValidationError, match="planning has nothing to run"):
+        BenchmarkConfig(models=[oracle], planning=PlanningConfig(
+            data_dir=str(tmp_path), planner_baseline=False))
+    with pytest.raises(ValidationError, match="planning.models: oracle:reference-cypher "
+                                              "answers QA questions only"):
+        BenchmarkConfig(models=[real], planning=PlanningConfig(data_dir=str(tmp_path),
+                                                               models=[oracle]))

@@ -33,6 +33,10 @@ Message = dict[str, Any]
 # `benchcore.llm.providers` (the QA track adds "oracle" and the trivial "baseline" models).
 Provider = Literal["openai", "scripted", "oracle", "baseline"]
 PROVIDERS: tuple[str, ...] = Provider.__args__
+# Providers that answer QA questions only: the oracle replies from a question's reference and a
+# baseline one fixed way; a planning prompt gets an empty reply, which would be scored as the
+# model's parse failures (a planning "oracle" at 0% success).
+QA_ONLY_PROVIDERS: frozenset[str] = frozenset({"oracle", "baseline"})
 
 
 class LLMError(RuntimeError):
