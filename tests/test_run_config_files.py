@@ -164,7 +164,7 @@ def test_the_planning_track_leaves_out_models_that_answer_qa_only(tmp_path: Path
     with pytest.raises(ValidationError, match="planning has nothing to run"):
         BenchmarkConfig(models=[oracle], planning=PlanningConfig(
             data_dir=str(tmp_path), planner_baseline=False))
-    with pytest.raises(ValidationError, match="planning.models: oracle:reference-cypher "
-                                              "answers QA questions only"):
+    with pytest.raises(ValidationError, match=r"planning\.models: oracle:reference-cypher "
+                                              r"answers QA questions only"):
         BenchmarkConfig(models=[real], planning=PlanningConfig(data_dir=str(tmp_path),
                                                                models=[oracle]))
