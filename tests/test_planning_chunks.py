@@ -24,7 +24,8 @@ def _config(tmp_path: Path, run_id: str, chunk_size: int | None) -> BenchmarkCon
     return BenchmarkConfig(
         run_id=run_id, tracks=["planning"], report=False,
         results_dir=str(tmp_path / "results"), cache_dir=str(tmp_path / "cache"),
-        models=[ModelConfig(name="reference", provider="oracle")],
+        models=[ModelConfig(name="reference", provider="scripted",
+                            script=str(PLANNING / "scripted_replies.yaml"))],
         planning=PlanningConfig(data_dir=str(PLANNING), chunk_size=chunk_size))
 
 
