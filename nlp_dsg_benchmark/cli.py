@@ -420,6 +420,7 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
         shared_planning_tasks(config.planning)   # parsed once: the flow's tasks reuse them
     models = [*(config.models if config.runs_track("qa") else []),
               *(config.planning_models() if config.runs_track("planning") else [])]
+    _refuse_unknown_baselines(models)
     if config.runs_track("planning") and config.qa_only_models():
         left_out = ", ".join(m.label for m in config.qa_only_models())
         print(f"nlp-dsg-benchmark: planning: {printable(left_out)} answers QA questions only "
@@ -430,6 +431,18 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
         warning = warn_plain_http_key(model)
         if warning:
             print(f"nlp-dsg-benchmark: {printable(warning)}", file=sys.stderr)
+
+
+def _refuse_unknown_baselines(models: list) -> None:
+    """A baseline model names one of the trivial answers: any other name would fail every item
+    of the run (each with the same error) instead of this one line before it starts."""
+    from benchcore.run_config import ConfigError
+    from dsgqa.baseline_answers import BASELINES
+
+    for model in models:
+        if model.provider == "baseline" and model.name not in BASELINES:
+            raise ConfigError(f"run: unknown baseline {model.name!r}: provider baseline takes "
+                              f"the model names {', '.join(BASELINES)}")
 
 
 def _run(args: argparse.Namespace, program: bool = False) -> int:

@@ -280,3 +280,15 @@ def test_rerun_flags_say_what_they_do() -> None:
     assert (stage_track(args.stage), args.only_errored, args.track) == ("qa", True, None)
     assert _parser().parse_args(["rerun", "r", "--track", "planning"]).track == "planning"
     assert stage_track("generate-plan") == "planning"
+
+
+def test_an_unknown_baseline_is_one_line_before_the_run(capsys, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not 300 errored items: the name is checked before anything runs."""
+    monkeypatch.chdir(tmp_path)   # the run's default cache folder
+    code = main(["run", "--questions", str(DEMO_QUESTIONS), "--scene-graph", str(DEMO_GRAPH),
+                 "--provider", "baseline", "--model", "oracle"])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("nlp-dsg-benchmark: run: unknown baseline 'oracle': provider baseline takes "
+                   "the model names zero, empty, ids, common-class")
