@@ -330,6 +330,8 @@ FREE_AGGREGATE = "MATCH (b:Building)-[:CONTAINS]->(n) "
     ("WITH n, 1 AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
     ("WITH n, count(*) AS a MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
     ("WITH n, count(*) AS a WITH n, a WHERE a < 0 OPTIONAL MATCH (n)-->(m) RETURN n, m", False),
+    ("WITH n, count(*) AS a MATCH (n)-->(m) WHERE EXISTS { MATCH (m)-->() WHERE a < 0 } "
+     "RETURN n, m", True),
 ])
 def test_condition_on_an_aggregate_of_no_variable(tail: str, refused: bool) -> None:
     query = FREE_AGGREGATE + tail
@@ -353,6 +355,11 @@ WRAPPED = ("MATCH (n:Object) WITH n, CASE WHEN EXISTS { MATCH (n)<-[:CONTAINS]-(
     (WRAPPED + "WITH n, v WHERE v IS NULL RETURN n.nodeSymbol AS s", True),
     (WRAPPED + "MATCH (n)--(z) RETURN DISTINCT v", True),
     (WRAPPED + "WITH n, v AS w RETURN w, count(*) AS c", True),
+    (WRAPPED + "WITH n, v ORDER BY n.nodeSymbol RETURN v", True),
+    (WRAPPED + "WITH n, v SKIP 0 RETURN v", True),
+    (WRAPPED + "WITH n, v WHERE n.center.x > 2 RETURN n.nodeSymbol AS s, v", True),
+    (WRAPPED + "WITH n, v LIMIT 5 RETURN v", False),
+    (WRAPPED + "MATCH (n)--(z) WHERE z.center.x > 0 RETURN n.nodeSymbol AS s, v", False),
     ("MATCH (n:Object) WITH n, [EXISTS { MATCH (n)<-[:CONTAINS]-(m:MeshPlace) "
      "WHERE n.bbox_dim.x > -1.0 }] AS v RETURN DISTINCT v", True),
     (WRAPPED + "OPTIONAL MATCH (n)<-[:CONTAINS]-(p:Place) RETURN p.nodeSymbol AS p, v", False),

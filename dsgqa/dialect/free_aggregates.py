@@ -122,11 +122,16 @@ def _check_single_query(single_query: Tree) -> None:
     for clause in single_query.children:
         if not isinstance(clause, Tree):
             continue
+        if clause.data == "with_clause":
+            # Its WHERE reads the names it makes (`WITH *, [a < 0] AS _outer1 WHERE EXISTS {
+            # ... list_extract(_outer1, 1) }`, a MATCH's WHERE the outer-value pass moved).
+            passed = _passed_on(clause, free)
+            _check_subqueries(clause, free | passed)
+            free = passed
+            continue
         _check_subqueries(clause, free)
         if clause.data == "match" and is_optional(clause):
             _check_where(child_of(clause, "where"), free)
-        if clause.data == "with_clause":
-            free = _passed_on(clause, free)
 
 
 def refuse_free_aggregate_tests(root: Tree) -> None:

@@ -13,15 +13,19 @@ without a box):
     OPTIONAL MATCH (n)<-[:CONTAINS]-(p:Place) RETURN p, v, count(*)   -- NULL v in two groups
     RETURN v, n.nodeSymbol AS s ORDER BY v, s                           -- O3 lost
     WITH n, v WHERE v IS NULL RETURN n.nodeSymbol                      -- O2 lost
+    WITH n, v ORDER BY n.nodeSymbol RETURN v                            -- 1, 1: O1's twice
+    WITH n, v SKIP 0 RETURN v                                           -- 1, 1, NULL
+    WITH n, v WHERE n.center.x > 2 RETURN n.nodeSymbol, v               -- O2 lost
     MATCH (n)--(z) RETURN DISTINCT v                                    -- NULL lost
 
 (grouping without the OPTIONAL MATCH crashed Kuzu's worker, a visible error). The same
 subquery as the WITH's whole value (`EXISTS { ... } AS e`, then grouped, sorted, filtered), in
 a WHERE, or in a RETURN's items (with DISTINCT, ORDER BY or an aggregate beside it) was read
 right. So on Kuzu such a WITH value (and what later WITHs pass on or compute from it) may only
-be read as a column of a final RETURN without DISTINCT, aggregates or ORDER BY, or carried by
-WITHs that neither filter, sort, group nor drop repeated rows by it; anywhere else it is
-refused (`dialect`). Ladybug 0.22.0 answers every form above as Neo4j does.
+be read as a column of a final RETURN without DISTINCT, aggregates, ORDER BY or SKIP, or be
+carried by WITHs that neither filter, sort, skip, group nor drop repeated rows at all (a later
+MATCH's WHERE and a LIMIT were read right); anywhere else it is refused (`dialect`). Ladybug
+0.22.0 answers every form above as Neo4j does.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ def _wraps_outer_subquery(value: Tree, outer: Collection[str]) -> bool:
 
 def _refuse() -> None:
     raise DialectError("a WITH value built around an EXISTS/COUNT subquery that reads an "
-                       "outer value which may be NULL (a CASE over it), filtered, sorted, "
+                       "outer value which may be NULL (a CASE over it), filtered, sorted, skipped, "
                        "grouped or made DISTINCT later, on Kuzu (it loses or splits the rows "
                        "where that value is NULL; Ladybug runs it)")
 
@@ -75,10 +79,15 @@ def _check_reads(clause: Tree, wrapped: set[str], made: bool = False) -> None:
                        and mentions(item.children[0], wrapped)}
     if mentions(where, named) or mentions(order, named):
         _refuse()
+    carried = made or any(isinstance(c, Token) for c in _items(clause)) \
+        or mentions(child_of(projection, "proj_items"), wrapped)
     distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
-    star = any(isinstance(c, Token) for c in child_of(projection, "proj_items").children)
-    if (distinct or has_aggregate(projection)) \
-            and (made or star or mentions(projection, wrapped)):
+    # Filtered or sorted by another column, or skipped over, the value went wrong too (`WITH
+    # n, v WHERE n.center.x > 0`, `WITH n, v ORDER BY n.nodeSymbol`, `WITH n, v SKIP 0`); a
+    # LIMIT alone, and a later MATCH's WHERE, were read right.
+    skip = child_of(projection, "skip")
+    if carried and (where is not None or order is not None or skip is not None or distinct
+                    or has_aggregate(projection)):
         _refuse()
 
 
