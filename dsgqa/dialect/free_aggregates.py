@@ -1,11 +1,12 @@
 """Kuzu only: an OPTIONAL MATCH's or a subquery's WHERE that tests only an aggregate of no
 variable.
 
-An aggregate whose arguments read no variable (`count(*)`, `sum(1)`, `min(1)`) depends on no
-variable in Kuzu 0.11.3's planner, and a value computed from such aggregates alone (`count(*)
-AS a`, `a + 0.5`, `a < 0 AS f`, passed on by later WITHs) is inlined as that expression. A
-condition of an OPTIONAL MATCH's WHERE, or of an EXISTS { } / COUNT { } subquery's WHERE,
-that reads nothing else is then dropped (measured, B1 holding R1 and R2):
+Kuzu 0.11.3 drops a condition of an OPTIONAL MATCH's WHERE, or of an EXISTS { } / COUNT { }
+subquery's WHERE, that reads only values computed from aggregates whose arguments read no
+variable (`count(*)`, `sum(1)`, `min(1)`; `count(*) AS a`, `a + 0.5`, `a < 0 AS f`, passed on
+by later WITHs). It seems to inline such a value as its aggregate, which then depends on no
+variable: `WHERE a < m.center.x` fails with "Cannot evaluate expression with type
+AGGREGATE_FUNCTION". Measured, B1 holding R1 and R2:
 
     MATCH (b:Building)-[:CONTAINS]->(n) WITH n, count(*) AS a
     OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m           -- every neighbour; Neo4j none
@@ -17,9 +18,11 @@ It holds as well when the outer-value pass has moved the test into a list (`WITH
 _outer1 ... WHERE list_extract(_outer1, 1)`), which is why this check reads the translated
 tree. Kuzu gets it right when the condition also reads a variable (`a + n.center.x < 0`, `a <
 0 AND n.nodeSymbol <> ''` moved as one part), when the aggregate reads one (`count(b)`,
-`min(b.center.x)`, `count(*) + count(b)`), for a constant (`1 AS a`), and in a MATCH's or a
-WITH's WHERE. So on Kuzu a condition (a part of the WHERE's top-level AND) that reads only
-such values is refused (`dialect`). Ladybug 0.22.0 answers every form above as Neo4j does.
+`min(b.center.x)`, `count(*) + count(b)`), for a constant (`1 AS a`), and straight in a
+MATCH's or a WITH's WHERE (not in a subquery there: `MATCH (n)-->(m) WHERE EXISTS { MATCH
+(m)-->() WHERE a < 0 }` kept every row). So on Kuzu a condition (a part of the WHERE's
+top-level AND) that reads only such values is refused (`dialect`). Ladybug 0.22.0 answers every
+form above as Neo4j does.
 """
 
 from __future__ import annotations
