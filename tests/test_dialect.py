@@ -307,6 +307,78 @@ def test_subquery_from_a_node_that_may_be_null(tail: str, refused: bool) -> None
         translate(query, "kuzu")
 
 
+# Kuzu drops an OPTIONAL MATCH's or a subquery's WHERE condition that reads only an aggregate of
+# no variable from an earlier WITH (`dialect/free_aggregates.py`).
+FREE_AGGREGATE = "MATCH (b:Building)-[:CONTAINS]->(n) "
+
+
+@pytest.mark.parametrize(("tail", "refused"), [
+    ("WITH n, count(*) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", True),
+    ("WITH n, sum(1) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", True),
+    ("WITH n, count(*) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 AND m.nodeSymbol = 'P1' "
+     "RETURN n, m", True),
+    ("WITH n, count(*) AS a WITH n, a < 0 AS f OPTIONAL MATCH (n)-->(m) WHERE f RETURN n, m",
+     True),
+    ("WITH count(*) AS a MATCH (r:Room) OPTIONAL MATCH (r)-->(m) WHERE a < 0 RETURN r, m", True),
+    ("WITH n, count(*) AS a RETURN n, EXISTS { MATCH (n)-->(m) WHERE a < 0 } AS e", True),
+    ("WITH n, count(*) AS a OPTIONAL MATCH (n)-->(m) WHERE a + n.center.x < -100 RETURN n, m",
+     False),
+    ("WITH n, count(*) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 AND n.nodeSymbol <> 'x' "
+     "RETURN n, m", False),
+    ("WITH n, count(b) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
+    ("WITH n, min(b.center.x) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
+    ("WITH n, 1 AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
+    ("WITH n, count(*) AS a MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
+    ("WITH n, count(*) AS a WITH n, a WHERE a < 0 OPTIONAL MATCH (n)-->(m) RETURN n, m", False),
+    ("WITH n, count(*) AS a MATCH (n)-->(m) WHERE EXISTS { MATCH (m)-->() WHERE a < 0 } "
+     "RETURN n, m", True),
+])
+def test_condition_on_an_aggregate_of_no_variable(tail: str, refused: bool) -> None:
+    query = FREE_AGGREGATE + tail
+    translate(query, "ladybug")
+    if refused:
+        with pytest.raises(DialectError):
+            translate(query, "kuzu")
+    else:
+        translate(query, "kuzu")
+
+
+# Kuzu reads a WITH value built around a subquery that reads an outer value passed as a
+# one-element list wrong where a later operator reads it (`dialect/wrapped_subqueries.py`).
+WRAPPED = ("MATCH (n:Object) WITH n, CASE WHEN EXISTS { MATCH (n)<-[:CONTAINS]-(m:MeshPlace) "
+           "WHERE n.bbox_dim.x > -1.0 } THEN 1 END AS v ")
+
+
+@pytest.mark.parametrize(("query", "refused"), [
+    (WRAPPED + "RETURN v, count(*) AS c", True),
+    (WRAPPED + "RETURN v AS w, n.nodeSymbol AS s ORDER BY w, s", True),
+    (WRAPPED + "WITH n, v WHERE v IS NULL RETURN n.nodeSymbol AS s", True),
+    (WRAPPED + "MATCH (n)--(z) RETURN DISTINCT v", True),
+    (WRAPPED + "WITH n, v AS w RETURN w, count(*) AS c", True),
+    (WRAPPED + "WITH n, v ORDER BY n.nodeSymbol RETURN v", True),
+    (WRAPPED + "WITH n, v SKIP 0 RETURN v", True),
+    (WRAPPED + "WITH n, v WHERE n.center.x > 2 RETURN n.nodeSymbol AS s, v", True),
+    (WRAPPED + "WITH n, v LIMIT 5 RETURN v", False),
+    (WRAPPED + "MATCH (n)--(z) WHERE z.center.x > 0 RETURN n.nodeSymbol AS s, v", False),
+    ("MATCH (n:Object) WITH n, [EXISTS { MATCH (n)<-[:CONTAINS]-(m:MeshPlace) "
+     "WHERE n.bbox_dim.x > -1.0 }] AS v RETURN DISTINCT v", True),
+    (WRAPPED + "OPTIONAL MATCH (n)<-[:CONTAINS]-(p:Place) RETURN p.nodeSymbol AS p, v", False),
+    ("MATCH (n:Object) WITH n, EXISTS { MATCH (n)<-[:CONTAINS]-(m:MeshPlace) "
+     "WHERE n.bbox_dim.x > -1.0 } AS v RETURN v, count(*) AS c", False),
+    ("MATCH (n:Object) RETURN CASE WHEN EXISTS { MATCH (n)<-[:CONTAINS]-(m:MeshPlace) "
+     "WHERE n.bbox_dim.x > -1.0 } THEN 1 END AS v, count(*) AS c", False),
+    ("MATCH (n:Object) WITH n, CASE WHEN EXISTS { MATCH (n)<-[:CONTAINS]-(m:MeshPlace) "
+     "WHERE m.nodeSymbol <> 'x' } THEN 1 END AS v RETURN v, count(*) AS c", False),
+])
+def test_value_around_a_subquery_reading_an_outer_list(query: str, refused: bool) -> None:
+    translate(query, "ladybug")
+    if refused:
+        with pytest.raises(DialectError):
+            translate(query, "kuzu")
+    else:
+        translate(query, "kuzu")
+
+
 @pytest.mark.parametrize("target", ["kuzu", "ladybug"])
 def test_node_null_test_inside_a_subquery_reads_a_property(target: str) -> None:
     query = translate("MATCH (r:Room)-->(x) WITH r, x, r.nodeSymbol AS s "

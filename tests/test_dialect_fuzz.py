@@ -30,13 +30,6 @@ from tests.ladybug_run import require_ladybug
 
 # (regression case, engine) -> what is wrong; the case is expected to disagree there.
 KNOWN: dict[tuple[str, str], str] = {
-    ("optional_where_on_an_earlier_aggregate", "kuzu"): "Kuzu drops an OPTIONAL MATCH's WHERE "
-    "that reads only a value an earlier WITH aggregated (a3 < 0 matched every neighbour), "
-    "also when the value is passed as an outer-value list (fuzz seed 83)",
-    ("null_group_key_from_a_case_over_a_subquery_reading_a_missing_box", "kuzu"): "Kuzu puts "
-    "NULL grouping keys in several groups when the key is a CASE over an EXISTS whose WHERE "
-    "reads an outer value passed as a one-element list holding NULL (outer_values.py); without "
-    "the later OPTIONAL MATCH the same query crashed Kuzu's worker (a visible error)",
 }
 
 # Disagreements in the random sample that these defects explain: (engines, constructs of

@@ -32,6 +32,7 @@ from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.free_aggregates import refuse_free_aggregate_tests
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
@@ -65,6 +66,7 @@ from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
 from dsgqa.dialect.union_parts import read_union_as_all, skip_union_parts
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
+from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
 from dsgqa.dialect.zero_hops import refuse_zero_hops_off_tables
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
@@ -208,8 +210,10 @@ class Rewriter:
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
         self._pass_outer_values(result)
-        if self.target == "kuzu":
+        if self.target == "kuzu":  # on the outer-value lists the pass above made
             refuse_null_anchored_subqueries(result)
+            refuse_free_aggregate_tests(result)
+            refuse_wrapped_outer_subqueries(result, self.names.generated)
         if keep_count_joins(result):
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):

@@ -571,4 +571,19 @@ CASES: list[Case] = [
          "OPTIONAL MATCH (n2)-->(n4) WHERE a3 < 0 RETURN n2.nodeSymbol AS n2, n4.nodeSymbol AS n4",
          [["R1", None], ["R2", None]], False,
          "a count is never negative, so the OPTIONAL MATCH finds nothing for either room"),
+    Case("optional_where_on_an_earlier_aggregate_and_a_node",
+         "MATCH (b:Building)-[:CONTAINS]->(n2) WITH n2, count(*) AS a3 "
+         "OPTIONAL MATCH (n2)-->(n4) WHERE a3 + n2.center.x < -100 "
+         "RETURN n2.nodeSymbol AS n2, n4.nodeSymbol AS n4",
+         [["R1", None], ["R2", None]], False,
+         "a3 is 1 for each room and their x is 0.0 and 10.0, never below -101: the OPTIONAL "
+         "MATCH finds nothing (the test reads a node too, which Kuzu keeps)"),
+    Case("group_key_from_a_subquery_reading_a_missing_box",
+         "MATCH (n2:Object) WITH n2, EXISTS { MATCH (n2)<-[:CONTAINS]-(m:MeshPlace) "
+         "WHERE n2.bbox_dim.x > -1.0 } AS v3 "
+         "OPTIONAL MATCH (n2)<-[:CONTAINS]-(n5:Place) "
+         "RETURN n5.nodeSymbol AS c0, v3 AS c2, count(*) AS g0",
+         [[None, True, 1], [None, False, 2]], False,
+         "only O1 has a box and a mesh place: true for it, false for O2 (no box) and O3 (no mesh "
+         "place), one group of two (the subquery as the WITH's whole value, not under a CASE)"),
 ]
