@@ -39,6 +39,7 @@ PIPELINE_CHOICES = ("feedforward", "agentic", "in_context", "in_context_full", "
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
+    from benchcore.llm.base import ModelConfig
     from benchcore.run_config import BenchmarkConfig, ConfigError
     from nlp_dsg_benchmark.startup_gc import StartUp
 
@@ -421,9 +422,10 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
     models = [*(config.models if config.runs_track("qa") else []),
               *(config.planning_models() if config.runs_track("planning") else [])]
     _refuse_unknown_baselines(models)
-    if config.runs_track("planning") and config.qa_only_models():
-        left_out = ", ".join(m.label for m in config.qa_only_models())
-        print(f"nlp-dsg-benchmark: planning: {printable(left_out)} answers QA questions only "
+    left_out = config.qa_only_models() if config.runs_track("planning") else []
+    if left_out:
+        names = ", ".join(m.label for m in left_out)
+        print(f"nlp-dsg-benchmark: planning: {printable(names)} answers QA questions only "
               "and is left out of the planning track", file=sys.stderr)
     for model in models:
         check_credentials(model)
@@ -433,7 +435,7 @@ def _validate_inputs(config: BenchmarkConfig) -> None:
             print(f"nlp-dsg-benchmark: {printable(warning)}", file=sys.stderr)
 
 
-def _refuse_unknown_baselines(models: list) -> None:
+def _refuse_unknown_baselines(models: list[ModelConfig]) -> None:
     """A baseline model names one of the trivial answers: any other name would fail every item
     of the run (each with the same error) instead of this one line before it starts."""
     from benchcore.run_config import ConfigError

@@ -233,7 +233,7 @@ class Neo4jStore(GraphStore):
             raise GraphStoreError(f"neo4j: internal query failed: {one_line(exc)}") from None
 
     def checksum(self) -> str:
-        nodes = self._trusted("MATCH (n) RETURN labels(n), properties(n)")
+        nodes = self._trusted(neo4j_content.NODES_QUERY)
         edges = self._trusted(
             "MATCH (a)-[r]->(b) RETURN type(r), a.nodeSymbol, b.nodeSymbol, properties(r)"
         )
