@@ -32,7 +32,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import AGGREGATES
-from dsgqa.dialect.trees import child_of, is_optional
+from dsgqa.dialect.trees import child_of, is_optional, item_name
 
 _CALLS = frozenset({"call", "call_star", "call_distinct"})
 
@@ -108,12 +108,10 @@ def _passed_on(clause: Tree, free: set[str]) -> set[str]:
     for item in items.children:
         if not isinstance(item, Tree):
             continue
-        value = item.children[0]
-        alias = plain_name(item.children[1]) if len(item.children) > 1 else \
-            plain_name(value.children[0]) if value.data == "var" else None
+        alias = item_name(item)
         if alias is None:
             continue
-        if _only_free(value, free):
+        if _only_free(item.children[0], free):
             out.add(alias)
         else:
             out.discard(alias)

@@ -36,7 +36,14 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
-from dsgqa.dialect.trees import child_of, declared_names, is_optional, mentions
+from dsgqa.dialect.trees import (
+    child_of,
+    declared_names,
+    is_optional,
+    item_name,
+    mentions,
+    projected_names,
+)
 
 
 def _subqueries(node: object) -> list[Tree]:
@@ -105,25 +112,17 @@ def _passed_on(clause: Tree, nullable: set[str]) -> set[str]:
         if isinstance(item, Token):  # *
             out |= nullable
             continue
-        value = item.children[0]
-        if (value.data == "var" and plain_name(value.children[0]) in nullable) \
-                or (len(item.children) > 1 and _computed_node(item)):
-            out.add(plain_name(item.children[1] if len(item.children) > 1
-                               else value.children[0]))
+        value, named = item.children[0], item_name(item)
+        if named is not None and (
+                (value.data == "var" and plain_name(value.children[0]) in nullable)
+                or (len(item.children) > 1 and _computed_node(item))):
+            out.add(named)
     return out
 
 
 def _projected(clause: Tree, bound: set[str]) -> set[str]:
     """The names a WITH leaves in scope."""
-    out: set[str] = set()
-    for item in child_of(clause.children[0], "proj_items").children:
-        if isinstance(item, Token):  # *
-            out |= bound
-        elif len(item.children) > 1:
-            out.add(plain_name(item.children[1]))
-        elif item.children[0].data == "var":
-            out.add(plain_name(item.children[0].children[0]))
-    return out
+    return projected_names(child_of(clause.children[0], "proj_items"), bound)
 
 
 def _check_single_query(single_query: Tree) -> None:

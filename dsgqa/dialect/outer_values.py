@@ -44,6 +44,7 @@ from dsgqa.dialect.trees import (
     declared_names,
     int_lit,
     is_optional,
+    projected_names,
     star_with,
     tree,
     var,
@@ -259,15 +260,7 @@ def _projected(projection: Tree) -> set[str] | None:
     items = child_of(projection, "proj_items")
     if before is None or items is None:
         return None
-    names: set[str] = set()
-    for item in items.children:
-        if isinstance(item, Token):
-            names |= set(before)
-        elif len(item.children) > 1:
-            names.add(plain_name(item.children[1]))
-        elif item.children[0].data == "var":
-            names.add(plain_name(item.children[0].children[0]))
-    return names
+    return projected_names(items, before)
 
 
 class _Clauses:

@@ -70,6 +70,27 @@ def child_of(node: Tree, kind: str) -> Tree | None:
     return next((c for c in node.children if isinstance(c, Tree) and c.data == kind), None)
 
 
+def item_name(item: Tree) -> str | None:
+    """The name a projection item is known by after its WITH or RETURN: its alias, else the
+    variable it passes on as it is (`WITH n`), else None (an unaliased expression)."""
+    if len(item.children) > 1:
+        return plain_name(item.children[1])
+    value = item.children[0]
+    return plain_name(value.children[0]) if value.data == "var" else None
+
+
+def projected_names(items: Tree, before: Collection[str]) -> set[str]:
+    """The names a projection's `proj_items` leave in scope: `before` for a `*`, and every
+    item's name (`item_name`)."""
+    names: set[str] = set()
+    for item in items.children:
+        if isinstance(item, Token):  # *
+            names |= set(before)
+        elif (named := item_name(item)) is not None:
+            names.add(named)
+    return names
+
+
 def mentions(node: object, names: Collection[str]) -> bool:
     """Whether `node` reads a variable named in `names` anywhere below it."""
     if not isinstance(node, Tree):

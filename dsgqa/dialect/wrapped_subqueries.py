@@ -37,7 +37,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, mentions
+from dsgqa.dialect.trees import child_of, item_name, mentions
 
 OUTER_PREFIX = "_outer"  # the names `outer_values` makes (`FreshNames.fresh`)
 
@@ -97,9 +97,7 @@ def _passed_on(clause: Tree, wrapped: set[str], outer: Collection[str]) -> set[s
         if isinstance(item, Token):  # *
             out |= wrapped
             continue
-        value = item.children[0]
-        alias = plain_name(item.children[1]) if len(item.children) > 1 else \
-            plain_name(value.children[0]) if value.data == "var" else None
+        value, alias = item.children[0], item_name(item)
         if alias is not None and (mentions(value, wrapped)
                                   or _wraps_outer_subquery(value, outer)):
             out.add(alias)
