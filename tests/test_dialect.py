@@ -449,6 +449,10 @@ def test_no_rewrite_turns_a_write_into_a_read(target):
     ("MATCH (r:Room) RETURN foo(r)", "syntax"),
     ("RETURN [1, 2][5]", "dialect"),
     ("MATCH (r:Room) DELETE r", "refused"),
+    ("MATCH (r:Room) RETURN m", "syntax"),
+    ("RETURN 1 / 0 AS x", "runtime"),
+    ("RETURN range(1, 3, 0) AS x", "runtime"),
+    ("RETURN 9223372036854775807 + 1 AS x", "runtime"),
 ])
 def test_error_kinds(store, cypher, kind):
     outcome = run_query(store, _attempt(cypher))

@@ -2,11 +2,18 @@
 
 - `syntax`: not Cypher (our grammar or Neo4j rejects it, an unknown variable or function);
 - `dialect`: valid Neo4j Cypher the embedded engine cannot run (no translation, or the engine
-  refused what the translation produced);
+  refused or failed on what the translation produced);
 - `schema`: an unknown label, relationship type or property;
 - `refused`: the write guard stopped it;
 - `timeout`: it ran out of time;
-- `runtime`: anything else the engine raised while running it.
+- `runtime`: an error Neo4j raises as well (division of integers by zero, an integer
+  overflow, `range()` with a step of 0, a percentile outside [0, 1], running out of memory).
+
+The kind says who lost the point, so on the embedded engines an error charges the model only
+when its message is one Neo4j would give too: an engine's internal failure on a valid query
+("Cannot evaluate expression with type PROPERTY", a hash join it cannot build, a crash) is
+`dialect`, however it is worded. A message nobody listed is `dialect` for the same reason:
+charging the model with an engine's error moves its score with the engine.
 """
 
 from __future__ import annotations
@@ -20,9 +27,16 @@ ERROR_KINDS: tuple[str, ...] = ("syntax", "dialect", "schema", "refused", "timeo
 
 _UNKNOWN_FUNCTION = re.compile(r"function (\S+) does not exist", re.IGNORECASE)
 _NOT_A_STATEMENT = re.compile(r"^(\S+) is not allowed: only read queries")
-# Engine failures where Neo4j returns NULL instead: the engine's fault, not the model's.
-_ENGINE_NOT_NEO4J = re.compile(r"list_extract\(list, index\): index=-?\d+ is out of range"
-                               r"|conversion exception: cast failed")
+_NOT_IN_SCOPE = re.compile(r"variable (\S+?) is not in scope", re.IGNORECASE)
+# Embedded-engine errors Neo4j raises too, for the same query and the same rows (the Cypher
+# Manual: integer division or modulo by zero, integer overflow, range() with step 0; the
+# percentile functions' argument check, which our own UDF makes; the memory cap).
+_NEO4J_RAISES_TOO = re.compile(
+    r"runtime exception: (divide|modulo) by zero"
+    r"|overflow exception: value .* is not within int64 range"
+    r"|runtime exception: step of range cannot be 0"
+    r"|valueerror: percentile .* is not between 0\.0 and 1\.0"
+    r"|exceeded the memory limit|query worker died \(memory limit")
 
 
 def guard_kind(message: str) -> str:
@@ -33,8 +47,9 @@ def guard_kind(message: str) -> str:
     return "refused"
 
 
-def engine_error_kind(error: str, backend: str) -> str:
-    """The kind of an error message from `GraphStore.query` (after the write guard passed)."""
+def engine_error_kind(error: str, backend: str, query: str = "") -> str:
+    """The kind of an error message from `GraphStore.query` (after the write guard passed).
+    `query`: the model's text, to tell its own unknown variables from the translator's."""
     text = error or ""
     lower = text.lower()
     if "timed out" in lower or "transactiontimedout" in lower or "interrupted" in lower:
@@ -45,17 +60,25 @@ def engine_error_kind(error: str, backend: str) -> str:
         if "accessmode" in lower or "forbidden" in lower:
             return "refused"
         return "runtime"
-    if _ENGINE_NOT_NEO4J.search(lower):
-        return "dialect"  # Neo4j gives NULL here (an index past the end, toInteger('x'))
-    if "parser exception" in lower:
-        return "dialect"  # our grammar accepted it: the engine's parser refused our translation
+    if _NEO4J_RAISES_TOO.search(lower):
+        return "runtime"
     unknown = _UNKNOWN_FUNCTION.search(text)
     if unknown:
         return "dialect" if unknown.group(1).lower() in NEO4J_FUNCTIONS else "syntax"
     if "binder exception" in lower:
         if ("table" in lower and "does not exist" in lower) or "cannot find property" in lower:
             return "schema"
-        if "not in scope" in lower or "not defined" in lower:
+        if _unknown_variable(text, query) or "not defined" in lower:
             return "syntax"
-        return "dialect"  # Neo4j is dynamically typed; Kuzu's binder is not
-    return "runtime"
+    return "dialect"
+
+
+def _unknown_variable(error: str, query: str) -> bool:
+    """Whether the engine names a variable out of scope that the model wrote: one the
+    translator made (`_rel1`, `_outer2`) out of scope is the translator's failure."""
+    missing = _NOT_IN_SCOPE.search(error)
+    if missing is None:
+        return False
+    name = missing.group(1).strip("`")
+    return not query or re.search(rf"(?<![\w`]){re.escape(name)}(?![\w`])|`{re.escape(name)}`",
+                                  query) is not None

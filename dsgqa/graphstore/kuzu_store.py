@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -140,8 +141,7 @@ class KuzuStore(GraphStore):
         except WorkerTimeout:
             response = {"ok": False, "error": f"query timed out after {timeout_s:g} s"}
         except WorkerDied as exc:
-            response = {"ok": False, "error": "query worker died (memory limit of "
-                                              f"{self.memory_limit_mb} MB?): {exc}"}
+            response = {"ok": False, "error": _death(exc, self.memory_limit_mb)}
         seconds = time.monotonic() - started
         if not response["ok"]:
             return QueryResult.failure(self._explain(response["error"], timeout_s), seconds)
@@ -213,6 +213,15 @@ class KuzuStore(GraphStore):
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
+
+
+def _death(exc: WorkerDied, memory_limit_mb: int) -> str:
+    """Why a query worker died: a signal other than SIGKILL is the engine crashing on the
+    query (`dialect`, the engine's failure); SIGKILL or an exit is most likely the memory cap."""
+    code = exc.returncode
+    if code is not None and code < 0 and -code != signal.SIGKILL:
+        return f"query worker died: the engine crashed ({signal.Signals(-code).name})"
+    return f"query worker died (memory limit of {memory_limit_mb} MB?): {exc}"
 
 
 def _marker(graph: SceneGraph, backend: str) -> dict[str, Any]:

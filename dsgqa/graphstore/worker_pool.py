@@ -47,6 +47,10 @@ class WorkerTimeout(Exception):
 class WorkerDied(Exception):
     """The worker process exited (usually killed for memory) before answering."""
 
+    def __init__(self, message: str, returncode: int | None = None) -> None:
+        super().__init__(message)
+        self.returncode = returncode  # negative: killed by that signal
+
 
 def worker_env() -> dict[str, str]:
     """This environment with the project first on PYTHONPATH, so a child (query or build
@@ -101,7 +105,8 @@ class _Worker:
         line = stdout.readline()
         if not line:
             self.process.wait()
-            raise WorkerDied(f"worker exited with code {self.process.returncode}")
+            raise WorkerDied(f"worker exited with code {self.process.returncode}",
+                             self.process.returncode)
         return json.loads(line)
 
     def kill(self) -> None:

@@ -66,7 +66,8 @@ def run_query(
         order = query_order(attempt.cypher)
     result = store.query(executed, timeout_s=timeout_s, max_rows=max_rows,
                          distinct_rows=distinct_rows)
-    kind = "" if result.valid else engine_error_kind(result.error or "", store.backend)
+    kind = "" if result.valid else engine_error_kind(result.error or "", store.backend,
+                                                     attempt.cypher)
     return QueryOutcome(
         uid=attempt.uid,
         backend=store.backend,

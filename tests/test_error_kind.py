@@ -1,0 +1,65 @@
+"""Who an engine's error charges: the model (`runtime`, `syntax`, `schema`) only where Neo4j
+would fail the same query too; the engine's own failures on a valid query are `dialect`."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsgqa.graphstore.error_kind import engine_error_kind
+from dsgqa.graphstore.kuzu_store import _death
+from dsgqa.graphstore.worker_pool import WorkerDied
+
+
+@pytest.mark.parametrize(("error", "kind"), [
+    # Neo4j raises these as well.
+    ("Runtime exception: Divide by zero.", "runtime"),
+    ("Runtime exception: Modulo by zero.", "runtime"),
+    ("Overflow exception: Value 9223372036854775807 + 1 is not within INT64 range.", "runtime"),
+    ("Runtime exception: Step of range cannot be 0.", "runtime"),
+    ("Runtime exception: ValueError: percentile 1.5 is not between 0.0 and 1.0 At: ...",
+     "runtime"),
+    ("query exceeded the memory limit (512 MB): std::bad_alloc", "runtime"),
+    # The engine's failures on a query Neo4j runs.
+    ("Cannot evaluate expression with type PROPERTY.", "dialect"),
+    ("Cannot evaluate expression with type AGGREGATE_FUNCTION.", "dialect"),
+    ("Runtime exception: Unable to construct a hash join without any join condition", "dialect"),
+    ("Conversion exception: Value R1 is not a valid boolean", "dialect"),
+    ("Conversion exception: Unsupported casting function from BOOL to DOUBLE.", "dialect"),
+    ("Parser exception: extraneous input", "dialect"),
+    ("Binder exception: Function ABS did not receive correct arguments", "dialect"),
+    ("query worker died: the engine crashed (SIGSEGV)", "dialect"),
+    ("something no one has seen before", "dialect"),
+    # What the model wrote.
+    ("Binder exception: Table Robot does not exist.", "schema"),
+    ("Binder exception: Cannot find property colour for r.", "schema"),
+    ("query timed out after 10 s", "timeout"),
+])
+def test_embedded_engine_errors(error: str, kind: str) -> None:
+    assert engine_error_kind(error, "ladybug", "MATCH (r:Room) RETURN r") == kind
+
+
+def test_an_unknown_variable_is_the_models_only_if_the_model_wrote_it() -> None:
+    query = "MATCH (r:Room)-[:CONTAINS]->(o) RETURN m"
+    assert engine_error_kind("Binder exception: Variable m is not in scope.", "kuzu",
+                             query) == "syntax"
+    # A name the translator made (relationship uniqueness, outer values) is its own failure.
+    assert engine_error_kind("Binder exception: Variable _rel1 is not in scope.", "kuzu",
+                             query) == "dialect"
+    assert engine_error_kind("Binder exception: Variable mm is not in scope.", "kuzu",
+                             query) == "dialect"
+
+
+def test_neo4j_errors_keep_their_own_kinds() -> None:
+    assert engine_error_kind("Neo.ClientError.Statement.SyntaxError: bad", "neo4j") == "syntax"
+    assert engine_error_kind("Neo.ClientError.Statement.ArithmeticError: / by zero",
+                             "neo4j") == "runtime"
+
+
+@pytest.mark.parametrize(("code", "kind"), [(-11, "dialect"), (-6, "dialect"),
+                                            (-9, "runtime"), (1, "runtime")])
+def test_a_dead_worker(code: int, kind: str) -> None:
+    """A crash (a signal other than SIGKILL) is the engine's; SIGKILL or an exit, most likely
+    the memory cap, stays the query's."""
+    message = _death(WorkerDied(f"worker exited with code {code}", code), 512)
+    assert message.startswith("query worker died")  # transient: never cached, asked again
+    assert engine_error_kind(message, "kuzu") == kind
