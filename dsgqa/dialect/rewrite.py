@@ -29,6 +29,16 @@ from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
 from dsgqa.dialect.count_joins import keep_count_joins
+from dsgqa.dialect.cross_types import (
+    CHAIN_REWRITE,
+    chained_comparison,
+    compare_across_types,
+    element_kind_differs,
+    refuse_mixed_result,
+    refuse_type_errors,
+    text_test_on_non_text,
+)
+from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
@@ -183,6 +193,8 @@ class Rewriter:
         "index": "pre_key_access",
         "prop": "pre_key_access",
         "arith": "pre_arith",
+        "compare": "pre_compare",
+        "case_expr": "pre_case_expr",
     }
 
     def __init__(self, source: str, target: str = "kuzu") -> None:
@@ -490,6 +502,8 @@ class Rewriter:
     def pre_call(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
         args = node.children[1:]
+        if fname == "coalesce":
+            refuse_mixed_result(node)
         if fname in ("any", "all", "none", "single") and len(args) == 1 \
                 and isinstance(args[0], Tree) and args[0].data == "where_arg":
             binding, test = args[0].children
@@ -640,7 +654,11 @@ class Rewriter:
         if getattr(node, "is_binding", False):
             return node
         value, items = node.children
-        if isinstance(items, Tree) and items.data == "list_literal" and items.children and all(
+        # Neo4j's IN is equality: no element of another kind of value matches (the engines
+        # convert, or refuse).
+        across = element_kind_differs(node.child_types[0], node.child_types[1])
+        if not across and isinstance(items, Tree) and items.data == "list_literal" \
+                and items.children and all(
                 isinstance(c, Tree) and c.data in _NON_NULL_LITERALS for c in items.children):
             return node
         self.note("IN->NULL-aware CASE")
@@ -654,12 +672,39 @@ class Rewriter:
                     tree("case_when", tree("is_null", copy_of(items)), tree("null_lit")),
                     tree("case_when", empty, tree("false_lit")),
                     tree("case_when", tree("is_null", copy_of(value)), tree("null_lit")),
-                    tree("case_when", self._member(node, value, items, element),
-                         tree("true_lit")),
+                    tree("case_when", tree("false_lit") if across
+                         else self._member(node, value, items, element), tree("true_lit")),
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
 
+    def pre_compare(self, node: Tree) -> Tree:
+        chain = chained_comparison(node)
+        if chain is None:
+            return node
+        self.note(CHAIN_REWRITE)
+        return chain
+
     def r_compare(self, node: Tree) -> Tree:
+        across = compare_across_types(node)
+        if across is not None:
+            self.note(CROSS_TYPES)
+            return across
+        return self._empty_text_by_length(node)
+
+    def _text_test(self, node: Tree) -> Tree:
+        across = text_test_on_non_text(node)
+        if across is None:
+            return node
+        self.note(CROSS_TYPES)
+        return across
+
+    r_starts_with = r_ends_with = r_regex = _text_test
+
+    def pre_case_expr(self, node: Tree) -> Tree:
+        refuse_mixed_result(node)
+        return node
+
+    def _empty_text_by_length(self, node: Tree) -> Tree:
         """On Kuzu, a string compared with '' by length: Kuzu's `=` missed the '' pieces of
         `split()`'s result (`any(x IN split(s, 'R') WHERE x = '')` false) on a connection that
         had run other queries, while `size(x) = 0` holds for '' alone and is NULL for NULL, as
@@ -681,6 +726,8 @@ class Rewriter:
         """`s CONTAINS ''` is true in Neo4j; both engines say false. Only a literal, non-empty
         search text needs nothing."""
         text, search = node.children
+        if text_test_on_non_text(node) is not None:
+            return self._text_test(node)
         if isinstance(search, Tree) and search.data == "str_lit" \
                 and unquote_string(str(search.children[0])):
             return node
@@ -834,6 +881,7 @@ class Rewriter:
     def r_call(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
         args = node.children[1:]
+        refuse_type_errors(fname, node)
         if "list<mixed>" in node.child_types[1:] and fname not in ("collect", "coalesce"):
             raise DialectError(f"{fname}() of a list of mixed types (the engines hold it as a "
                                "struct)")

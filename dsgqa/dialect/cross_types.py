@@ -1,0 +1,174 @@
+"""Operators over values of two different types: Neo4j's answers where Kuzu converts.
+
+Neo4j never converts a value to compare or search it (Cypher Manual, "Equality and comparison
+of values", "String operators"): values of two different types are never equal (`=` false, `<>`
+true, NULL when either side is NULL); `<`, `<=`, `>`, `>=` across types are NULL; STARTS WITH,
+ENDS WITH, CONTAINS and `=~` with an operand that is not a string are NULL; a string function
+given a number raises a type error; `a < b < c` means `a < b AND b < c`. Kuzu 0.11.3 and
+Ladybug 0.22.0 convert instead, and answer without an error (measured on both):
+
+    MATCH (n:Room) WHERE n.center.x = '10'              -- R2 kept (10.0 = '10'); Neo4j none
+    ... WHERE n.center.x <> '10'                         -- R2 dropped; Neo4j keeps every room
+    ... WHERE size(n.nodeSymbol) = '2'                   -- every room; Neo4j none
+    ... WHERE n.center.x STARTS WITH '1'                 -- R2 ('10.000000'); Neo4j none
+    RETURN toUpper(n.center.x)                           -- '10.000000'; Neo4j: a type error
+    RETURN CASE WHEN n.center.x > 5 THEN n.nodeSymbol ELSE n.center.x END   -- '0.000000'
+    RETURN n.nodeSymbol = true                           -- an engine error; Neo4j false
+
+Where the annotated types (`types.py`, read before any rewrite) show two different kinds of
+value, the translation writes Neo4j's answer, or refuses (`dialect`) where Neo4j's answer is an
+error or a value of mixed types the engines cannot hold. A type nobody knows is left alone:
+the engines' binder refuses most such mixes, and the fuzzer measures the rest. A chain of
+comparisons becomes the AND Neo4j defines (both engines refuse `a < b < c` outright).
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.trees import call, clone, name, tree
+from dsgqa.dialect.types import NUMBERS, UNKNOWN, element
+
+REWRITE = "comparison across types->Neo4j's value"
+CHAIN_REWRITE = "a < b < c->a < b AND b < c"
+
+# The kinds of value that never equal one another (an int equals a float of the same value).
+_KINDS = frozenset({"str", "bool", "point", "node", "rel", "path", "map"})
+_EQUALITY = frozenset({"=", "<>", "!="})
+# Functions that need a string where Neo4j raises a type error for anything else (NULL gives
+# NULL): the argument positions that must be text.
+_TEXT_ARGUMENTS: dict[str, tuple[int, ...]] = {
+    "tolower": (0,), "toupper": (0,), "lower": (0,), "upper": (0,),
+    "trim": (0,), "ltrim": (0,), "rtrim": (0,), "replace": (0, 1, 2),
+    "substring": (0,), "left": (0,), "right": (0,), "split": (0,),
+}
+# Functions of a string or a list: anything else raises in Neo4j.
+_TEXT_OR_LIST = frozenset({"size", "reverse"})
+# Lengths and starts Neo4j refuses when negative (left, right: the length; substring: both).
+_NON_NEGATIVE = {"left": (1,), "right": (1,), "substring": (1, 2)}
+
+
+def kind(ctype: str) -> str | None:
+    """The kind of value a type holds, for equality across kinds; None: not known."""
+    if ctype in NUMBERS:
+        return "number"
+    if ctype.startswith("list<"):
+        return "list"
+    return ctype if ctype in _KINDS else None
+
+
+def differ(left: str, right: str) -> bool:
+    """Whether two annotated types are known kinds of value that never equal each other."""
+    a, b = kind(left), kind(right)
+    return a is not None and b is not None and a != b
+
+
+def element_kind_differs(value: str, items: str) -> bool:
+    """`x IN list` where no element can equal x: a list of another kind of value."""
+    return items.startswith("list<") and differ(value, element(items))
+
+
+def bool_null() -> Tree:
+    """A NULL of type BOOL: a bare NULL has type ANY, which some operators refuse."""
+    return call("CAST", tree("cast_arg", tree("null_lit"), name("BOOL")))
+
+
+_NON_NULL_LITERALS = frozenset({"int_lit", "float_lit", "str_lit", "true_lit", "false_lit"})
+
+
+def _null_when_either_is(left: object, right: object, answer: Tree) -> Tree:
+    """`answer`, or NULL where an operand that may be NULL is."""
+    tests = [tree("is_null", clone(side)) for side in (left, right)
+             if not (isinstance(side, Tree) and side.data in _NON_NULL_LITERALS)]
+    if not tests:
+        return answer
+    test = tests[0] if len(tests) == 1 else tree("or_", *tests)
+    return tree("case_expr", tree("case_when", test, tree("null_lit")), answer)
+
+
+def compare_across_types(node: Tree) -> Tree | None:
+    """Neo4j's value of a comparison between two kinds of value, or None when the operand
+    types do not show two kinds."""
+    if len(node.children) != 3 or not differ(node.child_types[0], node.child_types[2]):
+        return None
+    left, op, right = node.children
+    if str(op) not in _EQUALITY:
+        return bool_null()
+    return _null_when_either_is(left, right, tree("false_lit") if str(op) == "="
+                                else tree("true_lit"))
+
+
+def text_test_on_non_text(node: Tree) -> Tree | None:
+    """STARTS WITH, ENDS WITH, CONTAINS and `=~` with an operand known not to be a string:
+    NULL in Neo4j (the engines search the number's text)."""
+    if any(kind(t) not in (None, "str") for t in node.child_types):
+        return bool_null()
+    return None
+
+
+def refuse_type_errors(fname: str, node: Tree) -> None:
+    """Refuse a call Neo4j answers with a type error (`toUpper(1.5)`, `size(2)`, `left(s,
+    -1)`) and the engines answer with a value."""
+    types = node.child_types[1:]
+    args = node.children[1:]
+    wrong = [i for i in _TEXT_ARGUMENTS.get(fname, ()) if i < len(types)
+             and kind(types[i]) not in (None, "str")]
+    if fname in _TEXT_OR_LIST and types and kind(types[0]) not in (None, "str", "list"):
+        wrong.append(0)
+    if wrong:
+        raise DialectError(f"{fname}() of a {types[wrong[0]]} (Neo4j raises a type error; the "
+                           "engines convert it to text)")
+    for i in _NON_NEGATIVE.get(fname, ()):
+        if i < len(args) and _negative_literal(args[i]):
+            raise DialectError(f"{fname}() with a negative length or start (Neo4j raises an "
+                               "error; the engines answer)")
+
+
+def _negative_literal(node: object) -> bool:
+    return isinstance(node, Tree) and node.data == "unary" and str(node.children[0]) == "-" \
+        and isinstance(node.children[1], Tree) \
+        and node.children[1].data in ("int_lit", "float_lit")
+
+
+def refuse_mixed_result(node: Tree) -> None:
+    """A CASE or coalesce() whose results are of two kinds (a string and a number): the
+    engines make every result the same type (the float 0.0 comes back as '0.000000'). Read
+    before the results are rewritten (their annotations are on the original nodes)."""
+    if node.data == "case_expr":
+        what = "a CASE"
+        results = [child.children[1] if isinstance(child, Tree) and child.data == "case_when"
+                   else child for child in node.children]
+        if node.children and not (isinstance(node.children[0], Tree)
+                                  and node.children[0].data == "case_when"):
+            results = results[1:]  # a simple CASE's subject is no result
+    else:
+        what = "a coalesce()"
+        results = node.children[1:]
+    kinds = {kind(getattr(result, "ctype", UNKNOWN)) for result in results} - {None}
+    if len(kinds) > 1:
+        raise DialectError(f"{what} whose results are of different types (the engines convert "
+                           "them to one type)")
+
+
+def chained_comparison(node: Tree) -> Tree | None:
+    """`a < b < c` (a comparison whose left operand is a comparison written without
+    parentheses) as `a < b AND b < c`; None for a single comparison."""
+    parts: list[tuple[object, Token, object]] = []
+    current: object = node
+    while isinstance(current, Tree) and current.data == "compare" \
+            and len(current.children) == 3:
+        left, op, right = current.children
+        parts.append((left, op, right))
+        current = left
+    if len(parts) < 2:
+        return None
+    parts.reverse()  # innermost first: (a < b), then (.. < c)
+    first_left = parts[0][0]
+    comparisons = [tree("compare", first_left, parts[0][1], parts[0][2])]
+    for _, op, right in parts[1:]:
+        comparisons.append(tree("compare", clone(comparisons[-1].children[2]), op, right))
+    for comparison in comparisons:
+        comparison.ctype = "bool"  # type: ignore[attr-defined]
+    return tree("paren", tree("and_", *comparisons))
+
