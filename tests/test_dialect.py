@@ -205,6 +205,7 @@ DIALECT_ERRORS = [
     # Results of two kinds: the engines make them one type.
     "MATCH (r:Room) RETURN CASE WHEN r.center.x > 0 THEN r.nodeSymbol ELSE r.center.x END AS v",
     "MATCH (r:Room) RETURN coalesce(r.name, 0) AS v",
+    "MATCH (r:Room) RETURN split(r.nodeSymbol, 'R') = [1] AS v",
     "CALL { MATCH (n) RETURN n } RETURN n",
     "CALL db.labels() YIELD label RETURN label",
     "MATCH (n:Room:Building) RETURN n",

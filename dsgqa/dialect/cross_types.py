@@ -64,9 +64,23 @@ def differ(left: str, right: str) -> bool:
     return a is not None and b is not None and a != b
 
 
+def _elements_differ(left: str, right: str) -> bool:
+    """Two list types whose elements (at any depth) are known kinds that differ."""
+    while left.startswith("list<") and right.startswith("list<"):
+        left, right = element(left), element(right)
+        if differ(left, right):
+            return True
+    return False
+
+
 def element_kind_differs(value: str, items: str) -> bool:
-    """`x IN list` where no element can equal x: a list of another kind of value."""
-    return items.startswith("list<") and differ(value, element(items))
+    """`x IN list` where no element can equal x: a list of another kind of value. A list
+    searched for in a list of lists of other elements is refused (see `compare_across_types`)."""
+    if not items.startswith("list<"):
+        return False
+    if _elements_differ(value, element(items)):
+        raise DialectError("IN over lists whose elements are of different types")
+    return differ(value, element(items))
 
 
 def bool_null() -> Tree:
@@ -90,9 +104,16 @@ def _null_when_either_is(left: object, right: object, answer: Tree) -> Tree:
 def compare_across_types(node: Tree) -> Tree | None:
     """Neo4j's value of a comparison between two kinds of value, or None when the operand
     types do not show two kinds."""
-    if len(node.children) != 3 or not differ(node.child_types[0], node.child_types[2]):
+    if len(node.children) != 3:
         return None
     left, op, right = node.children
+    if _elements_differ(node.child_types[0], node.child_types[2]):
+        # Neo4j compares element by element ([1, 2] = ['1', '2'] is false, [] = [] true,
+        # NULL elements make it NULL); the engines convert the elements ([1, 2] = ['1', '2']
+        # true on both).
+        raise DialectError("a comparison of lists whose elements are of different types")
+    if not differ(node.child_types[0], node.child_types[2]):
+        return None
     if str(op) not in _EQUALITY:
         return bool_null()
     return _null_when_either_is(left, right, tree("false_lit") if str(op) == "="
