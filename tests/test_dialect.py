@@ -123,10 +123,6 @@ REWRITES = [
      "RETURN count(o) AS n",
      "MATCH (o:Object) OPTIONAL MATCH (o)<-[:CONTAINS]-(m:MeshPlace) WITH o, count(m) AS k "
      "WHERE k = 0 RETURN count(o)"),
-    ("size(pattern)->COUNT",
-     "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN size((r)-[:CONTAINS]->()) AS n",
-     "MATCH (r:Room {nodeSymbol: 'R1'}) WITH * RETURN COUNT { MATCH (r)-[:CONTAINS]->() } AS n",
-     "MATCH (r:Room {nodeSymbol: 'R1'})-[:CONTAINS]->(m) RETURN count(m)"),
     ("index->1-based", "RETURN [10, 20, 30][0] AS a, [10, 20, 30][-1] AS b",
      "RETURN [10, 20, 30][1] AS a, [10, 20, 30][-1] AS b", "RETURN 10, 30"),
     ("slice->list_slice", "RETURN [10, 20, 30, 40][1..3] AS s",
@@ -146,9 +142,6 @@ REWRITES = [
      "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN r {.nodeSymbol, .class} AS m",
      "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN {nodeSymbol: r.nodeSymbol, class: r.class} AS m",
      "RETURN {nodeSymbol: 'R1', class: 'lounge'}"),
-    ("exists(property)->IS NOT NULL",
-     "MATCH (r:Room) WHERE exists(r.class) RETURN count(r) AS n",
-     "MATCH (r:Room) WHERE r.class IS NOT NULL RETURN count(r) AS n", "RETURN 5"),
     ("round(x)->floor(x + 0.5)", "RETURN round(-1.5) AS r", "RETURN floor(-1.5 + 0.5) AS r",
      "RETURN -1.0"),
     ("reduce->list_reduce", "RETURN reduce(s = 0, x IN [1, 2, 3] | s + x) AS total",
@@ -195,7 +188,15 @@ def test_union_parts_are_read_row_by_row() -> None:
 
 SYNTAX_ERRORS = ["hello world", "MATCH (n RETURN n", "MATCH (n) RETURN", "RETURN 1 +",
                  "MATCH (n) WHERE RETURN n", "SELECT * FROM Room", "MATCH (n)-[->(m) RETURN n",
-                 "", "MATCH (o:Object) RETURN o.class,"]
+                 "", "MATCH (o:Object) RETURN o.class,",
+                 # Removed before Neo4j 5.25 (Heracles' server), a syntax error there.
+                 "MATCH (r:Room) WHERE exists(r.class) RETURN count(r) AS n",
+                 "MATCH (r:Room) RETURN size((r)-[:CONTAINS]->()) AS n",
+                 "MATCH (r:Room) RETURN (r)-[:CONTAINS]->() AS n",
+                 "MATCH (r:Room) RETURN length(r.nodeSymbol) AS n",
+                 "MATCH (r:Room) RETURN toInt('3') AS n",
+                 "MATCH p = (r:Room)-->() RETURN rels(p) AS n",
+                 "RETURN filter(x IN [1, 2] WHERE x > 1) AS n"]
 DIALECT_ERRORS = [
     # Neo4j raises a type error where the engines convert a number to text.
     "MATCH (r:Room) RETURN toUpper(r.center.x) AS s",

@@ -60,6 +60,7 @@ from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
+from dsgqa.dialect.removed_syntax import refuse_removed_syntax
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
@@ -211,6 +212,7 @@ class Rewriter:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
         annotate_types(root)
+        refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         self.node_names = _node_names(root)
         names = FreshNames(taken)
         self.names = names
@@ -513,13 +515,9 @@ class Rewriter:
                                  binding.children[1], [test]):
                 args[0].children[1:] = by_position(binding, [test], self.names, False)
                 self.note(CAPTURES)
-        if fname in ("size", "exists") and len(args) == 1 and isinstance(args[0], Tree) \
+        if fname == "exists" and len(args) == 1 and isinstance(args[0], Tree) \
                 and args[0].data == "pattern_predicate":
-            subquery = self.pre_pattern_predicate(args[0])
-            if fname == "size":
-                subquery.children[0] = var("COUNT")
-                self.note("size(pattern)->COUNT")
-            return subquery
+            return self.pre_pattern_predicate(args[0])
         if fname == "size" and len(args) == 1 and isinstance(args[0], Tree) \
                 and args[0].data in ("list_comp", "list_comp_map") \
                 and isinstance(args[0].children[0], Tree) \
@@ -1111,12 +1109,9 @@ def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 
 def _exists(rw: Rewriter, node: Tree, args: list) -> Tree:
-    _arity("exists", args, 1)
-    (arg,) = args
-    if isinstance(arg, Tree) and arg.data == "prop":
-        rw.note("exists(property)->IS NOT NULL")
-        return tree("is_not_null", arg)
-    raise DialectError("exists() of anything but a property or a pattern")
+    # exists() of a pattern became a subquery before; of a property it is a syntax error in
+    # Neo4j 5 (`removed_syntax`).
+    raise DialectError("exists() of anything but a pattern")
 
 
 def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
@@ -1264,7 +1259,6 @@ assert set(_COLLECTED_AGGREGATES.values()) <= set(UDFS)
 _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "tointeger": _to_integer,
     "tointegerornull": _to_integer,
-    "toint": _to_integer,
     "tofloat": _simple_cast("DOUBLE", "toFloat"),
     "tofloatornull": _simple_cast("DOUBLE", "toFloat"),
     "tostring": _to_string,

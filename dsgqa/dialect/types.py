@@ -46,7 +46,7 @@ _FIXED_RESULT = {
     "lower": "str", "upper": "str", "trim": "str", "ltrim": "str", "rtrim": "str",
     "substring": "str", "replace": "str", "left": "str", "right": "str", "type": "str",
     "elementid": "str",
-    "tointeger": "int", "tointegerornull": "int", "toint": "int",
+    "tointeger": "int", "tointegerornull": "int",
     "tofloat": "float", "tofloatornull": "float",
     "toboolean": "bool", "tobooleanornull": "bool", "exists": "bool",
     "any": "bool", "all": "bool", "none": "bool", "single": "bool", "isempty": "bool",

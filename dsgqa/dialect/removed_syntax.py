@@ -1,0 +1,87 @@
+"""Cypher that Neo4j 5 no longer accepts: a syntax error there, so a syntax error here.
+
+Heracles runs Neo4j 5.25 (its docker-compose), which rejects at compile time what older Cypher
+allowed and models still write from older examples; Kuzu and Ladybug answer some of it (`rels(p)`,
+`length('abc')`) and the translator once rewrote the rest. A query that fails on Heracles'
+graph must fail here, or a model scores here for what Heracles marks wrong:
+
+- `exists(n.prop)`: removed in Neo4j 5.0 (`n.prop IS NOT NULL`);
+- `size((a)-->(b))`, a pattern expression anywhere but a boolean place (a WHERE, NOT, AND/OR,
+  a CASE's WHEN, `exists(...)`): removed in 5.0 (`COUNT { (a)-->(b) }`, a pattern
+  comprehension); the error text is Neo4j's own;
+- `length()` of a string or a list: 5.0 keeps it for paths (`size()`);
+- `toInt()`, `rels()`, `filter()`, `extract()`: removed in 4.0 (`toInteger()`,
+  `relationships()`, list comprehensions).
+
+Read on the original tree, before any rewrite, so the translator's own calls (it writes Kuzu's
+`rels()`) are never mistaken for the model's.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.types import UNKNOWN
+
+_REMOVED_FUNCTIONS = {
+    "toint": "toInteger()", "rels": "relationships()",
+    "filter": "a list comprehension [x IN list WHERE ...]",
+    "extract": "a list comprehension [x IN list | ...]",
+}
+# Where a pattern expression is a test of existence (Neo4j 5 allows it only there).
+_BOOLEAN_PLACES = frozenset({"where", "not_", "and_", "or_", "xor_", "case_when", "where_arg"})
+_SIZE_MESSAGE = ("A pattern expression should only be used in order to test the existence of a "
+                 "pattern. It can no longer be used inside the function size(), an alternative "
+                 "is to replace size() with COUNT {}.")
+_PATTERN_MESSAGE = ("A pattern expression should only be used in order to test the existence of "
+                    "a pattern (in a WHERE, or inside exists()); use a pattern comprehension or "
+                    "COUNT {} for anything else.")
+
+
+def _callee(node: Tree) -> str:
+    callee = node.children[0]
+    return plain_name(callee.children[0]).lower() \
+        if isinstance(callee, Tree) and callee.data == "var" else ""
+
+
+def _check_call(node: Tree) -> None:
+    fname = _callee(node)
+    args = [c for c in node.children[1:] if isinstance(c, Tree)]
+    if fname in _REMOVED_FUNCTIONS:
+        raise CypherSyntaxError(f"Unknown function '{fname}': removed from Cypher (Neo4j 5 "
+                                f"has {_REMOVED_FUNCTIONS[fname]})")
+    if fname == "exists" and len(args) == 1 and args[0].data != "pattern_predicate":
+        raise CypherSyntaxError("exists() of a property is no longer supported in Neo4j 5: use "
+                                "`n.prop IS NOT NULL`")
+    if fname == "length" and len(args) == 1:
+        kind = getattr(args[0], "ctype", UNKNOWN)
+        if kind == "str" or kind.startswith("list<"):
+            raise CypherSyntaxError(f"Type mismatch: length() takes a path in Neo4j 5, not a "
+                                    f"{'string' if kind == 'str' else 'list'} (use size())")
+
+
+def _check(node: Tree, parent: Tree | None) -> None:
+    if node.data == "paren":  # `WHERE ((a)-->())` is where its parent is
+        for child in node.children:
+            if isinstance(child, Tree):
+                _check(child, parent)
+        return
+    if node.data == "call":
+        _check_call(node)
+    elif node.data == "pattern_predicate" and parent is not None:
+        if parent.data == "call" and _callee(parent) == "size":
+            raise CypherSyntaxError(_SIZE_MESSAGE)
+        if parent.data not in _BOOLEAN_PLACES and not (
+                parent.data == "call" and _callee(parent) == "exists") \
+                and parent.data not in ("list_comp", "list_comp_map"):
+            raise CypherSyntaxError(_PATTERN_MESSAGE)
+    for child in node.children:
+        if isinstance(child, Tree):
+            _check(child, node)
+
+
+def refuse_removed_syntax(root: Tree) -> None:
+    """Raise `CypherSyntaxError` for Cypher Neo4j 5 rejects (see the module)."""
+    _check(root, None)
