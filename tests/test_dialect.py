@@ -196,8 +196,29 @@ SYNTAX_ERRORS = ["hello world", "MATCH (n RETURN n", "MATCH (n) RETURN", "RETURN
                  "MATCH (r:Room) RETURN length(r.nodeSymbol) AS n",
                  "MATCH (r:Room) RETURN toInt('3') AS n",
                  "MATCH p = (r:Room)-->() RETURN rels(p) AS n",
-                 "RETURN filter(x IN [1, 2] WHERE x > 1) AS n"]
+                 "RETURN filter(x IN [1, 2] WHERE x > 1) AS n",
+                 # Projections Neo4j 5 rejects when it compiles the query.
+                 "MATCH (r:Room) WITH count(*) AS total MATCH (o:Object) "
+                 "RETURN o.class AS c, count(*) * 1.0 / total AS share",
+                 "MATCH (r:Room) RETURN r.class AS c, r.center.x + count(*) AS v",
+                 "MATCH (r:Room) RETURN r.class, r.class",
+                 "MATCH (r:Room) WITH r.class RETURN 1 AS x",
+                 "MATCH (r:Room) RETURN r.class AS a UNION MATCH (o:Object) RETURN o.class AS b"]
+# Aggregating projections Neo4j 5 accepts: every read outside an aggregate is a projected item,
+# a property of a projected variable, a literal or a name the expression binds.
+GROUPING_ACCEPTED = [
+    "MATCH (r:Room) RETURN r.nodeSymbol AS s, size(r.nodeSymbol) + count(*) AS v",
+    "MATCH (r:Room) RETURN r AS m, size(r.nodeSymbol) + count(*) AS v",
+    "MATCH (r:Room) RETURN r.center.x AS x, r.center.x * count(*) AS v",
+    "MATCH (r:Room) RETURN r.class AS c, [x IN collect(r) | x.class] AS l",
+    "MATCH (r:Room) RETURN r.class AS c, reduce(s = 0, x IN collect(r.center.x) | s + x) AS t",
+    "MATCH (r:Room) RETURN count(*) + 1 AS k, pi() * count(*) AS p",
+    "MATCH (r:Room) WITH *, count(*) AS k RETURN k",
+]
 DIALECT_ERRORS = [
+    # Neo4j matches UNION columns by name, the engines by position.
+    "MATCH (r:Room) RETURN r.class AS a, r.center.x AS b UNION "
+    "MATCH (r:Room) RETURN r.center.x AS b, r.class AS a",
     # Neo4j raises a type error where the engines convert a number to text.
     "MATCH (r:Room) RETURN toUpper(r.center.x) AS s",
     "MATCH (r:Room) RETURN size(r.center.x) AS s",
@@ -275,6 +296,11 @@ def test_kuzu_dialect_reference_queries_still_parse():
 def test_not_cypher_is_a_syntax_error(cypher):
     with pytest.raises(CypherSyntaxError):
         translate(cypher)
+
+
+@pytest.mark.parametrize("cypher", GROUPING_ACCEPTED)
+def test_grouping_neo4j_accepts_is_translated(cypher):
+    assert translate(cypher).query
 
 
 @pytest.mark.parametrize("cypher", DIALECT_ERRORS)

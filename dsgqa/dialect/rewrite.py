@@ -60,6 +60,7 @@ from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
+from dsgqa.dialect.projection_checks import check_projections
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
@@ -213,6 +214,7 @@ class Rewriter:
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
         annotate_types(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
+        check_projections(root)
         self.node_names = _node_names(root)
         names = FreshNames(taken)
         self.names = names

@@ -7,7 +7,8 @@
 - `refused`: the write guard stopped it;
 - `timeout`: it ran out of time;
 - `runtime`: an error Neo4j raises as well (division of integers by zero, an integer
-  overflow, `range()` with a step of 0, a percentile outside [0, 1], running out of memory).
+  overflow, `range()` with a step of 0, `LIMIT -1`, a percentile outside [0, 1], running out
+  of memory).
 
 The kind says who lost the point, so on the embedded engines an error charges the model only
 when its message is one Neo4j would give too: an engine's internal failure on a valid query
@@ -29,12 +30,14 @@ _UNKNOWN_FUNCTION = re.compile(r"function (\S+) does not exist", re.IGNORECASE)
 _NOT_A_STATEMENT = re.compile(r"^(\S+) is not allowed: only read queries")
 _NOT_IN_SCOPE = re.compile(r"variable (\S+?) is not in scope", re.IGNORECASE)
 # Embedded-engine errors Neo4j raises too, for the same query and the same rows (the Cypher
-# Manual: integer division or modulo by zero, integer overflow, range() with step 0; the
-# percentile functions' argument check, which our own UDF makes; the memory cap).
+# Manual: integer division or modulo by zero, integer overflow, range() with step 0, a SKIP or
+# LIMIT that is no non-negative integer; the percentile functions' argument check, which our
+# own UDF makes; the memory cap).
 _NEO4J_RAISES_TOO = re.compile(
     r"runtime exception: (divide|modulo) by zero"
     r"|overflow exception: value .* is not within int64 range"
     r"|runtime exception: step of range cannot be 0"
+    r"|the number of rows to skip/limit must be a non-negative integer"
     r"|valueerror: percentile .* is not between 0\.0 and 1\.0"
     r"|exceeded the memory limit|query worker died \(memory limit")
 

@@ -1,0 +1,155 @@
+"""Projections Neo4j 5 rejects when it compiles a query; the engines run them.
+
+- Implicit grouping keys (removed in Neo4j 5.0): in a WITH or RETURN that aggregates, an
+  expression holding an aggregate may read, outside its aggregates, only literals, parameters,
+  variables that are themselves projected items, and properties that are projected items (or
+  of such a variable). `WITH count(*) AS total MATCH (o) RETURN o.class, count(*) * 1.0 / total`
+  fails in Neo4j ("Aggregation column contains implicit grouping expressions"); the engines
+  fail with an internal error, or group by the hidden key and answer.
+- Two result columns of one name (`RETURN n.class, n.class`), and an expression a WITH passes
+  on without a name (`WITH n.class`): errors in Neo4j; the engines answer.
+- The parts of a UNION must return the same column names: Neo4j refuses `RETURN 1 AS a UNION
+  RETURN 1 AS b`, which the engines answer. Parts naming the same columns in another order are
+  valid in Neo4j, which matches them by name; the engines match them by position, so that form
+  is refused (`dialect`).
+
+A model's query that fails on Heracles' Neo4j fails here with `syntax`, so it scores the same.
+The checks read the original tree (before any rewrite) and never flag what they cannot tell:
+anything inside a subquery or a pattern, a name a comprehension binds, and a subquery's own
+projections are taken as allowed.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
+from dsgqa.dialect.trees import child_of, declared_names
+
+_CALLS = frozenset({"call", "call_star", "call_distinct"})
+_NOT_READ = frozenset({"subquery", "pattern_predicate", "param", "int_lit", "float_lit",
+                       "str_lit", "true_lit", "false_lit", "null_lit"})
+_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
+
+
+def _items(projection: Tree) -> list[Tree | Token]:
+    return list(child_of(projection, "proj_items").children)
+
+
+def _column(item: Tree) -> str | None:
+    """The column's name: the alias, the variable, or a RETURN item's own text."""
+    if len(item.children) > 1:
+        return plain_name(item.children[1])
+    if item.children[0].data == "var":
+        return plain_name(item.children[0].children[0])
+    return getattr(item, "original_text", None)
+
+
+def _local_names(node: Tree) -> set[str]:
+    """Names bound inside an expression (comprehensions, quantifiers, reduce, patterns)."""
+    names = declared_names(node)
+    for sub in node.iter_subtrees():
+        if sub.data in _BINDERS and sub.children and isinstance(sub.children[0], Tree) \
+                and sub.children[0].data == "in_" \
+                and sub.children[0].children[0].data == "var":
+            names.add(plain_name(sub.children[0].children[0].children[0]))
+        if sub.data == "call" and sub.children[1:] and isinstance(sub.children[1], Tree) \
+                and sub.children[1].data == "compare" \
+                and sub.children[1].children[0].data == "var":  # reduce(acc = 0, ...)
+            names.add(plain_name(sub.children[1].children[0].children[0]))
+    return names
+
+
+def _hidden_key(node: object, keys: set[str], key_vars: set[str], local: set[str],
+                emit: Emitter) -> str | None:
+    """The first expression `node` reads outside an aggregate that is no grouping key."""
+    if not isinstance(node, Tree) or node.data in _NOT_READ:
+        return None
+    if node.data in _CALLS:
+        callee = node.children[0]
+        if isinstance(callee, Tree) and callee.data == "var" \
+                and plain_name(callee.children[0]).lower() in AGGREGATES:
+            return None
+        args = node.children[1:]
+    else:
+        args = node.children
+    if node.data in ("prop", "index", "var") and emit.emit(node) in keys:
+        return None
+    if node.data == "var":
+        name = plain_name(node.children[0])
+        return None if name in key_vars or name in local else name
+    for child in args:
+        found = _hidden_key(child, keys, key_vars, local, emit)
+        if found is not None:
+            return emit.emit(node) if node.data in ("prop", "index") else found
+    return None
+
+
+def _check_grouping(items: list[Tree | Token]) -> None:
+    if any(isinstance(item, Token) for item in items):  # `*`: every variable is a key
+        return
+    trees = [item for item in items if isinstance(item, Tree)]
+    aggregating = [item for item in trees if has_aggregate(item.children[0])]
+    if not aggregating:
+        return
+    emit = Emitter()
+    grouping = [item.children[0] for item in trees if item not in aggregating]
+    keys = {emit.emit(value) for value in grouping}
+    key_vars = {plain_name(value.children[0]) for value in grouping if value.data == "var"}
+    for item in aggregating:
+        value = item.children[0]
+        hidden = _hidden_key(value, keys, key_vars, _local_names(value), emit)
+        if hidden is not None:
+            raise CypherSyntaxError(
+                f"Aggregation column contains implicit grouping expressions: "
+                f"'{emit.emit(value)}' reads '{hidden}', which is not a projected item "
+                "(Neo4j 5 requires it to be one, or moved into a preceding WITH)")
+
+
+def _check_projection(clause: Tree) -> list[str | None]:
+    items = _items(clause.children[0])
+    names: list[str | None] = []
+    for item in items:
+        if isinstance(item, Token):
+            continue
+        name = _column(item)
+        if clause.data == "with_clause" and len(item.children) == 1 \
+                and item.children[0].data != "var":
+            raise CypherSyntaxError("Expression in WITH must be aliased (use AS)")
+        if name is not None and name in names:
+            raise CypherSyntaxError(f"Multiple result columns with the same name '{name}' are "
+                                    "not supported")
+        names.append(name)
+    _check_grouping(items)
+    return names
+
+
+def _check_union(columns: list[list[str | None]]) -> None:
+    first = columns[0]
+    for other in columns[1:]:
+        if None in first or None in other:
+            continue
+        if set(other) != set(first):
+            raise CypherSyntaxError("All sub queries in an UNION must have the same return "
+                                    "column names")
+        if other != first:
+            raise DialectError("UNION parts naming their columns in different orders (Neo4j "
+                               "matches them by name, the engines by position)")
+
+
+def check_projections(root: Tree) -> None:
+    """Raise `CypherSyntaxError` for what Neo4j rejects (see the module)."""
+    query = root.children[0] if root.data == "start" else root
+    returned: list[list[str | None]] = []
+    for part in query.children:
+        if not (isinstance(part, Tree) and part.data == "single_query"):
+            continue
+        last: list[str | None] = []
+        for clause in part.children:
+            if isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause"):
+                last = _check_projection(clause)
+        returned.append(last)
+    if len(returned) > 1:
+        _check_union(returned)
