@@ -203,6 +203,7 @@ SYNTAX_ERRORS = ["hello world", "MATCH (n RETURN n", "MATCH (n) RETURN", "RETURN
                  "MATCH (r:Room) RETURN r.class AS c, r.center.x + count(*) AS v",
                  "MATCH (r:Room) RETURN r.class, r.class",
                  "MATCH (r:Room) WITH r.class RETURN 1 AS x",
+                 "MATCH (r:Room) WHERE count(r) > 1 RETURN r.class AS c",
                  "MATCH (r:Room) RETURN r.class AS a UNION MATCH (o:Object) RETURN o.class AS b"]
 # Aggregating projections Neo4j 5 accepts: every read outside an aggregate is a projected item,
 # a property of a projected variable, a literal or a name the expression binds.

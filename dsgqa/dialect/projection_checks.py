@@ -8,6 +8,8 @@
   fail with an internal error, or group by the hidden key and answer.
 - Two result columns of one name (`RETURN n.class, n.class`), and an expression a WITH passes
   on without a name (`WITH n.class`): errors in Neo4j; the engines answer.
+- An aggregate in a WHERE (`MATCH (n) WHERE count(n) > 1`): an error in Neo4j; the engines
+  fail with an internal error, which would be charged to the engine.
 - The parts of a UNION must return the same column names: Neo4j refuses `RETURN 1 AS a UNION
   RETURN 1 AS b`, which the engines answer. Parts naming the same columns in another order are
   valid in Neo4j, which matches them by name; the engines match them by position, so that form
@@ -139,8 +141,18 @@ def _check_union(columns: list[list[str | None]]) -> None:
                                "matches them by name, the engines by position)")
 
 
+def _check_where(clause: Tree) -> None:
+    where = child_of(clause, "where")
+    if where is not None and has_aggregate(where):
+        raise CypherSyntaxError("Invalid use of an aggregating function in a WHERE (aggregate "
+                                "in a WITH, then filter)")
+
+
 def check_projections(root: Tree) -> None:
     """Raise `CypherSyntaxError` for what Neo4j rejects (see the module)."""
+    for clause in root.iter_subtrees():
+        if clause.data in ("match", "with_clause"):
+            _check_where(clause)
     query = root.children[0] if root.data == "start" else root
     returned: list[list[str | None]] = []
     for part in query.children:
