@@ -142,6 +142,8 @@ REWRITES = [
      "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN r {.nodeSymbol, .class} AS m",
      "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN {nodeSymbol: r.nodeSymbol, class: r.class} AS m",
      "RETURN {nodeSymbol: 'R1', class: 'lounge'}"),
+    ("round(x, precision)->neo4j_round", "RETURN round(1.005, 2) AS r",
+     "RETURN neo4j_round(CAST(1.005 AS DOUBLE), CAST(2 AS INT64), '') AS r", "RETURN 1.01"),
     ("round(x)->floor(x + 0.5)", "RETURN round(-1.5) AS r", "RETURN floor(-1.5 + 0.5) AS r",
      "RETURN -1.0"),
     ("reduce->list_reduce", "RETURN reduce(s = 0, x IN [1, 2, 3] | s + x) AS total",

@@ -19,6 +19,9 @@ from dsgqa.graphstore.worker_pool import WorkerDied
     ("Runtime exception: ValueError: percentile 1.5 is not between 0.0 and 1.0 At: ...",
      "runtime"),
     ("query exceeded the memory limit (512 MB): std::bad_alloc", "runtime"),
+    ("Runtime exception: ValueError: Precision argument to 'round()' cannot be negative At: ..",
+     "runtime"),
+    ("Runtime exception: ValueError: Rounding necessary At: ...", "runtime"),
     ("Runtime exception: The number of rows to skip/limit must be a non-negative integer.",
      "runtime"),
     # The engine's failures on a query Neo4j runs.

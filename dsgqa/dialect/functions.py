@@ -13,6 +13,7 @@ as in Neo4j (the engine's default NULL handling).
 
 from __future__ import annotations
 
+import decimal
 import math
 import types
 from collections.abc import Callable
@@ -55,6 +56,39 @@ def java_double_string(value: float) -> str:
     exponent = digits_tuple.exponent + len(digits_tuple.digits) - 1  # type: ignore[operator]
     mantissa = digits[0] + "." + (digits[1:] or "0")
     return f"{sign}{mantissa}E{exponent}"
+
+
+_JAVA_ROUNDING = {
+    "CEILING": decimal.ROUND_CEILING, "FLOOR": decimal.ROUND_FLOOR, "UP": decimal.ROUND_UP,
+    "DOWN": decimal.ROUND_DOWN, "HALF_EVEN": decimal.ROUND_HALF_EVEN,
+    "HALF_UP": decimal.ROUND_HALF_UP, "HALF_DOWN": decimal.ROUND_HALF_DOWN,
+}
+
+
+def neo4j_round(value: float, precision: int, mode: str) -> float:
+    """`round(x, precision[, mode])` as Neo4j computes it (`mode` '' when the query gave
+    none): the decimal digits Java prints for the double (`BigDecimal.valueOf`), rounded to
+    `precision` places (never more than it has) in the Java rounding mode. Kuzu's `round(x, 2)` rounds the binary value (1.005 -> 1.0;
+    Neo4j 1.01) and takes a negative precision, which Neo4j refuses."""
+    if precision < 0:
+        raise ValueError("Precision argument to 'round()' cannot be negative")
+    if mode == "":  # no mode given: HALF_UP, but precision 0 is Java's Math.round (ties up)
+        if precision == 0 and not (math.isnan(value) or math.isinf(value)):
+            return float(math.floor(value + 0.5))
+        mode = "HALF_UP"
+    if mode not in _JAVA_ROUNDING and mode != "UNNECESSARY":
+        raise ValueError("Unknown rounding mode. Valid values are: CEILING, FLOOR, UP, DOWN, "
+                         "HALF_EVEN, HALF_UP, HALF_DOWN, UNNECESSARY.")
+    if math.isnan(value) or math.isinf(value):
+        return value
+    digits = Decimal(java_double_string(float(value)))
+    scale = min(-digits.as_tuple().exponent, precision)  # type: ignore[operator]
+    step = Decimal(1).scaleb(-scale)
+    if mode == "UNNECESSARY":
+        if digits != digits.quantize(step, rounding=decimal.ROUND_DOWN):
+            raise ValueError("Rounding necessary")
+        return float(digits)
+    return float(digits.quantize(step, rounding=_JAVA_ROUNDING[mode]))
 
 
 def neo4j_bool_string(value: bool) -> str:
@@ -139,6 +173,7 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_replace", neo4j_replace, ("STRING", "STRING", "STRING"), "STRING"),
     UDF("neo4j_double_string", java_double_string, ("DOUBLE",), "STRING"),
     UDF("neo4j_bool_string", neo4j_bool_string, ("BOOLEAN",), "STRING"),
+    UDF("neo4j_round", neo4j_round, ("DOUBLE", "INT64", "STRING"), "DOUBLE"),
     UDF("neo4j_stdev", neo4j_stdev, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_stdevp", neo4j_stdevp, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_percentile_cont", neo4j_percentile_cont, ("DOUBLE[]", "DOUBLE"), "DOUBLE"),

@@ -1096,18 +1096,15 @@ def _substring(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
     """Neo4j's round(x) and round(x, 0) round ties up (-1.5 -> -1.0, Java's Math.round); Kuzu's
-    round goes away from zero. With a positive precision both go away from zero (HALF_UP)."""
+    round goes away from zero. With a precision or a rounding mode Neo4j rounds the decimal
+    digits Java prints (`functions.neo4j_round`)."""
     _arity("round", args, 1, 2, 3)
-    if len(args) == 3:
-        raise DialectError("round() with a rounding mode")
-    if len(args) == 2:
-        precision = _int_value(args[1])
-        if precision is None:
-            raise DialectError("round() with a precision that is not a literal")
-        if precision > 0:
-            return node
-    rw.note("round(x)->floor(x + 0.5)")
-    return call("floor", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.5"))))
+    if len(args) == 1 or (len(args) == 2 and _int_value(args[1]) == 0):
+        rw.note("round(x)->floor(x + 0.5)")
+        return call("floor", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.5"))))
+    rw.note("round(x, precision)->neo4j_round")
+    mode = args[2] if len(args) == 3 else tree("str_lit", Token("STRING", "''"))
+    return call("neo4j_round", cast(args[0], "DOUBLE"), cast(args[1], "INT64"), mode)
 
 
 def _exists(rw: Rewriter, node: Tree, args: list) -> Tree:

@@ -39,6 +39,8 @@ _NEO4J_RAISES_TOO = re.compile(
     r"|runtime exception: step of range cannot be 0"
     r"|the number of rows to skip/limit must be a non-negative integer"
     r"|valueerror: percentile .* is not between 0\.0 and 1\.0"
+    r"|valueerror: (precision argument to 'round\(\)' cannot be negative"
+    r"|unknown rounding mode|rounding necessary)"
     r"|exceeded the memory limit|query worker died \(memory limit")
 
 
