@@ -68,8 +68,9 @@ _JAVA_ROUNDING = {
 def neo4j_round(value: float, precision: int, mode: str) -> float:
     """`round(x, precision[, mode])` as Neo4j computes it (`mode` '' when the query gave
     none): the decimal digits Java prints for the double (`BigDecimal.valueOf`), rounded to
-    `precision` places (never more than it has) in the Java rounding mode. Kuzu's `round(x, 2)` rounds the binary value (1.005 -> 1.0;
-    Neo4j 1.01) and takes a negative precision, which Neo4j refuses."""
+    `precision` places (never more than it has) in the Java rounding mode. Kuzu's
+    `round(x, 2)` rounds the binary value (1.005 -> 1.0; Neo4j 1.01) and takes a negative
+    precision, which Neo4j refuses."""
     if precision < 0:
         raise ValueError("Precision argument to 'round()' cannot be negative")
     if mode == "":  # no mode given: HALF_UP, but precision 0 is Java's Math.round (ties up)
