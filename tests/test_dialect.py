@@ -209,6 +209,13 @@ SYNTAX_ERRORS = ["hello world", "MATCH (n RETURN n", "MATCH (n) RETURN", "RETURN
                  "MATCH (r:Room) RETURN r.class AS a UNION MATCH (o:Object) RETURN o.class AS b"]
 # Aggregating projections Neo4j 5 accepts: every read outside an aggregate is a projected item,
 # a property of a projected variable, a literal or a name the expression binds.
+# Lists compared whose elements are never NULL (literals, labels(), split(), collect()).
+NULL_FREE_LISTS_COMPARED = [
+    "MATCH (r:Room) RETURN labels(r) = ['Room'] AS v",
+    "MATCH (r:Room) RETURN split(r.nodeSymbol, 'R') = ['', '1'] AS v",
+    "MATCH (r:Room) RETURN collect(r.class) <> ['x'] AS v",
+    "RETURN [1, 2] = [1, 2] AS v",
+]
 GROUPING_ACCEPTED = [
     "MATCH (r:Room) RETURN r.nodeSymbol AS s, size(r.nodeSymbol) + count(*) AS v",
     "MATCH (r:Room) RETURN r AS m, size(r.nodeSymbol) + count(*) AS v",
@@ -231,6 +238,9 @@ DIALECT_ERRORS = [
     "MATCH (r:Room) RETURN CASE WHEN r.center.x > 0 THEN r.nodeSymbol ELSE r.center.x END AS v",
     "MATCH (r:Room) RETURN coalesce(r.name, 0) AS v",
     "MATCH (r:Room) RETURN split(r.nodeSymbol, 'R') = [1] AS v",
+    # Lists or maps that may hold NULL: Neo4j's = is NULL there, the engines' true.
+    "MATCH (r:Room) RETURN [r.name, r.class] = [r.name, r.class] AS v",
+    "RETURN {a: 1, b: null} = {a: 1, b: null} AS v",
     "CALL { MATCH (n) RETURN n } RETURN n",
     "CALL db.labels() YIELD label RETURN label",
     "MATCH (n:Room:Building) RETURN n",
@@ -299,6 +309,11 @@ def test_kuzu_dialect_reference_queries_still_parse():
 def test_not_cypher_is_a_syntax_error(cypher):
     with pytest.raises(CypherSyntaxError):
         translate(cypher)
+
+
+@pytest.mark.parametrize("cypher", NULL_FREE_LISTS_COMPARED)
+def test_null_free_lists_are_compared(cypher):
+    assert translate(cypher).query
 
 
 @pytest.mark.parametrize("cypher", GROUPING_ACCEPTED)

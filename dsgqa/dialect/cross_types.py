@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import call, clone, name, tree
 from dsgqa.dialect.types import NUMBERS, UNKNOWN, element
@@ -73,6 +74,44 @@ def _elements_differ(left: str, right: str) -> bool:
     return False
 
 
+# Functions whose lists never hold NULL (collect() skips it).
+_NULL_FREE_LISTS = frozenset({"collect", "split", "range", "labels", "keys", "nodes",
+                              "relationships", "tail"})
+
+
+def _null_free(node: object) -> bool:
+    """Whether a list or map value can be seen to hold no NULL: literals of literals, and the
+    results of functions that never make one."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data in _NON_NULL_LITERALS:
+        return True
+    if node.data == "paren":
+        return _null_free(node.children[0])
+    if node.data == "list_literal":
+        return all(_null_free(child) for child in node.children)
+    if node.data == "map_literal":
+        return all(_null_free(entry.children[1]) for entry in node.children)
+    if node.data == "call" and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "var":
+        fname = plain_name(node.children[0].children[0]).lower()
+        return fname in _NULL_FREE_LISTS and (fname != "tail" or _null_free(node.children[1]))
+    return False
+
+
+def note_null_free_operands(node: Tree) -> None:
+    """Before the operands are rewritten (`labels(n)` becomes Kuzu's list of `label(n)`):
+    whether each can be seen to hold no NULL, for `compare_across_types`."""
+    if len(node.children) == 3:
+        node.null_free = (_null_free(node.children[0]),  # type: ignore[attr-defined]
+                          _null_free(node.children[2]))
+
+
+def _containers(left: str, right: str) -> bool:
+    """Both operands are lists, or both maps."""
+    return kind(left) == kind(right) and kind(left) in ("list", "map")
+
+
 def element_kind_differs(value: str, items: str) -> bool:
     """`x IN list` where no element can equal x: a list of another kind of value. A list
     searched for in a list of lists of other elements is refused (see `compare_across_types`)."""
@@ -112,6 +151,11 @@ def compare_across_types(node: Tree) -> Tree | None:
         # NULL elements make it NULL); the engines convert the elements ([1, 2] = ['1', '2']
         # true on both).
         raise DialectError("a comparison of lists whose elements are of different types")
+    if str(op) in _EQUALITY and _containers(node.child_types[0], node.child_types[2]) \
+            and not all(getattr(node, "null_free", (False, False))):
+        # Neo4j: [1, NULL] = [1, NULL] and {a: NULL} = {a: NULL} are NULL; the engines: true.
+        raise DialectError("= or <> of lists or maps that may hold NULL (Neo4j answers NULL "
+                           "where the engines say true)")
     if not differ(node.child_types[0], node.child_types[2]):
         return None
     if str(op) not in _EQUALITY:

@@ -34,6 +34,7 @@ from dsgqa.dialect.cross_types import (
     chained_comparison,
     compare_across_types,
     element_kind_differs,
+    note_null_free_operands,
     refuse_mixed_result,
     refuse_type_errors,
     text_test_on_non_text,
@@ -680,6 +681,7 @@ class Rewriter:
     def pre_compare(self, node: Tree) -> Tree:
         chain = chained_comparison(node)
         if chain is None:
+            note_null_free_operands(node)
             return node
         self.note(CHAIN_REWRITE)
         return chain
