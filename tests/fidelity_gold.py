@@ -1253,6 +1253,16 @@ def _where_trash_and_bag_go(g: Graph) -> Any:
     return {(lounge, t.symbol) for t in g.of("Object", "trash")} | {(room, bag)}
 
 
+@gold("fid140")
+def _objects_between_heights(g: Graph) -> Any:
+    return {o.symbol for o in g.of("Object") if 0.5 < o.center[2] < 1.5}
+
+
+@gold("fid141")
+def _objects_not_between_heights(g: Graph) -> Any:
+    return sum(1 for o in g.of("Object") if not 0.2 <= o.center[2] < 1.0)
+
+
 def answers(graph: Graph | None = None) -> dict[str, str]:
     """uid -> canonical SLDP text of every gold answer."""
     graph = graph or load_graph()

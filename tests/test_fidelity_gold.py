@@ -49,6 +49,7 @@ IDIOMS = {
     "idiom-optional-point-field": re.compile(r"OPTIONAL MATCH .*\b(\w+)\b.*\1\.center"),
     "idiom-shortestPath-where": re.compile(r"shortestPath\(.*\)\s+WHERE (none|all)\("),
     "idiom-union": re.compile(r"\bUNION\b"),
+    "idiom-chained-comparison": re.compile(r"[<>]=? [\w.]+ [<>]=? "),
     "idiom-cross-product": re.compile(r"MATCH \([^()]*\), \("),
     "idiom-all-abs": re.compile(r"WITH .* WHERE .*all\(\w+ IN \w+ WHERE abs\("),
 }
