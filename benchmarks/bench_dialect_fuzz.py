@@ -5,13 +5,16 @@
 Rounds of random scene graphs and random Neo4j read queries, until the time is up. Each query's
 expected rows come from the reference evaluator (Neo4j's semantics); the translator runs it on
 Kuzu and on Ladybug, each in its own interpreter. Prints queries tried, agreements, refusals by
-construct, silent disagreements by construct, and every disagreeing query (shrunk when a
-smaller form still disagrees) with the expected rows and each engine's rows.
+construct, blamed queries (a runtime, syntax or schema error on a query Neo4j answers: the
+model would be charged with it) grouped by error message with their translation, silent
+disagreements by construct, and every disagreeing query (shrunk when a smaller form still
+disagrees) with the expected rows and each engine's rows.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
@@ -23,7 +26,9 @@ from tests.cypher_fuzz.differential import Round, expected_plain, run_round
 from tests.cypher_fuzz.engines import BACKENDS
 from tests.cypher_fuzz.graphs import spec_json
 from tests.cypher_fuzz.shrink import shrink_many
-from tests.test_dialect_fuzz import KNOWN_IN_SAMPLE
+from tests.test_dialect_fuzz import KNOWN_IN_SAMPLE, explained
+
+BLAMED_EXAMPLES = 2  # queries printed per blamed error message
 
 
 class Tally:
@@ -36,6 +41,8 @@ class Tally:
         self.refused_by: dict[str, Counter] = {b: Counter() for b in BACKENDS}
         self.refused_kind: dict[str, Counter] = {b: Counter() for b in BACKENDS}
         self.disagree_by: dict[str, Counter] = {b: Counter() for b in BACKENDS}
+        self.blamed_kind: dict[str, Counter] = {b: Counter() for b in BACKENDS}
+        self.blamed: dict[str, list[tuple[Round, int, str]]] = {}  # message -> queries
         self.tried_by: Counter = Counter()
         self.disagreements: list[tuple[Round, int]] = []
 
@@ -54,8 +61,35 @@ class Tally:
                 elif verdict.outcome == "disagree":
                     self.disagree_by[backend].update(trial.generated.constructs)
                     silent = True
+                elif verdict.outcome == "blamed":
+                    self.blamed_kind[backend][verdict.kind] += 1
+                    self.blamed.setdefault(message_class(verdict.error), []).append(
+                        (rnd, i, backend))
             if silent:
                 self.disagreements.append((rnd, i))
+
+
+def message_class(error: str) -> str:
+    """An error message with its numbers blanked, so one defect is one group."""
+    first = next((line for line in error.strip().splitlines() if line.strip()), "(no message)")
+    return re.sub(r"\d+", "#", first)[:200]
+
+
+def report_blamed(tally: Tally) -> None:
+    total = sum(len(items) for items in tally.blamed.values())
+    print(f"\n== blamed: {total} verdicts on queries Neo4j answers failed as runtime, syntax "
+          f"or schema, in {len(tally.blamed)} kinds of message")
+    for message, items in sorted(tally.blamed.items(), key=lambda kv: -len(kv[1])):
+        per = Counter(backend for _, _, backend in items)
+        print(f"\n-- {dict(per)}: {message}")
+        for rnd, i, backend in items[:BLAMED_EXAMPLES]:
+            trial, verdict = rnd.trials[i], rnd.verdicts[backend][i]
+            why = explained(backend, trial, verdict)
+            print(f"   query:    {trial.generated.text}")
+            print(f"   expected: {expected_plain(trial)}")
+            print(f"   {backend + ':':9} {verdict.kind}: {verdict.error.strip()[:400]}"
+                  f"{f' [{why}]' if why else ''}")
+            print(f"   executed: {verdict.executed}")
 
 
 def report(tally: Tally, seconds: float, show: int, do_shrink: bool) -> None:
@@ -65,14 +99,16 @@ def report(tally: Tally, seconds: float, show: int, do_shrink: bool) -> None:
     for backend in BACKENDS:
         out = tally.outcomes[backend]
         print(f"\n== {backend}: agree {out['agree']}, refused {out['refused']}, "
-              f"DISAGREE {out['disagree']}")
+              f"DISAGREE {out['disagree']}, BLAMED {out['blamed']}")
         print(f"   refusals by kind: {dict(tally.refused_kind[backend].most_common())}")
+        print(f"   blamed by kind:   {dict(tally.blamed_kind[backend].most_common())}")
         print("   refusals by construct (refused / tried):")
         for name, n in tally.refused_by[backend].most_common():
             print(f"     {name:28} {n:5} / {tally.tried_by[name]}")
         print("   disagreements by construct (disagree / tried):")
         for name, n in tally.disagree_by[backend].most_common():
             print(f"     {name:28} {n:5} / {tally.tried_by[name]}")
+    report_blamed(tally)
     print(f"\n== silent disagreements: {len(tally.disagreements)} queries "
           f"(showing {min(show, len(tally.disagreements))})")
     def known(item: tuple[Round, int]) -> str:

@@ -1,10 +1,15 @@
 """One fuzz round: random graphs, random queries, expected rows from the reference evaluator,
 actual rows from the translator on each engine, and a verdict per query and engine.
 
-Verdicts: `agree`; `refused` (the translator raised, or the engine raised: an honest
-refusal, kept with its `query_error_kind`); `disagree` (rows differ and nothing said so: a
-silent difference, the defect this fuzzer exists to find). Queries whose rows Neo4j leaves open,
-or on which Neo4j itself would raise, are `skipped` before any engine sees them.
+Verdicts:
+- `agree`: the engine gave Neo4j's rows;
+- `refused`: an honest refusal: the query failed as `dialect` (the translator or the engine
+  could not run valid Neo4j Cypher), ran out of time, or its rows were cut (truncated);
+- `blamed`: the query failed with another kind (`runtime`, `syntax`, `schema`, ...): the
+  benchmark charges the model with the engine's failure;
+- `disagree`: other rows and nothing said so: a silent difference.
+Queries whose rows Neo4j leaves open, or on which Neo4j itself would raise, are `skipped`
+before any engine sees them.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ from tests.cypher_fuzz.generate import Generated, Generator
 from tests.cypher_fuzz.refgraph import RefGraph
 from tests.cypher_fuzz.values import CypherError, Nondeterministic
 
+OUTCOMES = ("agree", "refused", "disagree", "blamed")
+HONEST_KINDS = ("dialect", "timeout")  # failures that say "this engine cannot run it"
+
 
 @dataclass
 class Trial:
@@ -33,8 +41,8 @@ class Trial:
 
 @dataclass
 class Verdict:
-    outcome: str  # agree / refused / disagree
-    kind: str  # query_error_kind for a refusal
+    outcome: str  # one of OUTCOMES
+    kind: str  # query_error_kind of a failed query, "truncated" for cut rows
     rows: list[list[Any]]
     executed: str
     error: str
@@ -88,8 +96,9 @@ def make_trials(rng: random.Random, n_graphs: int, per_graph: int, workdir: Path
 
 def judge(trial: Trial, result: dict[str, Any]) -> Verdict:
     if not result["valid"]:
-        return Verdict("refused", result["kind"] or "runtime", [], result["executed"],
-                       result["error"])
+        kind = result["kind"] or "runtime"
+        outcome = "refused" if kind in HONEST_KINDS else "blamed"
+        return Verdict(outcome, kind, [], result["executed"], result["error"])
     rows = result["rows"]
     if result.get("truncated"):
         return Verdict("refused", "truncated", rows, result["executed"], "")
