@@ -3,15 +3,16 @@
 Two parts, both on Kuzu and on Ladybug (each engine in its own interpreter):
 - hand-checked regression cases (`tests/cypher_fuzz/regressions.py`): every silent difference
   the fuzzer found, shrunk, with Neo4j's rows worked out by hand;
-- a fixed sample of random queries over random scene graphs, expected rows from the reference
-  evaluator.
-A query Neo4j answers must get its rows or be refused as `dialect` (or time out). Two things
+- a fixed sample of random queries over random scene graphs, expected rows (or Neo4j's error)
+  from the reference evaluator.
+A query Neo4j answers must get its rows or be refused as `dialect` (or time out). Three things
 fail, because a benchmark would score them wrong and nobody would know: other rows without an
 error (`disagree`); an error of another kind (`blamed`: `runtime`, `syntax` or `schema` charge
-the model with the engine's failure).
+the model with the engine's failure); rows for a query on which Neo4j raises (`answered`: a
+model's query that fails on Neo4j would score).
 
-Defects not fixed yet are listed once, below (`KNOWN`, `KNOWN_IN_SAMPLE`, `KNOWN_BLAMED`),
-each with what is wrong; remove an entry when its fix lands (a fixed
+Defects not fixed yet are listed once, below (`KNOWN`, `KNOWN_IN_SAMPLE`, `KNOWN_BLAMED`,
+`KNOWN_ANSWERED`), each with what is wrong; remove an entry when its fix lands (a fixed
 regression case then fails as XPASS).
 `benchmarks/bench_dialect_fuzz.py` runs the fuzzer for as long as you like.
 """
@@ -52,6 +53,11 @@ KNOWN_IN_SAMPLE: list[tuple[frozenset[str], frozenset[str], str]] = [
 KNOWN_BLAMED: list[tuple[frozenset[str], str, str]] = [
 ]
 
+# Answered verdicts in the random sample (rows for a query on which Neo4j raises) that these
+# defects explain: (engines, constructs of which the query must use one, the defect).
+KNOWN_ANSWERED: list[tuple[frozenset[str], frozenset[str], str]] = [
+]
+
 
 def explained(backend: str, trial: Trial, verdict: Verdict) -> str:
     """The listed defect that explains a failing verdict on `backend`, or ''."""
@@ -59,7 +65,7 @@ def explained(backend: str, trial: Trial, verdict: Verdict) -> str:
     if verdict.outcome == "blamed":
         return next((why for engines, text, why in KNOWN_BLAMED
                      if backend in engines and text in verdict.error), "")
-    table = KNOWN_IN_SAMPLE if verdict.outcome == "disagree" else []
+    table = {"disagree": KNOWN_IN_SAMPLE, "answered": KNOWN_ANSWERED}.get(verdict.outcome, [])
     return next((why for engines, names, why in table
                  if backend in engines and names & constructs), "")
 
@@ -143,6 +149,14 @@ def test_random_sample_blames_no_engine_failure_on_the_model(sample: Round,
     schema error would score the engine's failure as the model's mistake."""
     unexplained = _unexplained(sample, backend, "blamed")
     assert not unexplained, (f"{len(unexplained)} engine failure(s) blamed on the model on "
+                             f"{backend}:\n" + "\n".join(unexplained))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_random_sample_answers_no_query_neo4j_rejects(sample: Round, backend: str) -> None:
+    """A query on which Neo4j raises an error fails here too (any kind of error will do)."""
+    unexplained = _unexplained(sample, backend, "answered")
+    assert not unexplained, (f"{len(unexplained)} query(ies) Neo4j rejects answered on "
                              f"{backend}:\n" + "\n".join(unexplained))
 
 

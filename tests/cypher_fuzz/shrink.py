@@ -1,28 +1,42 @@
-"""Shrink disagreeing queries: drop RETURN items, WHERE clauses, ORDER BY/SKIP/LIMIT, OPTIONAL
-MATCH clauses and UNION parts while the engines still disagree with the reference.
+"""Shrink failing queries: drop RETURN items, WHERE clauses, ORDER BY/SKIP/LIMIT, OPTIONAL
+MATCH clauses and UNION parts while each engine still fails the same way (`disagree`,
+`blamed` with the same error kind, or `answered` where Neo4j raises).
 
 Cheap on purpose: each step runs the candidates of every query being shrunk in one engine call
-per engine, keeps for each query the shortest candidate that still disagrees on the same
-engines, and stops after a few steps.
+per engine, keeps for each query the shortest candidate that still fails the same way on the
+same engines, and stops after a few steps.
 """
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from tests.cypher_fuzz import ast as A
 from tests.cypher_fuzz import graphs
-from tests.cypher_fuzz.differential import Trial, expected_plain, expected_rows, judge
+from tests.cypher_fuzz.differential import Trial, Verdict, expected_plain, expected_rows, judge
 from tests.cypher_fuzz.engines import BACKENDS, run_engines
 from tests.cypher_fuzz.generate import Generated
 from tests.cypher_fuzz.refgraph import RefGraph
 
 STEPS = 4
-Shrunk = tuple[str, list[list[Any]], dict[str, Any]]
+
+
+@dataclass
+class Shrunk:
+    """The smallest form found: the query, Neo4j's rows (or error) and each engine's verdict."""
+
+    generated: Generated
+    expected: list[list[Any]] | str
+    verdicts: dict[str, Verdict]
+
+
+def same_failure(want: Verdict, got: Verdict) -> bool:
+    """Whether `got` fails as `want` did (a blamed query with the same kind of error)."""
+    return got.outcome == want.outcome and (want.outcome != "blamed" or got.kind == want.kind)
 
 
 def candidates(q: A.Query) -> Iterator[A.Query]:
@@ -61,12 +75,12 @@ def _clause_variants(clause: A.Clause) -> Iterator[A.Clause | None]:
                 yield replace(clause, items=items, order=order)
 
 
-def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, list[str]]]
+def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, dict[str, Verdict]]]
                 ) -> list[Shrunk | None]:
-    """For each (graph, query, engines that disagree): the smallest form found, as (query,
-    expected rows, rows per engine), or None when no smaller form still disagrees."""
+    """For each (graph, query, the verdicts to keep per engine): the smallest form found, or
+    None when no smaller form still fails the same way."""
     best: list[Shrunk | None] = [None] * len(items)
-    current = [gen for _, gen, _ in items]
+    current: list[Generated | None] = [gen for _, gen, _ in items]
     refs = [RefGraph(spec) for spec, _, _ in items]
     with tempfile.TemporaryDirectory(prefix="cypher-fuzz-shrink-") as scratch:
         paths = [graphs.write_spark_dsg(spec, Path(scratch) / f"g{i}.json")
@@ -90,17 +104,16 @@ def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, list[str]]]
             results = run_engines([{"graph": str(paths[k]),
                                     "queries": [t.generated.text for t in trials[k]]}
                                    for k in range(len(items))], BACKENDS)
-            for k, (_, _, which) in enumerate(items):
+            for k, (_, _, keep) in enumerate(items):
                 still = []
                 for i, trial in enumerate(trials[k]):
                     verdicts = {b: judge(trial, results[b][k][i]) for b in BACKENDS}
-                    if all(verdicts[b].outcome == "disagree" for b in which):
+                    if all(same_failure(want, verdicts[b]) for b, want in keep.items()):
                         still.append((len(trial.generated.text), trial, verdicts))
                 if not still:
-                    current[k] = None  # type: ignore[call-overload]
+                    current[k] = None
                     continue
                 _, trial, verdicts = min(still, key=lambda s: s[0])
                 current[k] = trial.generated
-                best[k] = (trial.generated.text, expected_plain(trial),
-                           {b: v.rows for b, v in verdicts.items()})
+                best[k] = Shrunk(trial.generated, expected_plain(trial), verdicts)
     return best

@@ -22,6 +22,15 @@ class CypherError(Exception):
 
 
 @dataclass(frozen=True)
+class Raised:
+    """A projected value whose computation raised. Neo4j may compute a projection lazily (after
+    a LIMIT, or not at all when nothing reads it), so the error is Neo4j's answer only where the
+    value is certainly needed: returned, sorted on, grouped on, or read by a later expression."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class Point:
     """A cartesian point; z is None for a 2D point."""
 
