@@ -9,6 +9,11 @@ stDev/percentiles, replace(), keys(), properties(n)['class'], elementId() symmet
 negative indexes and slices, pattern comprehensions, an alias that shadows a variable, a
 property of an indexed expression, a field of a possibly-NULL point, shortestPath with a
 predicate over nodes(p).
+
+Values of two types meet on purpose too, though rarely (`MIX_CHANCE`): a number compared with a
+string or a boolean, IN over a list of several types, STARTS WITH or =~ on a number, a string
+function given a number or a negative length (Neo4j's type error), a CASE or coalesce() whose
+branches differ in type, and min/max/collect/ORDER BY over such a value.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ PARENTS = {"Room": ("Building",), "Place": ("Room",), "MeshPlace": ("Room",),
            "Object": ("Place", "MeshPlace"), "Building": ()}
 CLASSES = OBJECT_CLASSES + ROOM_CLASSES + ("unknown",)
 STR_PROPS = ("nodeSymbol", "class", "name")
+MIX_CHANCE = {"boolean": 0.08, "string": 0.05, "integer": 0.03}  # a construct mixing types
+DIGIT_TEXTS = ("10", "1", "0.5", "-1.5", "2", "true", "")
+REGEXES = ("R.*", ".*1", "[A-Z][0-9]+", "1.*", "-?[0-9]+[.]0", ".*")
 
 
 @dataclass
@@ -443,6 +451,7 @@ class Generator:
         items: list[tuple[A.Expr, str]] = []
         shadow = aggregate and self.chance(0.3)
         sortable: set[str] = set()
+        mixed: set[str] = set()  # aliases of values of several types
         for i in range(self.rng.randint(1, 3)):
             expr, kind = self.scalar(scope, 2)
             alias = f"c{i}"
@@ -451,15 +460,19 @@ class Generator:
                 expr, alias, kind = A.Prop(A.Var(node.name), "nodeSymbol"), node.name, "str"
                 self.tag("alias_shadows_variable")
             items.append((expr, alias))
-            if kind in ("str", "int", "float", "bool"):
+            if kind in ("str", "int", "float", "bool", "mixed"):
                 sortable.add(alias)
+            if kind == "mixed":
+                mixed.add(alias)
         aggs: list[tuple[A.Expr, str]] = []
         if aggregate:
             for i in range(self.rng.randint(1, 2)):
                 agg, kind = self.aggregate(scope)
                 aggs.append((agg, f"g{i}"))
-                if kind in ("str", "int", "float"):
+                if kind in ("str", "int", "float", "mixed"):
                     sortable.add(f"g{i}")
+                if kind == "mixed":
+                    mixed.add(f"g{i}")
         all_items = items + aggs
         order: list[A.SortItem] = []
         limit = skip = None
@@ -474,6 +487,8 @@ class Generator:
             for _, alias in all_items:
                 if alias in sortable:
                     order.append(A.SortItem(A.Var(alias), self.chance(0.3)))
+                    if alias in mixed:
+                        self.tag("order_by_mixed_types")
             if not aggregate and not distinct:
                 order += [A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in scope.nodes
                           if n.name not in {a for _, a in all_items}]
@@ -485,7 +500,12 @@ class Generator:
 
     def aggregate(self, scope: Scope) -> tuple[A.Expr, str]:
         name = self.pick(("count", "count", "countd", "sum", "avg", "min", "max", "collect",
-                          "stDev", "stDevP", "percentileCont", "percentileDisc", "size_collect"))
+                          "stDev", "stDevP", "percentileCont", "percentileDisc", "size_collect",
+                          "mixed"))
+        if name == "mixed":
+            self.tag("aggregate_mixed_types")
+            which = self.pick(("min", "max", "collect"))
+            return A.Agg(which, self.mixed(scope, 1)), "bag" if which == "collect" else "mixed"
         if name == "count":
             return (A.Agg("count", None) if self.chance(0.5)
                     else A.Agg("count", self.scalar(scope, 1)[0])), "int"
@@ -516,10 +536,11 @@ class Generator:
             scope, 1), kind
 
     def scalar(self, scope: Scope, depth: int) -> tuple[A.Expr, str]:
-        kind = self.rng.choices(["str", "int", "float", "bool", "point", "list"],
-                                weights=[5, 4, 4, 2, 1, 2])[0]
+        kind = self.rng.choices(["str", "int", "float", "bool", "point", "list", "mixed"],
+                                weights=[5, 4, 4, 2, 1, 2, 1])[0]
         make = {"str": self.string, "int": self.integer, "float": self.float,
-                "bool": self.boolean, "point": self.point, "list": self.list}[kind]
+                "bool": self.boolean, "point": self.point, "list": self.list,
+                "mixed": self.mixed}[kind]
         return make(scope, depth), kind
 
     # ------------------------------------------------------------------ expressions
@@ -535,6 +556,8 @@ class Generator:
             if str_scalars and self.chance(0.3):
                 return A.Var(self.pick(str_scalars))
             return leaf
+        if self.chance(MIX_CHANCE["string"]):
+            return self.string_of_wrong_argument(scope)
         d = depth - 1
         choice = self.pick(("upper", "lower", "substring", "left", "right", "replace", "concat",
                             "concat_int", "concat_float", "to_string", "split_index",
@@ -592,8 +615,153 @@ class Generator:
             self.tag("properties_index")
             return A.Index(A.Func("properties", (n,)), A.Lit(self.pick(("class", "nodeSymbol"))))
         if choice == "trim":
-            return A.Func("trim", (self.string(scope, d),))
+            name = self.pick(("trim", "trim", "ltrim", "rtrim"))
+            if name != "trim":
+                self.tag("ltrim_rtrim")
+            return A.Func(name, (self.string(scope, d),))
         return A.Func("reverse", (self.string(scope, d),))
+
+    def string_of_wrong_argument(self, scope: Scope) -> A.Expr:
+        """A string function given a number, or a negative length or start: Neo4j's error
+        (when the call runs, or when the query compiles for a number the text types)."""
+        text = A.Prop(A.Var(self.node(scope).name), self.pick(STR_PROPS))
+        choice = self.pick(("case", "case", "replace", "substring", "left_right", "split",
+                            "negative", "negative"))
+        if choice == "negative":
+            self.tag("negative_length", "type_error")
+            name = self.pick(("left", "right", "substring", "substring"))
+            if name != "substring":
+                return A.Func(name, (text, A.Lit(-self.rng.randint(1, 2))))
+            return A.Func(name, self.pick(((text, A.Lit(-1)), (text, A.Lit(0), A.Lit(-1)),
+                                           (text, A.Lit(-2), A.Lit(1)))))
+        self.tag("string_function_on_number", "type_error")
+        if choice == "split":
+            self.tag("split")
+            if self.chance(0.5):
+                self.tag("typed_number")
+                parts = A.Func("split", (text, A.Lit(self.pick((1, 0)))))
+            else:
+                parts = A.Func("split", (self.number(scope), A.Lit(".")))
+            return A.Index(parts, A.Lit(0))
+        number = self.number(scope)
+        if choice == "case":
+            name = self.pick(("toUpper", "toLower", "trim", "ltrim", "rtrim", "reverse"))
+            return A.Func(name, (number,))
+        if choice == "replace":
+            return A.Func("replace", (number, A.Lit("0"), A.Lit("a")))
+        if choice == "substring":
+            return A.Func("substring", (number, A.Lit(0), A.Lit(2)))
+        return A.Func(self.pick(("left", "right")), (number, A.Lit(2)))
+
+    def number(self, scope: Scope) -> A.Expr:
+        """A number where a string or a boolean is expected: mostly a stored coordinate (typed
+        only when the query runs; NULL for a missing box), else a number whose type the text
+        shows (size(), a literal)."""
+        n = self.node(scope)
+        kind = self.pick(("coordinate", "coordinate", "coordinate", "size", "literal"))
+        if kind == "coordinate":
+            if n.label == "Object" and self.chance(0.3):
+                self.tag("nullable_point")
+                return A.Prop(A.Prop(A.Var(n.name), self.pick(("bbox_center", "bbox_dim"))),
+                              self.pick("xyz"))
+            return A.Prop(A.Prop(A.Var(n.name), "center"), self.pick("xyz"))
+        self.tag("typed_number")
+        if kind == "size":
+            return A.Func("size", (A.Prop(A.Var(n.name), self.pick(STR_PROPS)),))
+        return A.Lit(self.pick((1, 10, 0.5, -1.5)))
+
+    def value_of(self, scope: Scope, kind: str) -> A.Expr:
+        """A value of `kind` (number, string, boolean): an expression or a literal."""
+        n = self.node(scope)
+        if kind == "number":
+            return self.number(scope)
+        if kind == "string":
+            if self.chance(0.5):
+                return A.Lit(self.pick(DIGIT_TEXTS))
+            return A.Prop(A.Var(n.name), self.pick(STR_PROPS))
+        if self.chance(0.4):
+            return A.Lit(self.chance(0.5))
+        return A.BinOp(self.pick((">", "<")), A.Prop(A.Prop(A.Var(n.name), "center"),
+                                                     self.pick("xyz")), A.Lit(0.5))
+
+    def literal_of(self, kind: str) -> A.Lit:
+        if kind == "number":
+            return A.Lit(self.pick((1, 10, 0.5, 10.0, -1.5, 2)))
+        if kind == "string":
+            return A.Lit(self.pick(DIGIT_TEXTS))
+        return A.Lit(self.chance(0.5))
+
+    def nullable_value(self, scope: Scope) -> tuple[A.Expr, str]:
+        """A value NULL on some rows, and its kind: a field of a missing box, a CASE without
+        ELSE from an earlier WITH, a property of a node an OPTIONAL MATCH did not find."""
+        options: list[tuple[A.Expr, str]] = []
+        for m in scope.nodes:
+            if m.label == "Object":
+                options.append((A.Prop(A.Prop(A.Var(m.name), "bbox_center"),
+                                       self.pick("xyz")), "number"))
+            if m.nullable:
+                options.append((A.Prop(A.Var(m.name), self.pick(STR_PROPS)), "string"))
+        for v in sorted(scope.nullable_scalars):
+            options.append((A.Var(v), "string" if scope.scalars[v] == "str" else "number"))
+        if not options:
+            n = self.node(scope)
+            return A.Case(((A.BinOp(">", A.Prop(A.Prop(A.Var(n.name), "center"), "x"),
+                                     A.Lit(0.0)), A.Prop(A.Prop(A.Var(n.name), "center"),
+                                                         "y")),), None), "number"
+        return self.pick(options)
+
+    def mixed_boolean(self, scope: Scope) -> A.Expr:
+        """A comparison, IN or string test between values of different types."""
+        choice = self.pick(("compare", "compare", "compare", "in", "string_op"))
+        if choice == "string_op":
+            self.tag("string_op_on_number")
+            op = self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS", "=~"))
+            if op == "=~":
+                self.tag("regex")
+            if self.chance(0.7):
+                pattern = self.pick(REGEXES) if op == "=~" else self.pick(("1", "0", ".", "-"))
+                return A.BinOp(op, self.number(scope), A.Lit(pattern))
+            text = A.Prop(A.Var(self.node(scope).name), self.pick(STR_PROPS))
+            return A.BinOp(op, text, A.Lit(self.pick((1, 0, 10))))
+        if choice == "in":
+            self.tag("in_mixed_types")
+            kind = self.pick(("number", "string", "boolean"))
+            items = [self.literal_of(k) for k in ("number", "string", "boolean")
+                     if k != kind or self.chance(0.3)]
+            self.rng.shuffle(items)
+            if self.chance(0.3):
+                self.tag("in_list_null")
+                items.append(A.Lit(None))
+            return A.BinOp("IN", self.value_of(scope, kind), A.ListLit(tuple(items)))
+        self.tag("mixed_type_compare")
+        pair = self.pick((("number", "string"), ("boolean", "string"), ("number", "boolean"),
+                          ("nullable", "")))
+        if pair[0] == "nullable":
+            self.tag("compare_nullable")
+            left, kind = self.nullable_value(scope)
+            right: A.Expr = self.literal_of(self.pick([k for k in ("number", "string",
+                                                                   "boolean") if k != kind]))
+        else:
+            self.tag(f"compare_{pair[0]}_{pair[1]}")
+            left = self.value_of(scope, pair[0])
+            right = (self.literal_of(pair[1]) if self.chance(0.6)
+                     else self.value_of(scope, pair[1]))
+        if self.chance(0.3):
+            left, right = right, left
+        return A.BinOp(self.pick(("=", "<>", "<", ">=")), left, right)
+
+    def mixed(self, scope: Scope, depth: int) -> A.Expr:
+        """A value of one type on some rows and of another on others: a CASE whose branches
+        differ in type, or coalesce() of a NULL-able value and one of another type."""
+        if self.chance(0.7):
+            self.tag("case_mixed_types")
+            first, second = self.rng.sample(["number", "string", "boolean"], 2)
+            return A.Case(((self.boolean(scope, max(depth - 1, 0)),
+                            self.value_of(scope, first)),), self.value_of(scope, second))
+        self.tag("coalesce_mixed_types")
+        value, kind = self.nullable_value(scope)
+        other = self.pick([k for k in ("number", "string", "boolean") if k != kind])
+        return A.Func("coalesce", (value, self.value_of(scope, other)))
 
     def integer(self, scope: Scope, depth: int) -> A.Expr:
         int_scalars = [k for k, t in scope.scalars.items() if t == "int"]
@@ -603,6 +771,9 @@ class Generator:
             if self.chance(0.5):
                 return A.Lit(self.rng.randint(-3, 5))
             return A.Func("size", (self.string(scope, 0),))
+        if self.chance(MIX_CHANCE["integer"]):
+            self.tag("size_of_number", "type_error")
+            return A.Func("size", (self.number(scope),))
         d = depth - 1
         n = self.node(scope)
         choice = self.pick(("size_str", "arith", "to_integer", "count_sub", "pattern_size",
@@ -760,6 +931,8 @@ class Generator:
         return A.ListLit((self.string(scope, 0), self.string(scope, 0)))
 
     def boolean(self, scope: Scope, depth: int) -> A.Expr:
+        if self.chance(MIX_CHANCE["boolean"]):
+            return self.mixed_boolean(scope)
         d = depth - 1
         choice = self.pick(("cmp_num", "cmp_num", "cmp_str", "str_op", "is_null", "in",
                             "exists", "quant", "and", "or", "not", "point_eq", "in_split"))
@@ -775,7 +948,10 @@ class Generator:
             return A.BinOp(self.pick(("=", "<>", "<")), self.string(scope, d),
                            A.Lit(self.pick((*CLASSES, "", "O1", "R10"))))
         if choice == "str_op":
-            op = self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS"))
+            op = self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS", "=~"))
+            if op == "=~":
+                self.tag("regex")
+                return A.BinOp(op, self.string(scope, d), A.Lit(self.pick(REGEXES)))
             needle = self.pick(("O", "R", "a", "e", "1", ""))
             if needle == "" and op == "CONTAINS":
                 self.tag("contains_empty_string")

@@ -16,8 +16,12 @@ Heracles' layout. Semantics it follows (manual chapters in brackets):
   (which shadows a variable of the same name) or repeat a projected expression.
 - [Lists] a negative index counts from the end, an index out of range is null, slices clamp.
 - [Working with null] three-valued logic; IN with a null element and no match is null.
+- [Values and types] values of different types are never equal (`=` false, `<>` true) and not
+  comparable (`<` null); STARTS WITH, ENDS WITH, CONTAINS and =~ with an operand that is not a
+  string are null; min() and max() of mixed types follow ORDER BY's global order.
 - [String functions] an argument of another type is an error: at compile time where its type
-  is known from the text (`argtypes.check`), else on each row the call is evaluated for.
+  is known from the text (`argtypes.check`), else on each row the call is evaluated for; so is
+  a negative length or start of left(), right() and substring().
 Where Neo4j leaves the rows open (ties cut by LIMIT, an index into collect() over unordered
 rows), it raises `Nondeterministic` and the query is dropped.
 
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -52,6 +57,7 @@ from tests.cypher_fuzz.values import (
     equals,
     equivalence_key,
     is_number,
+    order_compare,
     sort_key,
 )
 
@@ -493,9 +499,7 @@ class Evaluator:
                 return None
             best = values[0]
             for v in values[1:]:
-                c = compare(v, best)
-                if c is None:
-                    raise Nondeterministic("min/max over mixed types")
+                c = order_compare(v, best)
                 if (c < 0) if name == "min" else (c > 0):
                     best = v
             return best
@@ -694,9 +698,11 @@ class Evaluator:
             if c is None:
                 return None
             return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[op]
-        if op in ("STARTS WITH", "ENDS WITH", "CONTAINS"):
+        if op in ("STARTS WITH", "ENDS WITH", "CONTAINS", "=~"):
             if not (isinstance(a, str) and isinstance(b, str)):
-                return None
+                return None  # an operand that is not a string (or null) gives null
+            if op == "=~":
+                return re.fullmatch(b, a) is not None  # Java's matches(): the whole text
             return {"STARTS WITH": a.startswith, "ENDS WITH": a.endswith,
                     "CONTAINS": a.__contains__}[op](b)
         if op == "IN":
@@ -754,6 +760,14 @@ class Evaluator:
             return next((a for a in args if a is not None), None)
         if name == "elementId":
             return None if args[0] is None else f"4:fuzz:{args[0].id}"  # type: ignore[union-attr]
+        if name in ("left", "right", "substring"):
+            lengths = args[1:]
+            if args[0] is None:
+                if any(n is None or n < 0 for n in lengths):  # type: ignore[operator]
+                    raise Nondeterministic(f"{name}() of null with a bad length")
+                return None
+            if any(n is None for n in lengths):
+                raise CypherError(f"{name}() with a null length or start")
         if any(a is None for a in args):
             return None
         a0 = args[0]
@@ -793,13 +807,19 @@ class Evaluator:
         if name == "properties":
             assert isinstance(a0, NodeRef)
             return dict(self.g.properties(a0.id))
-        if name in ("toUpper", "toLower", "trim"):
+        if name in argtypes.SIGNATURES and name not in ("size", "reverse") and not isinstance(
+                a0, str):
+            raise CypherError(f"{name}() of a {type(a0).__name__}: expected a string")
+        if name in ("toUpper", "toLower", "trim", "ltrim", "rtrim"):
             assert isinstance(a0, str)
-            return {"toUpper": a0.upper, "toLower": a0.lower, "trim": a0.strip}[name]()
+            return {"toUpper": a0.upper, "toLower": a0.lower, "trim": a0.strip,
+                    "ltrim": a0.lstrip, "rtrim": a0.rstrip}[name]()
         if name == "reverse":
             if isinstance(a0, Bag):
                 raise Nondeterministic("reverse of a list of undefined order")
-            return a0[::-1]  # type: ignore[index]
+            if not isinstance(a0, (str, list)):
+                raise CypherError(f"reverse() of a {type(a0).__name__}")
+            return a0[::-1]
         if name == "substring":
             assert isinstance(a0, str) and isinstance(args[1], int)
             start = args[1]
@@ -821,12 +841,15 @@ class Evaluator:
             # 'p0'; a negative start would slice from the wrong end in Python).
             return a0[:n] if name == "left" else (a0[max(len(a0) - n, 0):] if n else "")
         if name == "replace":
-            assert all(isinstance(a, str) for a in args)
+            if not all(isinstance(a, str) for a in args):
+                raise CypherError("replace() of a value that is not a string")
             if args[1] == "":
                 raise Nondeterministic("replace of the empty string")
             return a0.replace(args[1], args[2])  # type: ignore[union-attr,arg-type]
         if name == "split":
-            assert isinstance(a0, str) and isinstance(args[1], str) and args[1]
+            if not isinstance(args[1], str):
+                raise CypherError(f"split() by a {type(args[1]).__name__}")
+            assert isinstance(a0, str) and args[1]
             return a0.split(args[1])
         if name == "toString":
             return to_string(a0)
