@@ -157,12 +157,16 @@ def report(tally: Tally, seconds: float, args: argparse.Namespace) -> None:
                   if small is not None}
     print(f"\n(shrunk {len(shrunk)} of the {len(to_shrink)} failing queries tried)")
     for outcome in ("disagree", "answered"):
-        print(f"\n== {outcome} by construct, per engine ({outcome} / tried)")
+        print(f"\n== {outcome} by construct, per engine ({outcome} / tried; the constructs of "
+              f"the shrunk query where the shrinker made a smaller one, else of the query as "
+              f"drawn)")
         for backend in BACKENDS:
             by: Counter = Counter()
             for rnd, i in tally.failing:
                 if rnd.verdicts[backend][i].outcome == outcome:
-                    by.update(rnd.trials[i].generated.constructs)
+                    small = shrunk.get((id(rnd), i))
+                    by.update(small.generated.present_constructs() if small
+                              else rnd.trials[i].generated.constructs)
             print(f"   {backend}:")
             for name, n in by.most_common():
                 print(f"     {name:28} {n:5} / {tally.tried_by[name]}")

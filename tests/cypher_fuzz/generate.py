@@ -19,6 +19,8 @@ branches differ in type, and min/max/collect/ORDER BY over such a value.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tests.cypher_fuzz import ast as A
@@ -54,14 +56,36 @@ class Scope:
     nullable_scalars: set[str] = field(default_factory=set)  # scalars NULL on some rows
 
 
+Unit = tuple[tuple[object, ...], frozenset[str]]
+
+
 @dataclass
 class Generated:
+    """A query and the constructs it uses. `units` says which AST nodes brought which tags in
+    (a WHERE, a RETURN item, an ORDER BY, an OPTIONAL MATCH, a UNION part: what the shrinker
+    may drop); `base` holds the tags of everything else."""
+
     query: A.Query
     constructs: frozenset[str]
+    base: frozenset[str] = frozenset()
+    units: tuple[Unit, ...] = ()
 
     @property
     def text(self) -> str:
         return self.query.render()
+
+    def with_query(self, query: A.Query) -> Generated:
+        """A smaller form of this query (the shrinker's), keeping the record of its tags."""
+        return Generated(query, self.constructs, self.base, self.units)
+
+    def present_constructs(self) -> frozenset[str]:
+        """The constructs the query still uses: all of them as drawn, fewer once shrunk."""
+        present = {id(node) for node in A.walk(self.query)}
+        out = set(self.base)
+        for nodes, tags in self.units:
+            if any(id(node) in present for node in nodes):
+                out |= tags
+        return frozenset(out)
 
 
 class Generator:
@@ -69,7 +93,9 @@ class Generator:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.tags: set[str] = set()
+        self.base: set[str] = set()  # tags drawn outside any unit
+        self.open: list[set[str]] = []  # the tags of the units being drawn
+        self.units: list[Unit] = []
         self.counter = 0
 
     # ------------------------------------------------------------------ helpers
@@ -85,12 +111,30 @@ class Generator:
         return f"{prefix}{self.counter}"
 
     def tag(self, *names: str) -> None:
-        self.tags.update(names)
+        for tags in self.open or [self.base]:
+            tags.update(names)
+
+    @contextmanager
+    def unit(self) -> Iterator[set[str]]:
+        """Collect the tags drawn inside; `claim` then gives them to the AST nodes drawn."""
+        tags: set[str] = set()
+        self.open.append(tags)
+        try:
+            yield tags
+        finally:
+            self.open.pop()
+
+    def claim(self, tags: set[str], *nodes: object) -> None:
+        self.units.append((nodes, frozenset(tags)))
+
+    def tag_node(self, node: object, *names: str) -> None:
+        """Tags that belong to one node only (not to the unit being drawn around it)."""
+        self.units.append(((node,), frozenset(names)))
 
     # ------------------------------------------------------------------ queries
 
     def query(self) -> Generated:
-        self.tags = set()
+        self.base, self.open, self.units = set(), [], []
         self.counter = 0
         shape = self.rng.choices(
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
@@ -98,7 +142,8 @@ class Generator:
             weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
-        return Generated(query, frozenset(self.tags))
+        drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
+        return Generated(query, drawn.present_constructs(), drawn.base, drawn.units)
 
     def q_plain(self) -> A.Query:
         scope = Scope()
@@ -132,9 +177,9 @@ class Generator:
         order: tuple[A.SortItem, ...] = ()
         limit = None
         if where is None and self.chance(0.5) and agg_type in ("int", "float", "str"):
-            self.tag("with_order_limit")
             order = (A.SortItem(A.Var(agg_name), self.chance(0.5)),
                      A.SortItem(A.Prop(A.Var(key.name), "nodeSymbol")))
+            self.tag_node(order[0], "with_order_limit")
             limit = self.rng.randint(1, 3)
         clauses.append(A.Projection("WITH", tuple(items), order=order, limit=limit, where=where))
         new = Scope(nodes=[NodeVar(key.name, key.label, key.nullable)],
@@ -198,7 +243,10 @@ class Generator:
         clauses.append(A.Projection("WITH", (*tuple(items), (xs, "xs"))))
         reads: list[tuple[A.Expr, str]] = [(A.Var("k"), "k")] if grouped else []
         for i in range(self.rng.randint(1, 3)):
-            reads.append((self.read_list(A.Var("xs"), collected), f"v{i}"))
+            with self.unit() as tags:
+                read = self.read_list(A.Var("xs"), collected)
+            self.claim(tags, read)
+            reads.append((read, f"v{i}"))
         order_out = (A.SortItem(A.Var("k")),) if grouped else ()
         clauses.append(A.Projection("RETURN", tuple(reads), order=order_out))
         return A.Query((tuple(clauses),))
@@ -250,7 +298,6 @@ class Generator:
         rel = A.RelPat(None, (CONNECTED[label],), self.pick(("both", "out")), (1, None))
         where = None
         if self.chance(0.7):
-            self.tag("shortest_where")
             cond = self.pick((
                 A.BinOp("=", A.Prop(A.Var("n"), "class"), A.Lit(self.pick(CLASSES))),
                 A.BinOp("=", A.Prop(A.Var("n"), "nodeSymbol"), A.Lit(self.symbol(label))),
@@ -261,6 +308,7 @@ class Generator:
                             A.Func("nodes", (A.Var("p"),)), cond)
             if where.kind == "all":
                 where = A.Quant("all", "n", where.source, A.Not(cond))
+            self.tag_node(where, "shortest_where")
         sp = A.Match(self.chance(0.3), (A.PathPat(
             (A.NodePat("a"), rel, A.NodePat("b")), "p", True),), where)
         ret = A.Projection("RETURN", ((A.Prop(A.Var("a"), "nodeSymbol"), "a_s"),
@@ -279,11 +327,14 @@ class Generator:
         parts = []
         for _ in range(2):
             scope = Scope()
-            match = self.match(scope, optional=False)
-            node = self.pick(scope.nodes)
-            items = ((A.Prop(A.Var(node.name), self.pick(STR_PROPS)), "s"),
-                     (self.integer(scope, 1), "n"))
-            parts.append((match, A.Projection("RETURN", items)))
+            with self.unit() as tags:
+                match = self.match(scope, optional=False)
+                node = self.pick(scope.nodes)
+                items = ((A.Prop(A.Var(node.name), self.pick(STR_PROPS)), "s"),
+                         (self.integer(scope, 1), "n"))
+                part = (match, A.Projection("RETURN", items))
+            self.claim(tags, *part)
+            parts.append(part)
         return A.Query(tuple(parts), union_all=self.chance(0.5))
 
     def q_symmetric(self) -> A.Query:
@@ -356,6 +407,14 @@ class Generator:
     # ------------------------------------------------------------------ MATCH
 
     def match(self, scope: Scope, optional: bool, start: NodeVar | None = None) -> A.Match:
+        if not optional:
+            return self._match(scope, optional, start)
+        with self.unit() as tags:  # the shrinker may drop an OPTIONAL MATCH whole
+            clause = self._match(scope, optional, start)
+        self.claim(tags, *clause.patterns)
+        return clause
+
+    def _match(self, scope: Scope, optional: bool, start: NodeVar | None) -> A.Match:
         if optional:
             self.tag("optional_match")
             start = start or self.pick(scope.nodes)
@@ -365,8 +424,10 @@ class Generator:
             patterns.append(self.path(scope, None, optional))
         where = None
         if self.chance(0.6):
-            where = self.boolean(scope, 2)
-            self.tag("where")
+            with self.unit() as tags:
+                where = self.boolean(scope, 2)
+                self.tag("where")
+            self.claim(tags, where)
         return A.Match(optional, tuple(patterns), where)
 
     def path(self, scope: Scope, start: NodeVar | None, optional: bool) -> A.PathPat:
@@ -453,12 +514,14 @@ class Generator:
         sortable: set[str] = set()
         mixed: set[str] = set()  # aliases of values of several types
         for i in range(self.rng.randint(1, 3)):
-            expr, kind = self.scalar(scope, 2)
+            with self.unit() as tags:
+                expr, kind = self.scalar(scope, 2)
             alias = f"c{i}"
             if shadow and i == 0 and scope.nodes:
                 node = self.pick(scope.nodes)
                 expr, alias, kind = A.Prop(A.Var(node.name), "nodeSymbol"), node.name, "str"
-                self.tag("alias_shadows_variable")
+                tags = {"alias_shadows_variable"}  # the drawn value's tags go with it
+            self.claim(tags, expr)
             items.append((expr, alias))
             if kind in ("str", "int", "float", "bool", "mixed"):
                 sortable.add(alias)
@@ -467,7 +530,9 @@ class Generator:
         aggs: list[tuple[A.Expr, str]] = []
         if aggregate:
             for i in range(self.rng.randint(1, 2)):
-                agg, kind = self.aggregate(scope)
+                with self.unit() as tags:
+                    agg, kind = self.aggregate(scope)
+                self.claim(tags, agg)
                 aggs.append((agg, f"g{i}"))
                 if kind in ("str", "int", "float", "mixed"):
                     sortable.add(f"g{i}")
@@ -480,22 +545,24 @@ class Generator:
         if distinct:
             self.tag("distinct")
         if self.chance(0.6):
-            self.tag("order_by")
+            order_tags = {"order_by"}
             if aggs and "g0" in sortable and self.chance(0.5):
-                self.tag("aggregate_in_order_by")
                 order.append(A.SortItem(aggs[0][0], self.chance(0.6)))
+                self.tag_node(order[-1], "aggregate_in_order_by")
             for _, alias in all_items:
                 if alias in sortable:
                     order.append(A.SortItem(A.Var(alias), self.chance(0.3)))
                     if alias in mixed:
-                        self.tag("order_by_mixed_types")
+                        self.tag_node(order[-1], "order_by_mixed_types")
             if not aggregate and not distinct:
                 order += [A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in scope.nodes
                           if n.name not in {a for _, a in all_items}]
             if order and self.chance(0.4):
-                self.tag("skip_limit")
+                order_tags.add("skip_limit")
                 limit = self.rng.randint(1, 4)
                 skip = self.rng.randint(0, 2) if self.chance(0.4) else None
+            if order:
+                self.claim(order_tags, *order)
         return A.Projection("RETURN", tuple(all_items), distinct, tuple(order), skip, limit)
 
     def aggregate(self, scope: Scope) -> tuple[A.Expr, str]:

@@ -91,7 +91,7 @@ def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, dict[str, Verdict
                 options = dict.fromkeys(candidates(gen.query)) if gen is not None else {}
                 found = []
                 for q in options:
-                    cand = Generated(q, gen.constructs)  # type: ignore[union-attr]
+                    cand = gen.with_query(q)  # type: ignore[union-attr]
                     try:
                         result = expected_rows(cand, refs[k])
                     except (AssertionError, KeyError, TypeError):
