@@ -15,7 +15,6 @@ and the failing queries, shrunk when a smaller form still fails the same way.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from collections import Counter
@@ -23,7 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.cypher_fuzz.differential import Round, Trial, Verdict, expected_plain, run_round
+from tests.cypher_fuzz.differential import (
+    Round,
+    Trial,
+    Verdict,
+    expected_plain,
+    message_class,
+    run_round,
+)
 from tests.cypher_fuzz.engines import BACKENDS
 from tests.cypher_fuzz.graphs import spec_json
 from tests.cypher_fuzz.shrink import Shrunk, shrink_many
@@ -71,12 +77,6 @@ class Tally:
 
 def failing_on(rnd: Round, i: int) -> dict[str, Verdict]:
     return {b: rnd.verdicts[b][i] for b in BACKENDS if rnd.verdicts[b][i].outcome in FAILURES}
-
-
-def message_class(error: str) -> str:
-    """An error message with its numbers blanked, so one defect is one group."""
-    first = next((line for line in error.strip().splitlines() if line.strip()), "(no message)")
-    return re.sub(r"\d+", "#", first)[:200]
 
 
 def known(item: Item) -> str:

@@ -18,6 +18,7 @@ Queries whose rows Neo4j leaves open are `skipped` before any engine sees them.
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -164,6 +165,12 @@ def run_queries(spec: graphs.GraphSpec, generated: list[Generated],
         verdicts[backend] = [judge(t, next(it)) if isinstance(t, Trial) else None
                              for t in trials]
     return trials, verdicts
+
+
+def message_class(error: str) -> str:
+    """An error message with its numbers blanked, so one defect is one group."""
+    first = next((line for line in error.strip().splitlines() if line.strip()), "(no message)")
+    return re.sub(r"\d+", "#", first)[:200]
 
 
 def expected_plain(trial: Trial) -> list[list[Any]] | str:
