@@ -8,6 +8,7 @@ subtrees compare equal: an ORDER BY item that repeats a projected aggregate is f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -333,3 +334,14 @@ class Query:
     def render(self) -> str:
         joiner = " UNION ALL " if self.union_all else " UNION "
         return joiner.join(" ".join(c.render() for c in part) for part in self.parts)
+
+
+def walk(node: object) -> Iterator[object]:
+    """Every AST node under `node` (itself included), through tuples and dataclass fields."""
+    yield node
+    if isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:  # type: ignore[attr-defined]
+            yield from walk(getattr(node, name))

@@ -1,15 +1,24 @@
-"""One fuzz round: random graphs, random queries, expected rows from the reference evaluator,
-actual rows from the translator on each engine, and a verdict per query and engine.
+"""One fuzz round: random graphs, random queries, expected rows (or Neo4j's error) from the
+reference evaluator, actual rows from the translator on each engine, and a verdict per query
+and engine.
 
-Verdicts: `agree`; `refused` (the translator raised, or the engine raised: an honest
-refusal, kept with its `query_error_kind`); `disagree` (rows differ and nothing said so: a
-silent difference, the defect this fuzzer exists to find). Queries whose rows Neo4j leaves open,
-or on which Neo4j itself would raise, are `skipped` before any engine sees them.
+Verdicts on a query Neo4j answers:
+- `agree`: the engine gave Neo4j's rows;
+- `refused`: an honest refusal: the query failed as `dialect` (the translator or the engine
+  could not run valid Neo4j Cypher), ran out of time, or its rows were cut (truncated);
+- `blamed`: the query failed with another kind (`runtime`, `syntax`, `schema`, ...): the
+  benchmark charges the model with the engine's failure;
+- `disagree`: other rows and nothing said so: a silent difference.
+Verdicts on a query Neo4j rejects with an error (a type error, a negative length):
+- `agree`: the engine raised too, of whatever kind;
+- `answered`: the engine returned rows: a model's query that fails on Neo4j would score here.
+Queries whose rows Neo4j leaves open are `skipped` before any engine sees them.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,18 +32,28 @@ from tests.cypher_fuzz.generate import Generated, Generator
 from tests.cypher_fuzz.refgraph import RefGraph
 from tests.cypher_fuzz.values import CypherError, Nondeterministic
 
+OUTCOMES = ("agree", "refused", "disagree", "blamed", "answered")
+HONEST_KINDS = ("dialect", "timeout")  # failures that say "this engine cannot run it"
+
+
+@dataclass(frozen=True)
+class Neo4jError:
+    """The reference's answer for a query on which Neo4j raises an error."""
+
+    message: str
+
 
 @dataclass
 class Trial:
     graph: int
     generated: Generated
-    expected: reference.Result
+    expected: reference.Result | Neo4jError
 
 
 @dataclass
 class Verdict:
-    outcome: str  # agree / refused / disagree
-    kind: str  # query_error_kind for a refusal
+    outcome: str  # one of OUTCOMES
+    kind: str  # query_error_kind of a failed query, "truncated" for cut rows
     rows: list[list[Any]]
     executed: str
     error: str
@@ -48,14 +67,14 @@ class Round:
     skipped: Counter = field(default_factory=Counter)
 
 
-def expected_rows(gen: Generated, graph: RefGraph) -> reference.Result | str:
-    """The reference's rows, or why the query is skipped."""
+def expected_rows(gen: Generated, graph: RefGraph) -> reference.Result | Neo4jError | str:
+    """The reference's rows, Neo4j's error, or why the query is skipped."""
     try:
         return reference.run(gen.query, graph)
     except Nondeterministic as exc:
         return f"open: {exc}"
     except CypherError as exc:
-        return f"neo4j error: {exc}"
+        return Neo4jError(str(exc))
     except (AssertionError, KeyError, TypeError) as exc:  # the generator's mistake, not Neo4j's
         return f"generator error: {type(exc).__name__} {exc}"
 
@@ -87,12 +106,19 @@ def make_trials(rng: random.Random, n_graphs: int, per_graph: int, workdir: Path
 
 
 def judge(trial: Trial, result: dict[str, Any]) -> Verdict:
+    rows = result["rows"] or []
     if not result["valid"]:
-        return Verdict("refused", result["kind"] or "runtime", [], result["executed"],
-                       result["error"])
-    rows = result["rows"]
-    if result.get("truncated"):
-        return Verdict("refused", "truncated", rows, result["executed"], "")
+        kind = result["kind"] or "runtime"
+        if isinstance(trial.expected, Neo4jError):
+            outcome = "agree"
+        else:
+            outcome = "refused" if kind in HONEST_KINDS else "blamed"
+        return Verdict(outcome, kind, [], result["executed"], result["error"])
+    kind = "truncated" if result.get("truncated") else ""
+    if isinstance(trial.expected, Neo4jError):
+        return Verdict("answered", kind, rows, result["executed"], "")
+    if kind:
+        return Verdict("refused", kind, rows, result["executed"], "")
     outcome = "agree" if rows_agree(trial.expected, rows) else "disagree"
     return Verdict(outcome, "", rows, result["executed"], "")
 
@@ -141,6 +167,14 @@ def run_queries(spec: graphs.GraphSpec, generated: list[Generated],
     return trials, verdicts
 
 
-def expected_plain(trial: Trial) -> list[list[Any]]:
-    """The expected rows in the engines' form, for printing."""
+def message_class(error: str) -> str:
+    """An error message with its numbers blanked, so one defect is one group."""
+    first = next((line for line in error.strip().splitlines() if line.strip()), "(no message)")
+    return re.sub(r"\d+", "#", first)[:200]
+
+
+def expected_plain(trial: Trial) -> list[list[Any]] | str:
+    """The expected rows in the engines' form, or Neo4j's error, for printing."""
+    if isinstance(trial.expected, Neo4jError):
+        return f"Neo4j error: {trial.expected.message}"
     return [[plain(c) for c in row] for row in trial.expected.rows]

@@ -9,11 +9,18 @@ stDev/percentiles, replace(), keys(), properties(n)['class'], elementId() symmet
 negative indexes and slices, pattern comprehensions, an alias that shadows a variable, a
 property of an indexed expression, a field of a possibly-NULL point, shortestPath with a
 predicate over nodes(p).
+
+Values of two types meet on purpose too, though rarely (`MIX_CHANCE`): a number compared with a
+string or a boolean, IN over a list of several types, STARTS WITH or =~ on a number, a string
+function given a number or a negative length (Neo4j's type error), a CASE or coalesce() whose
+branches differ in type, and min/max/collect/ORDER BY over such a value.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from tests.cypher_fuzz import ast as A
@@ -29,6 +36,9 @@ PARENTS = {"Room": ("Building",), "Place": ("Room",), "MeshPlace": ("Room",),
            "Object": ("Place", "MeshPlace"), "Building": ()}
 CLASSES = OBJECT_CLASSES + ROOM_CLASSES + ("unknown",)
 STR_PROPS = ("nodeSymbol", "class", "name")
+MIX_CHANCE = {"boolean": 0.08, "string": 0.05, "integer": 0.03}  # a construct mixing types
+DIGIT_TEXTS = ("10", "1", "0.5", "-1.5", "2", "true", "")
+REGEXES = ("R.*", ".*1", "[A-Z][0-9]+", "1.*", "-?[0-9]+[.]0", ".*")
 
 
 @dataclass
@@ -46,14 +56,36 @@ class Scope:
     nullable_scalars: set[str] = field(default_factory=set)  # scalars NULL on some rows
 
 
+Unit = tuple[tuple[object, ...], frozenset[str]]
+
+
 @dataclass
 class Generated:
+    """A query and the constructs it uses. `units` says which AST nodes brought which tags in
+    (a WHERE, a RETURN item, an ORDER BY, an OPTIONAL MATCH, a UNION part: what the shrinker
+    may drop); `base` holds the tags of everything else."""
+
     query: A.Query
     constructs: frozenset[str]
+    base: frozenset[str] = frozenset()
+    units: tuple[Unit, ...] = ()
 
     @property
     def text(self) -> str:
         return self.query.render()
+
+    def with_query(self, query: A.Query) -> Generated:
+        """A smaller form of this query (the shrinker's), keeping the record of its tags."""
+        return Generated(query, self.constructs, self.base, self.units)
+
+    def present_constructs(self) -> frozenset[str]:
+        """The constructs the query still uses: all of them as drawn, fewer once shrunk."""
+        present = {id(node) for node in A.walk(self.query)}
+        out = set(self.base)
+        for nodes, tags in self.units:
+            if any(id(node) in present for node in nodes):
+                out |= tags
+        return frozenset(out)
 
 
 class Generator:
@@ -61,7 +93,9 @@ class Generator:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.tags: set[str] = set()
+        self.base: set[str] = set()  # tags drawn outside any unit
+        self.open: list[set[str]] = []  # the tags of the units being drawn
+        self.units: list[Unit] = []
         self.counter = 0
 
     # ------------------------------------------------------------------ helpers
@@ -77,12 +111,30 @@ class Generator:
         return f"{prefix}{self.counter}"
 
     def tag(self, *names: str) -> None:
-        self.tags.update(names)
+        for tags in self.open or [self.base]:
+            tags.update(names)
+
+    @contextmanager
+    def unit(self) -> Iterator[set[str]]:
+        """Collect the tags drawn inside; `claim` then gives them to the AST nodes drawn."""
+        tags: set[str] = set()
+        self.open.append(tags)
+        try:
+            yield tags
+        finally:
+            self.open.pop()
+
+    def claim(self, tags: set[str], *nodes: object) -> None:
+        self.units.append((nodes, frozenset(tags)))
+
+    def tag_node(self, node: object, *names: str) -> None:
+        """Tags that belong to one node only (not to the unit being drawn around it)."""
+        self.units.append(((node,), frozenset(names)))
 
     # ------------------------------------------------------------------ queries
 
     def query(self) -> Generated:
-        self.tags = set()
+        self.base, self.open, self.units = set(), [], []
         self.counter = 0
         shape = self.rng.choices(
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
@@ -90,7 +142,8 @@ class Generator:
             weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
-        return Generated(query, frozenset(self.tags))
+        drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
+        return Generated(query, drawn.present_constructs(), drawn.base, drawn.units)
 
     def q_plain(self) -> A.Query:
         scope = Scope()
@@ -124,9 +177,9 @@ class Generator:
         order: tuple[A.SortItem, ...] = ()
         limit = None
         if where is None and self.chance(0.5) and agg_type in ("int", "float", "str"):
-            self.tag("with_order_limit")
             order = (A.SortItem(A.Var(agg_name), self.chance(0.5)),
                      A.SortItem(A.Prop(A.Var(key.name), "nodeSymbol")))
+            self.tag_node(order[0], "with_order_limit")
             limit = self.rng.randint(1, 3)
         clauses.append(A.Projection("WITH", tuple(items), order=order, limit=limit, where=where))
         new = Scope(nodes=[NodeVar(key.name, key.label, key.nullable)],
@@ -190,7 +243,10 @@ class Generator:
         clauses.append(A.Projection("WITH", (*tuple(items), (xs, "xs"))))
         reads: list[tuple[A.Expr, str]] = [(A.Var("k"), "k")] if grouped else []
         for i in range(self.rng.randint(1, 3)):
-            reads.append((self.read_list(A.Var("xs"), collected), f"v{i}"))
+            with self.unit() as tags:
+                read = self.read_list(A.Var("xs"), collected)
+            self.claim(tags, read)
+            reads.append((read, f"v{i}"))
         order_out = (A.SortItem(A.Var("k")),) if grouped else ()
         clauses.append(A.Projection("RETURN", tuple(reads), order=order_out))
         return A.Query((tuple(clauses),))
@@ -242,7 +298,6 @@ class Generator:
         rel = A.RelPat(None, (CONNECTED[label],), self.pick(("both", "out")), (1, None))
         where = None
         if self.chance(0.7):
-            self.tag("shortest_where")
             cond = self.pick((
                 A.BinOp("=", A.Prop(A.Var("n"), "class"), A.Lit(self.pick(CLASSES))),
                 A.BinOp("=", A.Prop(A.Var("n"), "nodeSymbol"), A.Lit(self.symbol(label))),
@@ -253,6 +308,7 @@ class Generator:
                             A.Func("nodes", (A.Var("p"),)), cond)
             if where.kind == "all":
                 where = A.Quant("all", "n", where.source, A.Not(cond))
+            self.tag_node(where, "shortest_where")
         sp = A.Match(self.chance(0.3), (A.PathPat(
             (A.NodePat("a"), rel, A.NodePat("b")), "p", True),), where)
         ret = A.Projection("RETURN", ((A.Prop(A.Var("a"), "nodeSymbol"), "a_s"),
@@ -271,11 +327,14 @@ class Generator:
         parts = []
         for _ in range(2):
             scope = Scope()
-            match = self.match(scope, optional=False)
-            node = self.pick(scope.nodes)
-            items = ((A.Prop(A.Var(node.name), self.pick(STR_PROPS)), "s"),
-                     (self.integer(scope, 1), "n"))
-            parts.append((match, A.Projection("RETURN", items)))
+            with self.unit() as tags:
+                match = self.match(scope, optional=False)
+                node = self.pick(scope.nodes)
+                items = ((A.Prop(A.Var(node.name), self.pick(STR_PROPS)), "s"),
+                         (self.integer(scope, 1), "n"))
+                part = (match, A.Projection("RETURN", items))
+            self.claim(tags, *part)
+            parts.append(part)
         return A.Query(tuple(parts), union_all=self.chance(0.5))
 
     def q_symmetric(self) -> A.Query:
@@ -348,6 +407,14 @@ class Generator:
     # ------------------------------------------------------------------ MATCH
 
     def match(self, scope: Scope, optional: bool, start: NodeVar | None = None) -> A.Match:
+        if not optional:
+            return self._match(scope, optional, start)
+        with self.unit() as tags:  # the shrinker may drop an OPTIONAL MATCH whole
+            clause = self._match(scope, optional, start)
+        self.claim(tags, *clause.patterns)
+        return clause
+
+    def _match(self, scope: Scope, optional: bool, start: NodeVar | None) -> A.Match:
         if optional:
             self.tag("optional_match")
             start = start or self.pick(scope.nodes)
@@ -357,8 +424,10 @@ class Generator:
             patterns.append(self.path(scope, None, optional))
         where = None
         if self.chance(0.6):
-            where = self.boolean(scope, 2)
-            self.tag("where")
+            with self.unit() as tags:
+                where = self.boolean(scope, 2)
+                self.tag("where")
+            self.claim(tags, where)
         return A.Match(optional, tuple(patterns), where)
 
     def path(self, scope: Scope, start: NodeVar | None, optional: bool) -> A.PathPat:
@@ -443,23 +512,32 @@ class Generator:
         items: list[tuple[A.Expr, str]] = []
         shadow = aggregate and self.chance(0.3)
         sortable: set[str] = set()
+        mixed: set[str] = set()  # aliases of values of several types
         for i in range(self.rng.randint(1, 3)):
-            expr, kind = self.scalar(scope, 2)
+            with self.unit() as tags:
+                expr, kind = self.scalar(scope, 2)
             alias = f"c{i}"
             if shadow and i == 0 and scope.nodes:
                 node = self.pick(scope.nodes)
                 expr, alias, kind = A.Prop(A.Var(node.name), "nodeSymbol"), node.name, "str"
-                self.tag("alias_shadows_variable")
+                tags = {"alias_shadows_variable"}  # the drawn value's tags go with it
+            self.claim(tags, expr)
             items.append((expr, alias))
-            if kind in ("str", "int", "float", "bool"):
+            if kind in ("str", "int", "float", "bool", "mixed"):
                 sortable.add(alias)
+            if kind == "mixed":
+                mixed.add(alias)
         aggs: list[tuple[A.Expr, str]] = []
         if aggregate:
             for i in range(self.rng.randint(1, 2)):
-                agg, kind = self.aggregate(scope)
+                with self.unit() as tags:
+                    agg, kind = self.aggregate(scope)
+                self.claim(tags, agg)
                 aggs.append((agg, f"g{i}"))
-                if kind in ("str", "int", "float"):
+                if kind in ("str", "int", "float", "mixed"):
                     sortable.add(f"g{i}")
+                if kind == "mixed":
+                    mixed.add(f"g{i}")
         all_items = items + aggs
         order: list[A.SortItem] = []
         limit = skip = None
@@ -467,25 +545,34 @@ class Generator:
         if distinct:
             self.tag("distinct")
         if self.chance(0.6):
-            self.tag("order_by")
+            order_tags = {"order_by"}
             if aggs and "g0" in sortable and self.chance(0.5):
-                self.tag("aggregate_in_order_by")
                 order.append(A.SortItem(aggs[0][0], self.chance(0.6)))
+                self.tag_node(order[-1], "aggregate_in_order_by")
             for _, alias in all_items:
                 if alias in sortable:
                     order.append(A.SortItem(A.Var(alias), self.chance(0.3)))
+                    if alias in mixed:
+                        self.tag_node(order[-1], "order_by_mixed_types")
             if not aggregate and not distinct:
                 order += [A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in scope.nodes
                           if n.name not in {a for _, a in all_items}]
             if order and self.chance(0.4):
-                self.tag("skip_limit")
+                order_tags.add("skip_limit")
                 limit = self.rng.randint(1, 4)
                 skip = self.rng.randint(0, 2) if self.chance(0.4) else None
+            if order:
+                self.claim(order_tags, *order)
         return A.Projection("RETURN", tuple(all_items), distinct, tuple(order), skip, limit)
 
     def aggregate(self, scope: Scope) -> tuple[A.Expr, str]:
         name = self.pick(("count", "count", "countd", "sum", "avg", "min", "max", "collect",
-                          "stDev", "stDevP", "percentileCont", "percentileDisc", "size_collect"))
+                          "stDev", "stDevP", "percentileCont", "percentileDisc", "size_collect",
+                          "mixed"))
+        if name == "mixed":
+            self.tag("aggregate_mixed_types")
+            which = self.pick(("min", "max", "collect"))
+            return A.Agg(which, self.mixed(scope, 1)), "bag" if which == "collect" else "mixed"
         if name == "count":
             return (A.Agg("count", None) if self.chance(0.5)
                     else A.Agg("count", self.scalar(scope, 1)[0])), "int"
@@ -516,10 +603,11 @@ class Generator:
             scope, 1), kind
 
     def scalar(self, scope: Scope, depth: int) -> tuple[A.Expr, str]:
-        kind = self.rng.choices(["str", "int", "float", "bool", "point", "list"],
-                                weights=[5, 4, 4, 2, 1, 2])[0]
+        kind = self.rng.choices(["str", "int", "float", "bool", "point", "list", "mixed"],
+                                weights=[5, 4, 4, 2, 1, 2, 1])[0]
         make = {"str": self.string, "int": self.integer, "float": self.float,
-                "bool": self.boolean, "point": self.point, "list": self.list}[kind]
+                "bool": self.boolean, "point": self.point, "list": self.list,
+                "mixed": self.mixed}[kind]
         return make(scope, depth), kind
 
     # ------------------------------------------------------------------ expressions
@@ -535,6 +623,8 @@ class Generator:
             if str_scalars and self.chance(0.3):
                 return A.Var(self.pick(str_scalars))
             return leaf
+        if self.chance(MIX_CHANCE["string"]):
+            return self.string_of_wrong_argument(scope)
         d = depth - 1
         choice = self.pick(("upper", "lower", "substring", "left", "right", "replace", "concat",
                             "concat_int", "concat_float", "to_string", "split_index",
@@ -592,8 +682,153 @@ class Generator:
             self.tag("properties_index")
             return A.Index(A.Func("properties", (n,)), A.Lit(self.pick(("class", "nodeSymbol"))))
         if choice == "trim":
-            return A.Func("trim", (self.string(scope, d),))
+            name = self.pick(("trim", "trim", "ltrim", "rtrim"))
+            if name != "trim":
+                self.tag("ltrim_rtrim")
+            return A.Func(name, (self.string(scope, d),))
         return A.Func("reverse", (self.string(scope, d),))
+
+    def string_of_wrong_argument(self, scope: Scope) -> A.Expr:
+        """A string function given a number, or a negative length or start: Neo4j's error
+        (when the call runs, or when the query compiles for a number the text types)."""
+        text = A.Prop(A.Var(self.node(scope).name), self.pick(STR_PROPS))
+        choice = self.pick(("case", "case", "replace", "substring", "left_right", "split",
+                            "negative", "negative"))
+        if choice == "negative":
+            self.tag("negative_length", "type_error")
+            name = self.pick(("left", "right", "substring", "substring"))
+            if name != "substring":
+                return A.Func(name, (text, A.Lit(-self.rng.randint(1, 2))))
+            return A.Func(name, self.pick(((text, A.Lit(-1)), (text, A.Lit(0), A.Lit(-1)),
+                                           (text, A.Lit(-2), A.Lit(1)))))
+        self.tag("string_function_on_number", "type_error")
+        if choice == "split":
+            self.tag("split")
+            if self.chance(0.5):
+                self.tag("typed_number")
+                parts = A.Func("split", (text, A.Lit(self.pick((1, 0)))))
+            else:
+                parts = A.Func("split", (self.number(scope), A.Lit(".")))
+            return A.Index(parts, A.Lit(0))
+        number = self.number(scope)
+        if choice == "case":
+            name = self.pick(("toUpper", "toLower", "trim", "ltrim", "rtrim", "reverse"))
+            return A.Func(name, (number,))
+        if choice == "replace":
+            return A.Func("replace", (number, A.Lit("0"), A.Lit("a")))
+        if choice == "substring":
+            return A.Func("substring", (number, A.Lit(0), A.Lit(2)))
+        return A.Func(self.pick(("left", "right")), (number, A.Lit(2)))
+
+    def number(self, scope: Scope) -> A.Expr:
+        """A number where a string or a boolean is expected: mostly a stored coordinate (typed
+        only when the query runs; NULL for a missing box), else a number whose type the text
+        shows (size(), a literal)."""
+        n = self.node(scope)
+        kind = self.pick(("coordinate", "coordinate", "coordinate", "size", "literal"))
+        if kind == "coordinate":
+            if n.label == "Object" and self.chance(0.3):
+                self.tag("nullable_point")
+                return A.Prop(A.Prop(A.Var(n.name), self.pick(("bbox_center", "bbox_dim"))),
+                              self.pick("xyz"))
+            return A.Prop(A.Prop(A.Var(n.name), "center"), self.pick("xyz"))
+        self.tag("typed_number")
+        if kind == "size":
+            return A.Func("size", (A.Prop(A.Var(n.name), self.pick(STR_PROPS)),))
+        return A.Lit(self.pick((1, 10, 0.5, -1.5)))
+
+    def value_of(self, scope: Scope, kind: str) -> A.Expr:
+        """A value of `kind` (number, string, boolean): an expression or a literal."""
+        n = self.node(scope)
+        if kind == "number":
+            return self.number(scope)
+        if kind == "string":
+            if self.chance(0.5):
+                return A.Lit(self.pick(DIGIT_TEXTS))
+            return A.Prop(A.Var(n.name), self.pick(STR_PROPS))
+        if self.chance(0.4):
+            return A.Lit(self.chance(0.5))
+        return A.BinOp(self.pick((">", "<")), A.Prop(A.Prop(A.Var(n.name), "center"),
+                                                     self.pick("xyz")), A.Lit(0.5))
+
+    def literal_of(self, kind: str) -> A.Lit:
+        if kind == "number":
+            return A.Lit(self.pick((1, 10, 0.5, 10.0, -1.5, 2)))
+        if kind == "string":
+            return A.Lit(self.pick(DIGIT_TEXTS))
+        return A.Lit(self.chance(0.5))
+
+    def nullable_value(self, scope: Scope) -> tuple[A.Expr, str]:
+        """A value NULL on some rows, and its kind: a field of a missing box, a CASE without
+        ELSE from an earlier WITH, a property of a node an OPTIONAL MATCH did not find."""
+        options: list[tuple[A.Expr, str]] = []
+        for m in scope.nodes:
+            if m.label == "Object":
+                options.append((A.Prop(A.Prop(A.Var(m.name), "bbox_center"),
+                                       self.pick("xyz")), "number"))
+            if m.nullable:
+                options.append((A.Prop(A.Var(m.name), self.pick(STR_PROPS)), "string"))
+        for v in sorted(scope.nullable_scalars):
+            options.append((A.Var(v), "string" if scope.scalars[v] == "str" else "number"))
+        if not options:
+            n = self.node(scope)
+            return A.Case(((A.BinOp(">", A.Prop(A.Prop(A.Var(n.name), "center"), "x"),
+                                     A.Lit(0.0)), A.Prop(A.Prop(A.Var(n.name), "center"),
+                                                         "y")),), None), "number"
+        return self.pick(options)
+
+    def mixed_boolean(self, scope: Scope) -> A.Expr:
+        """A comparison, IN or string test between values of different types."""
+        choice = self.pick(("compare", "compare", "compare", "in", "string_op"))
+        if choice == "string_op":
+            self.tag("string_op_on_number")
+            op = self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS", "=~"))
+            if op == "=~":
+                self.tag("regex")
+            if self.chance(0.7):
+                pattern = self.pick(REGEXES) if op == "=~" else self.pick(("1", "0", ".", "-"))
+                return A.BinOp(op, self.number(scope), A.Lit(pattern))
+            text = A.Prop(A.Var(self.node(scope).name), self.pick(STR_PROPS))
+            return A.BinOp(op, text, A.Lit(self.pick((1, 0, 10))))
+        if choice == "in":
+            self.tag("in_mixed_types")
+            kind = self.pick(("number", "string", "boolean"))
+            items = [self.literal_of(k) for k in ("number", "string", "boolean")
+                     if k != kind or self.chance(0.3)]
+            self.rng.shuffle(items)
+            if self.chance(0.3):
+                self.tag("in_list_null")
+                items.append(A.Lit(None))
+            return A.BinOp("IN", self.value_of(scope, kind), A.ListLit(tuple(items)))
+        self.tag("mixed_type_compare")
+        pair = self.pick((("number", "string"), ("boolean", "string"), ("number", "boolean"),
+                          ("nullable", "")))
+        if pair[0] == "nullable":
+            self.tag("compare_nullable")
+            left, kind = self.nullable_value(scope)
+            right: A.Expr = self.literal_of(self.pick([k for k in ("number", "string",
+                                                                   "boolean") if k != kind]))
+        else:
+            self.tag(f"compare_{pair[0]}_{pair[1]}")
+            left = self.value_of(scope, pair[0])
+            right = (self.literal_of(pair[1]) if self.chance(0.6)
+                     else self.value_of(scope, pair[1]))
+        if self.chance(0.3):
+            left, right = right, left
+        return A.BinOp(self.pick(("=", "<>", "<", ">=")), left, right)
+
+    def mixed(self, scope: Scope, depth: int) -> A.Expr:
+        """A value of one type on some rows and of another on others: a CASE whose branches
+        differ in type, or coalesce() of a NULL-able value and one of another type."""
+        if self.chance(0.7):
+            self.tag("case_mixed_types")
+            first, second = self.rng.sample(["number", "string", "boolean"], 2)
+            return A.Case(((self.boolean(scope, max(depth - 1, 0)),
+                            self.value_of(scope, first)),), self.value_of(scope, second))
+        self.tag("coalesce_mixed_types")
+        value, kind = self.nullable_value(scope)
+        other = self.pick([k for k in ("number", "string", "boolean") if k != kind])
+        return A.Func("coalesce", (value, self.value_of(scope, other)))
 
     def integer(self, scope: Scope, depth: int) -> A.Expr:
         int_scalars = [k for k, t in scope.scalars.items() if t == "int"]
@@ -603,6 +838,9 @@ class Generator:
             if self.chance(0.5):
                 return A.Lit(self.rng.randint(-3, 5))
             return A.Func("size", (self.string(scope, 0),))
+        if self.chance(MIX_CHANCE["integer"]):
+            self.tag("size_of_number", "type_error")
+            return A.Func("size", (self.number(scope),))
         d = depth - 1
         n = self.node(scope)
         choice = self.pick(("size_str", "arith", "to_integer", "count_sub", "pattern_size",
@@ -760,6 +998,8 @@ class Generator:
         return A.ListLit((self.string(scope, 0), self.string(scope, 0)))
 
     def boolean(self, scope: Scope, depth: int) -> A.Expr:
+        if self.chance(MIX_CHANCE["boolean"]):
+            return self.mixed_boolean(scope)
         d = depth - 1
         choice = self.pick(("cmp_num", "cmp_num", "cmp_str", "str_op", "is_null", "in",
                             "exists", "quant", "and", "or", "not", "point_eq", "in_split"))
@@ -775,7 +1015,10 @@ class Generator:
             return A.BinOp(self.pick(("=", "<>", "<")), self.string(scope, d),
                            A.Lit(self.pick((*CLASSES, "", "O1", "R10"))))
         if choice == "str_op":
-            op = self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS"))
+            op = self.pick(("STARTS WITH", "ENDS WITH", "CONTAINS", "=~"))
+            if op == "=~":
+                self.tag("regex")
+                return A.BinOp(op, self.string(scope, d), A.Lit(self.pick(REGEXES)))
             needle = self.pick(("O", "R", "a", "e", "1", ""))
             if needle == "" and op == "CONTAINS":
                 self.tag("contains_empty_string")

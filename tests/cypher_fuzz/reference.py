@@ -16,17 +16,32 @@ Heracles' layout. Semantics it follows (manual chapters in brackets):
   (which shadows a variable of the same name) or repeat a projected expression.
 - [Lists] a negative index counts from the end, an index out of range is null, slices clamp.
 - [Working with null] three-valued logic; IN with a null element and no match is null.
+- [Values and types] values of different types are never equal (`=` false, `<>` true) and not
+  comparable (`<` null); STARTS WITH, ENDS WITH, CONTAINS and =~ with an operand that is not a
+  string are null; min() and max() of mixed types follow ORDER BY's global order.
+- [String functions] an argument of another type is an error: at compile time where its type
+  is known from the text (`argtypes.check`), else on each row the call is evaluated for; so is
+  a negative length or start of left(), right() and substring().
 Where Neo4j leaves the rows open (ties cut by LIMIT, an index into collect() over unordered
 rows), it raises `Nondeterministic` and the query is dropped.
+
+Errors are Neo4j's answer only where every plan meets them. Neo4j's planner orders a WHERE's
+conjuncts freely (and evaluates one as soon as its own nodes are bound), short-circuits AND and
+OR, and may compute a projected value late or never (past a LIMIT, when nothing reads it). So
+an error raises `CypherError` where it is certain (a returned or sorted value, a WHERE whose
+other conjuncts all hold, a grouping key), and `Nondeterministic` where a plan might avoid it.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from tests.cypher_fuzz import argtypes
 from tests.cypher_fuzz import ast as A
 from tests.cypher_fuzz.refgraph import RefGraph, Rel
 from tests.cypher_fuzz.values import (
@@ -36,16 +51,19 @@ from tests.cypher_fuzz.values import (
     Nondeterministic,
     PathVal,
     Point,
+    Raised,
     RelRef,
     compare,
     equals,
     equivalence_key,
     is_number,
+    order_compare,
     sort_key,
 )
 
 Row = dict[str, object]
 UNBOUNDED_HOPS = 12  # the generator writes `*` only on CONTAINS, whose chains are <= 3 long
+EARLY_BINDINGS = 5_000  # node bindings tried for a conjunct that may raise before the match
 
 
 @dataclass
@@ -65,9 +83,12 @@ class Stream:
 
 
 def run(query: A.Query, graph: RefGraph) -> Result:
-    """The rows Neo4j returns for `query` on `graph`."""
+    """The rows Neo4j returns for `query` on `graph`; `CypherError` where Neo4j raises."""
+    argtypes.check(query)
     ev = Evaluator(graph)
     results = [ev.part(part) for part in query.parts]
+    if ev.dropped_error:
+        raise Nondeterministic(f"an error in a value Neo4j need not compute: {ev.dropped_error}")
     if len(results) == 1:
         return results[0]
     rows = [r for res in results for r in res.rows]
@@ -86,6 +107,7 @@ def run(query: A.Query, graph: RefGraph) -> Result:
 class Evaluator:
     def __init__(self, graph: RefGraph) -> None:
         self.g = graph
+        self.dropped_error = ""  # set when a projected value raised (see `Raised`)
 
     # ------------------------------------------------------------------ clauses
 
@@ -97,7 +119,11 @@ class Evaluator:
         assert isinstance(last, A.Projection) and last.kind == "RETURN"
         rows, runs = self.projection(last, stream, final=True)
         columns = [alias for _, alias in last.items]
-        return Result(columns, [[r[c] for c in columns] for r in rows.rows], runs)
+        out = [[r[c] for c in columns] for r in rows.rows]
+        for cell in (c for row in out for c in row):
+            if isinstance(cell, Raised):
+                raise CypherError(cell.message)  # a returned value is always computed
+        return Result(columns, out, runs)
 
     def clause(self, clause: A.Clause, stream: Stream) -> Stream:
         if isinstance(clause, A.Match):
@@ -121,12 +147,80 @@ class Evaluator:
         if any(p.shortest for p in clause.patterns):
             found = list(self.shortest(clause.patterns[0], clause.where, row))
         else:
-            found = [r for r, _ in self.match_patterns(clause.patterns, row, frozenset())
-                     if clause.where is None or self.eval(clause.where, r) is True]
+            found = [r for r, _ in self.match_patterns(clause.patterns, row, frozenset())]
+            if clause.where is not None:
+                found = self.where(clause.where, found)
+                self.check_early_errors(clause, row)
         if found or not clause.optional:
             return found
         new = {v for p in clause.patterns for v in pattern_vars(p)} - set(row)
         return [{**row, **dict.fromkeys(new)}]
+
+    def where(self, cond: A.Expr, rows: list[Row]) -> list[Row]:
+        """The rows on which `cond` holds. Neo4j tests a WHERE's top-level conjuncts in an
+        order of the planner's choosing and drops a row at the first one not true: an error is
+        certain on a row whose other conjuncts all hold, and only possible on another."""
+        parts = conjuncts(cond)
+        kept: list[Row] = []
+        possible = None
+        for r in rows:
+            values, errors = [], []
+            for c in parts:
+                try:
+                    values.append(self.eval(c, r))
+                except CypherError as exc:
+                    errors.append(exc)
+            if errors and all(v is True for v in values):
+                raise errors[0]
+            if errors:
+                possible = errors[0]
+            elif all(v is True for v in values):
+                kept.append(r)
+        if possible is not None:
+            raise Nondeterministic(f"an error another conjunct may spare: {possible}")
+        return kept
+
+    def check_early_errors(self, clause: A.Match, row: Row) -> None:
+        """A conjunct may be tested as soon as the nodes it reads are bound, before the rest
+        of the pattern is matched (the planner picks where): if it raises for some binding of
+        them that no complete match reaches, Neo4j may or may not raise."""
+        labels: dict[str, str | None] = {}
+        late: set[str] = set()  # relationship and path variables: bound with the whole path
+        for p in clause.patterns:
+            late.update([p.path_var] if p.path_var else [])
+            for el in p.elements:
+                if isinstance(el, A.NodePat) and el.var and el.var not in row:
+                    labels[el.var] = labels.get(el.var) or el.label
+                elif isinstance(el, A.RelPat) and el.var and el.var not in row:
+                    late.add(el.var)
+        poisoned = any(isinstance(v, Raised) for v in row.values())
+        for c in conjuncts(clause.where):  # type: ignore[arg-type]
+            if not (poisoned or argtypes.may_raise(c)):
+                continue
+            names = {n.name for n in A.walk(c) if isinstance(n, A.Var)} | {
+                n.var for n in A.walk(c) if isinstance(n, A.NodePat) and n.var}
+            if names & late:
+                continue
+            own = [v for v in labels if v in names]
+            pools = [[s for s, node in self.g.nodes.items()
+                      if labels[v] is None or node.label == labels[v]] for v in own]
+            if math.prod(len(p) for p in pools) > EARLY_BINDINGS:
+                raise Nondeterministic("too many node bindings to check a conjunct on")
+            for combo in itertools.product(*pools):
+                try:
+                    self.eval(c, {**row, **{v: NodeRef(s) for v, s in zip(own, combo,
+                                                                            strict=True)}})
+                except CypherError as exc:
+                    raise Nondeterministic(f"an error Neo4j may meet before the pattern "
+                                           f"is matched: {exc}") from exc
+
+    def projected(self, compute) -> object:  # type: ignore[no-untyped-def]
+        """A projected value, or `Raised` when computing it raised."""
+        try:
+            return compute()
+        except CypherError as exc:
+            self.dropped_error = self.dropped_error or str(exc)
+            return Raised(str(exc))
 
     def projection(self, proj: A.Projection, stream: Stream,
                    final: bool) -> tuple[Stream, list[int]]:
@@ -141,13 +235,19 @@ class Evaluator:
             if not groups and not keys:
                 groups[()] = []
             for members in groups.values():
-                out = {a: self.eval_agg(e, members, stream.ordered) for e, a in proj.items}
+                out = {a: self.projected(lambda e=e, m=members: self.eval_agg(
+                    e, m, stream.ordered)) for e, a in proj.items}
                 scoped.append((out, out))
         else:
             for row in stream.rows:
-                out = {a: self.eval(e, row) for e, a in proj.items}
+                out = {a: self.projected(lambda e=e, row=row: self.eval(e, row))
+                       for e, a in proj.items}
                 scoped.append((out, {**row, **out}))
         if proj.distinct:
+            for out, _scope in scoped:
+                for value in out.values():
+                    if isinstance(value, Raised):  # DISTINCT computes every value
+                        raise CypherError(value.message)
             seen: set = set()
             unique = []
             for out, _scope in scoped:
@@ -181,7 +281,7 @@ class Evaluator:
         if not proj.order:
             runs = [len(rows)]
         if proj.where is not None:
-            rows = [r for r in rows if self.eval(proj.where, r) is True]
+            rows = self.where(proj.where, rows)
             runs = [len(rows)] if not ordered else [1] * len(rows)
         still_ordered = ordered if proj.order else stream.ordered and not aggregating
         return Stream(rows, still_ordered), runs
@@ -193,6 +293,8 @@ class Evaluator:
             value: object
             match = next((a for e, a in proj.items if e == item.expr), None)
             value = out[match] if match is not None else self.eval(item.expr, scope)
+            if isinstance(value, Raised):  # every sort key is computed
+                raise CypherError(value.message)
             keys.append(sort_key(value))
         return tuple(keys)
 
@@ -397,9 +499,7 @@ class Evaluator:
                 return None
             best = values[0]
             for v in values[1:]:
-                c = compare(v, best)
-                if c is None:
-                    raise Nondeterministic("min/max over mixed types")
+                c = order_compare(v, best)
                 if (c < 0) if name == "min" else (c > 0):
                     best = v
             return best
@@ -444,7 +544,10 @@ class Evaluator:
         if isinstance(e, A.Var):
             if e.name not in row:
                 raise AssertionError(f"unbound {e.name}")
-            return row[e.name]
+            value = row[e.name]
+            if isinstance(value, Raised):  # read, so Neo4j computed it
+                raise CypherError(value.message)
+            return value
         if isinstance(e, A.Prop):
             return self.prop(self.eval(e.base, row), e.key)
         if isinstance(e, A.Index):
@@ -468,7 +571,7 @@ class Evaluator:
             return [self.eval(i, row) for i in e.items]
         if isinstance(e, A.BinOp):
             if e.op in ("AND", "OR", "XOR"):
-                return logic(e.op, self.eval(e.left, row), self.eval(e.right, row))
+                return self.logic(e, row)
             return self.binop(e.op, self.eval(e.left, row), self.eval(e.right, row))
         if isinstance(e, A.Not):
             v = self.eval(e.arg, row)
@@ -498,6 +601,25 @@ class Evaluator:
                      if e.where is None or self.eval(e.where, r) is True]
             return bool(found) if e.kind == "EXISTS" else len(found)
         raise AssertionError(f"cannot evaluate {type(e).__name__}")
+
+    def logic(self, e: A.BinOp, row: Row) -> object:
+        """AND, OR, XOR. Neo4j may test either operand first and skip the other when the first
+        decides (false for AND, true for OR): an error in one operand is possible, not certain,
+        when the other decides."""
+        sides: list[tuple[object, CypherError | None]] = []
+        for operand in (e.left, e.right):
+            try:
+                sides.append((self.eval(operand, row), None))
+            except CypherError as exc:
+                sides.append((None, exc))
+        errors = [exc for _, exc in sides if exc is not None]
+        if not errors:
+            return logic(e.op, sides[0][0], sides[1][0])
+        decisive = {"AND": False, "OR": True}.get(e.op)
+        if len(errors) == 1 and decisive is not None and any(
+                exc is None and v is decisive for v, exc in sides):
+            raise Nondeterministic(f"{e.op} may skip the operand that raises: {errors[0]}")
+        raise errors[0]
 
     def listcomp(self, e: A.ListComp, source: object, row: Row) -> object:
         if source is None:
@@ -576,9 +698,11 @@ class Evaluator:
             if c is None:
                 return None
             return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[op]
-        if op in ("STARTS WITH", "ENDS WITH", "CONTAINS"):
+        if op in ("STARTS WITH", "ENDS WITH", "CONTAINS", "=~"):
             if not (isinstance(a, str) and isinstance(b, str)):
-                return None
+                return None  # an operand that is not a string (or null) gives null
+            if op == "=~":
+                return re.fullmatch(b, a) is not None  # Java's matches(): the whole text
             return {"STARTS WITH": a.startswith, "ENDS WITH": a.endswith,
                     "CONTAINS": a.__contains__}[op](b)
         if op == "IN":
@@ -636,6 +760,14 @@ class Evaluator:
             return next((a for a in args if a is not None), None)
         if name == "elementId":
             return None if args[0] is None else f"4:fuzz:{args[0].id}"  # type: ignore[union-attr]
+        if name in ("left", "right", "substring"):
+            lengths = args[1:]
+            if args[0] is None:
+                if any(n is None or n < 0 for n in lengths):  # type: ignore[operator]
+                    raise Nondeterministic(f"{name}() of null with a bad length")
+                return None
+            if any(n is None for n in lengths):
+                raise CypherError(f"{name}() with a null length or start")
         if any(a is None for a in args):
             return None
         a0 = args[0]
@@ -675,13 +807,19 @@ class Evaluator:
         if name == "properties":
             assert isinstance(a0, NodeRef)
             return dict(self.g.properties(a0.id))
-        if name in ("toUpper", "toLower", "trim"):
+        if name in argtypes.SIGNATURES and name not in ("size", "reverse") and not isinstance(
+                a0, str):
+            raise CypherError(f"{name}() of a {type(a0).__name__}: expected a string")
+        if name in ("toUpper", "toLower", "trim", "ltrim", "rtrim"):
             assert isinstance(a0, str)
-            return {"toUpper": a0.upper, "toLower": a0.lower, "trim": a0.strip}[name]()
+            return {"toUpper": a0.upper, "toLower": a0.lower, "trim": a0.strip,
+                    "ltrim": a0.lstrip, "rtrim": a0.rstrip}[name]()
         if name == "reverse":
             if isinstance(a0, Bag):
                 raise Nondeterministic("reverse of a list of undefined order")
-            return a0[::-1]  # type: ignore[index]
+            if not isinstance(a0, (str, list)):
+                raise CypherError(f"reverse() of a {type(a0).__name__}")
+            return a0[::-1]
         if name == "substring":
             assert isinstance(a0, str) and isinstance(args[1], int)
             start = args[1]
@@ -703,12 +841,15 @@ class Evaluator:
             # 'p0'; a negative start would slice from the wrong end in Python).
             return a0[:n] if name == "left" else (a0[max(len(a0) - n, 0):] if n else "")
         if name == "replace":
-            assert all(isinstance(a, str) for a in args)
+            if not all(isinstance(a, str) for a in args):
+                raise CypherError("replace() of a value that is not a string")
             if args[1] == "":
                 raise Nondeterministic("replace of the empty string")
             return a0.replace(args[1], args[2])  # type: ignore[union-attr,arg-type]
         if name == "split":
-            assert isinstance(a0, str) and isinstance(args[1], str) and args[1]
+            if not isinstance(args[1], str):
+                raise CypherError(f"split() by a {type(args[1]).__name__}")
+            assert isinstance(a0, str) and args[1]
             return a0.split(args[1])
         if name == "toString":
             return to_string(a0)
@@ -791,6 +932,13 @@ def _bool(v: object) -> bool | None:
     if v is None or isinstance(v, bool):
         return v
     raise CypherError("a non-boolean where a boolean is needed")
+
+
+def conjuncts(e: A.Expr) -> list[A.Expr]:
+    """The operands of a top-level AND chain (the predicates Neo4j's planner may reorder)."""
+    if isinstance(e, A.BinOp) and e.op == "AND":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
 
 
 def contains_agg(e: object) -> bool:

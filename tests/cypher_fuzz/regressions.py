@@ -41,13 +41,13 @@ GRAPH = GraphSpec(
 
 @dataclass(frozen=True)
 class Case:
-    """A query, Neo4j's rows on GRAPH, whether they are ordered, and why they are what they
-    are (tests/test_dialect_fuzz.py lists the ones not fixed yet). A `Bag` cell is a list
-    whose order Neo4j leaves open."""
+    """A query, Neo4j's rows on GRAPH (None: Neo4j raises an error), whether they are ordered,
+    and why they are what they are (tests/test_dialect_fuzz.py lists the ones not fixed yet).
+    A `Bag` cell is a list whose order Neo4j leaves open."""
 
     name: str
     query: str
-    rows: list[list[object]]
+    rows: list[list[object]] | None
     ordered: bool
     why: str
 
@@ -586,4 +586,68 @@ CASES: list[Case] = [
          [[None, True, 1], [None, False, 2]], False,
          "only O1 has a box and a mesh place: true for it, false for O2 (no box) and O3 (no mesh "
          "place), one group of two (the subquery as the WITH's whole value, not under a CASE)"),
+    # values of two types: never equal, not comparable; string operators on a number are NULL
+    Case("starts_with_on_a_number",
+         "MATCH (r:Room) WHERE r.center.x STARTS WITH '1' RETURN r.nodeSymbol AS r",
+         [], False,
+         "STARTS WITH on a float is NULL, so no room passes (not R2, whose x is 10.0)"),
+    Case("ends_with_a_number",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN r.nodeSymbol ENDS WITH 1 AS v",
+         [[None]], False,
+         "ENDS WITH a number is NULL"),
+    Case("integer_equal_to_a_string",
+         "MATCH (r:Room) WHERE size(r.nodeSymbol) = '2' RETURN r.nodeSymbol AS r",
+         [], False,
+         "an integer never equals a string: 2 = '2' is false"),
+    Case("float_unequal_to_a_string",
+         "MATCH (r:Room) WHERE r.center.x <> '10' RETURN r.nodeSymbol AS r ORDER BY r",
+         [["R1"], ["R2"], ["R3"]], True,
+         "a float and a string are always unequal: 10.0 <> '10' is true"),
+    Case("float_below_a_string",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, r.center.x < '5' AS v ORDER BY r",
+         [["R1", None], ["R2", None], ["R3", None]], True,
+         "a float and a string are not comparable: < is NULL"),
+    Case("string_equal_to_a_boolean",
+         "MATCH (r:Room) WHERE r.nodeSymbol = true RETURN r.nodeSymbol AS r",
+         [], False,
+         "a string never equals a boolean: false for every room"),
+    Case("float_in_a_list_of_several_types",
+         "MATCH (r:Room) WHERE r.center.x IN ['10', 5] RETURN r.nodeSymbol AS r",
+         [["R3"]], False,
+         "5.0 = 5 (numbers compare by value), 10.0 = '10' is false: only R3"),
+    Case("case_of_a_string_or_a_float",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, "
+         "CASE WHEN r.center.x > 5 THEN r.nodeSymbol ELSE r.center.x END AS v ORDER BY r",
+         [["R1", 0.0], ["R2", "R2"], ["R3", 5.0]], True,
+         "each row keeps its branch's type: the floats 0.0 and 5.0, the string 'R2'"),
+    Case("min_max_of_strings_and_numbers",
+         "MATCH (r:Room) WITH CASE WHEN r.center.x > 5 THEN r.nodeSymbol "
+         "ELSE size(r.nodeSymbol) END AS v RETURN min(v) AS lo, max(v) AS hi",
+         [["R2", 2]], False,
+         "values 2, 'R2', 2; in the global order every string sorts before every number"),
+    # a string function given another type, or a negative length: Neo4j's error
+    Case("to_upper_of_a_float",
+         "MATCH (r:Room) RETURN toUpper(r.center.x) AS v", None, False,
+         "toUpper() of a float is a type error (raised on the first room)"),
+    Case("trim_of_a_float",
+         "MATCH (r:Room) RETURN trim(r.center.x) AS v", None, False,
+         "trim() of a float is a type error"),
+    Case("replace_in_a_float",
+         "MATCH (r:Room) RETURN replace(r.center.x, '0', 'a') AS v", None, False,
+         "replace() of a float is a type error"),
+    Case("size_of_a_float",
+         "MATCH (r:Room) RETURN size(r.center.x) AS v", None, False,
+         "size() takes a string or a list: a float is a type error"),
+    Case("to_lower_of_an_integer",
+         "MATCH (r:Room) RETURN toLower(size(r.nodeSymbol)) AS v", None, False,
+         "size() is an INTEGER, so the query does not compile (type mismatch)"),
+    Case("split_by_an_integer",
+         "MATCH (r:Room) RETURN split(r.nodeSymbol, 1) AS v", None, False,
+         "the delimiter 1 is an INTEGER: the query does not compile"),
+    Case("left_negative_length",
+         "MATCH (r:Room) RETURN left(r.nodeSymbol, -1) AS v", None, False,
+         "left() of a negative length is an error"),
+    Case("substring_negative_start",
+         "MATCH (r:Room) RETURN substring(r.nodeSymbol, -1) AS v", None, False,
+         "substring() from a negative start is an error"),
 ]

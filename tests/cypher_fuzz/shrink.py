@@ -1,28 +1,51 @@
-"""Shrink disagreeing queries: drop RETURN items, WHERE clauses, ORDER BY/SKIP/LIMIT, OPTIONAL
-MATCH clauses and UNION parts while the engines still disagree with the reference.
+"""Shrink failing queries: drop RETURN items, WHERE clauses, ORDER BY/SKIP/LIMIT, OPTIONAL
+MATCH clauses (none whose variables a later clause reads) and UNION parts while each engine
+still fails the same way (`disagree`, `blamed` with the same error, or `answered` where Neo4j
+raises).
 
 Cheap on purpose: each step runs the candidates of every query being shrunk in one engine call
-per engine, keeps for each query the shortest candidate that still disagrees on the same
-engines, and stops after a few steps.
+per engine, keeps for each query the shortest candidate that still fails the same way on the
+same engines, and stops after a few steps.
 """
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from tests.cypher_fuzz import ast as A
 from tests.cypher_fuzz import graphs
-from tests.cypher_fuzz.differential import Trial, expected_plain, expected_rows, judge
+from tests.cypher_fuzz.differential import (
+    Trial,
+    Verdict,
+    expected_plain,
+    expected_rows,
+    judge,
+    message_class,
+)
 from tests.cypher_fuzz.engines import BACKENDS, run_engines
 from tests.cypher_fuzz.generate import Generated
 from tests.cypher_fuzz.refgraph import RefGraph
 
 STEPS = 4
-Shrunk = tuple[str, list[list[Any]], dict[str, Any]]
+
+
+@dataclass
+class Shrunk:
+    """The smallest form found: the query, Neo4j's rows (or error) and each engine's verdict."""
+
+    generated: Generated
+    expected: list[list[Any]] | str
+    verdicts: dict[str, Verdict]
+
+
+def same_failure(want: Verdict, got: Verdict) -> bool:
+    """Whether `got` fails as `want` did (a blamed query with the same error)."""
+    return got.outcome == want.outcome and (want.outcome != "blamed" or (
+        got.kind == want.kind and message_class(got.error) == message_class(want.error)))
 
 
 def candidates(q: A.Query) -> Iterator[A.Query]:
@@ -32,6 +55,8 @@ def candidates(q: A.Query) -> Iterator[A.Query]:
     for p, part in enumerate(q.parts):
         for c, clause in enumerate(part):
             for new in _clause_variants(clause):
+                if new is None and _binds_what_follows_reads(part, c):
+                    continue  # the reference may not notice: no row need reach the read
                 clauses = list(part)
                 if new is None:
                     del clauses[c]
@@ -40,6 +65,15 @@ def candidates(q: A.Query) -> Iterator[A.Query]:
                 parts = list(q.parts)
                 parts[p] = tuple(clauses)
                 yield A.Query(tuple(parts), q.union_all)
+
+
+def _binds_what_follows_reads(part: tuple[A.Clause, ...], c: int) -> bool:
+    """Whether clause `c` binds a variable (not bound before it) that a later clause reads."""
+    def names(clauses: tuple[A.Clause, ...]) -> set[str]:
+        return {n.name for n in A.walk(clauses) if isinstance(n, A.Var)} | {
+            n.var for n in A.walk(clauses) if isinstance(n, (A.NodePat, A.RelPat)) and n.var} | {
+            n.path_var for n in A.walk(clauses) if isinstance(n, A.PathPat) and n.path_var}
+    return bool((names(part[c:c + 1]) - names(part[:c])) & names(part[c + 1:]))
 
 
 def _clause_variants(clause: A.Clause) -> Iterator[A.Clause | None]:
@@ -61,12 +95,12 @@ def _clause_variants(clause: A.Clause) -> Iterator[A.Clause | None]:
                 yield replace(clause, items=items, order=order)
 
 
-def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, list[str]]]
+def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, dict[str, Verdict]]]
                 ) -> list[Shrunk | None]:
-    """For each (graph, query, engines that disagree): the smallest form found, as (query,
-    expected rows, rows per engine), or None when no smaller form still disagrees."""
+    """For each (graph, query, the verdicts to keep per engine): the smallest form found, or
+    None when no smaller form still fails the same way."""
     best: list[Shrunk | None] = [None] * len(items)
-    current = [gen for _, gen, _ in items]
+    current: list[Generated | None] = [gen for _, gen, _ in items]
     refs = [RefGraph(spec) for spec, _, _ in items]
     with tempfile.TemporaryDirectory(prefix="cypher-fuzz-shrink-") as scratch:
         paths = [graphs.write_spark_dsg(spec, Path(scratch) / f"g{i}.json")
@@ -77,7 +111,7 @@ def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, list[str]]]
                 options = dict.fromkeys(candidates(gen.query)) if gen is not None else {}
                 found = []
                 for q in options:
-                    cand = Generated(q, gen.constructs)  # type: ignore[union-attr]
+                    cand = gen.with_query(q)  # type: ignore[union-attr]
                     try:
                         result = expected_rows(cand, refs[k])
                     except (AssertionError, KeyError, TypeError):
@@ -90,17 +124,16 @@ def shrink_many(items: list[tuple[graphs.GraphSpec, Generated, list[str]]]
             results = run_engines([{"graph": str(paths[k]),
                                     "queries": [t.generated.text for t in trials[k]]}
                                    for k in range(len(items))], BACKENDS)
-            for k, (_, _, which) in enumerate(items):
+            for k, (_, _, keep) in enumerate(items):
                 still = []
                 for i, trial in enumerate(trials[k]):
                     verdicts = {b: judge(trial, results[b][k][i]) for b in BACKENDS}
-                    if all(verdicts[b].outcome == "disagree" for b in which):
+                    if all(same_failure(want, verdicts[b]) for b, want in keep.items()):
                         still.append((len(trial.generated.text), trial, verdicts))
                 if not still:
-                    current[k] = None  # type: ignore[call-overload]
+                    current[k] = None
                     continue
                 _, trial, verdicts = min(still, key=lambda s: s[0])
                 current[k] = trial.generated
-                best[k] = (trial.generated.text, expected_plain(trial),
-                           {b: v.rows for b, v in verdicts.items()})
+                best[k] = Shrunk(trial.generated, expected_plain(trial), verdicts)
     return best

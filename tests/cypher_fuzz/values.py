@@ -3,7 +3,8 @@
 Written from the Neo4j Cypher Manual ("Values and types", "Equality, ordering and comparison",
 "Working with null"): `=` on null is null, values of different types are unequal (integers and
 floats compare as numbers), `<` between incomparable types is null; DISTINCT and grouping use
-equivalence, under which null equals null.
+equivalence, under which null equals null; ORDER BY, min() and max() use the global order of
+values, in which every string sorts before every boolean and every boolean before every number.
 """
 
 from __future__ import annotations
@@ -19,6 +20,15 @@ class Nondeterministic(Exception):
 
 class CypherError(Exception):
     """Neo4j would raise an error for this query (wrong argument type, division by zero)."""
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A projected value whose computation raised. Neo4j may compute a projection lazily (after
+    a LIMIT, or not at all when nothing reads it), so the error is Neo4j's answer only where the
+    value is certainly needed: returned, sorted on, grouped on, or read by a later expression."""
+
+    message: str
 
 
 @dataclass(frozen=True)
@@ -125,8 +135,8 @@ def equivalence_key(v: object) -> object:
 
 
 def sort_key(v: object) -> tuple:
-    """ORDER BY's global order for the values the generator sorts on (numbers, strings,
-    booleans); null sorts after everything ascending."""
+    """ORDER BY's global order for the values the generator sorts on: strings before booleans
+    before numbers (integers and floats by value), null after everything ascending."""
     if v is None:
         return (9,)
     if isinstance(v, bool):
@@ -136,3 +146,11 @@ def sort_key(v: object) -> tuple:
     if isinstance(v, str):
         return (2, v)
     raise Nondeterministic(f"sorting on {type(v).__name__}")
+
+
+def order_compare(a: object, b: object) -> int:
+    """The global order of two non-null values (min() and max() of mixed types use it)."""
+    if any(isinstance(v, float) and math.isnan(v) for v in (a, b)):
+        raise Nondeterministic("NaN in min/max")
+    ka, kb = sort_key(a), sort_key(b)
+    return (ka > kb) - (ka < kb)
