@@ -181,6 +181,8 @@ def refuse_type_errors(fname: str, node: Tree) -> None:
              and kind(types[i]) not in (None, "str")]
     if fname in _TEXT_OR_LIST and types and kind(types[0]) not in (None, "str", "list"):
         wrong.append(0)
+    if fname == "split" and len(types) > 1 and kind(types[1]) not in (None, "str", "list"):
+        wrong.append(1)  # the delimiter: a string (or, since Neo4j 5.x, a list of them)
     if wrong:
         raise DialectError(f"{fname}() of a {types[wrong[0]]} (Neo4j raises a type error; the "
                            "engines convert it to text)")
