@@ -50,6 +50,8 @@ from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
+from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
+from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
@@ -210,6 +212,8 @@ class Rewriter:
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
         self._pass_outer_values(result)
+        if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
+            self.note(SUBQUERY_VALUES)
         if self.target == "kuzu":  # on the outer-value lists the pass above made
             refuse_null_anchored_subqueries(result)
             refuse_free_aggregate_tests(result)
