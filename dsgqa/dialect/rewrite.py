@@ -32,7 +32,8 @@ from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
-from dsgqa.dialect.free_aggregates import refuse_free_aggregate_tests
+from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
+from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
@@ -214,9 +215,10 @@ class Rewriter:
         self._pass_outer_values(result)
         if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
             self.note(SUBQUERY_VALUES)
+        if unwind_free_aggregates(result, self.names, self.uniqueness.expand_stars):
+            self.note(FREE_AGGREGATES)
         if self.target == "kuzu":  # on the outer-value lists the pass above made
             refuse_null_anchored_subqueries(result)
-            refuse_free_aggregate_tests(result)
             refuse_wrapped_outer_subqueries(result, self.names.generated)
         if keep_count_joins(result):
             self.note(COUNT_JOINS)

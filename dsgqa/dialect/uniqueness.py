@@ -199,7 +199,7 @@ class Uniqueness:
                     if all(plain_name(n) != plain_name(name_node) for n in scope):
                         scope.append(name_node)
             elif clause.data == "unwind":
-                scope.append(clause.children[1])
+                scope.insert(self._unwound_at(clause, scope), clause.children[1])
             elif clause.data in ("with_clause", "return_clause"):
                 items = child_of(clause.children[0], "proj_items")
                 starred = bool(items.children) and isinstance(items.children[0], Token)
@@ -210,6 +210,19 @@ class Uniqueness:
                 if clause.data == "with_clause":
                     still = bool(items.children) and isinstance(items.children[0], Token)
                     scope = (scope if still else []) + _projected(items)
+
+    def _unwound_at(self, unwind: Tree, scope: list[Tree]) -> int:
+        """Where an UNWIND's name goes in the scope: at the end, but where it takes a generated
+        name's value back under the model's name (`UNWIND [_aggregate1] AS a`,
+        `free_aggregates`), at that name's place, so a star keeps the model's column order."""
+        items = unwind.children[0].children if unwind.children[0].data == "list_literal" else []
+        if len(items) == 1 and isinstance(items[0], Tree) and items[0].data == "var":
+            read = plain_name(items[0].children[0]).lower()
+            if read in self.generated:
+                for at, name_node in enumerate(scope):
+                    if plain_name(name_node).lower() == read:
+                        return at
+        return len(scope)
 
     def _expand(self, items: Tree, scope: list[Tree], kept: set[str]) -> None:
         visible = [n for n in scope
