@@ -9,14 +9,15 @@ DISTINCT or SKIP takes what it computes inside a larger expression. Measured, p1
     MATCH (p:Place)<-[:CONTAINS]-(r:Room)
     RETURN sum(COUNT { MATCH (r)-->(m:MeshPlace) WHERE p.name = '' }) AS s
     RETURN COUNT { ... } + 1 AS c, count(*) AS n
+    RETURN r.nodeSymbol AS x, COUNT { ... } + 1 AS c ORDER BY x
     WITH p, r, CASE WHEN p.name = 'x' THEN COUNT { ... } END AS v RETURN v ORDER BY v
     WITH p, r, COUNT { ... } AS c RETURN sum(c)           -- the WITH's whole value, summed
 
 The engines carry a WITH's values into the clauses that read them as expressions, so neither
 `WITH *, p.name AS k` first nor a list around the subquery helps. An UNWIND does: its values
 are computed where it stands. So a subquery in a WITH's items, or in the items of a RETURN that
-aggregates but for one that is the subquery alone (a grouping key, it runs; a RETURN that does
-not aggregate runs too, sorted or DISTINCT), is computed just before the clause:
+aggregates, sorts or is DISTINCT but for one that is the subquery alone (that one runs; so does
+any in a RETURN without those), is computed just before the clause:
 
     WITH *, COUNT { ... } AS _subquery1 UNWIND [_subquery1] AS _value1 RETURN sum(_value1)
 
@@ -106,6 +107,12 @@ def _alone(value: Tree) -> bool:
     return value.data == "subquery"
 
 
+def _gathers(projection: Tree, items: Tree) -> bool:
+    """Whether a RETURN aggregates, sorts or drops repeated rows."""
+    return has_aggregate(items) or child_of(projection, "order") is not None or any(
+        isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
+
+
 def _keep_column_name(item: Tree, text: str) -> None:
     """An unaliased RETURN item keeps Neo4j's column name, its text, once its value changes."""
     quoted = "`" + " ".join(text.split()).replace("`", "``") + "`"
@@ -120,7 +127,7 @@ def _move_from(clause: Tree, names: FreshNames) -> list[Tree]:
         return mover.clauses()
     returns = clause.data == "return_clause"
     items = child_of(clause.children[0], "proj_items")
-    if items is None or (returns and not has_aggregate(items)):
+    if items is None or (returns and not _gathers(clause.children[0], items)):
         return []
     for item in items.children:
         if not isinstance(item, Tree) or (returns and _alone(item.children[0])):
