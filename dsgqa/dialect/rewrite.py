@@ -23,6 +23,8 @@ from typing import ClassVar
 
 from lark import Token, Tree
 
+from dsgqa.dialect.anchor_maps import REWRITE as ANCHOR_MAPS
+from dsgqa.dialect.anchor_maps import move_anchor_maps
 from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
@@ -212,6 +214,8 @@ class Rewriter:
             refuse_zero_hops_off_tables(root)
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
+        if move_anchor_maps(result, self.target):
+            self.note(ANCHOR_MAPS)
         self._pass_outer_values(result)
         if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
             self.note(SUBQUERY_VALUES)
