@@ -685,4 +685,30 @@ CASES: list[Case] = [
          [["unknown:0"], ["unknown:0"]], True,
          "p1 and p2 are unknown places; a2 is 0.0, never below -1.5, so each counts 0 (Ladybug: "
          "'Cannot evaluate expression with type AGGREGATE_FUNCTION')"),
+    Case("count_from_a_node_with_a_property_map_sorted_beside_that_property",
+         "MATCH (n:Room {class: 'kitchen'})-[:CONTAINS]->(p) "
+         "RETURN n.class AS c, COUNT { MATCH (n)-[:CONTAINS]->(m) } + 1 AS k ORDER BY k",
+         [["kitchen", 3], ["kitchen", 3]], True,
+         "R1 holds P1 and p1: two rows, each counting 2 (Ladybug: 'Unable to construct a hash "
+         "join without any join condition')"),
+    Case("exists_from_a_node_with_a_property_map_grouped_beside_that_property",
+         "MATCH (n:Room {class: 'kitchen'})-[:CONTAINS]->(p) RETURN n.class AS c, "
+         "CASE WHEN EXISTS { MATCH (n)-->(m:Room) } THEN 1 END AS e, count(*) AS g",
+         [["kitchen", 1, 2]], False,
+         "R1 is connected to R2 and holds two things: one group (Ladybug: 'Unable to construct "
+         "a hash join without any join condition')"),
+    Case("count_from_an_optional_node_with_a_property_map",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(n {class: 'floor'}) "
+         "RETURN r.nodeSymbol AS r, n.class AS c, COUNT { MATCH (n)<-[:CONTAINS]-(m) } + 1 AS k "
+         "ORDER BY r",
+         [["R1", "floor", 2], ["R2", "floor", 2], ["R3", None, 1]], True,
+         "R1 and R2 hold a floor with one parent; R3 holds nothing, so n is NULL and counts 0 "
+         "(Ladybug: 'Unable to construct a hash join without any join condition')"),
+    Case("sum_of_counts_from_an_optional_node_with_a_property_map",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(n {class: 'floor'}) "
+         "RETURN r.nodeSymbol AS r, sum(COUNT { MATCH (n)<-[:CONTAINS]-(m) }) AS k, "
+         "collect(EXISTS { MATCH (n)<-[:CONTAINS]-(m) }) AS e ORDER BY r",
+         [["R1", 1, [True]], ["R2", 1, [True]], ["R3", 0, [False]]], True,
+         "R1's and R2's floors have one parent each; R3's n is NULL: 0 and false (Kuzu's worker "
+         "crashed with SIGSEGV)"),
 ]
