@@ -301,6 +301,73 @@ def test_subquery_from_a_node_that_may_be_null(tail: str, refused: bool) -> None
     _refused_on_kuzu_only(NULL_ANCHORED + tail, refused)
 
 
+# Kuzu's query worker crashes where one grouping projection reads two subqueries from one node
+# an OPTIONAL MATCH with a WHERE may leave NULL (`dialect/null_anchors.py`).
+FILTERED_OPTIONAL = ("MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(n) "
+                     "WHERE n.class = 'floor' ")
+
+
+@pytest.mark.parametrize(("tail", "refused"), [
+    ("RETURN r.nodeSymbol AS r, sum(COUNT { MATCH (n)<--(m) }) AS k, "
+     "count(EXISTS { MATCH (n)<--(m) }) AS e", True),
+    ("RETURN r.nodeSymbol AS r, sum(COUNT { MATCH (n)<--(m) } + COUNT { MATCH (n)-->(m) }) AS k",
+     True),
+    ("WITH r, n RETURN r.nodeSymbol AS r, sum(COUNT { MATCH (n)<--(m) }) AS k, "
+     "sum(COUNT { MATCH (n)-->(m) }) AS e", True),
+    ("RETURN sum(COUNT { MATCH (n)<--(m) }) AS k, count(EXISTS { MATCH (n)<--(m) }) AS e",
+     False),
+    ("RETURN r.nodeSymbol AS r, sum(COUNT { MATCH (n)<--(m) }) AS k, count(n) AS e", False),
+    ("OPTIONAL MATCH (r)<--(b) RETURN r.nodeSymbol AS r, sum(COUNT { MATCH (n)<--(m) }) AS k, "
+     "sum(COUNT { MATCH (b)-->(m) }) AS e", False),
+])
+def test_two_subqueries_from_a_filtered_optional_node_in_one_group(tail: str,
+                                                                   refused: bool) -> None:
+    _refused_on_kuzu_only(FILTERED_OPTIONAL + tail, refused)
+
+
+# The map of a node a subquery starts from moves to the WHERE where an engine fails on it
+# (`dialect/anchor_maps.py`): an OPTIONAL MATCH's always; a MATCH's on Ladybug, for the
+# properties the query reads. The rows are in tests/cypher_fuzz/regressions.py.
+@pytest.mark.parametrize(("query", "target", "expected"), [
+    ("MATCH (r:Room) OPTIONAL MATCH (r)-->(n {class: 'floor'}) "
+     "RETURN r, sum(COUNT { MATCH (n)<--(m) }) AS k",
+     "kuzu", " OPTIONAL MATCH (r)-[]->(n) WHERE n.class = 'floor' "),
+    ("MATCH (n:Room {class: 'kitchen', name: ''})-->(p) "
+     "RETURN n.class AS c, COUNT { MATCH (n)-->(m) } + 1 AS k ORDER BY k",
+     "ladybug", "MATCH (n:Room {name: ''})-[]->(p) WHERE n.class = 'kitchen' "),
+    ("MATCH (n:Room {class: 'kitchen'})-->(p) "
+     "RETURN n.class AS c, COUNT { MATCH (n)-->(m) } + 1 AS k ORDER BY k",
+     "kuzu", "MATCH (n:Room {class: 'kitchen'})-[]->(p) "),
+    ("MATCH (n:Room {class: 'kitchen'})-->(p) RETURN n.name AS c, COUNT { MATCH (n)-->(m) } AS k",
+     "ladybug", "MATCH (n:Room {class: 'kitchen'})-[]->(p) "),
+])
+def test_property_map_of_a_subquery_s_start_node(query: str, target: str, expected: str) -> None:
+    assert expected in translate(query, target).query
+
+
+# A subquery that reads an outer value beside its pattern's nodes is computed in a WITH of its
+# own and read through an UNWIND where the engines fail on it in place
+# (`dialect/subquery_values.py`); the rows are in tests/cypher_fuzz/regressions.py.
+@pytest.mark.parametrize(("tail", "moved"), [
+    ("RETURN sum(COUNT { MATCH (r)-->(m) WHERE p.class = 'floor' }) AS s", True),
+    ("RETURN r.nodeSymbol AS x, COUNT { MATCH (r)-->(m) WHERE p.class = 'floor' } + 1 AS c "
+     "ORDER BY x", True),
+    ("WITH r, p, CASE WHEN p.class = 'floor' THEN COUNT { MATCH (r)-->(m) WHERE m <> p } END "
+     "AS v RETURN v", True),
+    ("UNWIND [COUNT { MATCH (r)-->(m) }] AS c RETURN c", True),
+    ("RETURN r.nodeSymbol AS x, COUNT { MATCH (r)-->(m) WHERE p.class = 'floor' } + 1 AS c",
+     False),
+    ("RETURN r.nodeSymbol AS x, COUNT { MATCH (r)-->(m) WHERE p.class = 'floor' } AS c, "
+     "count(*) AS n", False),
+    ("RETURN r.nodeSymbol AS x, sum(COUNT { MATCH (r)-->(m) WHERE m.class = 'floor' }) AS c",
+     False),
+])
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_subquery_computed_before_its_clause(tail: str, moved: bool, target: str) -> None:
+    query = translate("MATCH (r:Room)-[:CONTAINS]->(p) " + tail, target).query
+    assert ("AS _subquery1 UNWIND [_subquery1] AS _value1 " in query) == moved, query
+
+
 # Both engines carry an aggregate of no variable (`count(*)`) into the clauses that read it as the
 # aggregate itself: Kuzu drops an OPTIONAL MATCH's or a subquery's WHERE condition on it, and
 # both fail on one that reads a property too. The WITH's item is read back through an UNWIND
