@@ -368,6 +368,17 @@ def test_subquery_computed_before_its_clause(tail: str, moved: bool, target: str
     assert ("AS _subquery1 UNWIND [_subquery1] AS _value1 " in query) == moved, query
 
 
+@pytest.mark.parametrize(("target", "expected"), [
+    ("kuzu", "RETURN CASE WHEN (rels(p)[1]) IS NULL THEN NULL ELSE "
+             "struct_extract(rels(p)[1], '_label') END AS t, label(r) AS u"),
+    ("ladybug", "RETURN label(rels(p)[1]) AS t, label(r) AS u"),
+])
+def test_label_of_a_computed_relationship(target: str, expected: str) -> None:
+    """Kuzu crashes on label() of anything but a variable (`dialect/computed_labels.py`)."""
+    query = "MATCH p = (o)<-[r]-(m) RETURN type(relationships(p)[0]) AS t, type(r) AS u"
+    assert translate(query, target).query.endswith(expected)
+
+
 # Both engines carry an aggregate of no variable (`count(*)`) into the clauses that read it as the
 # aggregate itself: Kuzu drops an OPTIONAL MATCH's or a subquery's WHERE condition on it, and
 # both fail on one that reads a property too. The WITH's item is read back through an UNWIND

@@ -29,6 +29,8 @@ from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
+from dsgqa.dialect.computed_labels import REWRITE as COMPUTED_LABELS
+from dsgqa.dialect.computed_labels import read_computed_labels
 from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
 from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
@@ -216,6 +218,8 @@ class Rewriter:
         result = self.visit(root)
         if move_anchor_maps(result, self.target):
             self.note(ANCHOR_MAPS)
+        if self.target == "kuzu" and read_computed_labels(result):
+            self.note(COMPUTED_LABELS)
         self._pass_outer_values(result)
         if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
             self.note(SUBQUERY_VALUES)
