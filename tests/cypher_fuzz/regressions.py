@@ -711,4 +711,16 @@ CASES: list[Case] = [
          [["R1", 1, [True]], ["R2", 1, [True]], ["R3", 0, [False]]], True,
          "R1's and R2's floors have one parent each; R3's n is NULL: 0 and false (Kuzu's worker "
          "crashed with SIGSEGV)"),
+    Case("type_of_a_relationship_of_a_path",
+         "MATCH p = (o:Object)<-[:CONTAINS]-(m) "
+         "RETURN o.nodeSymbol AS o, type(relationships(p)[0]) AS t ORDER BY o",
+         [["O1", "CONTAINS"], ["O2", "CONTAINS"]], True,
+         "O1 and O2 are held by their mesh places, O3 by nothing (Kuzu's worker crashed with "
+         "SIGSEGV on label() of a list element)"),
+    Case("type_of_a_computed_relationship_that_may_be_null",
+         "MATCH (o:Object) OPTIONAL MATCH (o)-[r]->(m) "
+         "RETURN o.nodeSymbol AS o, type(coalesce(r, r)) AS t ORDER BY o",
+         [["O1", "OBJECT_CONNECTED"], ["O2", "OBJECT_CONNECTED"], ["O3", None]], True,
+         "O1 and O2 point at each other; O3 points nowhere, so r is NULL and so is its type "
+         "(Kuzu's worker crashed with SIGSEGV)"),
 ]
