@@ -53,6 +53,10 @@ from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
 from dsgqa.dialect.outer_values import pass_outer_values
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
+from dsgqa.dialect.path_items import REWRITE as PATH_ITEMS
+from dsgqa.dialect.path_items import alias_path_items
+from dsgqa.dialect.path_parts import REWRITE as PATH_PARTS
+from dsgqa.dialect.path_parts import carry_path_segments
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
 from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
@@ -241,6 +245,10 @@ class Rewriter:
         self.distinct_rows = read_union_as_all(result)
         if self.distinct_rows:
             self.note(UNION_DISTINCT)
+        if carry_path_segments(result, self.names, self.uniqueness.expand_stars):
+            self.note(PATH_PARTS)
+        if self.target == "kuzu" and alias_path_items(result):   # after every added WITH
+            self.note(PATH_ITEMS)
         return result
 
     def _pass_outer_values(self, root: Tree) -> None:
