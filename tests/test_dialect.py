@@ -379,6 +379,22 @@ def test_label_of_a_computed_relationship(target: str, expected: str) -> None:
     assert translate(query, target).query.endswith(expected)
 
 
+@pytest.mark.parametrize(("query", "target", "expected"), [
+    # Kuzu's binder wants a path a WITH passes on named with AS (`dialect/path_items.py`).
+    ("MATCH p = (a)-->(b) WITH a, p RETURN length(p) AS l", "kuzu", "WITH a, p AS p RETURN"),
+    ("MATCH p = (a)-->(b) WITH a, p RETURN length(p) AS l", "ladybug", "WITH a, p RETURN"),
+    ("MATCH p = (a)-->(b) WITH * RETURN length(p) AS l", "kuzu", "WITH a, b, p AS p RETURN"),
+    # A variable-length segment's relationships go along (`dialect/path_parts.py`).
+    ("MATCH p = (a)-[*1..2]->(b) WITH p RETURN length(p) AS l ORDER BY l", "ladybug",
+     "MATCH p = (a)-[_hops1* TRAIL 1..2]->(b) WITH p, _hops1 RETURN"),
+    ("MATCH p = (a)-[r*1..2]->(b) WITH * RETURN *", "ladybug", "(b) WITH * RETURN *"),
+    ("MATCH p = (a)-[*1..2]->(b) WITH * RETURN *", "ladybug",
+     "WITH p, a, b, _hops1 RETURN p, a, b"),
+])
+def test_path_passed_on_by_a_with(query: str, target: str, expected: str) -> None:
+    assert expected in translate(query, target).query
+
+
 # Both engines carry an aggregate of no variable (`count(*)`) into the clauses that read it as the
 # aggregate itself: Kuzu drops an OPTIONAL MATCH's or a subquery's WHERE condition on it, and
 # both fail on one that reads a property too. The WITH's item is read back through an UNWIND

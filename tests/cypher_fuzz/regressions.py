@@ -723,4 +723,18 @@ CASES: list[Case] = [
          [["O1", "OBJECT_CONNECTED"], ["O2", "OBJECT_CONNECTED"], ["O3", None]], True,
          "O1 and O2 point at each other; O3 points nowhere, so r is NULL and so is its type "
          "(Kuzu's worker crashed with SIGSEGV)"),
+    Case("path_passed_on_by_with",
+         "MATCH p = (o:Object)<-[:CONTAINS]-(m) WITH o, p ORDER BY o.nodeSymbol DESC LIMIT 1 "
+         "RETURN o.nodeSymbol AS o, length(p) AS l",
+         [["O2", 1]], True,
+         "O1 and O2 are held by a mesh place each; the last by symbol is O2, one hop (Kuzu: "
+         "'Expression in WITH must be aliased')"),
+    Case("variable_length_path_passed_on_by_with_then_grouped",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..3]-(b:Room) WITH a, p "
+         "RETURN length(p) AS l, count(*) AS n ORDER BY l",
+         [[1, 2], [2, 6], [3, 4]], True,
+         "each connection is stored both ways: from R1 two one-hop trails to R2, six two-hop "
+         "ones (on to R3 two ways, back to R1 the other way) and four three-hop ones (from R3 "
+         "back to R2 the other way) (both engines: 'Cannot evaluate expression with type "
+         "PROPERTY')"),
 ]
