@@ -38,26 +38,27 @@ REWRITE = "subquery's start node property map->WHERE"
 
 def _anchors(part: Tree) -> set[str]:
     """The names of the nodes the subqueries of a query part start from (or pass through)."""
-    return {plain_name(node.children[0]) for sub in part.iter_subtrees()
-            if sub.data == "subquery" for node in sub.iter_subtrees()
+    return {plain_name(node.children[0]) for sub in part.iter_subtrees_topdown()
+            if sub.data == "subquery" for node in sub.iter_subtrees_topdown()
             if node.data == "node_pattern" and node.children
             and isinstance(node.children[0], Tree) and node.children[0].data == "name"}
 
 
-def _mapped_nodes(match: Tree, anchors: set[str]) -> list[Tree]:
+def _mapped_nodes(match: Tree, anchors: set[str] | None) -> list[Tree]:
+    """The MATCH's named nodes with a property map (of `anchors` only, unless None)."""
     pattern_list = child_of(match, "pattern_list")
     return [node for pattern in pattern_list.children
             if isinstance(pattern.children[-1], Tree) and pattern.children[-1].data == "chain"
             for node in pattern.children[-1].children
             if node.data == "node_pattern" and child_of(node, "map_literal") is not None
             and child_of(node, "name") is not None
-            and plain_name(child_of(node, "name")) in anchors]
+            and (anchors is None or plain_name(child_of(node, "name")) in anchors)]
 
 
 def _read_properties(part: Tree) -> set[tuple[str, str]]:
     """(variable, key) of every `variable.key` the query part reads."""
     return {(plain_name(node.children[0].children[0]), plain_name(node.children[1]))
-            for node in part.iter_subtrees()
+            for node in part.iter_subtrees_topdown()
             if node.data == "prop" and isinstance(node.children[0], Tree)
             and node.children[0].data == "var"}
 
@@ -84,13 +85,15 @@ def move_anchor_maps(root: Tree, target: str) -> bool:
     for part in query.children:
         if not (isinstance(part, Tree) and part.data == "single_query"):
             continue
+        matches = [clause for clause in part.children
+                   if isinstance(clause, Tree) and clause.data == "match"]
+        if not any(_mapped_nodes(clause, None) for clause in matches):
+            continue
         anchors = _anchors(part)
         if not anchors:
             continue
         read = _read_properties(part) if target == "ladybug" else set()
-        for clause in part.children:
-            if not (isinstance(clause, Tree) and clause.data == "match"):
-                continue
+        for clause in matches:
             whole = is_optional(clause)
             tests = [test for node in _mapped_nodes(clause, anchors)
                      for test in _tests(node, whole, read)]

@@ -24,25 +24,27 @@ REWRITE = "label() of a computed node->struct_extract"
 
 
 def _is_label_call(node: Tree) -> bool:
-    callee = node.children[0] if node.children else None
-    return node.data == "call" and len(node.children) == 2 and isinstance(callee, Tree) \
-        and callee.data == "var" and plain_name(callee.children[0]).lower() == "label"
+    if node.data != "call" or len(node.children) != 2:
+        return False
+    callee = node.children[0]
+    return isinstance(callee, Tree) and callee.data == "var" \
+        and plain_name(callee.children[0]).lower() == "label"
 
 
-def _field(subject: Tree) -> Tree:
+def _read_as_field(label_call: Tree) -> None:
+    """Turn the call, in place, into the guarded field read."""
+    subject = label_call.children[1]
     field = tree("str_lit", Token("STRING", quote_string("_label")))
     label = call("struct_extract", subject, field)
-    return tree("case_expr",
-                tree("case_when", tree("is_null", clone(subject)), tree("null_lit")), label)
+    label_call.data = "case_expr"
+    label_call.children = [
+        tree("case_when", tree("is_null", clone(subject)), tree("null_lit")), label]
 
 
 def read_computed_labels(root: Tree) -> bool:
     """Rewrite every such call in place; True when there was one."""
-    changed = False
-    for node in list(root.iter_subtrees()):
-        for i, child in enumerate(node.children):
-            if isinstance(child, Tree) and _is_label_call(child) \
-                    and isinstance(child.children[1], Tree) and child.children[1].data != "var":
-                node.children[i] = _field(child.children[1])
-                changed = True
-    return changed
+    calls = [node for node in root.iter_subtrees_topdown() if _is_label_call(node)
+             and isinstance(node.children[1], Tree) and node.children[1].data != "var"]
+    for label_call in calls:
+        _read_as_field(label_call)
+    return bool(calls)

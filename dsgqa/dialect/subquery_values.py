@@ -121,6 +121,8 @@ def _keep_column_name(item: Tree, text: str) -> None:
 
 def _move_from(clause: Tree, names: FreshNames) -> list[Tree]:
     """Move the subqueries of one clause; the clauses to put before it."""
+    if not any(node.data == "subquery" for node in clause.iter_subtrees_topdown()):
+        return []
     mover = _Mover(names)
     if clause.data == "unwind":
         clause.children[0] = mover.visit(clause.children[0], frozenset(), True)

@@ -238,7 +238,7 @@ class Uniqueness:
 def _generated_reads(clauses: list[Tree], generated: set[str]) -> set[str]:
     """The generated names that `clauses` read as variables."""
     return {plain_name(node.children[0]).lower() for clause in clauses
-            for node in clause.iter_subtrees()
+            for node in clause.iter_subtrees_topdown()
             if node.data == "var" and plain_name(node.children[0]).lower() in generated}
 
 
