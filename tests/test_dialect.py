@@ -422,6 +422,13 @@ def test_aggregate_of_no_variable_is_read_through_an_unwind(tail: str, unwound: 
     assert ("UNWIND [_aggregate1] AS a " in query) == unwound, query
 
 
+@pytest.mark.parametrize(("target", "unwound"), [("kuzu", True), ("ladybug", False)])
+def test_aggregate_read_by_a_later_aggregation_on_kuzu(target: str, unwound: bool) -> None:
+    query = translate(FREE_AGGREGATE + "WITH n, count(b) AS a RETURN a, range(0, a) AS r, "
+                      "count(*) AS c", target).query
+    assert ("UNWIND [_aggregate1] AS a " in query) == unwound, query
+
+
 def test_the_with_of_an_unwound_aggregate_filters_and_sorts_by_its_new_name() -> None:
     query = translate(FREE_AGGREGATE + "WITH n, count(*) AS a WHERE a > 0 "
                       "WITH n, a ORDER BY a DESC LIMIT 1 RETURN n, a", "ladybug").query

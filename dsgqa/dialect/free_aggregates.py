@@ -23,6 +23,11 @@ item with a generated name and an UNWIND of the one-element list gives it its ow
 which both engines answer as Neo4j does in every form above (an UNWIND of a one-element list
 gives each row once, in order; the WITH's own WHERE and ORDER BY read the generated name). The
 generated names are spelled out of later stars.
+
+Kuzu carries any aggregate so, and fails where a later aggregation reads one beside something
+computed from it (`WITH m, count(n) AS a RETURN a, range(0, a), count(*)`: "Cannot evaluate
+expression with type PROPERTY"; "COLLECT(a) contains nested aggregation" in other such shapes).
+So on Kuzu an aggregate a later aggregating WITH or RETURN reads is read back the same way.
 """
 
 from __future__ import annotations
@@ -32,8 +37,8 @@ from collections.abc import Callable
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.order_barrier import AGGREGATES
-from dsgqa.dialect.trees import child_of, name, tree, var
+from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
+from dsgqa.dialect.trees import child_of, mentions, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "aggregate of no variable->UNWIND"
@@ -50,17 +55,17 @@ def _reads_a_variable(node: object) -> bool:
     return any(_reads_a_variable(child) for child in children)
 
 
-def _has_free_aggregate(node: object) -> bool:
-    """Whether `node` holds an aggregate whose arguments read no variable (not counting the
-    aggregates of a subquery's own rows)."""
+def _has_free_aggregate(node: object, every: bool) -> bool:
+    """Whether `node` holds an aggregate whose arguments read no variable (any aggregate when
+    `every`; not counting the aggregates of a subquery's own rows)."""
     if not isinstance(node, Tree) or node.data == "subquery":
         return False
     callee = node.children[0] if node.children else None
     if node.data in _CALLS and isinstance(callee, Tree) and callee.data == "var" \
             and plain_name(callee.children[0]).lower() in AGGREGATES \
-            and not _reads_a_variable(node):
+            and (every or not _reads_a_variable(node)):
         return True
-    return any(_has_free_aggregate(child) for child in node.children)
+    return any(_has_free_aggregate(child, every) for child in node.children)
 
 
 def _rename_reads(node: object, old: str, new: str) -> None:
@@ -74,14 +79,29 @@ def _rename_reads(node: object, old: str, new: str) -> None:
         _rename_reads(child, old, new)
 
 
-def _unwind_items(clause: Tree, names: FreshNames) -> list[Tree]:
-    """Rename a WITH's items that hold a free aggregate; the UNWINDs that name them back."""
+def _aggregated_later(alias: str, later: list[Tree]) -> bool:
+    """Whether a later WITH or RETURN that aggregates reads `alias` in its items."""
+    for clause in later:
+        if clause.data in ("with_clause", "return_clause"):
+            items = child_of(clause.children[0], "proj_items")
+            if has_aggregate(items) and mentions(items, {alias}):
+                return True
+    return False
+
+
+def _unwind_items(clause: Tree, names: FreshNames, later: list[Tree] | None) -> list[Tree]:
+    """Rename a WITH's items that hold a free aggregate, and with `later` (Kuzu: the clauses
+    after it) those holding any aggregate that a later aggregation reads; the UNWINDs that
+    name them back."""
     projection = clause.children[0]
     items = child_of(projection, "proj_items")
     unwinds = []
     for item in items.children if items is not None else ():
-        if not (isinstance(item, Tree) and len(item.children) > 1
-                and _has_free_aggregate(item.children[0])):
+        if not (isinstance(item, Tree) and len(item.children) > 1):
+            continue
+        if not _has_free_aggregate(item.children[0], False) and not (
+                later is not None and _has_free_aggregate(item.children[0], True)
+                and _aggregated_later(plain_name(item.children[1]), later)):
             continue
         alias, made = plain_name(item.children[1]), names.fresh("_aggregate")
         item.children[1] = name(made)
@@ -92,19 +112,22 @@ def _unwind_items(clause: Tree, names: FreshNames) -> list[Tree]:
 
 
 def unwind_free_aggregates(root: Tree, names: FreshNames,
-                           hide_names: Callable[[Tree], None]) -> bool:
-    """Apply the pass to each part of the query; True when it changed something.
-    `hide_names` spells generated names out of a part's stars (`Uniqueness.expand_stars`)."""
+                           hide_names: Callable[[Tree], None], target: str) -> bool:
+    """Apply the pass to each part of the query (on Kuzu to every aggregate); True when it
+    changed something. `hide_names` spells generated names out of a part's stars
+    (`Uniqueness.expand_stars`)."""
     query = root.children[0] if root.data == "start" else root
     changed = False
     for part in query.children:
         if not (isinstance(part, Tree) and part.data == "single_query"):
             continue
         out: list[object] = []
-        for clause in part.children:
+        for at, clause in enumerate(part.children):
             out.append(clause)
             if isinstance(clause, Tree) and clause.data == "with_clause":
-                out.extend(_unwind_items(clause, names))
+                later = [c for c in part.children[at + 1:] if isinstance(c, Tree)] \
+                    if target == "kuzu" else None
+                out.extend(_unwind_items(clause, names, later))
         if len(out) != len(part.children):
             part.children = out
             hide_names(part)

@@ -227,7 +227,8 @@ class Rewriter:
         self._pass_outer_values(result)
         if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
             self.note(SUBQUERY_VALUES)
-        if unwind_free_aggregates(result, self.names, self.uniqueness.expand_stars):
+        if unwind_free_aggregates(result, self.names, self.uniqueness.expand_stars,
+                                  self.target):
             self.note(FREE_AGGREGATES)
         if self.target == "kuzu":  # on the outer-value lists the pass above made
             refuse_null_anchored_subqueries(result)
