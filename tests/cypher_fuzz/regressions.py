@@ -737,4 +737,10 @@ CASES: list[Case] = [
          "ones (on to R3 two ways, back to R1 the other way) and four three-hop ones (from R3 "
          "back to R2 the other way) (both engines: 'Cannot evaluate expression with type "
          "PROPERTY')"),
+    Case("aggregate_grouped_beside_a_value_computed_from_it",
+         "MATCH (m:MeshPlace)-[:MESH_PLACE_CONNECTED]->(n:MeshPlace) WITH m, count(n) AS a "
+         "RETURN a AS c, range(0, a) AS r, count(*) AS g",
+         [[1, [0, 1], 2]], False,
+         "P1 and P2 each point at the other: a is 1 for both, one group of two (Kuzu: 'Cannot "
+         "evaluate expression with type PROPERTY')"),
 ]
