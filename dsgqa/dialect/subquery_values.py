@@ -2,9 +2,10 @@
 UNWIND (Kuzu and Ladybug bug).
 
 Both engines fail with "Cannot evaluate expression with type PROPERTY." (Ladybug, for a node
-compared whole: "Cannot evaluate internal ID") where a subquery reads an outer value other than
-a node of its own pattern (`p.name`, `m <> p`, a WITH's value) and a later aggregation, sort,
-DISTINCT or SKIP takes what it computes inside a larger expression. Measured, p1 in R1:
+compared whole: "Cannot evaluate internal ID") where a subquery reads an outer value (`p.name`,
+`m <> p`, a WITH's value; a property of its own start node beside its own variables too) and a
+later aggregation, sort, DISTINCT, SKIP or OPTIONAL MATCH takes what it computes inside a larger
+expression. Measured, p1 in R1:
 
     MATCH (p:Place)<-[:CONTAINS]-(r:Room)
     RETURN sum(COUNT { MATCH (r)-->(m:MeshPlace) WHERE p.name = '' }) AS s
@@ -12,6 +13,8 @@ DISTINCT or SKIP takes what it computes inside a larger expression. Measured, p1
     RETURN r.nodeSymbol AS x, COUNT { ... } + 1 AS c ORDER BY x
     WITH p, r, CASE WHEN p.name = 'x' THEN COUNT { ... } END AS v RETURN v ORDER BY v
     WITH p, r, COUNT { ... } AS c RETURN sum(c)           -- the WITH's whole value, summed
+    MATCH (r:Room) WITH r, CASE WHEN EXISTS { MATCH (r)<--(m) WHERE m.class = 'office' OR
+    r.center.y = -2.0 } THEN 1 END AS v OPTIONAL MATCH (r)-->(n) WHERE v <> n.center.y
 
 The engines carry a WITH's values into the clauses that read them as expressions, so neither
 `WITH *, p.name AS k` first nor a list around the subquery helps. An UNWIND does: its values
@@ -36,7 +39,16 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import binds, child_of, declared_names, name, star_with, tree, var
+from dsgqa.dialect.trees import (
+    binds,
+    child_of,
+    declared_names,
+    declared_outside_subqueries,
+    name,
+    star_with,
+    tree,
+    var,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "subquery value->own WITH + UNWIND"
@@ -58,16 +70,18 @@ def _reads(node: object, bound: frozenset[str] = frozenset()) -> set[str]:
     return found
 
 
-def _outer_reads(subquery: Tree) -> set[str]:
-    """What a subquery reads from outside, other than as a node of its own pattern."""
-    return _reads(subquery) - declared_names(subquery.children[1])
+def _outer_reads(subquery: Tree, outside: set[str]) -> set[str]:
+    """What a subquery reads of the variables outside it (`outside`, or any it does not
+    declare), a property of a node of its own pattern included."""
+    declared = declared_names(subquery.children[1])
+    return {read for read in _reads(subquery) if read in outside or read not in declared}
 
 
 class _Mover:
     """Replaces subqueries in one clause by the names of their values computed before it."""
 
-    def __init__(self, names: FreshNames) -> None:
-        self.names = names
+    def __init__(self, names: FreshNames, outside: set[str]) -> None:
+        self.names, self.outside = names, outside
         self.moved: list[tuple[str, str, Tree]] = []  # (WITH alias, UNWIND name, subquery)
 
     def visit(self, node: object, bound: frozenset[str], every: bool) -> object:
@@ -76,7 +90,7 @@ class _Mover:
         if not isinstance(node, Tree):
             return node
         if node.data == "subquery":
-            outer = _outer_reads(node)
+            outer = _outer_reads(node, self.outside)
             if (every or outer) and not outer & bound:
                 return self._move(node)
             return node
@@ -119,11 +133,11 @@ def _keep_column_name(item: Tree, text: str) -> None:
     item.children.append(tree("name", Token("QUOTED_NAME", quoted)))
 
 
-def _move_from(clause: Tree, names: FreshNames) -> list[Tree]:
+def _move_from(clause: Tree, names: FreshNames, outside: set[str]) -> list[Tree]:
     """Move the subqueries of one clause; the clauses to put before it."""
     if not any(node.data == "subquery" for node in clause.iter_subtrees_topdown()):
         return []
-    mover = _Mover(names)
+    mover = _Mover(names, outside)
     if clause.data == "unwind":
         clause.children[0] = mover.visit(clause.children[0], frozenset(), True)
         return mover.clauses()
@@ -154,11 +168,12 @@ def compute_subqueries_first(root: Tree, names: FreshNames,
     for part in query.children:
         if not (isinstance(part, Tree) and part.data == "single_query"):
             continue
+        outside = declared_outside_subqueries(part)
         out: list[object] = []
         for clause in part.children:
             if isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause",
                                                             "unwind"):
-                out.extend(_move_from(clause, names))
+                out.extend(_move_from(clause, names, outside))
             out.append(clause)
         if len(out) != len(part.children):
             part.children = out

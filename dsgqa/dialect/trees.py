@@ -130,6 +130,24 @@ def declared_names(node: Tree) -> set[str]:
             for child in sub.children if isinstance(child, Tree) and child.data == "name"}
 
 
+def declared_outside_subqueries(node: Tree) -> set[str]:
+    """The names `node` declares, not counting those inside its subqueries."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        sub = stack.pop()
+        if sub.data == "subquery":
+            continue
+        for child in sub.children:
+            if not isinstance(child, Tree):
+                continue
+            if child.data == "name" and sub.data in _BINDING_PARENTS:
+                found.add(plain_name(child))
+            else:
+                stack.append(child)
+    return found
+
+
 def is_optional(match: Tree) -> bool:
     return any(isinstance(c, Token) and c.type == "OPTIONAL" for c in match.children)
 
