@@ -30,6 +30,7 @@ ANSWERED: dict[str, tuple[str, ...]] = {
     "sum_of_a_count_reading_a_node_outside_its_pattern": BOTH,
     "case_over_a_count_reading_a_node_outside_its_pattern_then_grouped": BOTH,
     "count_subquery_in_an_unwind_list": BOTH,
+    "case_over_a_subquery_reading_its_start_node_then_an_optional_where": BOTH,
     # "Cannot evaluate expression with type AGGREGATE_FUNCTION".
     "aggregate_of_no_variable_below_a_property_in_an_optional_where": BOTH,
     "count_subquery_reading_an_aggregate_of_no_variable": BOTH,

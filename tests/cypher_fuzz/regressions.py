@@ -743,4 +743,13 @@ CASES: list[Case] = [
          [[1, [0, 1], 2]], False,
          "P1 and P2 each point at the other: a is 1 for both, one group of two (Kuzu: 'Cannot "
          "evaluate expression with type PROPERTY')"),
+    Case("case_over_a_subquery_reading_its_start_node_then_an_optional_where",
+         "MATCH (r:Room) WITH r, CASE WHEN EXISTS { MATCH (r)<-[:CONTAINS]-(m) "
+         "WHERE m.class = 'apartment' OR r.center.y = 5.0 } THEN size(r.class) END AS v "
+         "OPTIONAL MATCH (r)-[:ROOM_CONNECTED]->(n) WHERE v <> n.center.y "
+         "RETURN r.nodeSymbol AS r, v, n.nodeSymbol AS n ORDER BY r, n",
+         [["R1", 7, "R2"], ["R2", 6, "R1"], ["R2", 6, "R3"], ["R3", None, None]], True,
+         "R1 and R2 are in the apartment: v is their class's length (kitchen 7, office 6), never "
+         "a neighbour's y (0 or 5); R3 is in nothing, so there is no m at all and v is NULL "
+         "(both engines: 'Cannot evaluate expression with type PROPERTY')"),
 ]
