@@ -237,3 +237,14 @@ def test_named_relationships_keep_their_names():
 def test_generated_names_avoid_the_models_names():
     translation = translate("MATCH (_rel1)-[:X]-(b)-[:X]-(c) RETURN _rel1")
     assert "_rel2 <> _rel3" in translation.query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_where_moved_after_its_match_keeps_the_relationship_names(target):
+    """The outer-value pass moves a MATCH's WHERE, distinct-relationship test and all, to a
+    `WITH * ... WHERE` after the MATCH: that WITH keeps `_rel1` and `_rel2` for the test (the
+    engines said `_rel1` is not in scope), and a later star still leaves them out."""
+    translation = translate("MATCH (a:Room)-->(b)-->(c) WHERE EXISTS { MATCH (c)-->(m) "
+                            "WHERE c.bbox_center IS NULL } WITH * RETURN *", target)
+    assert "WITH *, [c.bbox_center IS NULL] AS _outer1 WHERE" in translation.query
+    assert translation.query.endswith("AND _rel1 <> _rel2 WITH a, b, c RETURN *")

@@ -1,143 +1,135 @@
-"""Kuzu only: an OPTIONAL MATCH's or a subquery's WHERE that tests only an aggregate of no
-variable.
+"""A WITH's aggregate of no variable, read back through an UNWIND (Kuzu and Ladybug bug).
 
-Kuzu 0.11.3 drops a condition of an OPTIONAL MATCH's WHERE, or of an EXISTS { } / COUNT { }
-subquery's WHERE, that reads only values computed from aggregates whose arguments read no
-variable (`count(*)`, `sum(1)`, `min(1)`; `count(*) AS a`, `a + 0.5`, `a < 0 AS f`, passed on
-by later WITHs). It seems to inline such a value as its aggregate, which then depends on no
-variable: `WHERE a < m.center.x` fails with "Cannot evaluate expression with type
-AGGREGATE_FUNCTION". Measured, B1 holding R1 and R2:
+Both engines carry a WITH's value into the clauses that read it as the expression that computed
+it. For an aggregate whose arguments read no variable (`count(*)`, `sum(1)`, `avg(3 % 3)`, and
+values computed from one: `count(*) AS a`, `a + 0.5`, `a < 0 AS f`, passed on by later WITHs)
+that expression depends on no variable, and where an OPTIONAL MATCH's WHERE or an EXISTS { } /
+COUNT { } subquery's WHERE reads it, measured, B1 holding R1 and R2:
 
     MATCH (b:Building)-[:CONTAINS]->(n) WITH n, count(*) AS a
-    OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m           -- every neighbour; Neo4j none
-    ... OPTIONAL MATCH (n)-->(m) WHERE a < 0 AND m.x = 'P1'    -- P1 found
-    ... RETURN n, EXISTS { MATCH (n)-->(m) WHERE a < 0 } AS e  -- true
-    WITH count(*) AS a MATCH (r:Room) OPTIONAL MATCH (r)-->(m) WHERE a < 0   -- every one
+    OPTIONAL MATCH (n)-->(m) WHERE a < m.center.x        -- both: "Cannot evaluate expression
+    RETURN n, COUNT { MATCH (n)-->(m) WHERE a < m.center.x }    with type AGGREGATE_FUNCTION"
+    OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m      -- Kuzu: every neighbour; Neo4j none
+    RETURN n, EXISTS { MATCH (n)-->(m) WHERE a < 0 } AS e -- Kuzu: true
+    WITH count(*) AS a MATCH (r:Room) OPTIONAL MATCH (r)-->(m) WHERE a < 0   -- Kuzu: every one
 
-It holds as well when the outer-value pass has moved the test into a list (`WITH *, [a < 0] AS
-_outer1 ... WHERE list_extract(_outer1, 1)`), which is why this check reads the translated
-tree. Kuzu gets it right when the condition also reads a variable (`a + n.center.x < 0`, `a <
-0 AND n.nodeSymbol <> ''` moved as one part), when the aggregate reads one (`count(b)`,
-`min(b.center.x)`, `count(*) + count(b)`), for a constant (`1 AS a`), and straight in a
-MATCH's or a WITH's WHERE (not in a subquery there: `MATCH (n)-->(m) WHERE EXISTS { MATCH
-(m)-->() WHERE a < 0 }` kept every row). So on Kuzu a condition (a part of the WHERE's
-top-level AND) that reads only such values is refused (`dialect`). Ladybug 0.22.0 answers every
-form above as Neo4j does.
+(also where the outer-value pass has moved the test into a list, `WITH *, [a < 0] AS _outer1`).
+The engines get it right when the aggregate reads a variable (`count(b)`) and for a constant
+(`1 AS a`). An UNWIND computes its values where it stands, so the WITH names the aggregate's
+item with a generated name and an UNWIND of the one-element list gives it its own name back:
+
+    WITH n, count(*) AS _aggregate1 UNWIND [_aggregate1] AS a OPTIONAL MATCH ...
+
+which both engines answer as Neo4j does in every form above (an UNWIND of a one-element list
+gives each row once, in order; the WITH's own WHERE and ORDER BY read the generated name). The
+generated names are spelled out of later stars.
+
+Kuzu carries any aggregate so, and fails where a later aggregation reads one beside something
+computed from it (`WITH m, count(n) AS a RETURN a, range(0, a), count(*)`: "Cannot evaluate
+expression with type PROPERTY"; "COLLECT(a) contains nested aggregation" in other such shapes).
+So on Kuzu an aggregate a later aggregating WITH or RETURN reads is read back the same way.
 """
 
 from __future__ import annotations
 
-from lark import Token, Tree
+from collections.abc import Callable
+
+from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.order_barrier import AGGREGATES
-from dsgqa.dialect.trees import child_of, is_optional, item_name
+from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
+from dsgqa.dialect.trees import child_of, mentions, name, tree, var
+from dsgqa.dialect.uniqueness import FreshNames
 
+REWRITE = "aggregate of no variable->UNWIND"
 _CALLS = frozenset({"call", "call_star", "call_distinct"})
 
 
-def _is_aggregate(node: Tree) -> bool:
-    callee = node.children[0]
-    return node.data in _CALLS and isinstance(callee, Tree) and callee.data == "var" \
-        and plain_name(callee.children[0]).lower() in AGGREGATES
-
-
-def _reads(node: object, free: set[str]) -> tuple[set[str], bool]:
-    """(the variables `node` reads, whether it reads a value of `free` or an aggregate of no
-    variable). A function's name is no read."""
+def _reads_a_variable(node: object) -> bool:
+    """Whether `node` reads a variable (a function's name is no read)."""
     if not isinstance(node, Tree):
-        return set(), False
+        return False
     if node.data == "var":
-        variable = plain_name(node.children[0])
-        return {variable}, variable in free
+        return True
     children = node.children[1:] if node.data in _CALLS else node.children
-    names: set[str] = set()
-    seen_free = False
-    for child in children:
-        read, child_free = _reads(child, free)
-        names |= read
-        seen_free = seen_free or child_free
-    if node.data in _CALLS and _is_aggregate(node) and not names:
-        seen_free = True
-    return names, seen_free
+    return any(_reads_a_variable(child) for child in children)
 
 
-def _only_free(node: object, free: set[str]) -> bool:
-    """Whether `node` reads nothing but values of `free` and aggregates of no variable, and
-    at least one of them."""
-    names, seen_free = _reads(node, free)
-    return seen_free and names <= free
+def _has_free_aggregate(node: object, every: bool) -> bool:
+    """Whether `node` holds an aggregate whose arguments read no variable (any aggregate when
+    `every`; not counting the aggregates of a subquery's own rows)."""
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return False
+    callee = node.children[0] if node.children else None
+    if node.data in _CALLS and isinstance(callee, Tree) and callee.data == "var" \
+            and plain_name(callee.children[0]).lower() in AGGREGATES \
+            and (every or not _reads_a_variable(node)):
+        return True
+    return any(_has_free_aggregate(child, every) for child in node.children)
 
 
-def _conditions(node: object) -> list[object]:
-    """The parts of a top-level AND."""
-    if isinstance(node, Tree) and node.data == "and_":
-        return [part for child in node.children for part in _conditions(child)]
-    return [node]
-
-
-def _refuse() -> None:
-    raise DialectError("an OPTIONAL MATCH's or a subquery's WHERE testing only an aggregate "
-                       "of no variable (count(*)) from an earlier WITH, on Kuzu (it drops "
-                       "the test; Ladybug runs it)")
-
-
-def _check_where(where: Tree | None, free: set[str]) -> None:
-    if where is not None and free and any(_only_free(part, free)
-                                          for part in _conditions(where.children[0])):
-        _refuse()
-
-
-def _check_subqueries(node: object, free: set[str]) -> None:
-    if not isinstance(node, Tree) or not free:
+def _rename_reads(node: object, old: str, new: str) -> None:
+    """Make the reads of variable `old` under `node` read `new`."""
+    if not isinstance(node, Tree):
         return
-    if node.data == "subquery":
-        for sub in node.children[1].iter_subtrees():
-            if sub.data == "where":
-                _check_where(sub, free)
+    if node.data == "var" and plain_name(node.children[0]) == old:
+        node.children[0] = name(new)
+        return
     for child in node.children:
-        _check_subqueries(child, free)
+        _rename_reads(child, old, new)
 
 
-def _passed_on(clause: Tree, free: set[str]) -> set[str]:
-    """The names a WITH passes on that hold values of `free` or of aggregates of no
-    variable only."""
-    items = child_of(clause.children[0], "proj_items")
-    out = set(free) if any(isinstance(c, Token) for c in items.children) else set()
-    for item in items.children:
-        if not isinstance(item, Tree):
+def _aggregated_later(alias: str, later: list[Tree]) -> bool:
+    """Whether a later WITH or RETURN that aggregates reads `alias` in its items."""
+    for clause in later:
+        if clause.data in ("with_clause", "return_clause"):
+            items = child_of(clause.children[0], "proj_items")
+            if has_aggregate(items) and mentions(items, {alias}):
+                return True
+    return False
+
+
+def _unwind_items(clause: Tree, names: FreshNames, later: list[Tree] | None) -> list[Tree]:
+    """Rename a WITH's items that hold a free aggregate, and with `later` (Kuzu: the clauses
+    after it) those holding any aggregate that a later aggregation reads; the UNWINDs that
+    name them back."""
+    projection = clause.children[0]
+    items = child_of(projection, "proj_items")
+    unwinds = []
+    for item in items.children if items is not None else ():
+        if not (isinstance(item, Tree) and len(item.children) > 1):
             continue
-        alias = item_name(item)
-        if alias is None:
+        if not _has_free_aggregate(item.children[0], False) and not (
+                later is not None and _has_free_aggregate(item.children[0], True)
+                and _aggregated_later(plain_name(item.children[1]), later)):
             continue
-        if _only_free(item.children[0], free):
-            out.add(alias)
-        else:
-            out.discard(alias)
-    return out
+        alias, made = plain_name(item.children[1]), names.fresh("_aggregate")
+        item.children[1] = name(made)
+        for reader in (child_of(clause, "where"), child_of(projection, "order")):
+            _rename_reads(reader, alias, made)
+        unwinds.append(tree("unwind", tree("list_literal", var(made)), name(alias)))
+    return unwinds
 
 
-def _check_single_query(single_query: Tree) -> None:
-    free: set[str] = set()
-    for clause in single_query.children:
-        if not isinstance(clause, Tree):
-            continue
-        if clause.data == "with_clause":
-            # Its WHERE reads the names it makes (`WITH *, [a < 0] AS _outer1 WHERE EXISTS {
-            # ... list_extract(_outer1, 1) }`, a MATCH's WHERE the outer-value pass moved).
-            passed = _passed_on(clause, free)
-            _check_subqueries(clause, free | passed)
-            free = passed
-            continue
-        _check_subqueries(clause, free)
-        if clause.data == "match" and is_optional(clause):
-            _check_where(child_of(clause, "where"), free)
-
-
-def refuse_free_aggregate_tests(root: Tree) -> None:
-    """Raise `DialectError` where Kuzu would drop such a test (see the module)."""
+def unwind_free_aggregates(root: Tree, names: FreshNames,
+                           hide_names: Callable[[Tree], None], target: str) -> bool:
+    """Apply the pass to each part of the query (on Kuzu to every aggregate); True when it
+    changed something. `hide_names` spells generated names out of a part's stars
+    (`Uniqueness.expand_stars`)."""
     query = root.children[0] if root.data == "start" else root
+    changed = False
     for part in query.children:
-        if isinstance(part, Tree) and part.data == "single_query":
-            _check_single_query(part)
+        if not (isinstance(part, Tree) and part.data == "single_query"):
+            continue
+        out: list[object] = []
+        for at, clause in enumerate(part.children):
+            out.append(clause)
+            if isinstance(clause, Tree) and clause.data == "with_clause":
+                later = [c for c in part.children[at + 1:] if isinstance(c, Tree)] \
+                    if target == "kuzu" else None
+                out.extend(_unwind_items(clause, names, later))
+        if len(out) != len(part.children):
+            part.children = out
+            hide_names(part)
+            changed = True
+    return changed

@@ -23,6 +23,11 @@ it) or as an argument of an aggregate that is not DISTINCT (`sum(COUNT { ... })`
 (`dialect`) anywhere else.
 Ladybug 0.22.0 answers every form above as Neo4j does.
 
+Kuzu's query worker also crashes (SIGSEGV) where one projection that groups reads two subqueries
+from one such node and the OPTIONAL MATCH that bound it had a WHERE (`OPTIONAL MATCH (r)-->(n)
+WHERE n.class = 'floor' RETURN r, sum(COUNT { MATCH (n)<--(m) }), count(EXISTS { ... })`): one
+subquery, no grouping key or no WHERE ran right. That is refused too.
+
 A node may be NULL from the OPTIONAL MATCH that first binds it until a MATCH (not optional)
 names it in a pattern; a WITH passes that on under its own name or an alias, and so does an
 UNWIND of a list that reads it. A node a WITH computes (`head(collect(b))`, `xs[2]`, a CASE)
@@ -97,6 +102,32 @@ def _check_projection(clause: Tree, nullable: set[str], last: bool) -> None:
         _refuse()
 
 
+def _all_subqueries(node: object) -> list[Tree]:
+    """The outermost subqueries under `node`, aggregated ones too."""
+    if not isinstance(node, Tree):
+        return []
+    if node.data == "subquery":
+        return [node]
+    return [found for child in node.children for found in _all_subqueries(child)]
+
+
+def _refuse_crash(clause: Tree, filtered: set[str]) -> None:
+    """Refuse two subqueries from one node of `filtered` in one projection that groups: Kuzu's
+    worker crashes (SIGSEGV) on it (`MATCH (r:Room) OPTIONAL MATCH (r)-->(n) WHERE n.class =
+    'floor' RETURN r, sum(COUNT { MATCH (n)<--(m) }) AS k, count(EXISTS { ... }) AS e`; one
+    subquery, or no WHERE on the OPTIONAL MATCH, ran right)."""
+    items = [c for c in child_of(clause.children[0], "proj_items").children
+             if isinstance(c, Tree)]
+    if not (any(has_aggregate(item) for item in items)
+            and not all(has_aggregate(item) for item in items)):
+        return
+    subqueries = [s for item in items for s in _all_subqueries(item.children[0])]
+    if any(sum(_reads(s, {node}) for s in subqueries) > 1 for node in filtered):
+        raise DialectError("two EXISTS/COUNT subqueries from one node an OPTIONAL MATCH with "
+                           "a WHERE may leave NULL, in one grouping projection, on Kuzu (its "
+                           "query worker crashes; Ladybug runs it)")
+
+
 def _computed_node(item: Tree) -> bool:
     """Whether a projection item computes a value that may be a NULL node: anything but a
     variable whose type is a node or unknown (`head(collect(b))`, `xs[2]`, a CASE, ...)."""
@@ -128,6 +159,7 @@ def _projected(clause: Tree, bound: set[str]) -> set[str]:
 def _check_single_query(single_query: Tree) -> None:
     clauses = [c for c in single_query.children if isinstance(c, Tree)]
     nullable: set[str] = set()
+    filtered: set[str] = set()  # those of an OPTIONAL MATCH with a WHERE
     bound: set[str] = set()
     for index, clause in enumerate(clauses):
         if clause.data == "match":
@@ -137,6 +169,7 @@ def _check_single_query(single_query: Tree) -> None:
                      for c in node.children if isinstance(c, Tree) and c.data == "name"}
             if not is_optional(clause):
                 nullable -= names
+                filtered -= names
             # A MATCH's WHERE, an OPTIONAL MATCH's too, sees the clause's own nodes matched.
             where = child_of(clause, "where")
             if nullable - names and any(_reads(s, nullable - names)
@@ -144,12 +177,17 @@ def _check_single_query(single_query: Tree) -> None:
                 _refuse()
             if is_optional(clause):
                 nullable |= names - bound
+                if where is not None:
+                    filtered |= names - bound
             bound |= declared_names(clause)
         elif clause.data in ("with_clause", "return_clause"):
+            if filtered:
+                _refuse_crash(clause, filtered)
             if nullable:
                 _check_projection(clause, nullable, index == len(clauses) - 1)
             if clause.data == "with_clause":
                 nullable = _passed_on(clause, nullable)
+                filtered = _passed_on(clause, filtered)
                 bound = _projected(clause, bound)
         else:
             if clause.data == "unwind" and mentions(clause.children[0], nullable):

@@ -102,8 +102,11 @@ def _replace(node: Tree, paths: dict[str, str]) -> bool:
 
 
 def _carry(clause: Tree, paths: dict[str, str]) -> dict[str, str]:
-    """A WITH's bare path items stay paths and take their witness along; the paths carried."""
+    """A WITH's bare path items stay paths and take their witness along; the paths carried.
+    A `WITH *` carries every path, and their witnesses with them."""
     items = child_of(clause.children[0], "proj_items")
+    if items.children and isinstance(items.children[0], Token):
+        return dict(paths)
     carried: dict[str, str] = {}
     for item in list(items.children):
         if isinstance(item, Tree) and len(item.children) == 1 \

@@ -39,6 +39,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import (
+    binds,
     call,
     child_of,
     declared_names,
@@ -59,26 +60,8 @@ _FIXED = frozenset({"subquery", "pattern_predicate", "anon_node", "empty_node", 
 # Trees that are pieces of an expression, not a value of their own.
 _NOT_VALUES = frozenset({"where", "lambda_", "where_arg", "pipe_arg", "cast_arg", "case_when",
                          "map_entry", "sort_item", "proj_item", "name"})
-# Trees whose first `x IN list` (or lambda parameter) binds a name for the rest of them.
-_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
 # Heracles' layout as loaded here (docs/graph_layout.md): set on every node, never NULL.
 _ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
-
-
-def _binds(node: Tree) -> set[str]:
-    """The names `node` binds for its own children (a comprehension's `x`, a lambda's
-    parameter, reduce's accumulator)."""
-    if node.data in _BINDERS and node.children and isinstance(node.children[0], Tree) \
-            and node.children[0].data == "in_" and node.children[0].children[0].data == "var":
-        return {plain_name(node.children[0].children[0].children[0])}
-    if node.data == "lambda_":
-        return {plain_name(node.children[0])}
-    if node.data == "call" and node.children[0].data == "var" \
-            and plain_name(node.children[0].children[0]).lower() == "reduce" \
-            and len(node.children) > 1 and node.children[1].data == "compare" \
-            and node.children[1].children[0].data == "var":
-        return {plain_name(node.children[1].children[0].children[0])}
-    return set()
 
 
 def _free(node: object) -> set[str] | None:
@@ -96,7 +79,7 @@ def _free(node: object) -> set[str] | None:
         if names is None:
             return None
         found |= names
-    return found - _binds(node)
+    return found - binds(node)
 
 
 def _anchors(subquery: Tree) -> set[str]:
@@ -160,11 +143,17 @@ class _Mover:
         names in scope that are never NULL."""
         self.names, self.movable, self.present, self.target = names, movable, present, target
         self.moved: list[tuple[str, Tree]] = []
+        # Parts the moved ones read, computed in a WITH of their own before theirs.
+        self.first: list[tuple[str, Tree]] = []
         self.depth = 0  # subqueries being visited
 
-    def items(self) -> list[Tree]:
-        return [tree("proj_item", tree("list_literal", part), tree("name", Token("NAME", alias)))
-                for alias, part in self.moved]
+    def clauses(self, where: Tree | None = None) -> list[Tree]:
+        """The WITHs that compute the moved parts (`where` goes on the last)."""
+        stages = [stage for stage in (self.first, self.moved) if stage]
+        return [star_with([tree("proj_item", tree("list_literal", part),
+                                tree("name", Token("NAME", alias))) for alias, part in stage],
+                          where if stage is stages[-1] else None)
+                for stage in stages]
 
     def visit(self, node: object, outer: set[str], local: frozenset[str],
               correlated: bool) -> object:
@@ -174,7 +163,7 @@ class _Mover:
             return node
         if node.data == "subquery" and correlated and not self.depth:
             if self._from_a_null_node(node, outer, local):
-                return self._move(node)
+                return self._move_whole(node, outer | local)
             if any(name not in self.present for name in _anchors(node) & outer - local):
                 raise DialectError("a subquery in an OPTIONAL MATCH's WHERE whose pattern "
                                    "starts from a node an earlier OPTIONAL MATCH may leave "
@@ -188,7 +177,7 @@ class _Mover:
                 if _reads_present(node, self.present):
                     return node
                 return self._move(node) if free <= self.movable else self._stuck(node)
-        inner = local | _binds(node)
+        inner = local | binds(node)
         start = 1 if node.data == "call" else 0
         node.children[start:] = [self.visit(c, outer, inner, correlated)
                                  for c in node.children[start:]]
@@ -214,6 +203,14 @@ class _Mover:
             holder.children[index] = self.visit(holder.children[index], outer, local, True)
         self.depth -= 1
         return node
+
+    def _move_whole(self, subquery: Tree, outer: set[str]) -> Tree:
+        """Move a subquery whole; the outer values it reads that may be NULL move first, as
+        for any subquery (as a WITH's value it reads them as wrongly as in the WHERE)."""
+        inner = _Mover(self.names, self.movable, self.present, self.target)
+        inner._subquery(subquery, outer)
+        self.first += inner.first + inner.moved
+        return self._move(subquery)
 
     def _move(self, part: Tree) -> Tree:
         if self.target == "kuzu" and _may_be_struct(part):
@@ -290,13 +287,13 @@ class _Clauses:
         if is_optional(clause):
             mover = self.mover(set(before), present)
             where.children[0] = mover.visit(where.children[0], set(before), frozenset(own), True)
-            return ([star_with(mover.items())] if mover.moved else []), []
+            return mover.clauses() if mover.moved else [], []
         mover = self.mover(set(before) | own, present)
         where.children[0] = mover.visit(where.children[0], mover.movable, frozenset(), False)
         if not mover.moved:
             return [], []
         clause.children.remove(where)
-        return [], [star_with(mover.items(), where)]
+        return [], mover.clauses(where)
 
     def projection(self, clause: Tree) -> tuple[list[Tree], list[Tree]]:
         """(clauses to put before, after) a WITH or RETURN."""
@@ -310,7 +307,7 @@ class _Clauses:
                 if isinstance(item, Tree):
                     item.children[0] = mover.visit(item.children[0], mover.movable,
                                                    frozenset(), False)
-            ahead = [star_with(mover.items())] if mover.moved else []
+            ahead = mover.clauses() if mover.moved else []
         self.present = _passed_on(items, self.present) if items is not None else {}
         where = child_of(clause, "where")
         passed = _projected(projection)
@@ -321,7 +318,7 @@ class _Clauses:
         if not mover.moved:
             return ahead, []
         clause.children.remove(where)
-        return ahead, [star_with(mover.items(), where)]
+        return ahead, mover.clauses(where)
 
 
 def _passed_on(items: Tree, present: dict[str, bool]) -> dict[str, bool]:

@@ -23,10 +23,14 @@ from typing import ClassVar
 
 from lark import Token, Tree
 
+from dsgqa.dialect.anchor_maps import REWRITE as ANCHOR_MAPS
+from dsgqa.dialect.anchor_maps import move_anchor_maps
 from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
+from dsgqa.dialect.computed_labels import REWRITE as COMPUTED_LABELS
+from dsgqa.dialect.computed_labels import read_computed_labels
 from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
 from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.cross_types import (
@@ -43,7 +47,8 @@ from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
-from dsgqa.dialect.free_aggregates import refuse_free_aggregate_tests
+from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
+from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
@@ -59,10 +64,16 @@ from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
 from dsgqa.dialect.outer_values import pass_outer_values
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
+from dsgqa.dialect.path_items import REWRITE as PATH_ITEMS
+from dsgqa.dialect.path_items import alias_path_items
+from dsgqa.dialect.path_parts import REWRITE as PATH_PARTS
+from dsgqa.dialect.path_parts import carry_path_segments
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
 from dsgqa.dialect.projection_checks import check_projections
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
+from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
+from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
@@ -226,10 +237,18 @@ class Rewriter:
             refuse_zero_hops_off_tables(root)
         Endpoints(names, self.note).run(root)
         result = self.visit(root)
+        if move_anchor_maps(result, self.target):
+            self.note(ANCHOR_MAPS)
+        if self.target == "kuzu" and read_computed_labels(result):
+            self.note(COMPUTED_LABELS)
         self._pass_outer_values(result)
+        if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
+            self.note(SUBQUERY_VALUES)
+        if unwind_free_aggregates(result, self.names, self.uniqueness.expand_stars,
+                                  self.target):
+            self.note(FREE_AGGREGATES)
         if self.target == "kuzu":  # on the outer-value lists the pass above made
             refuse_null_anchored_subqueries(result)
-            refuse_free_aggregate_tests(result)
             refuse_wrapped_outer_subqueries(result, self.names.generated)
         if keep_count_joins(result):
             self.note(COUNT_JOINS)
@@ -244,6 +263,10 @@ class Rewriter:
         self.distinct_rows = read_union_as_all(result)
         if self.distinct_rows:
             self.note(UNION_DISTINCT)
+        if carry_path_segments(result, self.names, self.uniqueness.expand_stars):
+            self.note(PATH_PARTS)
+        if self.target == "kuzu" and alias_path_items(result):   # after every added WITH
+            self.note(PATH_ITEMS)
         return result
 
     def _pass_outer_values(self, root: Tree) -> None:

@@ -100,6 +100,26 @@ def mentions(node: object, names: Collection[str]) -> bool:
     return any(mentions(child, names) for child in node.children)
 
 
+# Trees whose first `x IN list` binds a name for the rest of them.
+_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
+
+
+def binds(node: Tree) -> set[str]:
+    """The names `node` binds for its own children (a comprehension's `x`, a lambda's
+    parameter, reduce's accumulator)."""
+    if node.data in _BINDERS and node.children and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "in_" and node.children[0].children[0].data == "var":
+        return {plain_name(node.children[0].children[0].children[0])}
+    if node.data == "lambda_":
+        return {plain_name(node.children[0])}
+    if node.data == "call" and node.children[0].data == "var" \
+            and plain_name(node.children[0].children[0]).lower() == "reduce" \
+            and len(node.children) > 1 and node.children[1].data == "compare" \
+            and node.children[1].children[0].data == "var":
+        return {plain_name(node.children[1].children[0].children[0])}
+    return set()
+
+
 _BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})
 
 
@@ -108,6 +128,24 @@ def declared_names(node: Tree) -> set[str]:
     return {plain_name(child) for sub in node.iter_subtrees()
             if sub.data in _BINDING_PARENTS
             for child in sub.children if isinstance(child, Tree) and child.data == "name"}
+
+
+def declared_outside_subqueries(node: Tree) -> set[str]:
+    """The names `node` declares, not counting those inside its subqueries."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        sub = stack.pop()
+        if sub.data == "subquery":
+            continue
+        for child in sub.children:
+            if not isinstance(child, Tree):
+                continue
+            if child.data == "name" and sub.data in _BINDING_PARENTS:
+                found.add(plain_name(child))
+            else:
+                stack.append(child)
+    return found
 
 
 def is_optional(match: Tree) -> bool:

@@ -186,36 +186,60 @@ class Uniqueness:
 
     def expand_stars(self, single_query: Tree) -> None:
         """Spell out `RETURN *` / `WITH *` where a generated name is in scope, so the columns
-        stay the model's variables."""
+        stay the model's variables. A WITH keeps the generated names that it or a later clause
+        still reads: a pass that moves a MATCH's WHERE to a `WITH * ... WHERE` after it
+        (`outer_values`, `count_joins`) moves this pass's `_rel1 <> _rel2` along."""
         if not self.generated:
             return
         scope: list[Tree] = []  # name nodes, in order of appearance
-        for clause in single_query.children:
-            if not isinstance(clause, Tree):
-                continue
+        clauses = [c for c in single_query.children if isinstance(c, Tree)]
+        for at, clause in enumerate(clauses):
             if clause.data == "match":
                 for name_node in _pattern_names(clause):
                     if all(plain_name(n) != plain_name(name_node) for n in scope):
                         scope.append(name_node)
             elif clause.data == "unwind":
-                scope.append(clause.children[1])
+                scope.insert(self._unwound_at(clause, scope), clause.children[1])
             elif clause.data in ("with_clause", "return_clause"):
                 items = child_of(clause.children[0], "proj_items")
                 starred = bool(items.children) and isinstance(items.children[0], Token)
                 if starred:
-                    self._expand(items, scope)
+                    read = _generated_reads(clauses[at:], self.generated) \
+                        if clause.data == "with_clause" else set()
+                    self._expand(items, scope, read)
                 if clause.data == "with_clause":
                     still = bool(items.children) and isinstance(items.children[0], Token)
                     scope = (scope if still else []) + _projected(items)
 
-    def _expand(self, items: Tree, scope: list[Tree]) -> None:
-        visible = [n for n in scope if plain_name(n).lower() not in self.generated]
+    def _unwound_at(self, unwind: Tree, scope: list[Tree]) -> int:
+        """Where an UNWIND's name goes in the scope: at the end, but where it takes a generated
+        name's value back under the model's name (`UNWIND [_aggregate1] AS a`,
+        `free_aggregates`), at that name's place, so a star keeps the model's column order."""
+        items = unwind.children[0].children if unwind.children[0].data == "list_literal" else []
+        if len(items) == 1 and isinstance(items[0], Tree) and items[0].data == "var":
+            read = plain_name(items[0].children[0]).lower()
+            if read in self.generated:
+                for at, name_node in enumerate(scope):
+                    if plain_name(name_node).lower() == read:
+                        return at
+        return len(scope)
+
+    def _expand(self, items: Tree, scope: list[Tree], kept: set[str]) -> None:
+        visible = [n for n in scope
+                   if plain_name(n).lower() not in self.generated - kept]
         if len(visible) == len(scope):
             return
         if not visible and len(items.children) == 1:
             raise CypherSyntaxError("RETURN * or WITH * with no variables in scope")
         spelled = [tree("proj_item", var(n)) for n in visible]
         items.children = spelled + items.children[1:]
+
+
+def _generated_reads(clauses: list[Tree], generated: set[str]) -> set[str]:
+    """The generated names that `clauses` read as variables."""
+    return {plain_name(node.children[0]).lower() for clause in clauses
+            for node in clause.iter_subtrees_topdown()
+            if node.data == "var" and plain_name(node.children[0]).lower() in generated}
 
 
 def _pattern_names(match: Tree) -> Iterator[Tree]:

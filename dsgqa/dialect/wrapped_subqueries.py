@@ -26,6 +26,10 @@ be read as a column of a final RETURN without DISTINCT, aggregates, ORDER BY or 
 carried by WITHs that neither filter, sort, skip, group nor drop repeated rows at all (a later
 MATCH's WHERE and a LIMIT were read right); anywhere else it is refused (`dialect`). Ladybug
 0.22.0 answers every form above as Neo4j does.
+
+Computed first, in a WITH of its own, and read back through an UNWIND (`subquery_values.py`,
+which runs before this check), such a subquery is read right on Kuzu in every form above, so
+this refuses only what that pass leaves in place.
 """
 
 from __future__ import annotations
