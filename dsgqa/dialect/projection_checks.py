@@ -52,7 +52,7 @@ def _column(item: Tree) -> str | None:
 def _local_names(node: Tree) -> set[str]:
     """Names bound inside an expression (comprehensions, quantifiers, reduce, patterns)."""
     names = declared_names(node)
-    for sub in node.iter_subtrees():
+    for sub in node.iter_subtrees_topdown():
         if sub.data in _BINDERS and sub.children and isinstance(sub.children[0], Tree) \
                 and sub.children[0].data == "in_" \
                 and sub.children[0].children[0].data == "var":
@@ -150,7 +150,7 @@ def _check_where(clause: Tree) -> None:
 
 def check_projections(root: Tree) -> None:
     """Raise `CypherSyntaxError` for what Neo4j rejects (see the module)."""
-    for clause in root.iter_subtrees():
+    for clause in root.iter_subtrees_topdown():
         if clause.data in ("match", "with_clause"):
             _check_where(clause)
     query = root.children[0] if root.data == "start" else root
