@@ -97,9 +97,8 @@ REWRITES = [
     ("list comprehension->list_filter/list_transform",
      "MATCH (r:Room) WITH collect(r) AS rooms "
      "RETURN [r IN rooms WHERE r.nodeSymbol <> 'R1' | r.nodeSymbol] AS others",
-     "MATCH (r:Room) WITH coalesce(collect(r), []) AS _aggregate1 UNWIND [_aggregate1] AS rooms "
-     "RETURN list_transform(list_filter(rooms, r -> r.nodeSymbol <> 'R1'), r -> r.nodeSymbol) "
-     "AS others",
+     "MATCH (r:Room) WITH coalesce(collect(r), []) AS rooms RETURN list_transform(list_filter("
+     "rooms, r -> r.nodeSymbol <> 'R1'), r -> r.nodeSymbol) AS others",
      "MATCH (r:Room) WHERE r.nodeSymbol <> 'R1' WITH r ORDER BY r.nodeSymbol LIMIT 10 "
      "RETURN collect(r.nodeSymbol)"),
     ("var-length->TRAIL",

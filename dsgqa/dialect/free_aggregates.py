@@ -28,7 +28,9 @@ Kuzu carries any aggregate so, and fails where a later clause reads one twice (`
 (r:Room)-->(x) WITH r, count(x) AS a RETURN a, a + 1`, `RETURN r.nodeSymbol, a, a + 1`,
 `WITH m, count(n) AS a RETURN a, range(0, a), count(*)`: "Cannot evaluate expression with type
 PROPERTY"; "COLLECT(a) contains nested aggregation" in other such shapes; `count(*)` ran). So
-on Kuzu every aggregate a later clause reads is read back the same way.
+on Kuzu every aggregate a later clause reads is read back the same way, but for a collected
+list: read back from the UNWIND, a list of nodes took other rows' values (`WITH k, collect(n)
+AS xs RETURN [x IN xs | x.nodeSymbol]` gave one node twice).
 """
 
 from __future__ import annotations
@@ -69,6 +71,21 @@ def _has_free_aggregate(node: object, every: bool) -> bool:
     return any(_has_free_aggregate(child, every) for child in node.children)
 
 
+def _collects(node: object) -> bool:
+    """Whether `node` holds a list that collect() builds (not one a `neo4j_` function of ours
+    reduces to a number: `neo4j_stdev(coalesce(collect(x), []))`)."""
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return False
+    callee = node.children[0] if node.children else None
+    if node.data in _CALLS and isinstance(callee, Tree) and callee.data == "var":
+        function = plain_name(callee.children[0]).lower()
+        if function.startswith("neo4j_"):
+            return False
+        if function == "collect":
+            return True
+    return any(_collects(child) for child in node.children)
+
+
 def _rename_reads(node: object, old: str, new: str) -> None:
     """Make the reads of variable `old` under `node` read `new`."""
     if not isinstance(node, Tree):
@@ -92,6 +109,7 @@ def _unwind_items(clause: Tree, names: FreshNames, later: list[Tree] | None) -> 
             continue
         if not _has_free_aggregate(item.children[0], False) and not (
                 later is not None and _has_free_aggregate(item.children[0], True)
+                and not _collects(item.children[0])
                 and any(mentions(c, {plain_name(item.children[1])}) for c in later)):
             continue
         alias, made = plain_name(item.children[1]), names.fresh("_aggregate")
