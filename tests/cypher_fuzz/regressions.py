@@ -758,4 +758,10 @@ CASES: list[Case] = [
          [["R1", 2, 3], ["R2", 1, 2]], True,
          "R1 holds P1 and p1, R2 holds P2, R3 nothing (Kuzu: 'Cannot evaluate expression with "
          "type PROPERTY' where the count was read twice)"),
+    Case("collected_nodes_read_after_their_with",
+         "MATCH (o:Object)-[:OBJECT_CONNECTED]->(n) WITH n.nodeSymbol AS k, collect(o) AS xs "
+         "RETURN k, [x IN xs | x.nodeSymbol] AS v ORDER BY k",
+         [["O1", ["O2"]], ["O2", ["O1"]]], True,
+         "O1 and O2 point at each other (Kuzu gave O1 for both when the collected list was "
+         "read back through an UNWIND)"),
 ]
