@@ -472,15 +472,18 @@ FREE_AGGREGATE = "MATCH (b:Building)-[:CONTAINS]->(n) "
     ("WITH count(*) AS a MATCH (r:Room) OPTIONAL MATCH (r)-->(m) WHERE a < 0 RETURN r, m", True),
     ("WITH n, count(*) AS a RETURN n, EXISTS { MATCH (n)-->(m) WHERE a < m.center.x } AS e",
      True),
-    ("WITH n, count(b) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
-    ("WITH n, min(b.center.x) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
+    # An aggregate that reads a variable: Ladybug keeps it; Kuzu reads any aggregate a later
+    # clause reads through an UNWIND.
+    ("WITH n, count(b) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", None),
+    ("WITH n, min(b.center.x) AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", None),
     ("WITH n, 1 AS a OPTIONAL MATCH (n)-->(m) WHERE a < 0 RETURN n, m", False),
     ("MATCH (n)-->(m) RETURN n, count(*) AS a", False),
 ])
-def test_aggregate_of_no_variable_is_read_through_an_unwind(tail: str, unwound: bool,
+def test_aggregate_of_no_variable_is_read_through_an_unwind(tail: str, unwound: bool | None,
                                                              target: str) -> None:
     query = translate(FREE_AGGREGATE + tail, target).query
-    assert ("UNWIND [_aggregate1] AS a " in query) == unwound, query
+    expected = (target == "kuzu") if unwound is None else unwound
+    assert ("UNWIND [_aggregate1] AS a " in query) == expected, query
 
 
 @pytest.mark.parametrize(("target", "unwound"), [("kuzu", True), ("ladybug", False)])

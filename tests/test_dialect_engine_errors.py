@@ -36,6 +36,7 @@ ANSWERED: dict[str, tuple[str, ...]] = {
     "count_subquery_reading_an_aggregate_of_no_variable": BOTH,
     "average_of_a_constant_read_by_a_count_in_a_string": BOTH,
     "aggregate_grouped_beside_a_value_computed_from_it": BOTH,
+    "aggregate_read_twice_after_its_with": BOTH,
     # Ladybug: "Unable to construct a hash join without any join condition"; Kuzu lost R3 in
     # the optional one.
     "count_from_a_node_with_a_property_map_sorted_beside_that_property": BOTH,

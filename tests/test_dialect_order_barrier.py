@@ -101,7 +101,9 @@ def test_ladybug_translation(neo4j, ladybug, rows) -> None:
 def test_kuzu_never_gets_the_barrier(neo4j) -> None:
     translation = translate(neo4j, "kuzu")
     assert "UNWIND [0]" not in translation.query and REWRITE not in translation.rewrites
-    if "*" not in neo4j:  # the only difference between the targets (a star is spelled out)
+    # The other differences between the targets: a star is spelled out, and Kuzu reads a WITH's
+    # aggregates back through an UNWIND (`free_aggregates`).
+    if "*" not in neo4j and "_aggregate" not in translation.query:
         assert translate(neo4j, "ladybug").query.replace(" UNWIND [0] AS _order1", "").replace(
             " UNWIND [0] AS _order2", "") == translation.query
 

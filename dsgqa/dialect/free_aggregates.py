@@ -24,10 +24,13 @@ which both engines answer as Neo4j does in every form above (an UNWIND of a one-
 gives each row once, in order; the WITH's own WHERE and ORDER BY read the generated name). The
 generated names are spelled out of later stars.
 
-Kuzu carries any aggregate so, and fails where a later aggregation reads one beside something
-computed from it (`WITH m, count(n) AS a RETURN a, range(0, a), count(*)`: "Cannot evaluate
-expression with type PROPERTY"; "COLLECT(a) contains nested aggregation" in other such shapes).
-So on Kuzu an aggregate a later aggregating WITH or RETURN reads is read back the same way.
+Kuzu carries any aggregate so, and fails where a later clause reads one twice (`MATCH
+(r:Room)-->(x) WITH r, count(x) AS a RETURN a, a + 1`, `RETURN r.nodeSymbol, a, a + 1`,
+`WITH m, count(n) AS a RETURN a, range(0, a), count(*)`: "Cannot evaluate expression with type
+PROPERTY"; "COLLECT(a) contains nested aggregation" in other such shapes; `count(*)` ran). So
+on Kuzu every aggregate a later clause reads is read back the same way, but for a collected
+list: read back from the UNWIND, a list of nodes took other rows' values (`WITH k, collect(n)
+AS xs RETURN [x IN xs | x.nodeSymbol]` gave one node twice).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from collections.abc import Callable
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
+from dsgqa.dialect.order_barrier import AGGREGATES
 from dsgqa.dialect.trees import child_of, mentions, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -68,6 +71,21 @@ def _has_free_aggregate(node: object, every: bool) -> bool:
     return any(_has_free_aggregate(child, every) for child in node.children)
 
 
+def _collects(node: object) -> bool:
+    """Whether `node` holds a list that collect() builds (not one a `neo4j_` function of ours
+    reduces to a number: `neo4j_stdev(coalesce(collect(x), []))`)."""
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return False
+    callee = node.children[0] if node.children else None
+    if node.data in _CALLS and isinstance(callee, Tree) and callee.data == "var":
+        function = plain_name(callee.children[0]).lower()
+        if function.startswith("neo4j_"):
+            return False
+        if function == "collect":
+            return True
+    return any(_collects(child) for child in node.children)
+
+
 def _rename_reads(node: object, old: str, new: str) -> None:
     """Make the reads of variable `old` under `node` read `new`."""
     if not isinstance(node, Tree):
@@ -79,20 +97,10 @@ def _rename_reads(node: object, old: str, new: str) -> None:
         _rename_reads(child, old, new)
 
 
-def _aggregated_later(alias: str, later: list[Tree]) -> bool:
-    """Whether a later WITH or RETURN that aggregates reads `alias` in its items."""
-    for clause in later:
-        if clause.data in ("with_clause", "return_clause"):
-            items = child_of(clause.children[0], "proj_items")
-            if has_aggregate(items) and mentions(items, {alias}):
-                return True
-    return False
-
-
 def _unwind_items(clause: Tree, names: FreshNames, later: list[Tree] | None) -> list[Tree]:
     """Rename a WITH's items that hold a free aggregate, and with `later` (Kuzu: the clauses
-    after it) those holding any aggregate that a later aggregation reads; the UNWINDs that
-    name them back."""
+    after it) those holding any aggregate that a later clause reads; the UNWINDs that name
+    them back."""
     projection = clause.children[0]
     items = child_of(projection, "proj_items")
     unwinds = []
@@ -101,7 +109,8 @@ def _unwind_items(clause: Tree, names: FreshNames, later: list[Tree] | None) -> 
             continue
         if not _has_free_aggregate(item.children[0], False) and not (
                 later is not None and _has_free_aggregate(item.children[0], True)
-                and _aggregated_later(plain_name(item.children[1]), later)):
+                and not _collects(item.children[0])
+                and any(mentions(c, {plain_name(item.children[1])}) for c in later)):
             continue
         alias, made = plain_name(item.children[1]), names.fresh("_aggregate")
         item.children[1] = name(made)

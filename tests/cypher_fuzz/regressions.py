@@ -816,4 +816,16 @@ CASES: list[Case] = [
          "R1 and R2 are in the apartment: v is their class's length (kitchen 7, office 6), never "
          "a neighbour's y (0 or 5); R3 is in nothing, so there is no m at all and v is NULL "
          "(both engines: 'Cannot evaluate expression with type PROPERTY')"),
+    Case("aggregate_read_twice_after_its_with",
+         "MATCH (r:Room)-[:CONTAINS]->(x) WITH r, count(x) AS a "
+         "RETURN r.nodeSymbol AS r, a, a + 1 AS b ORDER BY r",
+         [["R1", 2, 3], ["R2", 1, 2]], True,
+         "R1 holds P1 and p1, R2 holds P2, R3 nothing (Kuzu: 'Cannot evaluate expression with "
+         "type PROPERTY' where the count was read twice)"),
+    Case("collected_nodes_read_after_their_with",
+         "MATCH (o:Object)-[:OBJECT_CONNECTED]->(n) WITH n.nodeSymbol AS k, collect(o) AS xs "
+         "RETURN k, [x IN xs | x.nodeSymbol] AS v ORDER BY k",
+         [["O1", ["O2"]], ["O2", ["O1"]]], True,
+         "O1 and O2 point at each other (Kuzu gave O1 for both when the collected list was "
+         "read back through an UNWIND)"),
 ]
