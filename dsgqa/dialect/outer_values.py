@@ -23,8 +23,9 @@ A part whose reads are never NULL stays (variables of a MATCH, and the propertie
 - an OPTIONAL MATCH's WHERE: before it (the parts read only variables bound before it);
 - a subquery in a MATCH's WHERE: that WHERE moves to a `WITH *, ... WHERE` after the MATCH (a
   MATCH's WHERE only filters its rows), so parts reading the MATCH's own variables move too;
-- a subquery in a WITH's or RETURN's items: before the clause; in a WITH's WHERE: that WHERE
-  moves to a `WITH *, ... WHERE` after it.
+- a subquery in a WITH's or RETURN's items, or in the ORDER BY of one that neither aggregates
+  nor is DISTINCT (it sees the names in scope before the clause): before the clause; in a
+  WITH's WHERE: that WHERE moves to a `WITH *, ... WHERE` after it.
 
 A value of an OPTIONAL MATCH's own variables that may be NULL (a box), read by a subquery in
 its WHERE, cannot move and is refused (`dialect`). Kuzu reads a field of a NULL struct held in
@@ -38,6 +39,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
     binds,
     call,
@@ -307,6 +309,9 @@ class _Clauses:
                 if isinstance(item, Tree):
                     item.children[0] = mover.visit(item.children[0], mover.movable,
                                                    frozenset(), False)
+            for sort_item in _sort_items(projection, items):
+                sort_item.children[0] = mover.visit(sort_item.children[0], mover.movable,
+                                                    frozenset(), False)
             ahead = mover.clauses() if mover.moved else []
         self.present = _passed_on(items, self.present) if items is not None else {}
         where = child_of(clause, "where")
@@ -319,6 +324,18 @@ class _Clauses:
             return ahead, []
         clause.children.remove(where)
         return ahead, mover.clauses(where)
+
+
+def _sort_items(projection: Tree, items: Tree) -> list[Tree]:
+    """The ORDER BY items of a projection that neither aggregates nor drops repeated rows:
+    those see the names in scope before it, so their outer parts move like the items' (`WITH o
+    ORDER BY COUNT { MATCH (o)--(m) WHERE o.bbox_dim IS NULL }` sorted as if no box had
+    one)."""
+    order = child_of(projection, "order")
+    if order is None or has_aggregate(items) or any(
+            isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children):
+        return []
+    return [item for item in order.children if isinstance(item, Tree)]
 
 
 def _passed_on(items: Tree, present: dict[str, bool]) -> dict[str, bool]:

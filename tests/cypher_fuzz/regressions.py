@@ -828,4 +828,12 @@ CASES: list[Case] = [
          [["O1", ["O2"]], ["O2", ["O1"]]], True,
          "O1 and O2 point at each other (Kuzu gave O1 for both when the collected list was "
          "read back through an UNWIND)"),
+    Case("sorted_by_a_count_reading_a_missing_box",
+         "MATCH (o:Object) WITH o ORDER BY COUNT { MATCH (o)-[:OBJECT_CONNECTED]-(m) "
+         "WHERE m.class = 'zz' OR o.bbox_dim IS NULL } DESC, o.nodeSymbol LIMIT 1 "
+         "RETURN o.nodeSymbol AS o",
+         [["O2"]], True,
+         "only O2 has no box, so only it counts its neighbour O1 (twice: the connection is "
+         "stored both ways) and sorts first (both engines gave O1: the sort key's subquery read "
+         "the missing box itself and counted 0)"),
 ]
