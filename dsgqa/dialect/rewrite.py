@@ -1027,9 +1027,16 @@ def _rename(kuzu_name: str, label: str) -> Callable[[Rewriter, Tree, list], Tree
 
 
 def _labels(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`labels(x)` as the one-label list `[label(x)]`; NULL for a NULL node (Neo4j), where the
+    list would hold NULL. A variable no OPTIONAL MATCH bound is never NULL."""
     _arity("labels", args, 1)
     rw.note("labels->[label()]")
-    return tree("list_literal", call("label", args[0]))
+    (arg,) = args
+    labels = tree("list_literal", call("label", arg))
+    if isinstance(arg, Tree) and arg.data == "var" and not getattr(arg, "nullable", True):
+        return labels
+    return tree("case_expr", tree("case_when", tree("is_null", clone(arg)), tree("null_lit")),
+                labels)
 
 
 def _point(rw: Rewriter, node: Tree, args: list) -> Tree:

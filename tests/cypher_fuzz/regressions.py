@@ -836,4 +836,10 @@ CASES: list[Case] = [
          "only O2 has no box, so only it counts its neighbour O1 (twice: the connection is "
          "stored both ways) and sorts first (both engines gave O1: the sort key's subquery read "
          "the missing box itself and counted 0)"),
+    Case("labels_of_a_node_an_optional_match_left_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(b:Building) "
+         "RETURN r.nodeSymbol AS r, labels(b) AS l ORDER BY r",
+         [["R1", None], ["R2", None], ["R3", None]], True,
+         "no room contains a building: b is NULL and labels(NULL) is NULL (the translation's "
+         "[label(b)] was [NULL])"),
 ]
