@@ -28,7 +28,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, clone, name, tree
+from dsgqa.dialect.trees import NON_NULL_LITERALS, call, clone, name, tree
 from dsgqa.dialect.types import NUMBERS, UNKNOWN, element
 
 REWRITE = "comparison across types->Neo4j's value"
@@ -84,7 +84,7 @@ def _null_free(node: object) -> bool:
     results of functions that never make one."""
     if not isinstance(node, Tree):
         return False
-    if node.data in _NON_NULL_LITERALS:
+    if node.data in NON_NULL_LITERALS:
         return True
     if node.data == "paren":
         return _null_free(node.children[0])
@@ -127,13 +127,10 @@ def bool_null() -> Tree:
     return call("CAST", tree("cast_arg", tree("null_lit"), name("BOOL")))
 
 
-_NON_NULL_LITERALS = frozenset({"int_lit", "float_lit", "str_lit", "true_lit", "false_lit"})
-
-
 def _null_when_either_is(left: object, right: object, answer: Tree) -> Tree:
     """`answer`, or NULL where an operand that may be NULL is."""
     tests = [tree("is_null", clone(side)) for side in (left, right)
-             if not (isinstance(side, Tree) and side.data in _NON_NULL_LITERALS)]
+             if not (isinstance(side, Tree) and side.data in NON_NULL_LITERALS)]
     if not tests:
         return answer
     test = tests[0] if len(tests) == 1 else tree("or_", *tests)

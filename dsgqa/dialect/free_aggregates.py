@@ -40,7 +40,7 @@ from collections.abc import Callable
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.order_barrier import AGGREGATES
+from dsgqa.dialect.order_barrier import is_aggregate_call
 from dsgqa.dialect.trees import child_of, mentions, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -63,10 +63,7 @@ def _has_free_aggregate(node: object, every: bool) -> bool:
     `every`; not counting the aggregates of a subquery's own rows)."""
     if not isinstance(node, Tree) or node.data == "subquery":
         return False
-    callee = node.children[0] if node.children else None
-    if node.data in _CALLS and isinstance(callee, Tree) and callee.data == "var" \
-            and plain_name(callee.children[0]).lower() in AGGREGATES \
-            and (every or not _reads_a_variable(node)):
+    if node.children and is_aggregate_call(node) and (every or not _reads_a_variable(node)):
         return True
     return any(_has_free_aggregate(child, every) for child in node.children)
 

@@ -58,15 +58,19 @@ def _aggregates(clause: object) -> bool:
     return has_aggregate(items)
 
 
+def is_aggregate_call(node: Tree) -> bool:
+    """Whether `node` is a call of an aggregate function (`count(*)`, `sum(DISTINCT x)`)."""
+    if node.data not in ("call", "call_star", "call_distinct"):
+        return False
+    callee = node.children[0]
+    return isinstance(callee, Tree) and callee.data == "var" \
+        and plain_name(callee.children[0]).lower() in AGGREGATES
+
+
 def has_aggregate(node: object) -> bool:
     if not isinstance(node, Tree) or node.data == "subquery":
         return False
-    if node.data in ("call", "call_star", "call_distinct"):
-        callee = node.children[0]
-        if isinstance(callee, Tree) and callee.data == "var" \
-                and plain_name(callee.children[0]).lower() in AGGREGATES:
-            return True
-    return any(has_aggregate(child) for child in node.children)
+    return is_aggregate_call(node) or any(has_aggregate(child) for child in node.children)
 
 
 def _barrier(variable: str) -> Tree:

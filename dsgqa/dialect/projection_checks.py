@@ -27,7 +27,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
-from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
+from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
 from dsgqa.dialect.trees import child_of, declared_names
 
 _CALLS = frozenset({"call", "call_star", "call_distinct"})
@@ -70,9 +70,7 @@ def _hidden_key(node: object, keys: set[str], key_vars: set[str], local: set[str
     if not isinstance(node, Tree) or node.data in _NOT_READ:
         return None
     if node.data in _CALLS:
-        callee = node.children[0]
-        if isinstance(callee, Tree) and callee.data == "var" \
-                and plain_name(callee.children[0]).lower() in AGGREGATES:
+        if is_aggregate_call(node):
             return None
         args = node.children[1:]
     else:

@@ -76,7 +76,7 @@ from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
 from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
-from dsgqa.dialect.trees import call, child_of, clone, int_lit, name, tree, var
+from dsgqa.dialect.trees import NON_NULL_LITERALS, call, child_of, clone, int_lit, name, tree, var
 from dsgqa.dialect.types import (
     NODE_KEYS,
     OBJECT_KEYS,
@@ -117,7 +117,6 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
 
 # Nodes whose first `x IN list` child binds a variable instead of testing membership.
 _BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
-_NON_NULL_LITERALS = frozenset({"int_lit", "float_lit", "str_lit", "true_lit", "false_lit"})
 
 
 def arith(left: object, op: str, right: object) -> Tree:
@@ -683,7 +682,7 @@ class Rewriter:
         across = element_kind_differs(node.child_types[0], node.child_types[1])
         if not across and isinstance(items, Tree) and items.data == "list_literal" \
                 and items.children and all(
-                isinstance(c, Tree) and c.data in _NON_NULL_LITERALS for c in items.children):
+                isinstance(c, Tree) and c.data in NON_NULL_LITERALS for c in items.children):
             return node
         self.note("IN->NULL-aware CASE")
 
@@ -863,7 +862,7 @@ class Rewriter:
         for term, kind in zip(node.children, node.child_types, strict=True):
             if kind == "null":
                 return tree("null_lit")
-            if not (isinstance(term, Tree) and term.data in _NON_NULL_LITERALS):
+            if not (isinstance(term, Tree) and term.data in NON_NULL_LITERALS):
                 checks.append(tree("is_null", clone(term)))
             parts.append(as_string(term, kind if kind in ("int", "float", "bool") else "str"))
         joined: Tree = parts[0]

@@ -10,6 +10,8 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 
+# Literals that are never NULL.
+NON_NULL_LITERALS = frozenset({"int_lit", "float_lit", "str_lit", "true_lit", "false_lit"})
 
 def tree(data: str, *children: object) -> Tree:
     return Tree(data, list(children))
