@@ -7,6 +7,7 @@ worker and the variable, and a long-lived worker takes each run's connection lim
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -226,5 +227,21 @@ def test_a_worker_that_lost_its_scheduler_exits_with_its_query_workers(tmp_path:
             stop(worker)
     assert exited < 30, f"the worker waited {exited:.0f} s for a dead scheduler"
     assert not left, f"query workers outlived their Dask worker: {left}"
-    log = (tmp_path / "c/orphan.log").read_text()
-    assert "Traceback" not in log, log[-3000:]   # one line saying why, not screens of them
+    noisy = _records_with_tracebacks((tmp_path / "c/orphan.log").read_text())
+    assert not noisy, noisy[0][-3000:]   # one line saying why, not screens of them
+
+
+# Dask's own heartbeat logs its failure with a traceback when the scheduler dies while a
+# heartbeat is on the wire (distributed.worker.Worker.heartbeat, `logger.exception`): a race
+# of the kill against Dask's timer, not something the benchmark says, so it is let through.
+_DASK_HEARTBEAT_RACE = "Failed to communicate with scheduler during heartbeat"
+
+
+def _records_with_tracebacks(log: str) -> list[str]:
+    """The worker log's records (a record starts with its timestamp) that carry a traceback,
+    apart from Dask's heartbeat race; any traceback through the project's own code counts."""
+    records = re.split(r"\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)", log)
+    project = str(PROJECT_ROOT / "")
+    return [record for record in records if "Traceback" in record and (
+        _DASK_HEARTBEAT_RACE not in record.split("\n", 1)[0]
+        or any(project in line and "/.venv/" not in line for line in record.splitlines()))]
