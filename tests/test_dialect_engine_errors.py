@@ -41,7 +41,9 @@ ANSWERED: dict[str, tuple[str, ...]] = {
     # the optional one.
     "count_from_a_node_with_a_property_map_sorted_beside_that_property": BOTH,
     "exists_from_a_node_with_a_property_map_grouped_beside_that_property": BOTH,
-    "count_from_an_optional_node_with_a_property_map": BOTH,
+    # Kuzu refuses it: a COUNT from a node an OPTIONAL MATCH may leave NULL, inside arithmetic
+    # (`+ 1`), is read wrong there in other forms (`0 + COUNT { }`, `2 * COUNT { }`).
+    "count_from_an_optional_node_with_a_property_map": ("ladybug",),
     # Kuzu's worker crashed (SIGSEGV) on label() of a list element or any other expression.
     "type_of_a_relationship_of_a_path": BOTH,
     "type_of_a_computed_relationship_that_may_be_null": BOTH,

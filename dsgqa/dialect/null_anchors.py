@@ -15,12 +15,21 @@ building):
     WITH *, CASE WHEN b IS NULL THEN 0 ELSE COUNT { ... } END AS c
         WITH * WHERE r.nodeSymbol <> 'x' RETURN r.nodeSymbol, c            -- R1, R2, R2
 
+Inside a larger expression it goes wrong even in the final RETURN, in no pattern one could
+name (measured, same graph; Neo4j R1 2, R2 2, R3 0 and so on):
+
+    RETURN r.nodeSymbol, 2 * COUNT { MATCH (b)-->(m) }       -- R3 2 (`COUNT { } * 2`: right)
+    RETURN r.nodeSymbol, 0 + COUNT { ... }                     -- R3 1 (`COUNT { } + 0`: right)
+    RETURN r.nodeSymbol, size(r.class) * COUNT { ... }         -- R3 lost
+    RETURN r.nodeSymbol, r.class <> 'x' AND EXISTS { ... }     -- R3 lost
+    RETURN sum(2 * COUNT { ... }), max(CASE WHEN EXISTS { ... } THEN ...)   -- wrong, or no row
+
 No rewrite measured right in every such place (a CASE on `b IS NULL`, an UNWIND or list
-barrier each fix some and not others). What Kuzu does get right is the value read straight
-into the rows of the final RETURN, and the values it feeds an aggregate: so on Kuzu such a
-subquery is left there (a RETURN that is not DISTINCT, does not aggregate and does not sort by
-it) or as an argument of an aggregate that is not DISTINCT (`sum(COUNT { ... })`), and refused
-(`dialect`) anywhere else.
+barrier each fix some and not others). What Kuzu does get right is the subquery's own value
+read straight into the rows of the final RETURN, and fed whole to an aggregate: so on Kuzu
+such a subquery is left where it is a column's whole value (a RETURN that is not DISTINCT,
+does not aggregate and does not sort by it) or an aggregate's whole argument, not DISTINCT
+(`sum(COUNT { ... })`), and refused (`dialect`) anywhere else.
 Ladybug 0.22.0 answers every form above as Neo4j does.
 
 Kuzu's query worker also crashes (SIGSEGV) where one projection that groups reads two subqueries
@@ -51,18 +60,27 @@ from dsgqa.dialect.trees import (
 )
 
 
+def _bare(node: Tree) -> Tree:
+    """`node` without the parentheses around it."""
+    while node.data == "paren":
+        node = node.children[0]
+    return node
+
+
 def _subqueries(node: object) -> list[Tree]:
-    """The outermost subqueries under `node`, but for those an aggregate reads (`sum(COUNT {
-    ... })`, `collect(EXISTS { ... })`): Kuzu feeds an aggregate the right values (measured in a
-    WITH and a RETURN, beside grouping keys, then filtered and sorted), so only a DISTINCT
-    aggregate's are kept (`count(DISTINCT COUNT { ... })` miscounted)."""
+    """The outermost subqueries under `node`, but for one that is an aggregate's whole argument
+    (`sum(COUNT { ... })`, `collect(EXISTS { ... })`): Kuzu feeds an aggregate the subquery's
+    right values (measured in a WITH and a RETURN, beside grouping keys, then filtered and
+    sorted), but not a DISTINCT aggregate (`count(DISTINCT COUNT { ... })` miscounted), nor a
+    value computed from it (`sum(2 * COUNT { ... })`)."""
     if not isinstance(node, Tree):
         return []
     if node.data == "subquery":
         return [node]
-    if node.data in ("call", "call_star") and isinstance(node.children[0], Tree) \
-            and node.children[0].data == "var" \
-            and plain_name(node.children[0].children[0]).lower() in AGGREGATES:
+    if node.data == "call" and len(node.children) == 2 \
+            and isinstance(node.children[0], Tree) and node.children[0].data == "var" \
+            and plain_name(node.children[0].children[0]).lower() in AGGREGATES \
+            and isinstance(node.children[1], Tree) and _bare(node.children[1]).data == "subquery":
         return []
     return [found for child in node.children for found in _subqueries(child)]
 
@@ -78,7 +96,8 @@ def _reads(subquery: Tree, names: set[str]) -> bool:
 def _refuse() -> None:
     raise DialectError("an EXISTS/COUNT subquery (or a pattern predicate, or size() of a "
                        "pattern) reading a node an OPTIONAL MATCH may leave NULL, used other "
-                       "than as a column of the final RETURN, on Kuzu (it loses those rows or "
+                       "than as a whole column of the final RETURN or an aggregate's whole "
+                       "argument, on Kuzu (it loses those rows or "
                        "gives them another row's value; Ladybug runs it)")
 
 
@@ -94,6 +113,8 @@ def _check_projection(clause: Tree, nullable: set[str], last: bool) -> None:
                                              for s in _subqueries(item.children[0]))]
     if not reading:
         return
+    if any(_bare(item.children[0]).data != "subquery" for item in reading):
+        _refuse()   # a value computed from the subquery's (`2 * COUNT { ... }`)
     distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
     if not (last and clause.data == "return_clause") or distinct or has_aggregate(projection):
         _refuse()

@@ -842,4 +842,28 @@ CASES: list[Case] = [
          [["R1", None], ["R2", None], ["R3", None]], True,
          "no room contains a building: b is NULL and labels(NULL) is NULL (the translation's "
          "[label(b)] was [NULL])"),
+    Case("product_with_a_count_from_an_optional_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:MeshPlace) "
+         "RETURN r.nodeSymbol AS r, 2 * COUNT { MATCH (p)-[:CONTAINS]->(m) } AS c",
+         [["R1", 2], ["R2", 2], ["R3", 0]], False,
+         "P1 holds O1 and P2 holds O2; R3 holds no mesh place, so p is NULL, the COUNT 0 and "
+         "the product 0 (Kuzu gave R3 2, another row's count)"),
+    Case("size_of_a_comprehension_from_an_optional_node_times_a_length",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:MeshPlace) "
+         "RETURN r.nodeSymbol AS r, size(r.class) * size([(p)-[:CONTAINS]->(m) | "
+         "m.nodeSymbol]) AS c",
+         [["R1", 7], ["R2", 6], ["R3", 0]], False,
+         "kitchen 7 x 1, office 6 x 1; R3's p is NULL, so its comprehension is empty (Kuzu lost "
+         "the R3 row)"),
+    Case("test_and_exists_from_an_optional_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:MeshPlace) "
+         "RETURN r.nodeSymbol AS r, r.class <> 'x' AND EXISTS { MATCH (p)-[:CONTAINS]->(m) } "
+         "AS e",
+         [["R1", True], ["R2", True], ["R3", False]], False,
+         "R3's p is NULL, so its EXISTS is false (Kuzu lost the R3 row)"),
+    Case("sum_of_a_product_with_a_count_from_an_optional_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:MeshPlace) "
+         "RETURN sum(2 * COUNT { MATCH (p)-[:CONTAINS]->(m) }) AS c",
+         [[4]], False,
+         "2 x 1 for R1 and R2, 2 x 0 for R3 (Kuzu gave 6)"),
 ]
