@@ -193,6 +193,9 @@ SYNTAX_ERRORS = ["hello world", "MATCH (n RETURN n", "MATCH (n) RETURN", "RETURN
                  "", "MATCH (o:Object) RETURN o.class,",
                  # Removed before Neo4j 5.25 (Heracles' server), a syntax error there.
                  "MATCH (r:Room) WHERE exists(r.class) RETURN count(r) AS n",
+                 "MATCH (r:Room) WHERE exists(r) RETURN count(r) AS n",   # one pattern only
+                 "MATCH (r:Room) WHERE exists() RETURN count(r) AS n",
+                 "MATCH (r:Room) WHERE exists((r)-->(), (r)<--()) RETURN count(r) AS n",
                  "MATCH (r:Room) RETURN size((r)-[:CONTAINS]->()) AS n",
                  "MATCH (r:Room) RETURN (r)-[:CONTAINS]->() AS n",
                  "MATCH (r:Room) RETURN length(r.nodeSymbol) AS n",

@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import NON_NULL_LITERALS, call, clone, name, tree
+from dsgqa.dialect.trees import NON_NULL_LITERALS, call, clone, function_name, name, tree
 from dsgqa.dialect.types import NUMBERS, UNKNOWN, element
 
 REWRITE = "comparison across types->Neo4j's value"
@@ -92,9 +91,8 @@ def _null_free(node: object) -> bool:
         return all(_null_free(child) for child in node.children)
     if node.data == "map_literal":
         return all(_null_free(entry.children[1]) for entry in node.children)
-    if node.data == "call" and isinstance(node.children[0], Tree) \
-            and node.children[0].data == "var":
-        fname = plain_name(node.children[0].children[0]).lower()
+    if node.data == "call" and isinstance(node.children[0], Tree):
+        fname = function_name(node.children[0]).lower()
         return fname in _NULL_FREE_LISTS and (fname != "tail" or _null_free(node.children[1]))
     return False
 

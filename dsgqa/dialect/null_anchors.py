@@ -53,6 +53,7 @@ from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
 from dsgqa.dialect.trees import (
     child_of,
     declared_names,
+    function_name,
     is_optional,
     item_name,
     mentions,
@@ -78,8 +79,7 @@ def _subqueries(node: object) -> list[Tree]:
     if node.data == "subquery":
         return [node]
     if node.data == "call" and len(node.children) == 2 \
-            and isinstance(node.children[0], Tree) and node.children[0].data == "var" \
-            and plain_name(node.children[0].children[0]).lower() in AGGREGATES \
+            and function_name(node.children[0]).lower() in AGGREGATES \
             and isinstance(node.children[1], Tree) and _bare(node.children[1]).data == "subquery":
         return []
     return [found for child in node.children for found in _subqueries(child)]

@@ -24,7 +24,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import clone, mentions, name, tree
+from dsgqa.dialect.trees import clone, function_name, mentions, name, tree
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "shortestPath WHERE->recursive filter"
@@ -63,8 +63,7 @@ def _quantified(conjunct: Tree, path: str) -> tuple[str, str, str, Tree] | None:
     source = binding.children[1]
     if source.data != "call" or len(source.children) != 2:
         return None
-    function = plain_name(source.children[0].children[0]).lower() \
-        if source.children[0].data == "var" else ""
+    function = function_name(source.children[0]).lower()
     kinds = {"nodes": "nodes", "relationships": "rels", "rels": "rels"}
     target = source.children[1]
     if function not in kinds or not (target.data == "var"

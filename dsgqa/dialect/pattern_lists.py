@@ -22,7 +22,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import call, child_of, name, tree, var
+from dsgqa.dialect.trees import call, child_of, function_name, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "pattern comprehension->OPTIONAL MATCH + collect"
@@ -55,8 +55,7 @@ def _comprehensions(node: object, found: list[tuple[Tree, int]]) -> None:
             continue
         if child.data in ("list_comp", "list_comp_map") and isinstance(child.children[0], Tree) \
                 and child.children[0].data == "pattern_predicate":
-            is_size = node.data == "call" and node.children[0].data == "var" \
-                and plain_name(node.children[0].children[0]).lower() == "size"
+            is_size = node.data == "call" and function_name(node.children[0]).lower() == "size"
             if not is_size:
                 found.append((node, i))
             continue

@@ -5,7 +5,7 @@ allowed and models still write from older examples; Kuzu and Ladybug answer some
 `length('abc')`) and the translator once rewrote the rest. A query that fails on Heracles'
 graph must fail here, or a model scores here for what Heracles marks wrong:
 
-- `exists(n.prop)`: removed in Neo4j 5.0 (`n.prop IS NOT NULL`);
+- `exists(n.prop)`: removed in Neo4j 5.0 (`n.prop IS NOT NULL`); exists() takes one pattern;
 - `size((a)-->(b))`, a pattern expression anywhere but a boolean place (a WHERE, NOT, AND/OR,
   a CASE's WHEN, `exists(...)`): removed in 5.0 (`COUNT { (a)-->(b) }`, a pattern
   comprehension); the error text is Neo4j's own;
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from lark import Tree
 
-from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.trees import function_name
 from dsgqa.dialect.types import UNKNOWN
 
 _REMOVED_FUNCTIONS = {
@@ -41,9 +41,7 @@ _PATTERN_MESSAGE = ("A pattern expression should only be used in order to test t
 
 
 def _callee(node: Tree) -> str:
-    callee = node.children[0]
-    return plain_name(callee.children[0]).lower() \
-        if isinstance(callee, Tree) and callee.data == "var" else ""
+    return function_name(node.children[0]).lower() if isinstance(node.children[0], Tree) else ""
 
 
 def _check_call(node: Tree) -> None:
@@ -52,9 +50,9 @@ def _check_call(node: Tree) -> None:
     if fname in _REMOVED_FUNCTIONS:
         raise CypherSyntaxError(f"Unknown function '{fname}': removed from Cypher (Neo4j 5 "
                                 f"has {_REMOVED_FUNCTIONS[fname]})")
-    if fname == "exists" and len(args) == 1 and args[0].data != "pattern_predicate":
-        raise CypherSyntaxError("exists() of a property is no longer supported in Neo4j 5: use "
-                                "`n.prop IS NOT NULL`")
+    if fname == "exists" and (len(args) != 1 or args[0].data != "pattern_predicate"):
+        raise CypherSyntaxError("exists() takes one pattern in Neo4j 5 (of a property it is no "
+                                "longer supported: use `n.prop IS NOT NULL`)")
     if fname == "length" and len(args) == 1:
         kind = getattr(args[0], "ctype", UNKNOWN)
         if kind == "str" or kind.startswith("list<"):

@@ -76,7 +76,17 @@ from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
 from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
-from dsgqa.dialect.trees import NON_NULL_LITERALS, call, child_of, clone, int_lit, name, tree, var
+from dsgqa.dialect.trees import (
+    NON_NULL_LITERALS,
+    call,
+    child_of,
+    clone,
+    function_name,
+    int_lit,
+    name,
+    tree,
+    var,
+)
 from dsgqa.dialect.types import (
     NODE_KEYS,
     OBJECT_KEYS,
@@ -137,16 +147,6 @@ def key_name(key: str) -> Tree:
 
 def cast(value: object, kuzu_type: str) -> Tree:
     return call("CAST", tree("cast_arg", value, name(kuzu_type)))
-
-
-def function_name(callee: Tree) -> str:
-    """`point.distance` for prop(var point, distance); '' when the callee is no name."""
-    if callee.data == "var":
-        return plain_name(callee.children[0])
-    if callee.data == "prop":
-        base = function_name(callee.children[0])
-        return f"{base}.{plain_name(callee.children[1])}" if base else ""
-    return ""
 
 
 def _int_value(node: object) -> int | None:

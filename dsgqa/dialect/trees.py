@@ -26,6 +26,17 @@ def var(text: str | Tree) -> Tree:
     return tree("var", text if isinstance(text, Tree) else name(text))
 
 
+def function_name(callee: Tree) -> str:
+    """A call's callee as written: `point.distance` for prop(var point, distance); '' when the
+    callee is no name. The one reader of callee names, so every pass sees the same one."""
+    if callee.data == "var":
+        return plain_name(callee.children[0])
+    if callee.data == "prop":
+        base = function_name(callee.children[0])
+        return f"{base}.{plain_name(callee.children[1])}" if base else ""
+    return ""
+
+
 def call(function: str, *args: object) -> Tree:
     return tree("call", var(function), *args)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, is_optional
+from dsgqa.dialect.trees import child_of, function_name, is_optional
 
 UNKNOWN = "?"
 NUMBERS = frozenset({"int", "float"})
@@ -223,8 +223,7 @@ class TypeAnnotator:
         if kind in ("list_comp", "list_comp_map"):
             return self._list_comp(node, scope)
         if kind == "subquery":
-            keyword = plain_name(node.children[0].children[0]).lower() \
-                if node.children[0].data == "var" else ""
+            keyword = function_name(node.children[0]).lower()
             return {"count": "int", "exists": "bool"}.get(keyword, UNKNOWN)
         if kind == "map_projection":
             self.expr(node.children[0], scope)
@@ -257,8 +256,6 @@ class TypeAnnotator:
         return _unify(results)
 
     def _call(self, node: Tree, scope: dict[str, str]) -> str:
-        from dsgqa.dialect.rewrite import function_name  # the one reader of callee names
-
         fname = function_name(node.children[0]).lower()
         args = [c for c in node.children[1:] if isinstance(c, Tree)]
         if fname in ("any", "all", "none", "single") and args \
