@@ -41,7 +41,6 @@ REFUSED_ON_KUZU = {
     "fid112": "properties(n) as a whole map (Kuzu 0.11.3 has no node -> map)",
     "fid130": "shortestPath() filtered on its nodes (Kuzu's SHORTEST ignores node filters)",
     "fid60": "a variable-length pattern from 0 hops (Kuzu miscounts zero-length paths)",
-    "fid89": "a DISTINCT aggregate beside another (Kuzu gives the other 0)",
     "fid132": "shortestPath() filtered on its nodes (Kuzu's SHORTEST ignores node filters)",
 }
 # Questions Ladybug answers wrongly although the translated query is right (Kuzu answers them):

@@ -10,7 +10,11 @@ variable (a node: "Order by NODE is not supported", or a silently different orde
 value). Two rewrites, both keeping the rows and their order:
 
 - a sort expression (or part of one) equal to a projected expression becomes that column's name
-  (an unaliased RETURN item gets its own text as alias, Neo4j's column name anyway);
+  (an unaliased RETURN item gets its own text as alias, Neo4j's column name anyway). Neo4j
+  compares the expressions as written, so this runs first on the original tree
+  (`order_by_columns`, before any rewrite: a rewrite may write the two differently, e.g. `n.name
+  + x` in the items beside a sort key where a shadowing alias hides `n`'s type), and again on
+  the rewritten one;
 - in a projection that neither aggregates nor is DISTINCT, a sort key naming an alias that
   shadows an earlier variable becomes the aliased expression (Kuzu sees the earlier variables
   there); where the projection aggregates, Kuzu already resolves the alias as Neo4j does.
@@ -23,6 +27,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import child_of, clone, tree, var
+from dsgqa.dialect.types import ctype
 
 REWRITE_COLUMN = "ORDER BY projected expression->column"
 REWRITE_SHADOW = "ORDER BY shadowing alias->expression"
@@ -52,21 +57,37 @@ def _column(name: str) -> Tree:
     return var(tree("name", Token("QUOTED_NAME", "`" + name.replace("`", "``") + "`")))
 
 
-def fix_order_by(projection: Tree, is_return: bool) -> list[str]:
-    """Rewrite the projection's ORDER BY in place; the names of the rewrites that fired."""
-    order = next((c for c in projection.children if isinstance(c, Tree) and c.data == "order"),
-                 None)
-    if order is None:
-        return []
-    items = _items(projection)
+def _order(projection: Tree) -> Tree | None:
+    return next((c for c in projection.children if isinstance(c, Tree) and c.data == "order"),
+                None)
+
+
+def _grouped(projection: Tree) -> bool:
     distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
-    grouped = distinct or has_aggregate(projection)
-    columns = _Columns(items, is_return, grouped)
+    return distinct or has_aggregate(projection)
+
+
+def order_by_columns(projection: Tree, is_return: bool) -> bool:
+    """Replace the sort expressions equal to a projected one by its column, in place; whether
+    any was."""
+    order = _order(projection)
+    if order is None:
+        return False
+    columns = _Columns(_items(projection), is_return, _grouped(projection))
     for sort_item in order.children:
         sort_item.children[0] = columns.replace(sort_item.children[0])
-    applied = [REWRITE_COLUMN] if columns.used else []
-    if grouped:
+    return columns.used
+
+
+def fix_order_by(projection: Tree, is_return: bool) -> list[str]:
+    """Rewrite the projection's ORDER BY in place; the names of the rewrites that fired."""
+    order = _order(projection)
+    if order is None:
+        return []
+    applied = [REWRITE_COLUMN] if order_by_columns(projection, is_return) else []
+    if _grouped(projection):
         return applied
+    items = _items(projection)
     shadowing = _shadowing(items, getattr(projection, "scope_before", {}))
     if shadowing:
         used: list[bool] = []
@@ -97,7 +118,9 @@ class _Columns:
             alias = _alias(item, self.is_return) if item is not None else None
             if alias is not None:
                 self.used = True
-                return _column(alias)
+                column = _column(alias)
+                column.ctype = ctype(item.children[0])  # read by later type-directed rewrites
+                return column
         # A new node, not an edit in place: rewritten trees may share a subtree.
         return Tree(node.data, [self.replace(c) for c in node.children])
 

@@ -59,7 +59,8 @@ from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
 from dsgqa.dialect.optional_paths import null_unmatched_paths
 from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, has_aggregate
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
-from dsgqa.dialect.order_by import fix_order_by
+from dsgqa.dialect.order_by import REWRITE_COLUMN as ORDER_COLUMNS
+from dsgqa.dialect.order_by import fix_order_by, order_by_columns
 from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
 from dsgqa.dialect.outer_values import pass_outer_values
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
@@ -208,6 +209,8 @@ class Rewriter:
         "arith": "pre_arith",
         "compare": "pre_compare",
         "case_expr": "pre_case_expr",
+        "with_clause": "pre_with_clause",
+        "return_clause": "pre_return_clause",
     }
 
     def __init__(self, source: str, target: str = "kuzu") -> None:
@@ -455,6 +458,16 @@ class Rewriter:
                     raise DialectError("a point of a node an OPTIONAL MATCH may leave NULL as a "
                                        "DISTINCT or grouping key on Kuzu (it splits the NULLs "
                                        "into several groups; Ladybug runs it)")
+
+    def pre_with_clause(self, node: Tree) -> Tree:
+        if order_by_columns(node.children[0], is_return=False):   # as Neo4j compares them
+            self.note(ORDER_COLUMNS)
+        return node
+
+    def pre_return_clause(self, node: Tree) -> Tree:
+        if order_by_columns(node.children[0], is_return=True):
+            self.note(ORDER_COLUMNS)
+        return node
 
     def r_with_clause(self, node: Tree) -> Tree:
         projection = node.children[0]
