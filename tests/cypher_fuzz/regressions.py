@@ -866,4 +866,11 @@ CASES: list[Case] = [
          "RETURN sum(2 * COUNT { MATCH (p)-[:CONTAINS]->(m) }) AS c",
          [[4]], False,
          "2 x 1 for R1 and R2, 2 x 0 for R3 (Kuzu gave 6)"),
+    Case("repeated_aggregate_in_order_by_beside_a_shadowing_alias",
+         "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, "
+         "min(r.nodeSymbol + x.center.x) AS g ORDER BY min(r.nodeSymbol + x.center.x) DESC, r",
+         [["R2", "R29.5"], ["R1", "R10.0"]], True,
+         "R1 holds P1 (x 0.5) and p1 (x 0.0): min('R10.5', 'R10.0'); R2 holds P2 (x 9.5). The "
+         "sort key is the projected g (both engines: 'Variable x is not in scope', charged to "
+         "the model: the alias r hid the node's type, so the key was rewritten unlike g)"),
 ]
