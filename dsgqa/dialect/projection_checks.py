@@ -28,12 +28,11 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
-from dsgqa.dialect.trees import child_of, declared_names
+from dsgqa.dialect.trees import binds, child_of, declared_names
 
 _CALLS = frozenset({"call", "call_star", "call_distinct"})
 _NOT_READ = frozenset({"subquery", "pattern_predicate", "param", "int_lit", "float_lit",
                        "str_lit", "true_lit", "false_lit", "null_lit"})
-_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
 
 
 def _items(projection: Tree) -> list[Tree | Token]:
@@ -51,17 +50,8 @@ def _column(item: Tree) -> str | None:
 
 def _local_names(node: Tree) -> set[str]:
     """Names bound inside an expression (comprehensions, quantifiers, reduce, patterns)."""
-    names = declared_names(node)
-    for sub in node.iter_subtrees_topdown():
-        if sub.data in _BINDERS and sub.children and isinstance(sub.children[0], Tree) \
-                and sub.children[0].data == "in_" \
-                and sub.children[0].children[0].data == "var":
-            names.add(plain_name(sub.children[0].children[0].children[0]))
-        if sub.data == "call" and sub.children[1:] and isinstance(sub.children[1], Tree) \
-                and sub.children[1].data == "compare" \
-                and sub.children[1].children[0].data == "var":  # reduce(acc = 0, ...)
-            names.add(plain_name(sub.children[1].children[0].children[0]))
-    return names
+    return declared_names(node).union(
+        *(binds(sub) for sub in node.iter_subtrees_topdown()))
 
 
 def _hidden_key(node: object, keys: set[str], key_vars: set[str], local: set[str],

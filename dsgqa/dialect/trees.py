@@ -13,6 +13,7 @@ from dsgqa.dialect.emit import plain_name
 # Literals that are never NULL.
 NON_NULL_LITERALS = frozenset({"int_lit", "float_lit", "str_lit", "true_lit", "false_lit"})
 
+
 def tree(data: str, *children: object) -> Tree:
     return Tree(data, list(children))
 
@@ -125,8 +126,7 @@ def binds(node: Tree) -> set[str]:
         return {plain_name(node.children[0].children[0].children[0])}
     if node.data == "lambda_":
         return {plain_name(node.children[0])}
-    if node.data == "call" and node.children[0].data == "var" \
-            and plain_name(node.children[0].children[0]).lower() == "reduce" \
+    if node.data == "call" and function_name(node.children[0]).lower() == "reduce" \
             and len(node.children) > 1 and node.children[1].data == "compare" \
             and node.children[1].children[0].data == "var":
         return {plain_name(node.children[1].children[0].children[0])}
