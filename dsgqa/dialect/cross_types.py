@@ -93,7 +93,9 @@ def _null_free(node: object) -> bool:
         return all(_null_free(entry.children[1]) for entry in node.children)
     if node.data == "call" and isinstance(node.children[0], Tree):
         fname = function_name(node.children[0]).lower()
-        return fname in _NULL_FREE_LISTS and (fname != "tail" or _null_free(node.children[1]))
+        # collect() of lists skips no NULL inside them (`collect([o.name])`).
+        return fname in _NULL_FREE_LISTS and (fname != "tail" or _null_free(node.children[1])) \
+            and kind(element(getattr(node, "ctype", UNKNOWN))) not in ("list", "map")
     return False
 
 
@@ -103,6 +105,26 @@ def note_null_free_operands(node: Tree) -> None:
     if len(node.children) == 3:
         node.null_free = (_null_free(node.children[0]),  # type: ignore[attr-defined]
                           _null_free(node.children[2]))
+
+
+def note_null_free_members(node: Tree) -> None:
+    """`x IN list`, before its operands are rewritten: whether x and every element of the list
+    can be seen to hold no NULL, for `refuse_container_members`."""
+    value, items = node.children
+    node.null_free = (  # type: ignore[attr-defined]
+        _null_free(value),
+        isinstance(items, Tree) and items.data == "list_literal"
+        and all(_null_free(child) for child in items.children))
+
+
+def refuse_container_members(node: Tree) -> None:
+    """`x IN list` of lists or maps: Neo4j compares them as `=` does, so `[1, NULL] IN [[1,
+    NULL]]` is NULL where the engines say true; refused unless neither side may hold NULL."""
+    value_type, items_type = node.child_types[0], node.child_types[1]
+    containers = {kind(value_type), kind(element(items_type))} & {"list", "map"}
+    if containers and not all(getattr(node, "null_free", (False, False))):
+        raise DialectError("IN over lists or maps that may hold NULL (Neo4j answers NULL where "
+                           "the engines say true)")
 
 
 def _containers(left: str, right: str) -> bool:

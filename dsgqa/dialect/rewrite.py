@@ -38,7 +38,9 @@ from dsgqa.dialect.cross_types import (
     chained_comparison,
     compare_across_types,
     element_kind_differs,
+    note_null_free_members,
     note_null_free_operands,
+    refuse_container_members,
     refuse_mixed_result,
     refuse_type_errors,
     text_test_on_non_text,
@@ -208,6 +210,7 @@ class Rewriter:
         "prop": "pre_key_access",
         "arith": "pre_arith",
         "compare": "pre_compare",
+        "in_": "pre_in_",
         "case_expr": "pre_case_expr",
         "with_clause": "pre_with_clause",
         "return_clause": "pre_return_clause",
@@ -693,6 +696,8 @@ class Rewriter:
         # Neo4j's IN is equality: no element of another kind of value matches (the engines
         # convert, or refuse).
         across = element_kind_differs(node.child_types[0], node.child_types[1])
+        if not across:
+            refuse_container_members(node)
         if not across and isinstance(items, Tree) and items.data == "list_literal" \
                 and items.children and all(
                 isinstance(c, Tree) and c.data in NON_NULL_LITERALS for c in items.children):
@@ -712,6 +717,11 @@ class Rewriter:
                          else self._member(node, value, items, element), tree("true_lit")),
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
+
+    def pre_in_(self, node: Tree) -> Tree:
+        if not getattr(node, "is_binding", False):
+            note_null_free_members(node)
+        return node
 
     def pre_compare(self, node: Tree) -> Tree:
         chain = chained_comparison(node)

@@ -873,4 +873,15 @@ CASES: list[Case] = [
          "R1 holds P1 (x 0.5) and p1 (x 0.0): min('R10.5', 'R10.0'); R2 holds P2 (x 9.5). The "
          "sort key is the projected g (both engines: 'Variable x is not in scope', charged to "
          "the model: the alias r hid the node's type, so the key was rewritten unlike g)"),
+    Case("in_over_lists_that_hold_null",
+         "RETURN [1, NULL] IN [[1, NULL]] AS v",
+         [[None]], False,
+         "IN compares as = does: [1, NULL] = [1, NULL] is NULL, and no element is equal, so "
+         "NULL (both engines: true)"),
+    Case("equality_of_collected_lists_that_hold_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "RETURN collect([b.nodeSymbol]) = collect([b.nodeSymbol]) AS v",
+         [[None]], False,
+         "collect() skips NULLs but not a list holding one: R3 is in no building, so both "
+         "sides hold [NULL], and [NULL] = [NULL] is NULL (both engines: true)"),
 ]
