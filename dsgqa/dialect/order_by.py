@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, clone, tree, var
+from dsgqa.dialect.trees import child_of, clone, shape, tree, var
 from dsgqa.dialect.types import ctype
 
 REWRITE_COLUMN = "ORDER BY projected expression->column"
@@ -103,8 +103,7 @@ class _Columns:
     it: after an aggregation or DISTINCT, or for an aggregate itself)."""
 
     def __init__(self, items: list[Tree], is_return: bool, grouped: bool) -> None:
-        self.emitter = Emitter()
-        self.by_text = {self.emitter.emit(item.children[0]): item for item in items
+        self.by_shape = {shape(item.children[0]): item for item in items
                         if item.children[0].data != "var"}
         self.is_return = is_return
         self.grouped = grouped
@@ -114,7 +113,7 @@ class _Columns:
         if not isinstance(node, Tree) or node.data in ("var", "subquery"):
             return node
         if self.grouped or has_aggregate(node):
-            item = self.by_text.get(self.emitter.emit(node))
+            item = self.by_shape.get(shape(node))
             alias = _alias(item, self.is_return) if item is not None else None
             if alias is not None:
                 self.used = True

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
-from dsgqa.dialect.trees import binds, child_of, declared_names
+from dsgqa.dialect.trees import binds, child_of, declared_names, shape, text_of
 
 _CALLS = frozenset({"call", "call_star", "call_distinct"})
 _NOT_READ = frozenset({"subquery", "pattern_predicate", "param", "int_lit", "float_lit",
@@ -54,8 +54,8 @@ def _local_names(node: Tree) -> set[str]:
         *(binds(sub) for sub in node.iter_subtrees_topdown()))
 
 
-def _hidden_key(node: object, keys: set[str], key_vars: set[str], local: set[str],
-                emit: Emitter) -> str | None:
+def _hidden_key(node: object, keys: set[object], key_vars: set[str],
+                local: set[str]) -> str | None:
     """The first expression `node` reads outside an aggregate that is no grouping key."""
     if not isinstance(node, Tree) or node.data in _NOT_READ:
         return None
@@ -65,15 +65,15 @@ def _hidden_key(node: object, keys: set[str], key_vars: set[str], local: set[str
         args = node.children[1:]
     else:
         args = node.children
-    if node.data in ("prop", "index", "var") and emit.emit(node) in keys:
+    if node.data in ("prop", "index", "var") and shape(node) in keys:
         return None
     if node.data == "var":
         name = plain_name(node.children[0])
         return None if name in key_vars or name in local else name
     for child in args:
-        found = _hidden_key(child, keys, key_vars, local, emit)
+        found = _hidden_key(child, keys, key_vars, local)
         if found is not None:
-            return emit.emit(node) if node.data in ("prop", "index") else found
+            return text_of(node) if node.data in ("prop", "index") else found
     return None
 
 
@@ -84,17 +84,17 @@ def _check_grouping(items: list[Tree | Token]) -> None:
     aggregating = [item for item in trees if has_aggregate(item.children[0])]
     if not aggregating:
         return
-    emit = Emitter()
     grouping = [item.children[0] for item in trees if item not in aggregating]
-    keys = {emit.emit(value) for value in grouping}
+    keys = {shape(value) for value in grouping}
     key_vars = {plain_name(value.children[0]) for value in grouping if value.data == "var"}
     for item in aggregating:
         value = item.children[0]
-        hidden = _hidden_key(value, keys, key_vars, _local_names(value), emit)
+        hidden = _hidden_key(value, keys, key_vars, _local_names(value))
         if hidden is not None:
+            written = getattr(item, "original_text", None) or text_of(value)
             raise CypherSyntaxError(
                 f"Aggregation column contains implicit grouping expressions: "
-                f"'{emit.emit(value)}' reads '{hidden}', which is not a projected item "
+                f"'{written}' reads '{hidden}', which is not a projected item "
                 "(Neo4j 5 requires it to be one, or moved into a preceding WITH)")
 
 

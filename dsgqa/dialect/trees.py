@@ -8,7 +8,8 @@ from collections.abc import Collection, Iterator
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.errors import DialectError
 
 # Literals that are never NULL.
 NON_NULL_LITERALS = frozenset({"int_lit", "float_lit", "str_lit", "true_lit", "false_lit"})
@@ -36,6 +37,30 @@ def function_name(callee: Tree) -> str:
         base = function_name(callee.children[0])
         return f"{base}.{plain_name(callee.children[1])}" if base else ""
     return ""
+
+
+def shape(node: object) -> object:
+    """A hashable key equal for two expressions Neo4j takes for one (`ORDER BY count(*)` is the
+    column `count(*)`): the tree without parentheses, names unquoted. Unlike printed text it
+    exists for any tree, the original forms the printer never sees (`[x IN xs | x]`, `xs[1..]`)
+    included."""
+    if isinstance(node, Token):
+        return plain_name(node) if node.type in ("NAME", "QUOTED_NAME") else str(node)
+    if not isinstance(node, Tree):
+        return node
+    if node.data == "paren" and len(node.children) == 1:
+        return shape(node.children[0])
+    return (str(node.data), *(shape(child) for child in node.children))
+
+
+def text_of(node: object) -> str:
+    """An expression's text for a message: printed where the printer can, else its tokens."""
+    try:
+        return Emitter().emit(node)
+    except DialectError:
+        tokens = node.scan_values(lambda v: isinstance(v, Token)) \
+            if isinstance(node, Tree) else [node]
+        return " ".join(str(t) for t in tokens)
 
 
 def call(function: str, *args: object) -> Tree:
