@@ -57,6 +57,8 @@ from dsgqa.dialect.lambda_sources import lambdas_outside_cases
 from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
+from dsgqa.dialect.number_results import REWRITE as NUMBER_RESULTS
+from dsgqa.dialect.number_results import float_number_results
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
 from dsgqa.dialect.optional_paths import null_unmatched_paths
 from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, has_aggregate
@@ -232,6 +234,8 @@ class Rewriter:
         annotate_types(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
+        if float_number_results(root):
+            self.note(NUMBER_RESULTS)
         self.node_names = _node_names(root)
         names = FreshNames(taken)
         self.names = names
@@ -643,7 +647,7 @@ class Rewriter:
         for sort_item in order.children:
             kinds = getattr(sort_item, "child_types", None)
             key = sort_item.children[0]
-            if not kinds or kinds[0] != "float" or key.data == "prop" \
+            if not kinds or kinds[0] not in ("float", "number") or key.data == "prop" \
                     or (key.data == "var" and plain_name(key.children[0]) in stored):
                 continue
             sort_item.children[0] = arith(key, "+", tree("float_lit", Token("FLOAT", "0.0")))
@@ -887,7 +891,8 @@ class Rewriter:
                 return tree("null_lit")
             if not (isinstance(term, Tree) and term.data in NON_NULL_LITERALS):
                 checks.append(tree("is_null", clone(term)))
-            parts.append(as_string(term, kind if kind in ("int", "float", "bool") else "str"))
+            parts.append(as_string(term, kind if kind in ("int", "float", "number", "bool")
+                                   else "str"))
         joined: Tree = parts[0]
         for part in parts[1:]:
             joined = arith(joined, "+", part)
@@ -900,6 +905,9 @@ class Rewriter:
 
     def r_arith(self, node: Tree) -> Tree:
         """`[1, 2] + 3` appends and `0 + [1]` prepends in Neo4j; Kuzu's + takes two lists."""
+        if str(node.children[1]) in ("/", "%") and "number" in node.child_types:
+            raise DialectError("/ or % of a value that is an integer in some rows and a float in "
+                               "others (the engines hold it as a float: 3 / 2 would be 1.5)")
         if str(node.children[1]) != "+" or len(node.child_types) != 3:
             return node
         left, _op, right = node.child_types
@@ -1212,7 +1220,8 @@ def as_string(value: object, value_type: str) -> Tree:
     if value_type == "null":
         return tree("null_lit")
     what = "a value whose type the query does not show" if value_type == "?" else \
-        f"a value of type {value_type}"
+        "a value that is an integer in some rows and a float in others" \
+        if value_type == "number" else f"a value of type {value_type}"
     raise DialectError(f"toString() of {what} (Kuzu prints floats and booleans differently)")
 
 

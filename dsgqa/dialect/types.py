@@ -20,7 +20,9 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.trees import child_of, function_name, is_optional
 
 UNKNOWN = "?"
-NUMBERS = frozenset({"int", "float"})
+# `number`: an integer in some rows and a float in others (a CASE or coalesce() of both; the
+# engines hold it as a float, `number_results.py`), so no rewrite may take it for either.
+NUMBERS = frozenset({"int", "float", "number"})
 # Heracles' layout (docs/graph_layout.md): every label has these; points are {x, y, z}.
 STRING_PROPERTIES = frozenset({"nodeSymbol", "class", "name"})
 POINT_PROPERTIES = frozenset({"center", "bbox_center", "bbox_dim"})
@@ -70,6 +72,12 @@ def _unify(types: list[str]) -> str:
     if set(known) <= NUMBERS:
         return "float"
     return "mixed"
+
+
+def _unify_results(types: list[str]) -> str:
+    """The type of a CASE or coalesce(): each row gives one of the results, with its own type."""
+    known = {t for t in types if t not in ("null", UNKNOWN)}
+    return "number" if len(known) > 1 and known <= NUMBERS else _unify(types)
 
 
 class TypeAnnotator:
@@ -253,7 +261,7 @@ class TypeAnnotator:
         if node.children and not (isinstance(node.children[0], Tree)
                                   and node.children[0].data == "case_when"):
             results = results[1:]
-        return _unify(results)
+        return _unify_results(results)
 
     def _call(self, node: Tree, scope: dict[str, str]) -> str:
         fname = function_name(node.children[0]).lower()
@@ -268,7 +276,7 @@ class TypeAnnotator:
         if fname in _FIXED_RESULT:
             return _FIXED_RESULT[fname]
         if fname in _SAME_AS_ARGUMENT:
-            return _unify(arg_types) if fname == "coalesce" else \
+            return _unify_results(arg_types) if fname == "coalesce" else \
                 (arg_types[0] if arg_types else UNKNOWN)
         if fname == "sum":
             return arg_types[0] if arg_types and arg_types[0] in NUMBERS else UNKNOWN
@@ -330,12 +338,13 @@ def _arith(left: str, op: str, right: str) -> str:
     if op == "+":
         if left.startswith("list<") or right.startswith("list<"):
             return left if left.startswith("list<") else right
-        if "str" in (left, right) and {left, right} <= {"str", "int", "float", "bool", UNKNOWN}:
+        if "str" in (left, right) \
+                and {left, right} <= {"str", "int", "float", "number", "bool", UNKNOWN}:
             return "str"  # concatenation (an unknown operand is taken for text or a number)
     if left in NUMBERS and right in NUMBERS:
-        if op == "^":
+        if op == "^" or "float" in (left, right):
             return "float"
-        return "int" if left == right == "int" else "float"
+        return "int" if left == right == "int" else "number"
     return UNKNOWN
 
 

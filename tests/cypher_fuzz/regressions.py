@@ -884,4 +884,22 @@ CASES: list[Case] = [
          [[None]], False,
          "collect() skips NULLs but not a list holding one: R3 is in no building, so both "
          "sides hold [NULL], and [NULL] = [NULL] is NULL (both engines: true)"),
+    Case("case_of_an_integer_then_a_float",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, "
+         "CASE WHEN r.class = 'kitchen' THEN -1 ELSE r.center.x + 0.25 END AS v ORDER BY r",
+         [["R1", -1], ["R2", 10.25], ["R3", 5.25]], True,
+         "each row keeps its result's type: -1 for the kitchen, x + 0.25 for the others (both "
+         "engines gave the CASE the first result's type and answered 10 and 5)"),
+    Case("coalesce_of_an_integer_then_a_float",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, "
+         "coalesce(CASE WHEN r.class = 'kitchen' THEN 1 END, r.center.x + 0.5) AS v ORDER BY r",
+         [["R1", 1], ["R2", 10.5], ["R3", 5.5]], True,
+         "the kitchen's 1, the others' x + 0.5 (the engines' coalesce() already took the float "
+         "type here; kept beside the CASE, which did not)"),
+    Case("to_string_of_an_integer_or_a_float",
+         "MATCH (r:Room) WITH r, CASE WHEN r.class = 'kitchen' THEN 0 ELSE 0.5 END AS v "
+         "RETURN r.nodeSymbol AS r, toString(v) AS s ORDER BY r",
+         [["R1", "0"], ["R2", "0.5"], ["R3", "0.5"]], True,
+         "toString() prints the integer 0 as '0' (both engines: '0.0' for every row, the 0.5s "
+         "cut to the integer 0 and printed as a float)"),
 ]

@@ -1,0 +1,67 @@
+"""A CASE or coalesce() whose results are integers and floats, with Neo4j's values.
+
+Neo4j keeps each result's own type: `CASE WHEN size(objs) = 0 THEN -1 ELSE round(z, 2) END` is
+-1 or 2.41. Kuzu 0.11.3 and Ladybug 0.22.0 give the whole expression the first result's type,
+so an integer first turns every float into an integer without an error (2.41 came back as 2,
+0.58 as 1; measured on both), and models write exactly that shape (`-1` or `0` for "none", then
+a distance or an average).
+
+So the integer results are written as floats (`toFloat(-1)`): every value equals Neo4j's, and an
+integer comes back as the same number written as a float (-1.0), as it always did where a float
+came first. Where the type itself shows, that is not Neo4j's answer: `toString()` and string
+concatenation print -1.0 for -1, and `/` and `%` divide an integer as a float. The annotator
+gives such an expression the type `number` (`types.py`), which follows it through arithmetic,
+aliases and aggregates, and those readers refuse a `number` (`dialect`).
+
+Read on the original tree before any rewrite (the annotator's types are on its nodes).
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from dsgqa.dialect.trees import call, function_name
+from dsgqa.dialect.types import ctype
+
+REWRITE = "integer and float results->toFloat"
+
+
+def _results(node: Tree) -> list[int]:
+    """The child positions of a CASE's or coalesce()'s results ([]: neither). A CASE's are its
+    WHENs and the ELSE, never a simple CASE's subject (its first child, not a WHEN)."""
+    if node.data == "case_expr":
+        return [i for i, child in enumerate(node.children)
+                if i > 0 or (isinstance(child, Tree) and child.data == "case_when")]
+    if node.data == "call" and function_name(node.children[0]).lower() == "coalesce":
+        return list(range(1, len(node.children)))
+    return []
+
+
+def _result_type(node: Tree, position: int) -> str:
+    child = node.children[position]
+    if node.data == "case_expr" and isinstance(child, Tree) and child.data == "case_when":
+        return ctype(child.children[1])
+    return ctype(child)
+
+
+def _as_float(node: Tree, position: int) -> None:
+    child = node.children[position]
+    if node.data == "case_expr" and isinstance(child, Tree) and child.data == "case_when":
+        child.children[1] = call("toFloat", child.children[1])
+    else:
+        node.children[position] = call("toFloat", child)
+
+
+def float_number_results(root: Tree) -> bool:
+    """Write the integer results of CASEs and coalesce()s that also give floats as floats, in
+    place; whether any were."""
+    changed = False
+    for node in list(root.iter_subtrees()):
+        if ctype(node) != "number":
+            continue
+        kinds = {position: _result_type(node, position) for position in _results(node)}
+        for position, kind in kinds.items():
+            if kind in ("int", "number"):   # a nested CASE of both holds floats already
+                _as_float(node, position)
+                changed = True
+    return changed
