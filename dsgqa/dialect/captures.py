@@ -30,7 +30,8 @@ from dsgqa.dialect.types import ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "comprehension over nodes->over positions"
-_SAFE_LISTS = frozenset({"list<str>", "list<int>", "list<float>", "list<bool>", "list<null>"})
+_SAFE_LISTS = frozenset({"list<str>", "list<int>", "list<float>", "list<number>", "list<bool>",
+                         "list<null>"})
 
 
 def _free_names(node: object, bound: str) -> set[str]:

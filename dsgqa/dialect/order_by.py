@@ -120,8 +120,14 @@ class _Columns:
                 column = _column(alias)
                 column.ctype = ctype(item.children[0])  # read by later type-directed rewrites
                 return column
+        children = [self.replace(c) for c in node.children]
+        if all(new is old for new, old in zip(children, node.children, strict=True)):
+            return node   # untouched, with the annotations later rewrites read (`ctype`)
         # A new node, not an edit in place: rewritten trees may share a subtree.
-        return Tree(node.data, [self.replace(c) for c in node.children])
+        copy = Tree(node.data, children)
+        copy.__dict__.update({k: v for k, v in node.__dict__.items()
+                              if k not in ("data", "children")})
+        return copy
 
 
 def _shadowing(items: list[Tree], before: dict[str, str]) -> dict[str, Tree]:

@@ -74,7 +74,7 @@ def _unify(types: list[str]) -> str:
     return "mixed"
 
 
-def _unify_results(types: list[str]) -> str:
+def unify_results(types: list[str]) -> str:
     """The type of a CASE or coalesce(): each row gives one of the results, with its own type."""
     known = {t for t in types if t not in ("null", UNKNOWN)}
     return "number" if len(known) > 1 and known <= NUMBERS else _unify(types)
@@ -206,7 +206,7 @@ class TypeAnnotator:
             return self.expr(node.children[1], scope)
         if kind == "list_literal":
             elements = [self.expr(c, scope) for c in node.children]
-            return f"list<{_unify(elements)}>" if elements else f"list<{UNKNOWN}>"
+            return f"list<{unify_results(elements)}>" if elements else f"list<{UNKNOWN}>"
         if kind == "map_literal":
             for entry in node.children:
                 self.expr(entry.children[1], scope)
@@ -261,7 +261,7 @@ class TypeAnnotator:
         if node.children and not (isinstance(node.children[0], Tree)
                                   and node.children[0].data == "case_when"):
             results = results[1:]
-        return _unify_results(results)
+        return unify_results(results)
 
     def _call(self, node: Tree, scope: dict[str, str]) -> str:
         fname = function_name(node.children[0]).lower()
@@ -276,7 +276,7 @@ class TypeAnnotator:
         if fname in _FIXED_RESULT:
             return _FIXED_RESULT[fname]
         if fname in _SAME_AS_ARGUMENT:
-            return _unify_results(arg_types) if fname == "coalesce" else \
+            return unify_results(arg_types) if fname == "coalesce" else \
                 (arg_types[0] if arg_types else UNKNOWN)
         if fname == "sum":
             return arg_types[0] if arg_types and arg_types[0] in NUMBERS else UNKNOWN
@@ -320,7 +320,7 @@ class TypeAnnotator:
             start = self.expr(init.children[2], scope)
             inner[plain_name(init.children[0].children[0])] = start
         if body.data == "pipe_arg":
-            return _unify([start, self._bound(body.children[0], body.children[1], inner)])
+            return unify_results([start, self._bound(body.children[0], body.children[1], inner)])
         return start
 
 

@@ -902,4 +902,16 @@ CASES: list[Case] = [
          [["R1", "0"], ["R2", "0.5"], ["R3", "0.5"]], True,
          "toString() prints the integer 0 as '0' (both engines: '0.0' for every row, the 0.5s "
          "cut to the integer 0 and printed as a float)"),
+    Case("with_order_by_a_comparison_across_types",
+         "MATCH (r:Room) WITH r ORDER BY r.center.x = '10' DESC, r.nodeSymbol "
+         "RETURN collect(r.nodeSymbol) AS v",
+         [[["R1", "R2", "R3"]]], True,
+         "a float never equals a string: every key is false, so the rooms sort by symbol (R2 "
+         "came first when the ORDER BY of a WITH lost its types to the column pass)"),
+    Case("with_order_by_a_type_error",
+         "MATCH (b:Building) WITH b ORDER BY size(size(b.class)), b.nodeSymbol "
+         "RETURN collect(b.nodeSymbol) AS v",
+         None, False,
+         "size() of an integer is a type error in Neo4j (both engines answered ['B1'] when the "
+         "ORDER BY of a WITH lost its types to the column pass)"),
 ]
