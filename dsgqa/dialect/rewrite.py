@@ -54,6 +54,8 @@ from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
+from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
+from dsgqa.dialect.nested_lambdas import read_row_in_nested_lambdas
 from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
@@ -76,6 +78,8 @@ from dsgqa.dialect.path_parts import carry_path_segments
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
 from dsgqa.dialect.projection_checks import check_projections
+from dsgqa.dialect.reduce_folds import REWRITE as REDUCE_FOLDS
+from dsgqa.dialect.reduce_folds import refold
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
 from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
 from dsgqa.dialect.subquery_values import compute_subqueries_first
@@ -276,6 +280,8 @@ class Rewriter:
             self.note(PATH_PARTS)
         if self.target == "kuzu" and alias_path_items(result):   # after every added WITH
             self.note(PATH_ITEMS)
+        if read_row_in_nested_lambdas(result):   # on the lambdas every pass wrote
+            self.note(NESTED_LAMBDAS)
         return result
 
     def _pass_outer_values(self, root: Tree) -> None:
@@ -560,6 +566,8 @@ class Rewriter:
                                  binding.children[1], [test]):
                 args[0].children[1:] = by_position(binding, [test], self.names, False)
                 self.note(CAPTURES)
+        if fname == "reduce" and _is_reduce(args) and refold(node, self.names):
+            self.note(REDUCE_FOLDS)
         if fname == "exists" and len(args) == 1 and isinstance(args[0], Tree) \
                 and args[0].data == "pattern_predicate":
             return self.pre_pattern_predicate(args[0])
@@ -1173,6 +1181,15 @@ def _exists(rw: Rewriter, node: Tree, args: list) -> Tree:
     # exists() of a pattern became a subquery before; of a property it is a syntax error in
     # Neo4j 5 (`removed_syntax`).
     raise DialectError("exists() of anything but a pattern")
+
+
+def _is_reduce(args: list) -> bool:
+    """`reduce(acc = init, x IN list | step)` as the grammar reads it."""
+    return len(args) == 2 and isinstance(args[0], Tree) and args[0].data == "compare" \
+        and len(args[0].children) == 3 and args[0].children[0].data == "var" \
+        and str(args[0].children[1]) == "=" and isinstance(args[1], Tree) \
+        and args[1].data == "pipe_arg" and isinstance(args[1].children[0], Tree) \
+        and args[1].children[0].data == "in_" and args[1].children[0].children[0].data == "var"
 
 
 def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:

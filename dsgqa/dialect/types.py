@@ -201,7 +201,7 @@ class TypeAnnotator:
         if kind == "arith":
             left = self.expr(node.children[0], scope)
             right = self.expr(node.children[2], scope)
-            return _arith(left, str(node.children[1]), right)
+            return arith_type(left, str(node.children[1]), right)
         if kind == "unary":
             return self.expr(node.children[1], scope)
         if kind == "list_literal":
@@ -332,7 +332,8 @@ def _property_type(key: str) -> str:
     return UNKNOWN
 
 
-def _arith(left: str, op: str, right: str) -> str:
+def arith_type(left: str, op: str, right: str) -> str:
+    """The type of `left op right` (`+` of a string is concatenation)."""
     if "null" in (left, right):
         return "null"
     if op == "+":

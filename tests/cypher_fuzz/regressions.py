@@ -914,4 +914,32 @@ CASES: list[Case] = [
          None, False,
          "size() of an integer is a type error in Neo4j (both engines answered ['B1'] when the "
          "ORDER BY of a WITH lost its types to the column pass)"),
+    Case("comprehension_filtered_on_the_row_and_mapped",
+         "MATCH (a:Room) RETURN a.nodeSymbol AS s, "
+         "[x IN [0.0, 5.0, 10.0] WHERE x >= a.center.x | x + 1] AS v ORDER BY s",
+         [["R1", [1.0, 6.0, 11.0]], ["R2", [11.0]], ["R3", [6.0, 11.0]]], True,
+         "R1, R2 and R3 are at x 0, 10 and 5 (both engines gave every room one room's list: "
+         "the mapping's lambda read a list the filter's lambda made from the row)"),
+    Case("quantifier_over_a_list_filtered_on_the_row",
+         "MATCH (a:Room) RETURN a.nodeSymbol AS s, "
+         "any(y IN [x IN [0.0, 5.0, 10.0] WHERE x > a.center.x] WHERE y > 7) AS v ORDER BY s",
+         [["R1", True], ["R2", False], ["R3", True]], True,
+         "R2 at x 10 keeps no value above it, so nothing above 7 (both engines: true)"),
+    Case("reduce_over_a_comprehension_of_the_row",
+         "MATCH (a:Room) RETURN a.nodeSymbol AS s, "
+         "reduce(d = 0.0, x IN [i IN range(0, 1) | a.center.x + i] | d + x) AS v ORDER BY s",
+         [["R1", 1.0], ["R2", 21.0], ["R3", 11.0]], True,
+         "x + (x + 1) for x 0, 10 and 5 (both engines: 11.0 for every room)"),
+    Case("reduce_of_a_path_into_text",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2]-(b:Room {nodeSymbol: 'R3'}) "
+         "RETURN DISTINCT reduce(s = '', n IN nodes(p) | s + n.nodeSymbol + '/') AS v",
+         [["R1/R2/R3/"]], False,
+         "the one way from R1 to R3 is through R2 (both engines refused a text accumulator over "
+         "nodes: Cannot bind LIST_CONCAT)"),
+    Case("reduce_of_numbers_from_strings",
+         "RETURN reduce(n = 0, x IN ['a', 'bb'] | n + size(x)) AS v",
+         [[3]], False, "1 + 2 (both engines refused: Cannot bind LIST_CONCAT)"),
+    Case("reduce_of_floats_from_an_integer",
+         "RETURN reduce(s = 0, x IN [0.5, 0.75] | s + x) AS v",
+         [[1.25]], False, "0 + 0.5 + 0.75 (both engines refused: Cannot bind LIST_CONCAT)"),
 ]

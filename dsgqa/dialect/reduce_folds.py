@@ -1,0 +1,113 @@
+"""reduce() whose accumulator and elements differ in type, as a fold over one type.
+
+Kuzu 0.11.3 and Ladybug 0.22.0 fold a list with `list_reduce(list, (acc, x) -> ...)`, which
+takes the first element as the start: the translation seeds it with `list_concat([init],
+list)`, so the start and the elements must share one type. Models mostly write folds whose
+types differ, and both engines refused every one of them (`Cannot bind LIST_CONCAT`):
+
+    reduce(s = '', n IN nodes(p) | s + n.nodeSymbol + '/')             -- a path as text
+    reduce(d = 0.0, i IN range(0, size(nodes(p)) - 2) | d + point.distance(...))
+    reduce(n = 0, x IN names | n + size(x))
+
+Each step of these is `acc OP g(x)`, g not reading the accumulator: a left fold, so computing
+g first changes nothing, and the fold then runs over values of the accumulator's type:
+
+    reduce(s = '', n IN nodes(p) | s + n.nodeSymbol + '/')
+    == reduce(s = '', _y IN [n IN nodes(p) | '' + n.nodeSymbol + '/'] | s + _y)
+
+(text is concatenated from '' so a number in the chain is printed, not added: `s + 1.5 + 2.5`
+appends '1.5' and '2.5'). `+` and `*` chains of any length qualify (for floats the sums are
+grouped differently, a difference in the last bits only), `-` and `/` with one operand. An
+integer start that meets floats becomes a float (`toFloat(0)`, the `number_results` rule).
+Other steps (`s + CASE WHEN s = '' ...`) are left as written, and the engines refuse them.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.trees import call, mentions, name, tree, var
+from dsgqa.dialect.types import NUMBERS, UNKNOWN, arith_type, ctype, element
+from dsgqa.dialect.uniqueness import FreshNames
+
+REWRITE = "reduce() over another type->reduce() over the steps' values"
+_TOKENS = {"+": "ADD_OP", "-": "ADD_OP", "*": "STAR", "/": "MUL_OP"}
+
+
+def _bare(node: object) -> object:
+    while isinstance(node, Tree) and node.data == "paren" and len(node.children) == 1:
+        node = node.children[0]
+    return node
+
+
+def _steps(body: object, accumulator: str) -> tuple[str, list[object]] | None:
+    """`acc OP a OP b ...` as (OP, [a, b, ...]), or None for any other step."""
+    operands: list[object] = []
+    ops: set[str] = set()
+    node = _bare(body)
+    while isinstance(node, Tree) and node.data == "arith":
+        ops.add(str(node.children[1]))
+        operands.insert(0, node.children[2])
+        node = _bare(node.children[0])
+    if not (isinstance(node, Tree) and node.data == "var"
+            and plain_name(node.children[0]) == accumulator) or len(ops) != 1:
+        return None
+    op = ops.pop()
+    if op not in _TOKENS or (op in ("-", "/") and len(operands) > 1) \
+            or any(mentions(operand, {accumulator}) for operand in operands):
+        return None
+    return op, operands
+
+
+def _typed(node: Tree, kind: str) -> Tree:
+    node.ctype = kind  # type: ignore[attr-defined]
+    return node
+
+
+def _joined(op: str, operands: list[object], text: bool) -> Tree | object:
+    """The operands of one step as one value: `'' + a + b` for text, `a OP b` for numbers."""
+    parts = [_typed(tree("str_lit", Token("STRING", "''")), "str"), *operands] if text \
+        else operands
+    value = parts[0]
+    for part in parts[1:]:
+        kind = arith_type(ctype(value), op, ctype(part))
+        value = _typed(tree("arith", value, Token(_TOKENS[op], op), part), kind)
+    return value
+
+
+def _float(value: object) -> Tree:
+    return _typed(call("toFloat", value), "float")
+
+
+def refold(node: Tree, names: FreshNames) -> bool:
+    """Rewrite the reduce() call `node` (on the original tree) as the module says; whether it
+    was."""
+    seed, loop = node.children[1], node.children[2]
+    accumulator = plain_name(seed.children[0].children[0])
+    binding, body = loop.children
+    start, body_type = ctype(seed.children[2]), ctype(body)
+    if start == element(ctype(binding.children[1])) == body_type \
+            or UNKNOWN in (start, body_type):
+        return False
+    steps = _steps(body, accumulator)
+    if steps is None:
+        return False
+    op, operands = steps
+    text = body_type == "str"
+    if not text and not (start in NUMBERS and body_type in NUMBERS):
+        return False
+    value = _joined(op, operands, text)
+    if not text:
+        if start == "int" and ctype(value) != "int":
+            seed.children[2] = _float(seed.children[2])
+        elif ctype(value) == "int" and start != "int":
+            value = _float(value)
+    values = _typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
+                         value), f"list<{ctype(value)}>")
+    step = names.fresh("_y")
+    loop.children = [tree("in_", var(step), values),
+                     _typed(tree("arith", _typed(var(accumulator), body_type),
+                                 Token(_TOKENS[op], op),
+                                 _typed(var(name(step)), ctype(value))), body_type)]
+    return True
