@@ -985,10 +985,13 @@ class Generator:
                                                A.Lit(2)))))
         if choice == "comp":
             self.tag("list_comprehension")
+            test: A.Expr = A.BinOp("<>", A.Var("x"), A.Lit(""))
+            if self.chance(0.4):   # a filter reading the row, under the mapping's lambda
+                self.tag("comprehension_filter_reads_row")
+                test = A.BinOp("<", A.Var("x"), A.Prop(A.Var(self.node(scope).name), "class"))
             return A.ListComp("x", A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"),
                                                     A.Lit("1"))),
-                              A.BinOp("<>", A.Var("x"), A.Lit("")), A.Func("toUpper",
-                                                                            (A.Var("x"),)))
+                              test, A.Func("toUpper", (A.Var("x"),)))
         if choice == "range":
             return A.Func("range", (A.Lit(0), self.integer(scope, 0)))
         if choice == "slice":
@@ -1059,8 +1062,12 @@ class Generator:
             return A.Subquery("EXISTS", (pat,), where)
         if choice == "quant":
             self.tag("quantifier")
-            return A.Quant(self.pick(("any", "all", "none", "single")), "x",
-                           A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"), A.Lit("1"))),
+            source: A.Expr = A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"), A.Lit("1")))
+            if self.chance(0.3):   # over a list a comprehension filtered on the row
+                self.tag("quantifier_over_row_filtered_list")
+                source = A.ListComp("y", source, A.BinOp(
+                    "<", A.Var("y"), A.Prop(A.Var(self.node(scope).name), "nodeSymbol")), None)
+            return A.Quant(self.pick(("any", "all", "none", "single")), "x", source,
                            A.BinOp("=", A.Var("x"), A.Lit(self.pick(("", "O", "R", "0")))))
         if choice == "and":
             return A.BinOp(self.pick(("AND", "OR", "XOR")), self.boolean(scope, d),
