@@ -31,6 +31,8 @@ from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.computed_labels import REWRITE as COMPUTED_LABELS
 from dsgqa.dialect.computed_labels import read_computed_labels
+from dsgqa.dialect.computed_nodes import REWRITE as COMPUTED_NODES
+from dsgqa.dialect.computed_nodes import rebind_computed_nodes
 from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
 from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.cross_types import (
@@ -278,6 +280,8 @@ class Rewriter:
             self.note(UNION_DISTINCT)
         if carry_path_segments(result, self.names, self.uniqueness.expand_stars):
             self.note(PATH_PARTS)
+        if rebind_computed_nodes(result, self.names, self.uniqueness.expand_stars):
+            self.note(COMPUTED_NODES)
         if self.target == "kuzu" and alias_path_items(result):   # after every added WITH
             self.note(PATH_ITEMS)
         if read_row_in_nested_lambdas(result):   # on the lambdas every pass wrote

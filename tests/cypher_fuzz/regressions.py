@@ -942,4 +942,23 @@ CASES: list[Case] = [
     Case("reduce_of_floats_from_an_integer",
          "RETURN reduce(s = 0, x IN [0.5, 0.75] | s + x) AS v",
          [[1.25]], False, "0 + 0.5 + 0.75 (both engines refused: Cannot bind LIST_CONCAT)"),
+    Case("unwound_collected_nodes_matched_again",
+         "MATCH (r:Room) WITH collect(r) AS rs UNWIND rs AS r "
+         "MATCH (r)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, x.nodeSymbol AS x",
+         [["R1", "P1"], ["R1", "p1"], ["R2", "P2"]], False,
+         "R1 holds P1 and p1, R2 holds P2 (both engines refused: 'Cannot bind r as node "
+         "pattern', the collected list being guarded against NULL)"),
+    Case("picked_node_in_a_subquery_pattern",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) WHERE b.nodeSymbol <> 'R1' "
+         "WITH a, b ORDER BY b.nodeSymbol WITH a, head(collect(b)) AS n "
+         "RETURN n.nodeSymbol AS n, EXISTS { (a)-[:ROOM_CONNECTED]->(n) } AS e",
+         [["R2", True]], False,
+         "R2 sorts first and is connected to R1 (both engines refused: 'Cannot bind n as node "
+         "pattern')"),
+    Case("optional_match_from_an_unwound_node",
+         "MATCH (r:Room) WITH collect(r) AS rs UNWIND rs AS r "
+         "OPTIONAL MATCH (r)-[:CONTAINS]->(x:MeshPlace) "
+         "RETURN r.nodeSymbol AS r, x.nodeSymbol AS x ORDER BY r",
+         [["R1", "P1"], ["R2", "P2"], ["R3", None]], True,
+         "R3 holds no mesh place and keeps its row"),
 ]
