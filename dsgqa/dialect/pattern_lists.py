@@ -13,7 +13,8 @@ That is faithful only when (checked here, else the comprehension is left to be r
   (so no two rows are equal and grouping by the variables in scope keeps every row);
 - the projection neither aggregates nor spells a `*`;
 - the mapped value is never NULL (collect() skips NULLs, a comprehension keeps them): a node of
-  the pattern, or its nodeSymbol, class, name or center, which every node has.
+  the pattern, or its nodeSymbol, class, name or center (or a field of the center), which every
+  node has, a literal, or a list or map (a value even when it holds NULLs).
 """
 
 from __future__ import annotations
@@ -22,7 +23,16 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import call, child_of, function_name, name, tree, var
+from dsgqa.dialect.trees import (
+    NON_NULL_LITERALS,
+    call,
+    child_of,
+    function_name,
+    name,
+    tree,
+    var,
+)
+from dsgqa.dialect.types import POINT_FIELDS
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "pattern comprehension->OPTIONAL MATCH + collect"
@@ -70,7 +80,11 @@ def _never_null(mapping: object, pattern_nodes: set[str]) -> bool:
     if mapping.data == "prop" and mapping.children[0].data == "var":
         return plain_name(mapping.children[0].children[0]) in pattern_nodes \
             and plain_name(mapping.children[1]) in _ALWAYS_SET
-    return False
+    if mapping.data == "prop" and _never_null(mapping.children[0], pattern_nodes) \
+            and plain_name(mapping.children[0].children[1]) == "center":
+        return plain_name(mapping.children[1]) in POINT_FIELDS   # `m.center.z`
+    # A list or map is a value even when it holds NULLs (`[m.nodeSymbol, m.name]`).
+    return mapping.data in ("list_literal", "map_literal", "map_projection", *NON_NULL_LITERALS)
 
 
 def collect_pattern_comprehensions(root: Tree, names: FreshNames,

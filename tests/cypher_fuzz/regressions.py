@@ -961,4 +961,10 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS r, x.nodeSymbol AS x ORDER BY r",
          [["R1", "P1"], ["R2", "P2"], ["R3", None]], True,
          "R3 holds no mesh place and keeps its row"),
+    Case("pattern_comprehension_of_a_point_field",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS room, "
+         "[(r)-[:CONTAINS]->(m:MeshPlace) | m.center.x] AS xs ORDER BY room",
+         [["R1", [0.5]], ["R2", [9.5]], ["R3", []]], True,
+         "P1 at x 0.5 in R1, P2 at 9.5 in R2, no mesh place in R3 (refused before: a point "
+         "field was not known never to be NULL)"),
 ]
