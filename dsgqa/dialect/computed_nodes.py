@@ -30,7 +30,7 @@ from collections.abc import Callable
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import call, child_of, name, tree, var
+from dsgqa.dialect.trees import call, child_of, name, outermost_subqueries, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "computed node in a pattern->id() equality"
@@ -87,21 +87,13 @@ def _rebind(match: Tree, computed: set[str], names: FreshNames) -> bool:
     return True
 
 
-def _subqueries(node: object) -> list[Tree]:
-    if not isinstance(node, Tree):
-        return []
-    if node.data == "subquery":
-        return [node]
-    return [found for child in node.children for found in _subqueries(child)]
-
-
 def _single_query(single_query: Tree, computed: set[str], names: FreshNames) -> bool:
     computed = set(computed)
     changed = False
     for clause in single_query.children:
         if not isinstance(clause, Tree):
             continue
-        for subquery in _subqueries(clause):
+        for subquery in outermost_subqueries(clause):
             body = subquery.children[1]
             if isinstance(body, Tree) and body.data == "query":
                 changed |= _query(body, computed, names)

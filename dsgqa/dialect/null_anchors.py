@@ -57,6 +57,7 @@ from dsgqa.dialect.trees import (
     is_optional,
     item_name,
     mentions,
+    outermost_subqueries,
     projected_names,
 )
 
@@ -123,15 +124,6 @@ def _check_projection(clause: Tree, nullable: set[str], last: bool) -> None:
         _refuse()
 
 
-def _all_subqueries(node: object) -> list[Tree]:
-    """The outermost subqueries under `node`, aggregated ones too."""
-    if not isinstance(node, Tree):
-        return []
-    if node.data == "subquery":
-        return [node]
-    return [found for child in node.children for found in _all_subqueries(child)]
-
-
 def _refuse_crash(clause: Tree, filtered: set[str]) -> None:
     """Refuse two subqueries from one node of `filtered` in one projection that groups: Kuzu's
     worker crashes (SIGSEGV) on it (`MATCH (r:Room) OPTIONAL MATCH (r)-->(n) WHERE n.class =
@@ -142,7 +134,7 @@ def _refuse_crash(clause: Tree, filtered: set[str]) -> None:
     if not (any(has_aggregate(item) for item in items)
             and not all(has_aggregate(item) for item in items)):
         return
-    subqueries = [s for item in items for s in _all_subqueries(item.children[0])]
+    subqueries = [s for item in items for s in outermost_subqueries(item.children[0])]
     if any(sum(_reads(s, {node}) for s in subqueries) > 1 for node in filtered):
         raise DialectError("two EXISTS/COUNT subqueries from one node an OPTIONAL MATCH with "
                            "a WHERE may leave NULL, in one grouping projection, on Kuzu (its "

@@ -186,6 +186,15 @@ def declared_outside_subqueries(node: Tree) -> set[str]:
     return found
 
 
+def outermost_subqueries(node: object) -> list[Tree]:
+    """The EXISTS / COUNT subqueries under `node`, not those inside another one."""
+    if not isinstance(node, Tree):
+        return []
+    if node.data == "subquery":
+        return [node]
+    return [found for child in node.children for found in outermost_subqueries(child)]
+
+
 def is_optional(match: Tree) -> bool:
     return any(isinstance(c, Token) and c.type == "OPTIONAL" for c in match.children)
 
