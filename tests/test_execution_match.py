@@ -67,8 +67,15 @@ def test_many_rows_in_another_order() -> None:
     ("MATCH (r:Room) WITH r ORDER BY r.nodeSymbol RETURN collect(r.nodeSymbol)", False),
     ("MATCH (o:Object) RETURN count(o)", False),
     ("match (r) return r order by r.x desc limit 3", True),
-    # an ordered WITH before an aggregation orders what collect() sees, not the rows
-    ("MATCH (r:Room) WITH r ORDER BY r.center.x LIMIT 2 RETURN r.nodeSymbol", False),
+    # an ordered WITH that only order-keeping projections follow orders the rows (Neo4j's
+    # plan keeps the sort's order through them, and Heracles shows the model the rows so)
+    ("MATCH (r:Room) WITH r ORDER BY r.center.x LIMIT 2 RETURN r.nodeSymbol", True),
+    ("MATCH (o:Object) WITH o.class AS c, avg(o.center.z) AS z ORDER BY z DESC LIMIT 3 "
+     "WITH c WHERE c <> 'x' RETURN c", True),
+    # ...but not through an aggregation, a DISTINCT or another MATCH
+    ("MATCH (r:Room) WITH r ORDER BY r.center.x LIMIT 2 RETURN DISTINCT r.class", False),
+    ("MATCH (r:Room) WITH r ORDER BY r.center.x LIMIT 2 MATCH (r)-->(m) RETURN m.nodeSymbol",
+     False),
     # the words in a string, a comment or a name are not an ORDER BY
     ("MATCH (r:Room) RETURN 'ORDER BY' AS text", False),
     ("MATCH (r:Room) RETURN r.nodeSymbol // ORDER BY r.nodeSymbol", False),
@@ -88,6 +95,10 @@ def test_the_reference_orders_only_through_its_final_return(query, expected) -> 
 
 @pytest.mark.parametrize(("query", "keys"), [
     ("MATCH (o:Object) RETURN o.class AS c, count(*) AS n ORDER BY n DESC", (1,)),
+    ("MATCH (o:Object) WITH o.class AS c, count(*) AS n ORDER BY n DESC LIMIT 3 RETURN c, n",
+     (1,)),
+    ("MATCH (o:Object) WITH o.class AS c, count(*) AS n ORDER BY n DESC LIMIT 3 RETURN c",
+     None),
     ("MATCH (r:Room) RETURN r.nodeSymbol AS s, r.center.x ORDER BY r.center.x DESC, s", (1, 0)),
     ("MATCH (r:Room) RETURN r.nodeSymbol AS `my s` ORDER BY `my s`", (0,)),
     ("MATCH (r:Room) RETURN r.nodeSymbol ORDER BY r.center.x", None),     # key not returned
