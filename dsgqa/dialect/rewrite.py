@@ -714,6 +714,11 @@ class Rewriter:
         across = element_kind_differs(node.child_types[0], node.child_types[1])
         if not across:
             refuse_container_members(node)
+        if self.target == "kuzu" and node.child_types[0] in ("node", "rel"):
+            # Kuzu 0.11.3: `a IN rs` was false for a node a relationship pattern reached
+            # (`MATCH (a)-[:R]->(b) WHERE a IN rs`), true for the same node scanned alone.
+            raise DialectError("a node or relationship searched for in a list, on Kuzu (it "
+                               "misses nodes a relationship pattern reached; Ladybug runs it)")
         if not across and isinstance(items, Tree) and items.data == "list_literal" \
                 and items.children and all(
                 isinstance(c, Tree) and c.data in NON_NULL_LITERALS for c in items.children):

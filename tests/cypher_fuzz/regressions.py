@@ -967,4 +967,10 @@ CASES: list[Case] = [
          [["R1", [0.5]], ["R2", [9.5]], ["R3", []]], True,
          "P1 at x 0.5 in R1, P2 at 9.5 in R2, no mesh place in R3 (refused before: a point "
          "field was not known never to be NULL)"),
+    Case("node_reached_by_a_relationship_in_a_collected_list",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) WITH collect(r) AS rs "
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE a IN rs RETURN b.nodeSymbol AS b",
+         [["R2"]], False,
+         "R1 is connected to R2 only (Kuzu: no row, a node a relationship pattern reached was "
+         "never IN the list; Ladybug right)"),
 ]
