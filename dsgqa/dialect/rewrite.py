@@ -111,6 +111,8 @@ from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
 from dsgqa.dialect.union_parts import read_union_as_all, skip_union_parts
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
+from dsgqa.dialect.with_where_scope import REWRITE as WITH_WHERE_SCOPE
+from dsgqa.dialect.with_where_scope import widen_with_wheres
 from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
 from dsgqa.dialect.zero_hops import refuse_zero_hops_off_tables
 
@@ -282,6 +284,8 @@ class Rewriter:
             self.note(PATH_PARTS)
         if rebind_computed_nodes(result, self.names, self.uniqueness.expand_stars):
             self.note(COMPUTED_NODES)
+        if widen_with_wheres(result):
+            self.note(WITH_WHERE_SCOPE)
         if self.target == "kuzu" and alias_path_items(result):   # after every added WITH
             self.note(PATH_ITEMS)
         if read_row_in_nested_lambdas(result):   # on the lambdas every pass wrote

@@ -973,4 +973,11 @@ CASES: list[Case] = [
          [["R2"]], False,
          "R1 is connected to R2 only (Kuzu: no row, a node a relationship pattern reached was "
          "never IN the list; Ladybug right)"),
+    Case("with_where_reading_a_variable_the_with_drops",
+         "MATCH (n:Room) WITH n.nodeSymbol AS s ORDER BY n.center.x DESC LIMIT 2 "
+         "WHERE n.class <> 'office' RETURN s",
+         [["R3"]], False,
+         "the WHERE of a WITH that neither aggregates nor is DISTINCT sees the variables before "
+         "it, and filters after the LIMIT: R2 and R3 are the two easternmost, R2 the office "
+         "(both engines: 'Variable n is not in scope', charged to the model)"),
 ]

@@ -1,0 +1,96 @@
+"""A WITH's WHERE reading a variable the WITH does not pass on.
+
+Neo4j lets the WHERE (and the ORDER BY) of a WITH that neither aggregates nor is DISTINCT read
+the variables in scope before it, not only those it projects:
+
+    MATCH (n:Room) WITH n.nodeSymbol AS s WHERE n.class = 'kitchen' RETURN s
+
+Kuzu 0.11.3 and Ladybug 0.22.0 see only the projected names there ("Variable n is not in
+scope"), which was charged to the model as a syntax error. So such a WITH passes the variables
+its WHERE reads on as well, and a WITH right after it drops them again, leaving the names Neo4j
+leaves:
+
+    WITH n.nodeSymbol AS s, n WHERE n.class = 'kitchen' WITH s
+
+Read on the translation, after every pass; a WITH with `*` already passes everything on.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.trees import binds, child_of, declared_names, tree, var
+
+REWRITE = "WITH ... WHERE reading an earlier variable->passed on, then dropped"
+_CALLS = frozenset({"call", "call_star", "call_distinct"})
+
+
+def _reads(node: object, bound: frozenset[str] = frozenset()) -> set[str]:
+    """The variables an expression reads, not those it binds itself."""
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return set()
+    if node.data == "var":
+        name = plain_name(node.children[0])
+        return set() if name in bound else {name}
+    inner = bound | binds(node)
+    children = node.children[1:] if node.data in _CALLS else node.children
+    return set().union(*(_reads(child, inner) for child in children))
+
+
+def _projected(items: Tree) -> list[str] | None:
+    """The names a WITH's items make, in order; None when one has no name (or for `*`)."""
+    names = []
+    for item in items.children:
+        if not isinstance(item, Tree):
+            return None
+        value = item.children[0]
+        if len(item.children) > 1:
+            names.append(plain_name(item.children[1]))
+        elif value.data == "var":
+            names.append(plain_name(value.children[0]))
+        else:
+            return None
+    return names
+
+
+def _widen(clause: Tree, earlier: set[str]) -> Tree | None:
+    """The WITH dropping the extra names again, after widening `clause`; None if not needed."""
+    projection = clause.children[0]
+    where = child_of(clause, "where")
+    if where is None or has_aggregate(projection) \
+            or any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children):
+        return None
+    items = child_of(projection, "proj_items")
+    names = _projected(items)
+    if names is None:
+        return None
+    missing = sorted((_reads(where.children[0]) & earlier) - set(names))
+    if not missing:
+        return None
+    items.children.extend(tree("proj_item", var(name)) for name in missing)
+    return tree("with_clause", tree("projection", tree("proj_items", *[
+        tree("proj_item", var(name)) for name in names])))
+
+
+def widen_with_wheres(root: Tree) -> bool:
+    """Rewrite in place (see the module); whether anything changed."""
+    query = root.children[0] if root.data == "start" else root
+    changed = False
+    for part in query.children:
+        if not (isinstance(part, Tree) and part.data == "single_query"):
+            continue
+        earlier: set[str] = set()
+        at = 0
+        while at < len(part.children):
+            clause = part.children[at]
+            if isinstance(clause, Tree) and clause.data == "with_clause":
+                narrowing = _widen(clause, earlier)
+                if narrowing is not None:
+                    part.children.insert(at + 1, narrowing)
+                    changed = True
+            if isinstance(clause, Tree):
+                earlier |= declared_names(clause)
+            at += 1
+    return changed
