@@ -83,9 +83,17 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
         raise DialectError("a comprehension over a computed list of nodes that reads a variable "
                            "of the row (the engines read another row's nodes there)")
     bound = plain_name(binding.children[0].children[0])
+    if any(isinstance(body, Tree) and any(
+            node.data == "node_pattern" and node.children and isinstance(node.children[0], Tree)
+            and node.children[0].data == "name" and plain_name(node.children[0]) == bound
+            for node in body.iter_subtrees()) for body in bodies):
+        # `[x IN rs WHERE EXISTS { (x)-->() }]`: a pattern cannot start at `rs[_i]`
+        raise DialectError("a subquery pattern from the element of a comprehension over nodes "
+                           "(the element is read by position)")
     position = names.fresh("_i")
     element_of = tree("index", clone(source), var(position))
     element_of.ctype = element(ctype(source))  # type: ignore[attr-defined]
+    element_of.by_position = True  # type: ignore[attr-defined]  # no node of a pattern
     positions = call("range", int_lit(0), tree("arith", call("size", clone(source)),
                                                Token("ADD_OP", "-"), int_lit(1)))
     positions.ctype = "list<int>"  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from lark import Tree
 
-from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.trees import function_name
 from dsgqa.dialect.types import UNKNOWN
 
@@ -66,6 +66,12 @@ def _check(node: Tree, parent: Tree | None) -> None:
             if isinstance(child, Tree):
                 _check(child, parent)
         return
+    if node.data in ("list_comp", "list_comp_map") and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "compare" \
+            and isinstance(node.children[0].children[-1], Tree) \
+            and node.children[0].children[-1].data == "pattern_predicate":
+        # `[p = (a)-->(b) | length(p)]`: valid Neo4j, a path the comprehension names
+        raise DialectError("a pattern comprehension naming its path (`[p = (a)-->(b) | ...]`)")
     if node.data == "call":
         _check_call(node)
     elif node.data == "pattern_predicate" and parent is not None:

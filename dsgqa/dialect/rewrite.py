@@ -433,6 +433,9 @@ class Rewriter:
             while inner.data == "has_label":
                 labels.insert(0, tree("label_term", inner.children[1]))
                 inner = inner.children[0]
+            if getattr(inner, "by_position", False):
+                raise DialectError("a pattern from an element of a comprehension over nodes "
+                                   "(the element is read by position, `captures.py`)")
             if inner.data != "var":
                 raise CypherSyntaxError("not a node pattern")
             parts: list[Tree] = [inner.children[0]]

@@ -980,4 +980,22 @@ CASES: list[Case] = [
          "the WHERE of a WITH that neither aggregates nor is DISTINCT sees the variables before "
          "it, and filters after the LIMIT: R2 and R3 are the two easternmost, R2 the office "
          "(both engines: 'Variable n is not in scope', charged to the model)"),
+    Case("pattern_comprehension_naming_its_path",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, "
+         "[p = (r)-[:ROOM_CONNECTED]->() | length(p)] AS v ORDER BY r",
+         [["R1", [1]], ["R2", [1, 1]], ["R3", [1]]], True,
+         "R2 is connected onwards to R1 and R3 (both engines: a syntax error charged to the "
+         "model; refused now)"),
+    Case("pattern_comprehension_from_a_comprehension_element",
+         "MATCH (r:Room {nodeSymbol: 'R2'}) WITH collect(r) AS rs "
+         "RETURN [x IN rs | size([(x)-[:ROOM_CONNECTED]->(y) | y])] AS v",
+         [[[2]]], False,
+         "R2 reaches R1 and R3 (both engines: 'not a node pattern', a syntax error charged to "
+         "the model; refused now)"),
+    Case("exists_from_a_comprehension_element",
+         "MATCH (r:Room) WITH collect(r) AS rs "
+         "RETURN size([x IN rs WHERE EXISTS { (x)-[:ROOM_CONNECTED]->() }]) AS v",
+         [[3]], False,
+         "every room has a connection (the element read by position left x unbound in the "
+         "subquery: an engine assertion; refused now)"),
 ]
