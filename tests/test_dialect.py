@@ -129,8 +129,13 @@ REWRITES = [
     ("substring->1-based", "RETURN substring('kitchen', 0, 3) AS s",
      "RETURN substring('kitchen', 1, 3) AS s", "RETURN 'kit'"),
     ("head/last->index", "RETURN head([1, 2, 3]) AS h, last([1, 2, 3]) AS l",
-     "RETURN CASE WHEN size([1, 2, 3]) = 0 THEN NULL ELSE [1, 2, 3][1] END AS h, "
-     "CASE WHEN size([1, 2, 3]) = 0 THEN NULL ELSE [1, 2, 3][-1] END AS l", "RETURN 1, 3"),
+     "RETURN list_concat([1, 2, 3], CAST([NULL] AS INT64[]))[1] AS h, "
+     "list_concat(CAST([NULL] AS INT64[]), [1, 2, 3])[-1] AS l", "RETURN 1, 3"),
+    ("head/last->index",   # a list of nodes: no typed NULL to pad with, so a CASE on the size
+     "MATCH (r:Room) WITH collect(r) AS rs RETURN head(rs).nodeSymbol AS h",
+     "MATCH (r:Room) WITH coalesce(collect(r), []) AS rs RETURN CASE WHEN CASE WHEN size(rs) "
+     "= 0 THEN NULL ELSE rs[1] END IS NULL THEN NULL ELSE (CASE WHEN size(rs) = 0 THEN NULL "
+     "ELSE rs[1] END).nodeSymbol END AS h", "MATCH (r:Room) RETURN r.nodeSymbol LIMIT 1"),
     ("label predicate->label()",
      "MATCH (n) WHERE n:Room RETURN count(n) AS n",
      "MATCH (n) WHERE label(n) = 'Room' RETURN count(n) AS n", "RETURN 5"),

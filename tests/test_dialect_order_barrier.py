@@ -40,8 +40,8 @@ CASES = [
     # no SKIP/LIMIT: `SKIP 0` (Kuzu's rule) and the barrier
     (f"{OBJECTS} WITH o ORDER BY o.center.x DESC RETURN head(collect(o.nodeSymbol)) AS first",
      f"{OBJECTS} WITH o ORDER BY o.center.x DESC SKIP 0 UNWIND [0] AS _order1 "
-     "RETURN CASE WHEN size(coalesce(collect(o.nodeSymbol), [])) = 0 THEN NULL "
-     "ELSE coalesce(collect(o.nodeSymbol), [])[1] END AS first",
+     "RETURN list_concat(coalesce(collect(o.nodeSymbol), []), CAST([NULL] AS STRING[]))[1] "
+     "AS first",
      [["O4"]]),
     # the aggregation in a later WITH, after a filtering WITH
     (f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 3 WITH o WHERE o.class <> 'bed' "

@@ -105,6 +105,7 @@ from dsgqa.dialect.types import (
     UNKNOWN,
     annotate_types,
     ctype,
+    element,
 )
 from dsgqa.dialect.union_parts import DISTINCT_REWRITE as UNION_DISTINCT
 from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
@@ -1149,17 +1150,30 @@ def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
 def _head(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("head", args, 1)
     rw.note("head/last->index")
-    return _safe_index(args[0], int_lit(1))
+    return _safe_index(args[0], int_lit(1), element(node.child_types[1]), first=True)
 
 
 def _last(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("last", args, 1)
     rw.note("head/last->index")
-    return _safe_index(args[0], tree("unary", Token("ADD_OP", "-"), int_lit(1)))
+    return _safe_index(args[0], tree("unary", Token("ADD_OP", "-"), int_lit(1)),
+                       element(node.child_types[1]), first=False)
 
 
-def _safe_index(lst: object, index: Tree) -> Tree:
-    # Neo4j gives NULL for an empty list; Kuzu's list_extract fails.
+# Element types a typed NULL can stand in for (`_safe_index`).
+_SCALAR_TYPES = {"str": "STRING", "int": "INT64", "float": "DOUBLE", "bool": "BOOL"}
+
+
+def _safe_index(lst: object, index: Tree, element_type: str, first: bool) -> Tree:
+    """The first or last element, NULL for an empty list as in Neo4j (Kuzu's list_extract
+    fails). A list of scalars gets a typed NULL on the far end, so the read never fails: a
+    CASE on the size was evaluated for every row where its list held a lambda (`head([x IN cs
+    WHERE x = 'floor'])` failed as soon as one row had no floor). Other lists keep the CASE."""
+    kuzu_type = _SCALAR_TYPES.get(element_type)
+    if kuzu_type is not None:
+        pad = cast(tree("list_literal", tree("null_lit")), f"{kuzu_type}[]")
+        padded = call("list_concat", lst, pad) if first else call("list_concat", pad, lst)
+        return tree("index", padded, index)
     return tree("case_expr", tree("case_when", tree("compare", call("size", lst),
                                                     Token("EQ", "="), int_lit(0)),
                                   tree("null_lit")), tree("index", lst, index))

@@ -998,4 +998,10 @@ CASES: list[Case] = [
          [[3]], False,
          "every room has a connection (the element read by position left x unbound in the "
          "subquery: an engine assertion; refused now)"),
+    Case("head_of_a_filtered_list_empty_in_one_row",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m) WITH r, collect(m.class) AS cs "
+         "RETURN r.nodeSymbol AS r, head([x IN cs WHERE x = 'floor']) AS v ORDER BY r",
+         [["R1", "floor"], ["R2", "floor"], ["R3", None]], True,
+         "P1 and P2 are floors; R3 holds nothing, and head() of [] is NULL (both engines: "
+         "'index=1 is out of range': the CASE on the size was evaluated for every row)"),
 ]
