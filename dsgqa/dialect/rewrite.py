@@ -695,6 +695,17 @@ class Rewriter:
             # Kuzu reads a field of a NULL struct as another value (`null_struct.py`).
             return guarded(field) if self.target == "kuzu" else field
         self.note("index->1-based")
+        kuzu_type = _SCALAR_TYPES.get(element(node.child_types[0])) if node.child_types \
+            else None
+        if kuzu_type is not None:
+            # Neo4j: NULL past either end; Kuzu's list_extract fails (inside a CASE too, which
+            # it evaluates for every row). A one-element slice is empty there, and a typed NULL
+            # after it is then the element read.
+            position = _plus_one(index)
+            return tree("index", call("list_concat",
+                                      call("list_slice", base, position, clone(position)),
+                                      cast(tree("list_literal", tree("null_lit")),
+                                           f"{kuzu_type}[]")), int_lit(1))
         return tree("index", base, _plus_one(index))
 
     def r_slice(self, node: Tree) -> Tree:

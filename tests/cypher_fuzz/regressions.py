@@ -1004,4 +1004,9 @@ CASES: list[Case] = [
          [["R1", "floor"], ["R2", "floor"], ["R3", None]], True,
          "P1 and P2 are floors; R3 holds nothing, and head() of [] is NULL (both engines: "
          "'index=1 is out of range': the CASE on the size was evaluated for every row)"),
+    Case("index_of_a_filtered_list_past_its_end_in_one_row",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m) WITH r, collect(m.class) AS cs "
+         "RETURN r.nodeSymbol AS r, [x IN cs WHERE x = 'floor'][0] AS v, cs[5] AS w ORDER BY r",
+         [["R1", "floor", None], ["R2", "floor", None], ["R3", None, None]], True,
+         "an index past the end is NULL in Neo4j (both engines: 'index out of range')"),
 ]
