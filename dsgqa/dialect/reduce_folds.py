@@ -19,7 +19,13 @@ g first changes nothing, and the fold then runs over values of the accumulator's
 appends '1.5' and '2.5'). `+` and `*` chains of any length qualify (for floats the sums are
 grouped differently, a difference in the last bits only), `-` and `/` with one operand. An
 integer start that meets floats becomes a float (`toFloat(0)`, the `number_results` rule).
-Other steps (`s + CASE WHEN s = '' ...`) are left as written, and the engines refuse them.
+A step that reads the accumulator elsewhere too reads its element through one expression
+(`s + CASE WHEN s = '' THEN '' ELSE '/' END + n.nodeSymbol` reads only `n.nodeSymbol`): where
+that expression has the accumulator's type, the fold runs over its values the same way:
+
+    reduce(s = '', _y IN [n IN nodes(p) | n.nodeSymbol] | s + CASE ... END + _y)
+
+Other steps are left as written, and the engines refuse them.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import call, mentions, name, tree, var
+from dsgqa.dialect.trees import call, clone, mentions, name, shape, tree, var
 from dsgqa.dialect.types import NUMBERS, UNKNOWN, arith_type, ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -92,7 +98,7 @@ def refold(node: Tree, names: FreshNames) -> bool:
         return False
     steps = _steps(body, accumulator)
     if steps is None:
-        return False
+        return _fold_one_read(loop, body, accumulator, binding, start, names)
     op, operands = steps
     text = body_type == "str"
     if not text and not (start in NUMBERS and body_type in NUMBERS):
@@ -110,4 +116,41 @@ def refold(node: Tree, names: FreshNames) -> bool:
                      _typed(tree("arith", _typed(var(accumulator), body_type),
                                  Token(_TOKENS[op], op),
                                  _typed(var(name(step)), ctype(value))), body_type)]
+    return True
+
+
+def _element_reads(node: object, accumulator: str, element_name: str) -> list[Tree]:
+    """The largest parts of `node` that read the element and not the accumulator."""
+    if not isinstance(node, Tree):
+        return []
+    reads = mentions(node, {element_name})
+    if reads and not mentions(node, {accumulator}):
+        return [node]
+    if not reads:
+        return []
+    return [found for child in node.children
+            for found in _element_reads(child, accumulator, element_name)]
+
+
+def _fold_one_read(loop: Tree, body: object, accumulator: str, binding: Tree, start: str,
+                   names: FreshNames) -> bool:
+    """The step's one read of the element, folded over its values (see the module)."""
+    element_name = plain_name(binding.children[0].children[0])
+    reads = _element_reads(body, accumulator, element_name)
+    if not reads or start not in ("str", "int", "float", "bool") \
+            or any(shape(read) != shape(reads[0]) for read in reads) \
+            or ctype(reads[0]) != start:
+        return False
+    step = names.fresh("_y")
+    values = _typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
+                         clone(reads[0])), f"list<{start}>")
+
+    def replaced(node: object) -> object:
+        if any(node is read for read in reads):
+            return _typed(var(name(step)), start)
+        if isinstance(node, Tree):
+            node.children = [replaced(child) for child in node.children]
+        return node
+
+    loop.children = [tree("in_", var(step), values), replaced(body)]
     return True

@@ -1009,4 +1009,17 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS r, [x IN cs WHERE x = 'floor'][0] AS v, cs[5] AS w ORDER BY r",
          [["R1", "floor", None], ["R2", "floor", None], ["R3", None, None]], True,
          "an index past the end is NULL in Neo4j (both engines: 'index out of range')"),
+    Case("reduce_of_a_path_with_separators",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2]-(b:Room {nodeSymbol: 'R3'}) "
+         "RETURN DISTINCT reduce(s = '', n IN nodes(p) | "
+         "s + CASE WHEN s = '' THEN '' ELSE '->' END + n.nodeSymbol) AS t",
+         [["R1->R2->R3"]], False,
+         "the one way from R1 to R3, with a separator after the first room (both engines "
+         "refused: Cannot bind LIST_CONCAT with STRING[] and NODE[])"),
+    Case("reduce_of_collected_nodes_into_a_list_of_names",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r) AS rs "
+         "RETURN reduce(s = '', n IN rs | CASE WHEN s = '' THEN n.nodeSymbol "
+         "ELSE s + ',' + n.nodeSymbol END) AS v",
+         [["R1,R2,R3"]], False,
+         "the rooms in symbol order, joined by commas (refused before)"),
 ]
