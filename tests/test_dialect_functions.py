@@ -38,3 +38,18 @@ def test_round_as_neo4j(value: float, precision: int, mode: str, expected: float
 def test_round_refuses_what_neo4j_refuses(precision: int, mode: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         neo4j_round(2.55, precision, mode)
+
+
+def test_a_value_of_one_of_several_kinds_is_read_back() -> None:
+    """`mixed_results.py` writes a returned value of several kinds as a struct with one field
+    per kind; the rows read back the row's own value, and any other struct stays a map."""
+    from dsgqa.dialect.functions import MIXED_VALUE_KEY, mixed_value
+    from dsgqa.graphstore.base import plain_value
+
+    struct = {f"{MIXED_VALUE_KEY}float": None, f"{MIXED_VALUE_KEY}str": "none"}
+    assert mixed_value(struct) == (True, "none")
+    assert plain_value(struct) == "none"
+    assert plain_value({f"{MIXED_VALUE_KEY}int": None, f"{MIXED_VALUE_KEY}str": None}) is None
+    assert plain_value({f"{MIXED_VALUE_KEY}int": 7, f"{MIXED_VALUE_KEY}str": None}) == 7
+    assert mixed_value({"x": 1.0, "y": 2.0}) == (False, None)
+    assert plain_value({"x": 1.0, "y": 2.0}) == {"x": 1.0, "y": 2.0}

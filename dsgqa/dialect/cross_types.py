@@ -218,7 +218,10 @@ def _negative_literal(node: object) -> bool:
 def refuse_mixed_result(node: Tree) -> None:
     """A CASE or coalesce() whose results are of two kinds (a string and a number): the
     engines make every result the same type (the float 0.0 comes back as '0.000000'). Read
-    before the results are rewritten (their annotations are on the original nodes)."""
+    before the results are rewritten (their annotations are on the original nodes). A whole
+    column of the final RETURN is let through (`mixed_results.py` holds it)."""
+    if getattr(node, "mixed_column", False):
+        return
     if node.data == "case_expr":
         what = "a CASE"
         results = [child.children[1] if isinstance(child, Tree) and child.data == "case_when"

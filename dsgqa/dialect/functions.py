@@ -151,6 +151,18 @@ def neo4j_percentile_disc(values: list[float], percentile: float) -> float | Non
 MIXED_LIST_KEY = "_neo4j_item_"
 
 
+# A returned CASE or coalesce() whose results are of several kinds (`mixed_results.py`): a
+# struct with one field per kind, all NULL but the row's own value.
+MIXED_VALUE_KEY = "_neo4j_value_"
+
+
+def mixed_value(value: dict[str, Any]) -> tuple[bool, Any]:
+    """(True, the value) for such a struct, (False, None) for any other."""
+    if not value or not all(str(key).startswith(MIXED_VALUE_KEY) for key in value):
+        return False, None
+    return True, next((v for v in value.values() if v is not None), None)
+
+
 def mixed_list(value: dict[str, Any]) -> list[Any] | None:
     """The list a struct of `MIXED_LIST_KEY` fields stands for, or None for any other struct."""
     keys = list(value)

@@ -26,7 +26,7 @@ from dsgqa.dialect.types import ctype
 REWRITE = "integer and float results->toFloat"
 
 
-def _results(node: Tree) -> list[int]:
+def result_positions(node: Tree) -> list[int]:
     """The child positions of a CASE's or coalesce()'s results ([]: neither). A CASE's are its
     WHENs and the ELSE, never a simple CASE's subject (its first child, not a WHEN)."""
     if node.data == "case_expr":
@@ -37,7 +37,7 @@ def _results(node: Tree) -> list[int]:
     return []
 
 
-def _result_type(node: Tree, position: int) -> str:
+def result_type(node: Tree, position: int) -> str:
     child = node.children[position]
     if node.data == "case_expr" and isinstance(child, Tree) and child.data == "case_when":
         return ctype(child.children[1])
@@ -59,7 +59,7 @@ def float_number_results(root: Tree) -> bool:
     for node in list(root.iter_subtrees()):
         if ctype(node) != "number":
             continue
-        kinds = {position: _result_type(node, position) for position in _results(node)}
+        kinds = {position: result_type(node, position) for position in result_positions(node)}
         for position, kind in kinds.items():
             if kind in ("int", "number"):   # a nested CASE of both holds floats already
                 _as_float(node, position)

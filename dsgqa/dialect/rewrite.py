@@ -56,6 +56,8 @@ from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
+from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
+from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
 from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
 from dsgqa.dialect.nested_lambdas import read_row_in_nested_lambdas
 from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
@@ -243,6 +245,7 @@ class Rewriter:
         annotate_types(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
+        mixed_columns = mark_mixed_columns(root)
         if float_number_results(root):
             self.note(NUMBER_RESULTS)
         self.node_names = _node_names(root)
@@ -283,6 +286,8 @@ class Rewriter:
             self.note(UNION_DISTINCT)
         if carry_path_segments(result, self.names, self.uniqueness.expand_stars):
             self.note(PATH_PARTS)
+        if hold_mixed_columns(result, mixed_columns):
+            self.note(MIXED_RESULTS)
         if rebind_computed_nodes(result, self.names, self.uniqueness.expand_stars):
             self.note(COMPUTED_NODES)
         if widen_with_wheres(result):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from dsgqa.dialect.functions import mixed_list
+from dsgqa.dialect.functions import mixed_list, mixed_value
 from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph
 
 # Engine-internal keys of Kuzu node/rel values; offsets mean nothing to a reader of the rows.
@@ -135,6 +135,9 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, dict):
+        held, one = mixed_value(value)
+        if held:  # a value of one of several kinds, as the translator wrote it
+            return plain_value(one)
         items = mixed_list(value)
         if items is not None:  # a Neo4j list of mixed types, as the translator wrote it
             return [plain_value(v) for v in items]

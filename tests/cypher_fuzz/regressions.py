@@ -1022,4 +1022,15 @@ CASES: list[Case] = [
          "ELSE s + ',' + n.nodeSymbol END) AS v",
          [["R1,R2,R3"]], False,
          "the rooms in symbol order, joined by commas (refused before)"),
+    Case("returned_coalesce_of_a_number_or_text",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "RETURN r.nodeSymbol AS r, coalesce(b.center.x, 'none') AS v ORDER BY r",
+         [["R1", 5.0], ["R2", 5.0], ["R3", "none"]], True,
+         "B1 at x 5 holds R1 and R2; R3 is in no building (both engines made the column text: "
+         "'5.000000'; refused before, held as a struct now)"),
+    Case("returned_case_of_text_an_integer_and_a_float",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, CASE WHEN r.class = 'kitchen' THEN 'cook' "
+         "WHEN r.class = 'office' THEN 7 ELSE r.center.x END AS v ORDER BY r",
+         [["R1", "cook"], ["R2", 7], ["R3", 5.0]], True,
+         "each row keeps its own kind of value"),
 ]
