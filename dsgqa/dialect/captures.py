@@ -86,7 +86,7 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
     if any(isinstance(body, Tree) and any(
             node.data == "node_pattern" and node.children and isinstance(node.children[0], Tree)
             and node.children[0].data == "name" and plain_name(node.children[0]) == bound
-            for node in body.iter_subtrees()) for body in bodies):
+            for node in body.iter_subtrees_topdown()) for body in bodies):
         # `[x IN rs WHERE EXISTS { (x)-->() }]`: a pattern cannot start at `rs[_i]`
         raise DialectError("a subquery pattern from the element of a comprehension over nodes "
                            "(the element is read by position)")

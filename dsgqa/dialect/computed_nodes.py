@@ -64,7 +64,7 @@ def _after_with(clause: Tree, computed: set[str]) -> set[str]:
 def _rebind(match: Tree, computed: set[str], names: FreshNames) -> bool:
     """Give the MATCH's nodes of `computed` variables new ones tied by id (see the module)."""
     renamed: dict[str, str] = {}
-    for node in child_of(match, "pattern_list").iter_subtrees():
+    for node in child_of(match, "pattern_list").iter_subtrees_topdown():
         if node.data != "node_pattern" or not node.children \
                 or not isinstance(node.children[0], Tree) or node.children[0].data != "name":
             continue

@@ -58,7 +58,7 @@ def _reads(subquery: Tree, bound: set[str]) -> bool:
     return any(node.data in ("var", "node_pattern") and node.children
                and isinstance(node.children[0], Tree)
                and node.children[0].data == "name" and plain_name(node.children[0]) in bound
-               for node in subquery.iter_subtrees())
+               for node in subquery.iter_subtrees_topdown())
 
 
 def _lone_node(pattern_list: Tree) -> bool:

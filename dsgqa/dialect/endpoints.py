@@ -68,7 +68,7 @@ class Endpoints:
         self.note = note
 
     def run(self, root: Tree) -> None:
-        if not any(_endpoint_call(c) for c in root.iter_subtrees()):
+        if not any(_endpoint_call(c) for c in root.iter_subtrees_topdown()):
             return
         for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
             self._single_query(single)

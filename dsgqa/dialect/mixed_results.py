@@ -83,7 +83,7 @@ def hold_mixed_columns(root: Tree, marked: list[tuple[Tree, dict[int, str]]]) ->
     `DialectError` where a pass rebuilt one beyond recognition."""
     if not marked:
         return False
-    present = {id(node) for node in root.iter_subtrees()}
+    present = {id(node) for node in root.iter_subtrees_topdown()}
     for node, kinds in marked:
         if id(node) not in present or sorted(result_positions(node)) != sorted(kinds):
             raise DialectError("a returned CASE or coalesce() whose results are of different "

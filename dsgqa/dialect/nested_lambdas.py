@@ -85,12 +85,19 @@ def read_row_in_nested_lambdas(root: Tree) -> bool:
     """Make every lambda over a list such a lambda made read its variables (see the module), in
     place; whether any did."""
     changed = False
-    for node in list(root.iter_subtrees()):
+    lambdas: dict[int, tuple[Tree, tuple[object, object, set[str]]]] = {}
+    for node in root.iter_subtrees_topdown():   # a rewritten tree may share a subtree
         parts = _lambda_parts(node)
-        if parts is None or not isinstance(parts[0], Tree):
+        if parts is not None:
+            lambdas[id(node)] = (node, parts)
+    if len(lambdas) < 2:
+        return False
+    for node, parts in lambdas.values():
+        if not isinstance(parts[0], Tree):
             continue
-        read = {name for inner in parts[0].iter_subtrees() if _lambda_parts(inner) is not None
-                for name in _free(_lambda_parts(inner)[1], _lambda_parts(inner)[2])}
+        inner_parts = [_lambda_parts(inner) for inner in parts[0].iter_subtrees_topdown()]
+        read = {name for found in inner_parts if found is not None
+                for name in _free(found[1], found[2])}
         own = set(_free(parts[1], parts[2]))
         missing = sorted(read - own)
         if not missing:

@@ -91,7 +91,7 @@ def _reads(subquery: Tree, names: set[str]) -> bool:
     return any(node.data in ("var", "node_pattern") and node.children
                and isinstance(node.children[0], Tree) and node.children[0].data == "name"
                and plain_name(node.children[0]) in names
-               for node in subquery.iter_subtrees())
+               for node in subquery.iter_subtrees_topdown())
 
 
 def _refuse() -> None:
@@ -177,7 +177,7 @@ def _check_single_query(single_query: Tree) -> None:
     for index, clause in enumerate(clauses):
         if clause.data == "match":
             patterns = child_of(clause, "pattern_list")
-            names = {plain_name(c) for node in patterns.iter_subtrees()
+            names = {plain_name(c) for node in patterns.iter_subtrees_topdown()
                      if node.data == "node_pattern"
                      for c in node.children if isinstance(c, Tree) and c.data == "name"}
             if not is_optional(clause):

@@ -55,10 +55,14 @@ def _as_float(node: Tree, position: int) -> None:
 def float_number_results(root: Tree) -> bool:
     """Write the integer results of CASEs and coalesce()s that also give floats as floats, in
     place; whether any were."""
+    if not getattr(root, "has_numbers", True):
+        return False
     changed = False
-    for node in list(root.iter_subtrees()):
-        if ctype(node) != "number":
+    seen: set[int] = set()
+    for node in list(root.iter_subtrees_topdown()):
+        if ctype(node) != "number" or id(node) in seen:
             continue
+        seen.add(id(node))
         kinds = {position: result_type(node, position) for position in result_positions(node)}
         for position, kind in kinds.items():
             if kind in ("int", "number"):   # a nested CASE of both holds floats already

@@ -86,13 +86,13 @@ def _free(node: object) -> set[str] | None:
 
 def _anchors(subquery: Tree) -> set[str]:
     """The names of a subquery's pattern nodes."""
-    return {plain_name(node.children[0]) for node in subquery.iter_subtrees()
+    return {plain_name(node.children[0]) for node in subquery.iter_subtrees_topdown()
             if node.data == "node_pattern" and node.children
             and isinstance(node.children[0], Tree) and node.children[0].data == "name"}
 
 
 def _node_names(pattern_list: Tree) -> set[str]:
-    return {plain_name(child) for node in pattern_list.iter_subtrees()
+    return {plain_name(child) for node in pattern_list.iter_subtrees_topdown()
             if node.data == "node_pattern"
             for child in node.children if isinstance(child, Tree) and child.data == "name"}
 
@@ -190,7 +190,7 @@ class _Mover:
         NULL (a node an earlier OPTIONAL MATCH bound, as a node of its pattern too) and none of
         the clause's own variables: its value depends on outer values only, so it can be
         computed before the clause like any other such part."""
-        reads = {plain_name(n.children[0]) for n in node.iter_subtrees()
+        reads = {plain_name(n.children[0]) for n in node.iter_subtrees_topdown()
                  if n.data in ("var", "node_pattern") and n.children
                  and isinstance(n.children[0], Tree) and n.children[0].data == "name"}
         reads &= outer | local

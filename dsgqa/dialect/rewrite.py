@@ -1029,7 +1029,7 @@ def _node_names(root: Tree) -> set[str]:
     """Names that stand for a node wherever a subquery reads them: named in a node pattern, and
     never an alias a WITH or UNWIND gives to something else (a RETURN's alias is read by its
     ORDER BY only)."""
-    nodes = {plain_name(c) for n in root.iter_subtrees() if n.data == "node_pattern"
+    nodes = {plain_name(c) for n in root.iter_subtrees_topdown() if n.data == "node_pattern"
              for c in n.children if isinstance(c, Tree) and c.data == "name"}
     for n in root.iter_subtrees():
         if n.data == "unwind":

@@ -47,7 +47,7 @@ def _stand_ins() -> dict[str, tuple[Tree | None, ...]]:
 def _reads_row(node: object) -> bool:
     """Whether an argument may vary between rows (reads a variable); literals never hold a NULL
     the engines mishandle."""
-    return isinstance(node, Tree) and any(t.data == "var" for t in node.iter_subtrees())
+    return isinstance(node, Tree) and any(t.data == "var" for t in node.iter_subtrees_topdown())
 
 
 def _null_free(node: Tree) -> Tree | None:

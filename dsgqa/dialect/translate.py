@@ -60,7 +60,7 @@ def translate(query: str, target: Target = "kuzu") -> Translation:
 
 def _keep_return_texts(root: Tree, query: str) -> None:
     """Remember the text of each unaliased RETURN item: Neo4j names the column after it."""
-    for clause in root.iter_subtrees():
+    for clause in root.iter_subtrees_topdown():
         if clause.data != "return_clause":
             continue
         for items in clause.children[0].children:

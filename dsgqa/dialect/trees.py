@@ -163,7 +163,7 @@ _BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind",
 
 def declared_names(node: Tree) -> set[str]:
     """Every name a clause or a subquery's body declares (over-approximated)."""
-    return {plain_name(child) for sub in node.iter_subtrees()
+    return {plain_name(child) for sub in node.iter_subtrees_topdown()
             if sub.data in _BINDING_PARENTS
             for child in sub.children if isinstance(child, Tree) and child.data == "name"}
 

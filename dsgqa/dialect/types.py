@@ -84,6 +84,7 @@ class TypeAnnotator:
     """Walks the clauses of each single query in order, keeping the variables in scope."""
 
     def __init__(self) -> None:
+        self.has_numbers = False  # a value typed `number` (read by number_results.py)
         # Variables an OPTIONAL MATCH bound first: they may be NULL (read by null_struct.py).
         self.optional: set[str] = set()
         # Node variables -> the labels their patterns allow (absent: any label).
@@ -180,6 +181,8 @@ class TypeAnnotator:
             return UNKNOWN
         result = self._infer(node, scope)
         node.ctype = result  # type: ignore[attr-defined]
+        if result == "number":
+            self.has_numbers = True
         return result
 
     def _infer(self, node: Tree, scope: dict[str, str]) -> str:
@@ -350,8 +353,11 @@ def arith_type(left: str, op: str, right: str) -> str:
 
 
 def annotate_types(root: Tree) -> None:
-    """Leave `ctype` on every expression node and `scope_before` on every projection."""
-    TypeAnnotator().run(root)
+    """Leave `ctype` on every expression node and `scope_before` on every projection, and
+    `has_numbers` on the root."""
+    annotator = TypeAnnotator()
+    annotator.run(root)
+    root.has_numbers = annotator.has_numbers  # type: ignore[attr-defined]
 
 
 def ctype(node: object) -> str:

@@ -79,8 +79,10 @@ def widen_with_wheres(root: Tree) -> bool:
     query = root.children[0] if root.data == "start" else root
     changed = False
     for part in query.children:
-        if not (isinstance(part, Tree) and part.data == "single_query"):
-            continue
+        if not (isinstance(part, Tree) and part.data == "single_query") or not any(
+                isinstance(c, Tree) and c.data == "with_clause" and child_of(c, "where")
+                is not None for c in part.children):
+            continue   # no WITH ... WHERE: nothing to read the names for
         earlier: set[str] = set()
         at = 0
         while at < len(part.children):

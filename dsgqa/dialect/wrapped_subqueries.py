@@ -50,7 +50,8 @@ def _wraps_outer_subquery(value: Tree, outer: Collection[str]) -> bool:
     """Whether `value` holds, below its top, a subquery that reads one of `outer`."""
     if value.data == "subquery":
         return False
-    return any(sub.data == "subquery" and mentions(sub, outer) for sub in value.iter_subtrees())
+    return any(sub.data == "subquery" and mentions(sub, outer)
+               for sub in value.iter_subtrees_topdown())
 
 
 def _refuse() -> None:

@@ -29,7 +29,7 @@ def _own_labels(node: Tree) -> set[str]:
     labels = child_of(node, "node_labels")
     if labels is None:
         return set()
-    return {plain_name(n) for n in labels.iter_subtrees() if n.data == "name"}
+    return {plain_name(n) for n in labels.iter_subtrees_topdown() if n.data == "name"}
 
 
 def _node_var(node: Tree) -> str | None:
@@ -57,7 +57,7 @@ def refuse_zero_hops_off_tables(root: Tree) -> None:
             types_node = child_of(detail, "rel_types") if detail is not None else None
             if length is None or types_node is None or not _from_zero(length):
                 continue
-            types = {plain_name(n) for n in types_node.iter_subtrees() if n.data == "name"}
+            types = {plain_name(n) for n in types_node.iter_subtrees_topdown() if n.data == "name"}
             tables = {CONNECTION_LABEL.get(t) for t in types}
             ends = (items[i - 1], items[i + 1])
             if len(tables) == 1 and None not in tables and any(
