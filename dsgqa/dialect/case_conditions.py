@@ -37,8 +37,10 @@ def _compared(condition: object) -> tuple[object, bool]:
 def compare_case_conditions(root: Tree) -> bool:
     """Rewrite every WHEN condition under `root` in place; True when one changed."""
     changed = False
-    for node in list(root.iter_subtrees()):
-        if node.data == "case_when":
+    seen: set[int] = set()   # a rewritten tree may share a subtree: rewrite it once
+    for node in list(root.iter_subtrees_topdown()):
+        if node.data == "case_when" and id(node) not in seen:
+            seen.add(id(node))
             node.children[0], fired = _compared(node.children[0])
             changed |= fired
     return changed

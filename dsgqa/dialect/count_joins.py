@@ -71,12 +71,12 @@ def _lone_node(pattern_list: Tree) -> bool:
 
 
 def _refuse_nested(root: Tree) -> None:
-    for node in root.iter_subtrees():
+    for node in root.iter_subtrees_topdown():
         if node.data != "subquery":
             continue
         body = node.children[1]
         matches = ([body] if body.data == "subquery_pattern" else
-                   [m for m in body.iter_subtrees() if m.data == "match"])
+                   [m for m in body.iter_subtrees_topdown() if m.data == "match"])
         for match in matches:
             where = child_of(match, "where")
             pattern_list = child_of(match, "pattern_list")

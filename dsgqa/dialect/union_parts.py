@@ -39,8 +39,12 @@ def _final_projection(part: Tree) -> Tree | None:
 def skip_union_parts(root: Tree) -> bool:
     """Give every part of every UNION under `root` a SKIP when it has none; True when one did."""
     changed = False
-    for query in list(root.iter_subtrees()):
-        if query.data != "query" or not any(
+    seen: set[int] = set()
+    for query in list(root.iter_subtrees_topdown()):
+        if query.data != "query" or id(query) in seen:
+            continue
+        seen.add(id(query))
+        if not any(
                 isinstance(c, Tree) and c.data == "union" for c in query.children):
             continue
         for part in query.children:

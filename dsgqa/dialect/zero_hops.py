@@ -44,12 +44,24 @@ def _from_zero(var_length: Tree) -> bool:
 
 def refuse_zero_hops_off_tables(root: Tree) -> None:
     """Raise `DialectError` for a typed pattern from 0 hops Ladybug may answer wrongly."""
+    node_patterns: list[Tree] = []
+    chains: list[Tree] = []
+    for node in root.iter_subtrees_topdown():
+        if node.data == "node_pattern":
+            node_patterns.append(node)
+        elif node.data == "chain":
+            chains.append(node)
+    if not any(isinstance(c, Tree) and c.data == "var_length" and _from_zero(c)
+               for chain in chains for rel in chain.children[1::2] if isinstance(rel, Tree)
+               for detail in rel.children if isinstance(detail, Tree)
+               for c in detail.children):
+        return   # no pattern from 0 hops
     declared: dict[str, set[str]] = {}
-    for node in root.find_data("node_pattern"):
+    for node in node_patterns:
         variable = _node_var(node)
         if variable is not None:
             declared.setdefault(variable, set()).update(_own_labels(node))
-    for chain in root.find_data("chain"):
+    for chain in chains:
         items = chain.children
         for i in range(1, len(items) - 1, 2):
             detail = rel_detail(items[i])
