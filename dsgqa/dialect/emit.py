@@ -261,9 +261,12 @@ class Emitter:
 
     # ---------------------------------------------------------------- expressions
     def _binary(self, node: Tree, op: str) -> str:
-        left, right = node.children[0], node.children[-1]
+        """AND, OR, XOR of two operands as parsed, or of any number a rewrite joined (`a < b <
+        c < d` as three comparisons): every operand is printed."""
         prec = precedence(node)
-        return f"{self._sub(left, prec)} {op} {self._sub(right, prec, right=True)}"
+        operands = [child for child in node.children if not isinstance(child, Token)]
+        return f" {op} ".join([self._sub(operands[0], prec),
+                               *[self._sub(child, prec, right=True) for child in operands[1:]]])
 
     def e_or_(self, node: Tree) -> str:
         return self._binary(node, "OR")

@@ -1033,4 +1033,18 @@ CASES: list[Case] = [
          "WHEN r.class = 'office' THEN 7 ELSE r.center.x END AS v ORDER BY r",
          [["R1", "cook"], ["R2", 7], ["R3", 5.0]], True,
          "each row keeps its own kind of value"),
+    Case("chain_of_four_comparisons",
+         "MATCH (r:Room) WHERE 0 <= r.center.x < 6 <= 10 < 11 RETURN r.nodeSymbol AS r ORDER BY r",
+         [["R1"], ["R3"]], True,
+         "R1 at x 0 and R3 at 5 are below 6, R2 at 10 is not (the printer wrote only the first "
+         "and last operands of an AND of three: every room)"),
+    Case("chain_of_four_constant_comparisons",
+         "RETURN 0 < 5 < 3 < 4 AS v",
+         [[False]], False, "5 < 3 is false (both engines: true, the middle comparison lost)"),
+    Case("three_unwound_nodes_matched_again",
+         "MATCH (r:Room) WITH collect(r) AS rs UNWIND rs AS a UNWIND rs AS b UNWIND rs AS c "
+         "MATCH (a)-[:ROOM_CONNECTED]->(b)-[:ROOM_CONNECTED]->(c) RETURN count(*) AS n",
+         [[6]], False,
+         "two hops along connections stored both ways: R1-R2-R1, R1-R2-R3 and so on, six (54 "
+         "when the middle node's id test was lost by the printer)"),
 ]
