@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import binds, clone, function_name, tree, var
 
 REWRITE = "lambda over a lambda's list->reads the row"
@@ -104,5 +105,25 @@ def read_row_in_nested_lambdas(root: Tree) -> bool:
             continue
         holder = node.children[-1]   # the lambda, or the quantifier's `x IN list WHERE test`
         holder.children[-1] = _reads_row(holder.children[-1], missing)
+        node.reads_row = True  # type: ignore[attr-defined]
         changed = True
+    if changed:
+        _refuse_beside_another(root, lambdas)
     return changed
+
+
+def _refuse_beside_another(root: Tree, lambdas: dict[int, tuple[Tree, object]]) -> None:
+    """An OR or XOR holding such a lambda and another lambda function: Ladybug lost rows there
+    even with the fix (`none(x IN [y IN split(n3.s, '1') WHERE y < n5.s] WHERE x = 'R') OR
+    all(x IN ['a'] WHERE x = 'O')` kept one group of three, under variable-length patterns;
+    fuzz seed 2468), and the same operands in the other order were right."""
+    for node in root.iter_subtrees_topdown():
+        if node.data not in ("or_", "xor_"):
+            continue
+        inside = [sub for sub in node.iter_subtrees_topdown() if id(sub) in lambdas]
+        fixed = [sub for sub in inside if getattr(sub, "reads_row", False)]
+        within = {id(part) for sub in fixed for part in sub.iter_subtrees_topdown()}
+        if fixed and any(id(sub) not in within for sub in inside):
+            raise DialectError("a list function over a list another one made from the row, "
+                               "beside another list function in an OR (the engines lost rows "
+                               "there)")
