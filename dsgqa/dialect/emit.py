@@ -30,11 +30,19 @@ def precedence(node: object) -> int:
     return _PRECEDENCE.get(str(node.data), _ATOM)
 
 
+# Words Kuzu's and Ladybug's parsers reserve that Neo4j takes as names (`RETURN r.nodeSymbol AS
+# ends` failed to parse, measured on Ladybug 0.22.0); none is a function's name.
+_ENGINE_RESERVED = frozenset({"ENDS", "STARTS", "ORDER", "GROUP", "END", "DESC", "ASC",
+                              "SHORTEST", "TABLE"})
+
+
 def name_text(node: Tree | Token | str) -> str:
-    """The identifier of a `name` node as written (backticks kept)."""
+    """The identifier of a `name` node as written (backticks kept); a word the engines reserve
+    is backquoted."""
     if isinstance(node, Tree):
         node = node.children[0]
-    return str(node)
+    text = str(node)
+    return f"`{text}`" if text.upper() in _ENGINE_RESERVED else text
 
 
 def plain_name(node: Tree | Token | str) -> str:

@@ -1059,4 +1059,9 @@ CASES: list[Case] = [
          [[[1.0, 1.5]]], False,
          "consecutive differences (the lexer read `] -` as the end of a relationship pattern: "
          "a syntax error charged to the model)"),
+    Case("alias_the_engines_reserve",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS ends, r.class AS order ORDER BY ends",
+         [["R1", "kitchen"], ["R2", "office"], ["R3", "hallway"]], True,
+         "Neo4j takes ENDS and ORDER as names (both engines: a parser exception; they are "
+         "backquoted now)"),
 ]
