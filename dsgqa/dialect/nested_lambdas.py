@@ -116,7 +116,8 @@ def _refuse_beside_another(root: Tree, lambdas: dict[int, tuple[Tree, object]]) 
     """An OR or XOR holding such a lambda and another lambda function: Ladybug lost rows there
     even with the fix (`none(x IN [y IN split(n3.s, '1') WHERE y < n5.s] WHERE x = 'R') OR
     all(x IN ['a'] WHERE x = 'O')` kept one group of three, under variable-length patterns;
-    fuzz seed 2468), and the same operands in the other order were right."""
+    `benchmarks/bench_dialect_fuzz.py --seed 2468`), and the same operands in the other order
+    were right."""
     for node in root.iter_subtrees_topdown():
         if node.data not in ("or_", "xor_"):
             continue

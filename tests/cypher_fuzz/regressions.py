@@ -1053,7 +1053,7 @@ CASES: list[Case] = [
          [["R1"], ["R2"], ["R3"]], True,
          "'a' and 'b' sort after every 'R...', so the filtered list is empty and none() true "
          "(Ladybug lost rows for this shape under variable-length patterns on a random graph, "
-         "fuzz seed 2468; refused)"),
+         "bench_dialect_fuzz.py --seed 2468; refused)"),
     Case("difference_of_list_elements_at_variable_indexes",
          "WITH [1.5, 2.5, 4.0] AS zs RETURN [i IN range(1, 2) | zs[i] - zs[i-1]] AS d",
          [[[1.0, 1.5]]], False,
