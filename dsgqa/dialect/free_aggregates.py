@@ -41,11 +41,10 @@ from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import is_aggregate_call
-from dsgqa.dialect.trees import child_of, mentions, name, tree, var
+from dsgqa.dialect.trees import CALLS, child_of, mentions, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "aggregate of no variable->UNWIND"
-_CALLS = frozenset({"call", "call_star", "call_distinct"})
 
 
 def _reads_a_variable(node: object) -> bool:
@@ -54,7 +53,7 @@ def _reads_a_variable(node: object) -> bool:
         return False
     if node.data == "var":
         return True
-    children = node.children[1:] if node.data in _CALLS else node.children
+    children = node.children[1:] if node.data in CALLS else node.children
     return any(_reads_a_variable(child) for child in children)
 
 
@@ -74,7 +73,7 @@ def _collects(node: object) -> bool:
     if not isinstance(node, Tree) or node.data == "subquery":
         return False
     callee = node.children[0] if node.children else None
-    if node.data in _CALLS and isinstance(callee, Tree) and callee.data == "var":
+    if node.data in CALLS and isinstance(callee, Tree) and callee.data == "var":
         function = plain_name(callee.children[0]).lower()
         if function.startswith("neo4j_"):
             return False

@@ -27,16 +27,11 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.functions import MIXED_VALUE_KEY
 from dsgqa.dialect.number_results import result_positions, result_type
-from dsgqa.dialect.trees import call, child_of, clone, mentions, name, tree
+from dsgqa.dialect.trees import bare, call, child_of, clone, mentions, name, tree
 
 REWRITE = "returned value of several kinds->struct"
 _FIELD_TYPES = {"int": "INT64", "float": "DOUBLE", "str": "STRING", "bool": "BOOL"}
 
-
-def _bare(node: Tree) -> Tree:
-    while node.data == "paren" and len(node.children) == 1:
-        node = node.children[0]
-    return node
 
 
 def mark_mixed_columns(root: Tree) -> list[tuple[Tree, dict[int, str]]]:
@@ -56,7 +51,7 @@ def mark_mixed_columns(root: Tree) -> list[tuple[Tree, dict[int, str]]]:
         for item in child_of(projection, "proj_items").children:
             if not isinstance(item, Tree):
                 continue
-            value = _bare(item.children[0])
+            value = bare(item.children[0])
             kinds = {p: result_type(value, p) for p in result_positions(value)}
             known = {k for k in kinds.values() if k != "null"}
             if not known or not known <= _FIELD_TYPES.keys() \

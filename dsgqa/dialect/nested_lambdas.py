@@ -27,18 +27,15 @@ lambda binds cannot be read that way (the engines: "Lambda paramName y cannot fo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import binds, clone, function_name, tree, var
+from dsgqa.dialect.trees import binds, clone, function_name, reads, tree, var
 
 REWRITE = "lambda over a lambda's list->reads the row"
 _LAMBDA_FUNCTIONS = frozenset({"list_transform", "list_filter", "list_reduce"})
 _QUANTIFIERS = frozenset({"any", "all", "none", "single"})
-_CALLS = frozenset({"call", "call_star", "call_distinct"})
 
 
 def _lambda_parts(node: Tree) -> tuple[object, object, set[str]] | None:
@@ -57,22 +54,6 @@ def _lambda_parts(node: Tree) -> tuple[object, object, set[str]] | None:
         binding = args[0].children[0]
         return binding.children[1], args[0].children[1], binds(args[0])
     return None
-
-
-def _free(node: object, bound: set[str]) -> Iterator[str]:
-    """The variables `node` reads that neither `bound` nor it binds."""
-    if not isinstance(node, Tree) or node.data == "subquery":
-        return
-    if node.data == "var":
-        if plain_name(node.children[0]) not in bound:
-            yield plain_name(node.children[0])
-        return
-    inner = bound | binds(node)
-    if node.data == "lambda2":
-        inner |= {plain_name(p) for p in node.children[:2]}
-    children = node.children[1:] if node.data in _CALLS else node.children  # not the callee
-    for child in children:
-        yield from _free(child, inner)
 
 
 def _reads_row(body: object, names: list[str]) -> Tree:
@@ -97,9 +78,9 @@ def read_row_in_nested_lambdas(root: Tree) -> bool:
         if not isinstance(parts[0], Tree):
             continue
         inner_parts = [_lambda_parts(inner) for inner in parts[0].iter_subtrees_topdown()]
-        read = {name for found in inner_parts if found is not None
-                for name in _free(found[1], found[2])}
-        own = set(_free(parts[1], parts[2]))
+        read = set().union(*(reads(found[1], found[2]) for found in inner_parts
+                             if found is not None))
+        own = reads(parts[1], parts[2])
         missing = sorted(read - own)
         if not missing:
             continue

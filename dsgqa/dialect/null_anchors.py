@@ -51,6 +51,7 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
 from dsgqa.dialect.trees import (
+    bare,
     child_of,
     declared_names,
     function_name,
@@ -60,13 +61,6 @@ from dsgqa.dialect.trees import (
     outermost_subqueries,
     projected_names,
 )
-
-
-def _bare(node: Tree) -> Tree:
-    """`node` without the parentheses around it."""
-    while node.data == "paren":
-        node = node.children[0]
-    return node
 
 
 def _subqueries(node: object) -> list[Tree]:
@@ -81,7 +75,7 @@ def _subqueries(node: object) -> list[Tree]:
         return [node]
     if node.data == "call" and len(node.children) == 2 \
             and function_name(node.children[0]).lower() in AGGREGATES \
-            and isinstance(node.children[1], Tree) and _bare(node.children[1]).data == "subquery":
+            and isinstance(node.children[1], Tree) and bare(node.children[1]).data == "subquery":
         return []
     return [found for child in node.children for found in _subqueries(child)]
 
@@ -114,7 +108,7 @@ def _check_projection(clause: Tree, nullable: set[str], last: bool) -> None:
                                              for s in _subqueries(item.children[0]))]
     if not reading:
         return
-    if any(_bare(item.children[0]).data != "subquery" for item in reading):
+    if any(bare(item.children[0]).data != "subquery" for item in reading):
         _refuse()   # a value computed from the subquery's (`2 * COUNT { ... }`)
     distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
     if not (last and clause.data == "return_clause") or distinct or has_aggregate(projection):

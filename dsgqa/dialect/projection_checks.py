@@ -28,9 +28,8 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
-from dsgqa.dialect.trees import binds, child_of, declared_names, shape, text_of
+from dsgqa.dialect.trees import CALLS, binds, child_of, declared_names, shape, text_of
 
-_CALLS = frozenset({"call", "call_star", "call_distinct"})
 _NOT_READ = frozenset({"subquery", "pattern_predicate", "param", "int_lit", "float_lit",
                        "str_lit", "true_lit", "false_lit", "null_lit"})
 
@@ -59,7 +58,7 @@ def _hidden_key(node: object, keys: set[object], key_vars: set[str],
     """The first expression `node` reads outside an aggregate that is no grouping key."""
     if not isinstance(node, Tree) or node.data in _NOT_READ:
         return None
-    if node.data in _CALLS:
+    if node.data in CALLS:
         if is_aggregate_call(node):
             return None
         args = node.children[1:]

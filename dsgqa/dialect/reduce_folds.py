@@ -33,7 +33,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import call, clone, mentions, name, shape, tree, var
+from dsgqa.dialect.trees import bare, call, clone, mentions, name, shape, tree, var
 from dsgqa.dialect.types import NUMBERS, UNKNOWN, arith_type, ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -41,21 +41,16 @@ REWRITE = "reduce() over another type->reduce() over the steps' values"
 _TOKENS = {"+": "ADD_OP", "-": "ADD_OP", "*": "STAR", "/": "MUL_OP"}
 
 
-def _bare(node: object) -> object:
-    while isinstance(node, Tree) and node.data == "paren" and len(node.children) == 1:
-        node = node.children[0]
-    return node
-
 
 def _steps(body: object, accumulator: str) -> tuple[str, list[object]] | None:
     """`acc OP a OP b ...` as (OP, [a, b, ...]), or None for any other step."""
     operands: list[object] = []
     ops: set[str] = set()
-    node = _bare(body)
+    node = bare(body)
     while isinstance(node, Tree) and node.data == "arith":
         ops.add(str(node.children[1]))
         operands.insert(0, node.children[2])
-        node = _bare(node.children[0])
+        node = bare(node.children[0])
     if not (isinstance(node, Tree) and node.data == "var"
             and plain_name(node.children[0]) == accumulator) or len(ops) != 1:
         return None

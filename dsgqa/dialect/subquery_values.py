@@ -37,14 +37,16 @@ from collections.abc import Callable
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.emit import Emitter
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
+    CALLS,
     binds,
     child_of,
     declared_names,
     declared_outside_subqueries,
     name,
+    reads,
     star_with,
     tree,
     var,
@@ -52,29 +54,12 @@ from dsgqa.dialect.trees import (
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "subquery value->own WITH + UNWIND"
-# Trees whose first child names a function or subquery kind, not a variable read.
-_CALLED = frozenset({"call", "call_star", "call_distinct", "subquery"})
-
-
-def _reads(node: object, bound: frozenset[str] = frozenset()) -> set[str]:
-    """The variables `node` reads and does not bind itself."""
-    if not isinstance(node, Tree):
-        return set()
-    if node.data == "var":
-        read = plain_name(node.children[0])
-        return set() if read in bound else {read}
-    inner = bound | binds(node)
-    found: set[str] = set()
-    for child in node.children[1:] if node.data in _CALLED else node.children:
-        found |= _reads(child, inner)
-    return found
-
-
 def _outer_reads(subquery: Tree, outside: set[str]) -> set[str]:
     """What a subquery reads of the variables outside it (`outside`, or any it does not
     declare), a property of a node of its own pattern included."""
     declared = declared_names(subquery.children[1])
-    return {read for read in _reads(subquery) if read in outside or read not in declared}
+    return {read for read in reads(subquery, into_subqueries=True)
+            if read in outside or read not in declared}
 
 
 class _Mover:
@@ -95,7 +80,7 @@ class _Mover:
                 return self._move(node)
             return node
         inner = bound | binds(node)
-        start = 1 if node.data in _CALLED else 0
+        start = 1 if node.data in CALLS or node.data == "subquery" else 0   # not the name
         node.children[start:] = [self.visit(child, inner, every)
                                  for child in node.children[start:]]
         return node

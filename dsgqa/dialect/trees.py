@@ -151,11 +151,39 @@ def binds(node: Tree) -> set[str]:
         return {plain_name(node.children[0].children[0].children[0])}
     if node.data == "lambda_":
         return {plain_name(node.children[0])}
+    if node.data == "lambda2":   # list_reduce's `(acc, x) -> ...`
+        return {plain_name(node.children[0]), plain_name(node.children[1])}
     if node.data == "call" and function_name(node.children[0]).lower() == "reduce" \
             and len(node.children) > 1 and node.children[1].data == "compare" \
             and node.children[1].children[0].data == "var":
         return {plain_name(node.children[1].children[0].children[0])}
     return set()
+
+
+# Trees whose first child names a function, not a variable read.
+CALLS = frozenset({"call", "call_star", "call_distinct"})
+
+
+def reads(node: object, bound: frozenset[str] | set[str] = frozenset(),
+          into_subqueries: bool = False) -> set[str]:
+    """The variables `node` reads that neither `bound` nor it binds (a callee's name is no
+    read); a subquery's too where `into_subqueries`, else nothing of it."""
+    if not isinstance(node, Tree) or (node.data == "subquery" and not into_subqueries):
+        return set()
+    if node.data == "var":
+        read = plain_name(node.children[0])
+        return set() if read in bound else {read}
+    inner = bound | binds(node)
+    named = node.data in CALLS or node.data == "subquery"   # `EXISTS`, `count`: no reads
+    return set().union(*(reads(child, inner, into_subqueries)
+                         for child in (node.children[1:] if named else node.children)))
+
+
+def bare(node: object) -> object:
+    """`node` without the parentheses around it."""
+    while isinstance(node, Tree) and node.data == "paren" and len(node.children) == 1:
+        node = node.children[0]
+    return node
 
 
 _BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})

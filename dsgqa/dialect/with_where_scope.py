@@ -21,24 +21,9 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import binds, child_of, declared_names, tree, var
+from dsgqa.dialect.trees import child_of, declared_names, reads, tree, var
 
 REWRITE = "WITH ... WHERE reading an earlier variable->passed on, then dropped"
-_CALLS = frozenset({"call", "call_star", "call_distinct"})
-
-
-def _reads(node: object, bound: frozenset[str] = frozenset()) -> set[str]:
-    """The variables an expression reads, not those it binds itself."""
-    if not isinstance(node, Tree) or node.data == "subquery":
-        return set()
-    if node.data == "var":
-        name = plain_name(node.children[0])
-        return set() if name in bound else {name}
-    inner = bound | binds(node)
-    children = node.children[1:] if node.data in _CALLS else node.children
-    return set().union(*(_reads(child, inner) for child in children))
-
-
 def _projected(items: Tree) -> list[str] | None:
     """The names a WITH's items make, in order; None when one has no name (or for `*`)."""
     names = []
@@ -66,7 +51,7 @@ def _widen(clause: Tree, earlier: set[str]) -> Tree | None:
     names = _projected(items)
     if names is None:
         return None
-    missing = sorted((_reads(where.children[0]) & earlier) - set(names))
+    missing = sorted((reads(where.children[0]) & earlier) - set(names))
     if not missing:
         return None
     items.children.extend(tree("proj_item", var(name)) for name in missing)
