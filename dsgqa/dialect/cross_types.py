@@ -28,7 +28,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import NON_NULL_LITERALS, call, clone, function_name, name, tree
-from dsgqa.dialect.types import NUMBERS, UNKNOWN, element
+from dsgqa.dialect.types import NUMBERS, UNKNOWN, element, result_positions, result_type
 
 REWRITE = "comparison across types->Neo4j's value"
 CHAIN_REWRITE = "a < b < c->a < b AND b < c"
@@ -222,17 +222,8 @@ def refuse_mixed_result(node: Tree) -> None:
     column of the final RETURN is let through (`mixed_results.py` holds it)."""
     if getattr(node, "mixed_column", False):
         return
-    if node.data == "case_expr":
-        what = "a CASE"
-        results = [child.children[1] if isinstance(child, Tree) and child.data == "case_when"
-                   else child for child in node.children]
-        if node.children and not (isinstance(node.children[0], Tree)
-                                  and node.children[0].data == "case_when"):
-            results = results[1:]  # a simple CASE's subject is no result
-    else:
-        what = "a coalesce()"
-        results = node.children[1:]
-    kinds = {kind(getattr(result, "ctype", UNKNOWN)) for result in results} - {None}
+    what = "a CASE" if node.data == "case_expr" else "a coalesce()"
+    kinds = {kind(result_type(node, position)) for position in result_positions(node)} - {None}
     if len(kinds) > 1:
         raise DialectError(f"{what} whose results are of different types (the engines convert "
                            "them to one type)")

@@ -26,11 +26,10 @@ from dsgqa.dialect.cross_types import kind
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.functions import MIXED_VALUE_KEY
-from dsgqa.dialect.number_results import result_positions, result_type
 from dsgqa.dialect.trees import bare, call, child_of, clone, mentions, name, tree
+from dsgqa.dialect.types import KUZU_SCALAR_TYPES, result_positions, result_type
 
 REWRITE = "returned value of several kinds->struct"
-_FIELD_TYPES = {"int": "INT64", "float": "DOUBLE", "str": "STRING", "bool": "BOOL"}
 
 
 
@@ -54,7 +53,7 @@ def mark_mixed_columns(root: Tree) -> list[tuple[Tree, dict[int, str]]]:
             value = bare(item.children[0])
             kinds = {p: result_type(value, p) for p in result_positions(value)}
             known = {k for k in kinds.values() if k != "null"}
-            if not known or not known <= _FIELD_TYPES.keys() \
+            if not known or not known <= KUZU_SCALAR_TYPES.keys() \
                     or len({kind(k) for k in known}) < 2:
                 continue
             alias = plain_name(item.children[1]) if len(item.children) > 1 else None
@@ -69,7 +68,7 @@ def _struct(value: object, value_type: str, fields: list[str]) -> Tree:
     return tree("map_literal", *[
         tree("map_entry", name(f"{MIXED_VALUE_KEY}{field}"),
              value if field == value_type
-             else call("CAST", tree("cast_arg", tree("null_lit"), name(_FIELD_TYPES[field]))))
+             else call("CAST", tree("cast_arg", tree("null_lit"), name(KUZU_SCALAR_TYPES[field]))))
         for field in fields])
 
 

@@ -20,28 +20,10 @@ from __future__ import annotations
 
 from lark import Tree
 
-from dsgqa.dialect.trees import call, function_name
-from dsgqa.dialect.types import ctype
+from dsgqa.dialect.trees import call
+from dsgqa.dialect.types import ctype, result_positions, result_type
 
 REWRITE = "integer and float results->toFloat"
-
-
-def result_positions(node: Tree) -> list[int]:
-    """The child positions of a CASE's or coalesce()'s results ([]: neither). A CASE's are its
-    WHENs and the ELSE, never a simple CASE's subject (its first child, not a WHEN)."""
-    if node.data == "case_expr":
-        return [i for i, child in enumerate(node.children)
-                if i > 0 or (isinstance(child, Tree) and child.data == "case_when")]
-    if node.data == "call" and function_name(node.children[0]).lower() == "coalesce":
-        return list(range(1, len(node.children)))
-    return []
-
-
-def result_type(node: Tree, position: int) -> str:
-    child = node.children[position]
-    if node.data == "case_expr" and isinstance(child, Tree) and child.data == "case_when":
-        return ctype(child.children[1])
-    return ctype(child)
 
 
 def _as_float(node: Tree, position: int) -> None:

@@ -26,7 +26,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, clone, shape, tree, var
+from dsgqa.dialect.trees import child_of, clone, rebuilt, shape, tree, var
 from dsgqa.dialect.types import ctype
 
 REWRITE_COLUMN = "ORDER BY projected expression->column"
@@ -123,11 +123,7 @@ class _Columns:
         children = [self.replace(c) for c in node.children]
         if all(new is old for new, old in zip(children, node.children, strict=True)):
             return node   # untouched, with the annotations later rewrites read (`ctype`)
-        # A new node, not an edit in place: rewritten trees may share a subtree.
-        copy = Tree(node.data, children)
-        copy.__dict__.update({k: v for k, v in node.__dict__.items()
-                              if k not in ("data", "children")})
-        return copy
+        return rebuilt(node, children)   # not an edit in place: rewritten trees share subtrees
 
 
 def _shadowing(items: list[Tree], before: dict[str, str]) -> dict[str, Tree]:

@@ -34,7 +34,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.trees import bare, call, clone, mentions, name, shape, tree, var
-from dsgqa.dialect.types import NUMBERS, UNKNOWN, arith_type, ctype, element
+from dsgqa.dialect.types import KUZU_SCALAR_TYPES, NUMBERS, UNKNOWN, arith_type, ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "reduce() over another type->reduce() over the steps' values"
@@ -132,7 +132,7 @@ def _fold_one_read(loop: Tree, body: object, accumulator: str, binding: Tree, st
     """The step's one read of the element, folded over its values (see the module)."""
     element_name = plain_name(binding.children[0].children[0])
     reads = _element_reads(body, accumulator, element_name)
-    if not reads or start not in ("str", "int", "float", "bool") \
+    if not reads or start not in KUZU_SCALAR_TYPES \
             or any(shape(read) != shape(reads[0]) for read in reads) \
             or ctype(reads[0]) != start:
         return False

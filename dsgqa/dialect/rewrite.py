@@ -101,6 +101,7 @@ from dsgqa.dialect.trees import (
     var,
 )
 from dsgqa.dialect.types import (
+    KUZU_SCALAR_TYPES,
     NODE_KEYS,
     OBJECT_KEYS,
     POINT_PROPERTIES,
@@ -700,7 +701,7 @@ class Rewriter:
             # Kuzu reads a field of a NULL struct as another value (`null_struct.py`).
             return guarded(field) if self.target == "kuzu" else field
         self.note("index->1-based")
-        kuzu_type = _SCALAR_TYPES.get(element(node.child_types[0])) if node.child_types \
+        kuzu_type = KUZU_SCALAR_TYPES.get(element(node.child_types[0])) if node.child_types \
             else None
         if kuzu_type is not None:
             # Neo4j: NULL past either end; Kuzu's list_extract fails (inside a CASE too, which
@@ -709,8 +710,7 @@ class Rewriter:
             position = _plus_one(index)
             return tree("index", call("list_concat",
                                       call("list_slice", base, position, clone(position)),
-                                      cast(tree("list_literal", tree("null_lit")),
-                                           f"{kuzu_type}[]")), int_lit(1))
+                                      _null_list(kuzu_type)), int_lit(1))
         return tree("index", base, _plus_one(index))
 
     def r_slice(self, node: Tree) -> Tree:
@@ -1176,8 +1176,9 @@ def _last(rw: Rewriter, node: Tree, args: list) -> Tree:
                        element(node.child_types[1]), first=False)
 
 
-# Element types a typed NULL can stand in for (`_safe_index`).
-_SCALAR_TYPES = {"str": "STRING", "int": "INT64", "float": "DOUBLE", "bool": "BOOL"}
+def _null_list(kuzu_type: str) -> Tree:
+    """`[NULL]` as a list of `kuzu_type` (a bare `[NULL]` is INT64[] to the engines)."""
+    return cast(tree("list_literal", tree("null_lit")), f"{kuzu_type}[]")
 
 
 def _safe_index(lst: object, index: Tree, element_type: str, first: bool) -> Tree:
@@ -1185,9 +1186,9 @@ def _safe_index(lst: object, index: Tree, element_type: str, first: bool) -> Tre
     fails). A list of scalars gets a typed NULL on the far end, so the read never fails: a
     CASE on the size was evaluated for every row where its list held a lambda (`head([x IN cs
     WHERE x = 'floor'])` failed as soon as one row had no floor). Other lists keep the CASE."""
-    kuzu_type = _SCALAR_TYPES.get(element_type)
+    kuzu_type = KUZU_SCALAR_TYPES.get(element_type)
     if kuzu_type is not None:
-        pad = cast(tree("list_literal", tree("null_lit")), f"{kuzu_type}[]")
+        pad = _null_list(kuzu_type)
         padded = call("list_concat", lst, pad) if first else call("list_concat", pad, lst)
         return tree("index", padded, index)
     return tree("case_expr", tree("case_when", tree("compare", call("size", lst),
@@ -1240,12 +1241,9 @@ def _is_reduce(args: list) -> bool:
 
 def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("reduce", args, 2)
+    if not _is_reduce(args):
+        raise CypherSyntaxError("reduce() needs `accumulator = initial, x IN list | expr`")
     init, body = args
-    if not (isinstance(init, Tree) and init.data == "compare" and init.children[0].data == "var"
-            and str(init.children[1]) == "="):
-        raise CypherSyntaxError("reduce() needs `accumulator = initial, x IN list | expr`")
-    if not (isinstance(body, Tree) and body.data == "pipe_arg"):
-        raise CypherSyntaxError("reduce() needs `accumulator = initial, x IN list | expr`")
     variable, source = Rewriter._binding(body.children[0])
     accumulator = init.children[0].children[0]
     if affected(plain_name(variable), source,

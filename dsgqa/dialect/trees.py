@@ -97,7 +97,12 @@ def clone(node: object) -> object:
     expression is needed twice, since later passes edit trees in place."""
     if not isinstance(node, Tree):
         return node
-    copied = Tree(node.data, [clone(child) for child in node.children])
+    return rebuilt(node, [clone(child) for child in node.children])
+
+
+def rebuilt(node: Tree, children: list) -> Tree:
+    """A new node like `node` (its data and what passes left on it) with other children."""
+    copied = Tree(node.data, children)
     copied.__dict__.update({key: value for key, value in vars(node).items()
                             if key not in ("data", "children")})
     return copied

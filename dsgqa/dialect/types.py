@@ -363,3 +363,27 @@ def annotate_types(root: Tree) -> None:
 def ctype(node: object) -> str:
     """The annotated type of an original expression node (`?` for nodes a rewrite built)."""
     return getattr(node, "ctype", UNKNOWN)
+
+
+# The engines' types of the scalar values a typed NULL can stand in for (a padded list,
+# `rewrite._safe_index`; a struct of several kinds, `mixed_results.py`).
+KUZU_SCALAR_TYPES = {"str": "STRING", "int": "INT64", "float": "DOUBLE", "bool": "BOOL"}
+
+
+def result_positions(node: Tree) -> list[int]:
+    """The child positions of a CASE's or coalesce()'s results ([]: neither). A CASE's are its
+    WHENs and the ELSE, never a simple CASE's subject (its first child, not a WHEN)."""
+    if node.data == "case_expr":
+        return [i for i, child in enumerate(node.children)
+                if i > 0 or (isinstance(child, Tree) and child.data == "case_when")]
+    if node.data == "call" and function_name(node.children[0]).lower() == "coalesce":
+        return list(range(1, len(node.children)))
+    return []
+
+
+def result_type(node: Tree, position: int) -> str:
+    """The annotated type of the result at `position` (`result_positions`)."""
+    child = node.children[position]
+    if node.data == "case_expr" and isinstance(child, Tree) and child.data == "case_when":
+        return ctype(child.children[1])
+    return ctype(child)
