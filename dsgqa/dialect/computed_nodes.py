@@ -30,35 +30,24 @@ from collections.abc import Callable
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import call, child_of, name, outermost_subqueries, tree, var
+from dsgqa.dialect.trees import (
+    call,
+    child_of,
+    name,
+    outermost_subqueries,
+    passed_on,
+    tree,
+    var,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "computed node in a pattern->id() equality"
 
 
-def _item_parts(item: Tree | Token) -> tuple[str | None, Tree | None]:
-    """(the name a projection item makes, its value) or (None, None) for `*`."""
-    if not isinstance(item, Tree):
-        return None, None
-    value = item.children[0]
-    if len(item.children) > 1:
-        return plain_name(item.children[1]), value
-    if value.data == "var":
-        return plain_name(value.children[0]), value
-    return None, value
-
-
 def _after_with(clause: Tree, computed: set[str]) -> set[str]:
     """The computed names a WITH passes on: computed values, and computed names renamed."""
-    out: set[str] = set()
-    for item in child_of(clause.children[0], "proj_items").children:
-        named, value = _item_parts(item)
-        if value is None:       # `*`
-            out |= computed
-        elif named is not None and (value.data != "var"
-                                    or plain_name(value.children[0]) in computed):
-            out.add(named)
-    return out
+    return passed_on(clause, computed, lambda item: item.children[0].data != "var"
+                     or plain_name(item.children[0].children[0]) in computed)
 
 
 def _rebind(match: Tree, computed: set[str], names: FreshNames) -> bool:

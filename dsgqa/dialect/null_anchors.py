@@ -56,9 +56,9 @@ from dsgqa.dialect.trees import (
     declared_names,
     function_name,
     is_optional,
-    item_name,
     mentions,
     outermost_subqueries,
+    passed_on,
     projected_names,
 )
 
@@ -145,17 +145,11 @@ def _computed_node(item: Tree) -> bool:
 
 def _passed_on(clause: Tree, nullable: set[str]) -> set[str]:
     """The names a WITH passes on that may hold a NULL node."""
-    out: set[str] = set()
-    for item in child_of(clause.children[0], "proj_items").children:
-        if isinstance(item, Token):  # *
-            out |= nullable
-            continue
-        value, named = item.children[0], item_name(item)
-        if named is not None and (
-                (value.data == "var" and plain_name(value.children[0]) in nullable)
-                or (len(item.children) > 1 and _computed_node(item))):
-            out.add(named)
-    return out
+    def holds(item: Tree) -> bool:
+        value = item.children[0]
+        return (value.data == "var" and plain_name(value.children[0]) in nullable) \
+            or (len(item.children) > 1 and _computed_node(item))
+    return passed_on(clause, nullable, holds)
 
 
 def _projected(clause: Tree, bound: set[str]) -> set[str]:

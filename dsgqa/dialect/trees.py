@@ -4,7 +4,7 @@ nodes the same way, and walks a MATCH pattern's relationships the same way (`hop
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from lark import Token, Tree
 
@@ -121,6 +121,18 @@ def item_name(item: Tree) -> str | None:
         return plain_name(item.children[1])
     value = item.children[0]
     return plain_name(value.children[0]) if value.data == "var" else None
+
+
+def passed_on(clause: Tree, tracked: set[str], holds: Callable[[Tree], bool]) -> set[str]:
+    """The names a WITH passes on that hold one of the values a pass tracks: all of `tracked`
+    through a `*`, and each named item (`item_name`) that `holds(item)` says holds one."""
+    out: set[str] = set()
+    for item in child_of(clause.children[0], "proj_items").children:
+        if isinstance(item, Token):  # *
+            out |= tracked
+        elif item_name(item) is not None and holds(item):
+            out.add(item_name(item))   # type: ignore[arg-type]
+    return out
 
 
 def projected_names(items: Tree, before: Collection[str]) -> set[str]:

@@ -19,25 +19,16 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, declared_names, reads, tree, var
+from dsgqa.dialect.trees import child_of, declared_names, item_name, reads, tree, var
 
 REWRITE = "WITH ... WHERE reading an earlier variable->passed on, then dropped"
 def _projected(items: Tree) -> list[str] | None:
     """The names a WITH's items make, in order; None when one has no name (or for `*`)."""
-    names = []
-    for item in items.children:
-        if not isinstance(item, Tree):
-            return None
-        value = item.children[0]
-        if len(item.children) > 1:
-            names.append(plain_name(item.children[1]))
-        elif value.data == "var":
-            names.append(plain_name(value.children[0]))
-        else:
-            return None
-    return names
+    if any(not isinstance(item, Tree) for item in items.children):
+        return None
+    names = [item_name(item) for item in items.children]
+    return None if None in names else names   # type: ignore[return-value]
 
 
 def _widen(clause: Tree, earlier: set[str]) -> Tree | None:

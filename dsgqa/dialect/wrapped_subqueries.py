@@ -41,7 +41,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, item_name, mentions
+from dsgqa.dialect.trees import child_of, mentions, passed_on
 
 OUTER_PREFIX = "_outer"  # the names `outer_values` makes (`FreshNames.fresh`)
 
@@ -97,16 +97,8 @@ def _check_reads(clause: Tree, wrapped: set[str], made: bool = False) -> None:
 
 
 def _passed_on(clause: Tree, wrapped: set[str], outer: Collection[str]) -> set[str]:
-    out: set[str] = set()
-    for item in _items(clause):
-        if isinstance(item, Token):  # *
-            out |= wrapped
-            continue
-        value, alias = item.children[0], item_name(item)
-        if alias is not None and (mentions(value, wrapped)
-                                  or _wraps_outer_subquery(value, outer)):
-            out.add(alias)
-    return out
+    return passed_on(clause, wrapped, lambda item: mentions(item.children[0], wrapped)
+                     or _wraps_outer_subquery(item.children[0], outer))
 
 
 def _check_single_query(single_query: Tree, outer: Collection[str]) -> None:
