@@ -45,11 +45,11 @@ may be NULL too.
 
 from __future__ import annotations
 
-from lark import Token, Tree
+from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.order_barrier import AGGREGATES, has_aggregate
+from dsgqa.dialect.order_barrier import AGGREGATES, groups, has_aggregate
 from dsgqa.dialect.trees import (
     bare,
     child_of,
@@ -110,8 +110,7 @@ def _check_projection(clause: Tree, nullable: set[str], last: bool) -> None:
         return
     if any(bare(item.children[0]).data != "subquery" for item in reading):
         _refuse()   # a value computed from the subquery's (`2 * COUNT { ... }`)
-    distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
-    if not (last and clause.data == "return_clause") or distinct or has_aggregate(projection):
+    if not (last and clause.data == "return_clause") or groups(projection):
         _refuse()
     aliases = {plain_name(item.children[1]) for item in reading if len(item.children) > 1}
     if order is not None and mentions(order, aliases):

@@ -30,7 +30,7 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import int_lit, name, tree
+from dsgqa.dialect.trees import int_lit, is_distinct, name, tree
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "WITH ORDER BY->UNWIND barrier"
@@ -71,6 +71,12 @@ def has_aggregate(node: object) -> bool:
     if not isinstance(node, Tree) or node.data == "subquery":
         return False
     return is_aggregate_call(node) or any(has_aggregate(child) for child in node.children)
+
+
+def groups(projection: Tree) -> bool:
+    """Whether a projection makes rows of its own (it aggregates or is DISTINCT): what came
+    before it, its row order and its variables, is not what comes after."""
+    return is_distinct(projection) or has_aggregate(projection)
 
 
 def _barrier(variable: str) -> Tree:

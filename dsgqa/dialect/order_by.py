@@ -25,7 +25,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.order_barrier import groups, has_aggregate
 from dsgqa.dialect.trees import child_of, clone, rebuilt, shape, tree, var
 from dsgqa.dialect.types import ctype
 
@@ -62,18 +62,13 @@ def _order(projection: Tree) -> Tree | None:
                 None)
 
 
-def _grouped(projection: Tree) -> bool:
-    distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
-    return distinct or has_aggregate(projection)
-
-
 def order_by_columns(projection: Tree, is_return: bool) -> bool:
     """Replace the sort expressions equal to a projected one by its column, in place; whether
     any was."""
     order = _order(projection)
     if order is None:
         return False
-    columns = _Columns(_items(projection), is_return, _grouped(projection))
+    columns = _Columns(_items(projection), is_return, groups(projection))
     for sort_item in order.children:
         sort_item.children[0] = columns.replace(sort_item.children[0])
     return columns.used
@@ -85,7 +80,7 @@ def fix_order_by(projection: Tree, is_return: bool) -> list[str]:
     if order is None:
         return []
     applied = [REWRITE_COLUMN] if order_by_columns(projection, is_return) else []
-    if _grouped(projection):
+    if groups(projection):
         return applied
     items = _items(projection)
     shadowing = _shadowing(items, getattr(projection, "scope_before", {}))

@@ -46,6 +46,7 @@ from dsgqa.dialect.trees import (
     child_of,
     declared_names,
     int_lit,
+    is_distinct,
     is_optional,
     projected_names,
     star_with,
@@ -332,8 +333,7 @@ def _sort_items(projection: Tree, items: Tree) -> list[Tree]:
     ORDER BY COUNT { MATCH (o)--(m) WHERE o.bbox_dim IS NULL }` sorted as if no box had
     one)."""
     order = child_of(projection, "order")
-    if order is None or has_aggregate(items) or any(
-            isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children):
+    if order is None or has_aggregate(items) or is_distinct(projection):
         return []
     return [item for item in order.children if isinstance(item, Tree)]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.order_barrier import groups
 from dsgqa.dialect.trees import child_of
 
 
@@ -55,9 +55,7 @@ def _order(projection: Tree) -> Tree | None:
 
 def _keeps_order(projection: Tree) -> bool:
     """Whether a projection passes its rows on in their order: no aggregate, no DISTINCT."""
-    distinct = any(not isinstance(c, Tree) and str(c).upper() == "DISTINCT"
-                   for c in projection.children)
-    return not distinct and not has_aggregate(projection)
+    return not groups(projection)
 
 
 def _carried_order(single_query: Tree, returned: Tree) -> ResultOrder | None:

@@ -67,7 +67,7 @@ from dsgqa.dialect.number_results import REWRITE as NUMBER_RESULTS
 from dsgqa.dialect.number_results import float_number_results
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
 from dsgqa.dialect.optional_paths import null_unmatched_paths
-from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, has_aggregate
+from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, groups, has_aggregate
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import REWRITE_COLUMN as ORDER_COLUMNS
 from dsgqa.dialect.order_by import fix_order_by, order_by_columns
@@ -474,8 +474,7 @@ class Rewriter:
         n2.center` gave NULL twice. A CASE around it did not help."""
         if self.target != "kuzu":
             return
-        distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
-        if not (distinct or has_aggregate(projection)):
+        if not groups(projection):
             return
         for item in child_of(projection, "proj_items").children:
             if not isinstance(item, Tree) or has_aggregate(item.children[0]):

@@ -45,6 +45,7 @@ from dsgqa.dialect.trees import (
     child_of,
     declared_names,
     declared_outside_subqueries,
+    is_distinct,
     name,
     reads,
     star_with,
@@ -108,8 +109,8 @@ def _alone(value: Tree) -> bool:
 
 def _gathers(projection: Tree, items: Tree) -> bool:
     """Whether a RETURN aggregates, sorts or drops repeated rows."""
-    return has_aggregate(items) or child_of(projection, "order") is not None or any(
-        isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
+    return has_aggregate(items) or child_of(projection, "order") is not None \
+        or is_distinct(projection)
 
 
 def _keep_column_name(item: Tree, text: str) -> None:

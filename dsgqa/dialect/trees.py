@@ -123,6 +123,11 @@ def item_name(item: Tree) -> str | None:
     return plain_name(value.children[0]) if value.data == "var" else None
 
 
+def is_distinct(projection: Tree) -> bool:
+    """Whether a WITH's or RETURN's projection drops repeated rows (`WITH DISTINCT`)."""
+    return any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
+
+
 def passed_on(clause: Tree, tracked: set[str], holds: Callable[[Tree], bool]) -> set[str]:
     """The names a WITH passes on that hold one of the values a pass tracks: all of `tracked`
     through a `*`, and each named item (`item_name`) that `holds(item)` says holds one."""

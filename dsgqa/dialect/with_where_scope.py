@@ -17,9 +17,9 @@ Read on the translation, after every pass; a WITH with `*` already passes everyt
 
 from __future__ import annotations
 
-from lark import Token, Tree
+from lark import Tree
 
-from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.order_barrier import groups
 from dsgqa.dialect.trees import child_of, declared_names, item_name, reads, tree, var
 
 REWRITE = "WITH ... WHERE reading an earlier variable->passed on, then dropped"
@@ -35,8 +35,7 @@ def _widen(clause: Tree, earlier: set[str]) -> Tree | None:
     """The WITH dropping the extra names again, after widening `clause`; None if not needed."""
     projection = clause.children[0]
     where = child_of(clause, "where")
-    if where is None or has_aggregate(projection) \
-            or any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children):
+    if where is None or groups(projection):
         return None
     items = child_of(projection, "proj_items")
     names = _projected(items)

@@ -41,7 +41,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, mentions, passed_on
+from dsgqa.dialect.trees import child_of, is_distinct, mentions, passed_on
 
 OUTER_PREFIX = "_outer"  # the names `outer_values` makes (`FreshNames.fresh`)
 
@@ -86,7 +86,7 @@ def _check_reads(clause: Tree, wrapped: set[str], made: bool = False) -> None:
         _refuse()
     carried = made or any(isinstance(c, Token) for c in _items(clause)) \
         or mentions(child_of(projection, "proj_items"), wrapped)
-    distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
+    distinct = is_distinct(projection)
     # Filtered or sorted by another column, or skipped over, the value went wrong too (`WITH
     # n, v WHERE n.center.x > 0`, `WITH n, v ORDER BY n.nodeSymbol`, `WITH n, v SKIP 0`); a
     # LIMIT alone, and a later MATCH's WHERE, were read right.
