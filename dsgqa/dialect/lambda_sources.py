@@ -22,17 +22,12 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import clone
+from dsgqa.dialect.trees import bare, clone
 
 REWRITE = "lambda over a CASE->CASE of lambdas"
-_LAMBDA_FUNCTIONS = frozenset({"list_transform", "list_filter", "list_reduce"})
-_QUANTIFIERS = frozenset({"any", "all", "none", "single"})
-
-
-def _unwrapped(node: object) -> object:
-    while isinstance(node, Tree) and node.data == "paren":
-        node = node.children[0]
-    return node
+# The engines' functions of a list and a lambda, and the quantifiers (`x IN list WHERE test`).
+LAMBDA_FUNCTIONS = frozenset({"list_transform", "list_filter", "list_reduce"})
+QUANTIFIERS = frozenset({"any", "all", "none", "single"})
 
 
 def _source_slot(call: Tree) -> tuple[Tree, int] | None:
@@ -41,10 +36,10 @@ def _source_slot(call: Tree) -> tuple[Tree, int] | None:
     if callee.data != "var" or len(call.children) < 2:
         return None
     fname = plain_name(callee.children[0]).lower()
-    if fname in _LAMBDA_FUNCTIONS:
+    if fname in LAMBDA_FUNCTIONS:
         return call, 1
     first = call.children[1]
-    if fname in _QUANTIFIERS and isinstance(first, Tree) and first.data == "where_arg" \
+    if fname in QUANTIFIERS and isinstance(first, Tree) and first.data == "where_arg" \
             and isinstance(first.children[0], Tree) and first.children[0].data == "in_":
         return first.children[0], 1
     return None
@@ -59,7 +54,7 @@ class _Distributor:
             return node
         node.children = [self.visit(child) for child in node.children]
         slot = _source_slot(node) if node.data == "call" else None
-        source = _unwrapped(slot[0].children[slot[1]]) if slot is not None else None
+        source = bare(slot[0].children[slot[1]]) if slot is not None else None
         if slot is None or not (isinstance(source, Tree) and source.data == "case_expr"):
             return node
         self.changed = True

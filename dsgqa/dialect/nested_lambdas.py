@@ -31,11 +31,10 @@ from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.lambda_sources import LAMBDA_FUNCTIONS, QUANTIFIERS
 from dsgqa.dialect.trees import binds, clone, function_name, reads, tree, var
 
 REWRITE = "lambda over a lambda's list->reads the row"
-_LAMBDA_FUNCTIONS = frozenset({"list_transform", "list_filter", "list_reduce"})
-_QUANTIFIERS = frozenset({"any", "all", "none", "single"})
 
 
 def _lambda_parts(node: Tree) -> tuple[object, object, set[str]] | None:
@@ -44,11 +43,11 @@ def _lambda_parts(node: Tree) -> tuple[object, object, set[str]] | None:
         return None
     fname = function_name(node.children[0]).lower()
     args = node.children[1:]
-    if fname in _LAMBDA_FUNCTIONS and len(args) == 2 and isinstance(args[1], Tree) \
+    if fname in LAMBDA_FUNCTIONS and len(args) == 2 and isinstance(args[1], Tree) \
             and args[1].data in ("lambda_", "lambda2"):
         params = {plain_name(p) for p in args[1].children[:-1]}
         return args[0], args[1].children[-1], params
-    if fname in _QUANTIFIERS and len(args) == 1 and isinstance(args[0], Tree) \
+    if fname in QUANTIFIERS and len(args) == 1 and isinstance(args[0], Tree) \
             and args[0].data == "where_arg" and isinstance(args[0].children[0], Tree) \
             and args[0].children[0].data == "in_":
         binding = args[0].children[0]
