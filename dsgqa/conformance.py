@@ -28,7 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from benchcore.names import DEFAULT_EMBEDDED_BACKEND
-from dsgqa.dialect import KUZU_DIALECT, CypherSyntaxError, DialectError, translate
+from dsgqa.dialect import (
+    KUZU_DIALECT,
+    CypherSchemaError,
+    CypherSyntaxError,
+    DialectError,
+    translate,
+)
 from dsgqa.graphstore import GraphStoreError, open_graph_store
 from dsgqa.scene_graph import SceneEdge, SceneGraph, SceneNode
 
@@ -334,7 +340,7 @@ def run_conformance(backend: str, *, db_root: Path | None = None) -> list[CaseRe
 def _run_case(store: Any, case: Case, backend: str) -> CaseResult:
     try:
         cypher = case.query_for(backend)
-    except (CypherSyntaxError, DialectError) as exc:
+    except (CypherSchemaError, CypherSyntaxError, DialectError) as exc:
         return CaseResult(case.name, False, case.cypher, case.expected, error=str(exc))
     result = store.query(cypher, timeout_s=10.0, max_rows=1000)
     if not result.valid:

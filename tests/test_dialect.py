@@ -631,6 +631,12 @@ def test_no_rewrite_turns_a_write_into_a_read(target):
     ("CALL { MATCH (n) RETURN n } RETURN n", "dialect"),
     ("MATCH (r:Robot) RETURN r", "schema"),
     ("MATCH (r:Room) RETURN r.colour", "schema"),
+    # Neo4j's names are case-sensitive, the engines' are not: they would find the rooms.
+    ("MATCH (r:room) RETURN r", "schema"),
+    ("MATCH (r:Room)-[:contains]->(m) RETURN m", "schema"),
+    ("MATCH (r:Room) RETURN r.NodeSymbol", "schema"),
+    ("MATCH (r:Room) RETURN r.center.X", "schema"),
+    ("MATCH (r:Room) RETURN r {.Class}", "schema"),
     ("MATCH (r:Room) RETURN foo(r)", "syntax"),
     ("RETURN [[1], [2]][5]", "dialect"),   # Neo4j: NULL; past the end of a list of lists
     ("MATCH (r:Room) DELETE r", "refused"),

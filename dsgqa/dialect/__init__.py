@@ -6,9 +6,9 @@ what Kuzu spells differently (named passes in `rewrite.py`) and prints Kuzu Cyph
 Pure library: no Prefect, no database.
 """
 
-from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.errors import CypherSchemaError, CypherSyntaxError, DialectError
 from dsgqa.dialect.rewrite import NEO4J_FUNCTIONS
 from dsgqa.dialect.translate import KUZU_DIALECT, Translation, translate, translator_version
 
-__all__ = ["KUZU_DIALECT", "NEO4J_FUNCTIONS", "CypherSyntaxError", "DialectError", "Translation",
-           "translate", "translator_version"]
+__all__ = ["KUZU_DIALECT", "NEO4J_FUNCTIONS", "CypherSchemaError", "CypherSyntaxError",
+           "DialectError", "Translation", "translate", "translator_version"]

@@ -1,4 +1,4 @@
-"""The two ways a model's query can fail before it reaches the engine."""
+"""The three ways a model's query can fail before it reaches the engine."""
 
 from __future__ import annotations
 
@@ -9,3 +9,8 @@ class CypherSyntaxError(ValueError):
 
 class DialectError(ValueError):
     """Valid Neo4j Cypher that the embedded engine cannot express; scored as `dialect`."""
+
+
+class CypherSchemaError(ValueError):
+    """Cypher naming a label, relationship type or property the graph does not have (in that
+    case: Neo4j's names are case-sensitive, the engines' are not); scored as `schema`."""

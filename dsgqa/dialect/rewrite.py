@@ -54,8 +54,16 @@ from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
 from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
+from dsgqa.dialect.label_expressions import REWRITE as LABEL_EXPRESSIONS
+from dsgqa.dialect.label_expressions import (
+    needs_universe,
+    predicate_labels,
+    resolve_label_expressions,
+    resolve_node_labels,
+)
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
+from dsgqa.dialect.layout_names import check_pattern_names, check_property_names
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
 from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
 from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
@@ -119,6 +127,7 @@ from dsgqa.dialect.with_where_scope import REWRITE as WITH_WHERE_SCOPE
 from dsgqa.dialect.with_where_scope import widen_with_wheres
 from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
 from dsgqa.dialect.zero_hops import refuse_zero_hops_off_tables
+from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
@@ -243,7 +252,11 @@ class Rewriter:
     def run(self, root: Tree) -> Tree:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
+        check_pattern_names(root)
+        if resolve_label_expressions(root):
+            self.note(LABEL_EXPRESSIONS)
         annotate_types(root)
+        check_property_names(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
         mixed_columns = mark_mixed_columns(root)
@@ -438,7 +451,7 @@ class Rewriter:
                 inner = inner.children[0]
             labels = []
             while inner.data == "has_label":
-                labels.insert(0, tree("label_term", inner.children[1]))
+                labels.insert(0, inner.children[1])
                 inner = inner.children[0]
             if getattr(inner, "by_position", False):
                 raise DialectError("a pattern from an element of a comprehension over nodes "
@@ -446,10 +459,10 @@ class Rewriter:
             if inner.data != "var":
                 raise CypherSyntaxError("not a node pattern")
             parts: list[Tree] = [inner.children[0]]
-            if labels:
-                label_node = tree("node_labels", labels[0])
-                for label in labels[1:]:
-                    label_node.children += [tree("label_sep", Token("COLON", ":")), label]
+            if labels:   # `(a:A:B)` is both labels, as `:A:B` in a pattern
+                label_node = tree("node_labels", *labels)
+                if resolve_node_labels(label_node):
+                    self.note(LABEL_EXPRESSIONS)
                 parts.append(label_node)
             if properties is not None:
                 parts.append(properties)
@@ -645,10 +658,29 @@ class Rewriter:
         return result
 
     def r_has_label(self, node: Tree) -> Tree:
-        subject, label = node.children
+        """`n:A` as `label(n) = 'A'`; a label expression as the labels it allows, ORed
+        (`label_expressions.py`). NULL for a NULL subject, as in Neo4j."""
+        subject, expression = node.children
         self.note("label predicate->label()")
-        return tree("compare", call("label", subject), Token("EQ", "="),
-                    tree("str_lit", Token("STRING", quote_string(plain_name(label)))))
+        kind = ctype(subject)
+        if kind in ("node", "rel"):
+            universe = LABELS if kind == "node" else EDGE_TYPES
+        elif needs_universe(expression):
+            raise DialectError("a label expression with `!` or `%` on a value that may not be "
+                               "a node")
+        else:
+            universe = (*LABELS, *EDGE_TYPES)
+        allowed = predicate_labels(expression, universe)
+        if not allowed:   # false, or NULL for a NULL subject
+            return tree("compare", call("label", subject), Token("COMP_OP", "<>"),
+                        call("label", subject))
+        tests = [tree("compare", call("label", subject), Token("EQ", "="),
+                      tree("str_lit", Token("STRING", quote_string(label))))
+                 for label in allowed]
+        result = tests[0]
+        for test in tests[1:]:
+            result = tree("or_", result, test)
+        return tree("paren", result) if len(tests) > 1 else result
 
     def _zero_safe_sort_keys(self, projection: Tree) -> None:
         """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.

@@ -8,7 +8,7 @@ from lark import Tree
 
 from benchcore.names import EMBEDDED_BACKENDS, Backend
 from dsgqa.dialect.emit import Emitter
-from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.errors import CypherSchemaError, CypherSyntaxError, DialectError
 from dsgqa.dialect.parser import parse
 from dsgqa.dialect.result_order import ResultOrder, final_order
 from dsgqa.dialect.rewrite import Rewriter
@@ -35,7 +35,8 @@ class Translation:
 def translate(query: str, target: Target = "kuzu") -> Translation:
     """Rewrite `query` for `target`. Neo4j gets the query unchanged.
 
-    Raises `CypherSyntaxError` when the text is not Cypher and `DialectError` when it is valid
+    Raises `CypherSyntaxError` when the text is not Cypher, `CypherSchemaError` when it names a
+    label, type or property the graph does not have, and `DialectError` when it is valid
     Neo4j Cypher the engine cannot express. Never raises anything else for any input text."""
     if target not in KUZU_DIALECT:
         return Translation(query)
@@ -49,7 +50,7 @@ def translate(query: str, target: Target = "kuzu") -> Translation:
     try:
         rewritten = rewriter.run(root)
         text = Emitter().emit(rewritten)
-    except (CypherSyntaxError, DialectError):
+    except (CypherSchemaError, CypherSyntaxError, DialectError):
         raise
     except RecursionError:
         raise CypherSyntaxError("the query nests too deeply") from None

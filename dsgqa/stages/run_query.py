@@ -24,7 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 from dsgqa.canonical_rows import canonical_rows, canonical_ties
-from dsgqa.dialect import KUZU_DIALECT, CypherSyntaxError, DialectError, translate
+from dsgqa.dialect import (
+    KUZU_DIALECT,
+    CypherSchemaError,
+    CypherSyntaxError,
+    DialectError,
+    translate,
+)
 from dsgqa.dialect.result_order import ResultOrder
 from dsgqa.execution_match import query_order
 from dsgqa.graphstore import GraphStore
@@ -55,6 +61,8 @@ def run_query(
             translation = translate(attempt.cypher, store.backend)  # type: ignore[arg-type]
         except CypherSyntaxError as exc:
             return failed(f"not Cypher: {exc}", "syntax")
+        except CypherSchemaError as exc:
+            return failed(f"not in the graph: {exc}", "schema")
         except DialectError as exc:
             return failed(f"no {store.backend} equivalent: {exc}", "dialect")
         executed, rewrites, order = translation.query, translation.rewrites, translation.order

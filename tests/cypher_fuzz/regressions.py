@@ -1064,4 +1064,25 @@ CASES: list[Case] = [
          [["R1", "kitchen"], ["R2", "office"], ["R3", "hallway"]], True,
          "Neo4j takes ENDS and ORDER as names (both engines: a parser exception; they are "
          "backquoted now)"),
+    Case("negated_labels_in_a_pattern",
+         "MATCH (n:!Object&!Place) RETURN n.nodeSymbol AS s ORDER BY s",
+         [["B1"], ["P1"], ["P2"], ["R1"], ["R2"], ["R3"]], True,
+         "every node that is neither an Object nor a Place (Neo4j 5 label expression; a syntax "
+         "error charged to the model before)"),
+    Case("negated_label_at_a_hop_end",
+         "MATCH (r:Room)-[:CONTAINS]->(m:!Place) RETURN r.nodeSymbol AS r, m.nodeSymbol AS m "
+         "ORDER BY r, m",
+         [["R1", "P1"], ["R2", "P2"]], True, "R1's Place p1 is left out"),
+    Case("label_expression_predicate_on_an_optional_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m) "
+         "RETURN r.nodeSymbol AS r, m:!MeshPlace AS x ORDER BY r, x",
+         [["R1", False], ["R1", True], ["R2", False], ["R3", None]], True,
+         "R1 holds MeshPlace P1 and Place p1; R3 holds nothing, so m is NULL and so is m:!A"),
+    Case("parenthesised_label_alternation_in_where",
+         "MATCH (n) WHERE n:(Room|Building) AND NOT n:Room RETURN n.nodeSymbol AS s",
+         [["B1"]], False, "the one Building"),
+    Case("any_label_and_a_label_expression_in_a_pattern_predicate",
+         "MATCH (a:%) WHERE (a)-[:ROOM_CONNECTED]->(:!Object&!Place&!MeshPlace&!Building "
+         "{class: 'office'}) RETURN a.nodeSymbol AS s ORDER BY s",
+         [["R1"], ["R3"]], True, "the rooms next to office R2"),
 ]

@@ -1,0 +1,82 @@
+"""Labels, relationship types and property keys in the case Heracles' layout spells them.
+
+Neo4j's names are case-sensitive: `(n:room)` matches no node, `[:contains]` no relationship,
+`n.Class` and `n.NodeSymbol` are NULL, and a point has no field `X`. Kuzu and Ladybug look table,
+property and struct field names up ignoring case, so the same query answers as if the model had
+spelled the layout's name: a score Neo4j would not give, with no error. A name the layout has in
+another case is therefore a `schema` error, as a name it does not have at all already is
+(`dsgqa/graphstore/error_kind.py`: the engines say "Table Foo does not exist").
+
+Checked: the labels and types a pattern names (before the label expressions become
+alternations), and the keys read from what the type annotator knows is a node, a relationship or
+a point (`n.key`, `n['key']`, `n {.key}`). A WHERE's label predicate (`n:room`) is left alone:
+it is false on the engines as in Neo4j.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from dsgqa.dialect.emit import plain_name, unquote_string
+from dsgqa.dialect.errors import CypherSchemaError
+from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_FIELDS
+from dsgqa.scene_graph import EDGE_TYPES, LABELS
+
+_ENTITY_KEYS = frozenset(NODE_KEYS) | frozenset(OBJECT_KEYS)
+
+
+def _check(name: str, known: tuple[str, ...] | frozenset[str], what: str) -> None:
+    """A name the layout spells in another case is a schema error."""
+    if name in known:
+        return
+    same = sorted(k for k in known if k.lower() == name.lower())
+    if same:
+        raise CypherSchemaError(f"the graph has no {what} {name} (names are case-sensitive: "
+                                f"the graph has {same[0]})")
+
+
+def check_labels(node_labels: Tree) -> None:
+    """No label a node pattern names is one of the layout's in another case."""
+    for term in node_labels.iter_subtrees_topdown():
+        if term.data == "label_term":
+            _check(plain_name(term.children[0]), LABELS, "label")
+
+
+def check_pattern_names(root: Tree) -> None:
+    """No label or relationship type a pattern names is one of the layout's in another case.
+    A name the layout does not have at all is left to the engines, which refuse it alike
+    ("Table Foo does not exist")."""
+    for sub in root.iter_subtrees_topdown():
+        if sub.data == "node_labels":
+            check_labels(sub)
+        elif sub.data == "rel_types":
+            for child in sub.children:
+                if isinstance(child, Tree) and child.data == "name":
+                    _check(plain_name(child), EDGE_TYPES, "relationship type")
+
+
+def check_property_names(root: Tree) -> None:
+    """Every key read from a node, relationship or point (`ctype` from `annotate_types`) in the
+    layout's case."""
+    for sub in root.iter_subtrees_topdown():
+        key: str | None = None
+        base: Tree | None = None
+        if sub.data == "prop":
+            base, key = sub.children[0], plain_name(sub.children[1])
+        elif sub.data == "index" and sub.children[1].data == "str_lit":
+            base, key = sub.children[0], unquote_string(str(sub.children[1].children[0]))
+        elif sub.data == "map_projection":
+            for item in sub.children[1:]:
+                if item.data == "proj_prop" and isinstance(item.children[0], Tree):
+                    _check_key(getattr(sub.children[0], "ctype", None),
+                               plain_name(item.children[0]))
+            continue
+        if base is not None and key is not None:
+            _check_key(getattr(base, "ctype", None), key)
+
+
+def _check_key(base_type: str | None, key: str) -> None:
+    if base_type in ("node", "rel"):
+        _check(key, _ENTITY_KEYS, "property")
+    elif base_type == "point":
+        _check(key, POINT_FIELDS, "point field")

@@ -1,0 +1,85 @@
+"""Neo4j 5 label expressions and the layout's exact-case names (`label_expressions.py`,
+`layout_names.py`). Rows on the engines are checked by the fuzzer's regression cases
+(`tests/cypher_fuzz/regressions.py`); these pin the translation itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsgqa.dialect import CypherSchemaError, DialectError, translate
+
+TARGETS = ("kuzu", "ladybug")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("neo4j", "labels"), [
+    ("MATCH (n:!Object) RETURN n.nodeSymbol", ":Place:MeshPlace:Room:Building"),
+    ("MATCH (n:(Room|Place)&!Room) RETURN n.nodeSymbol", ":Place"),
+    ("MATCH (n:%) RETURN n.nodeSymbol", ":Object:Place:MeshPlace:Room:Building"),
+    ("MATCH (n:Room:Room) RETURN n.nodeSymbol", ":Room"),      # Neo4j 4: both labels
+    ("MATCH (n:!Foo&Room) RETURN n.nodeSymbol", ":Room"),      # no node has Foo
+    ("MATCH (n:Room|Place) RETURN n.nodeSymbol", ":Room:Place"),   # as written
+])
+def test_a_pattern_label_expression_is_the_alternation_it_allows(target, neo4j, labels):
+    assert f"(n{labels})" in translate(neo4j, target).query
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_pattern_predicate_keeps_its_label_expression(target):
+    query = translate("MATCH (r:Room) WHERE (r)-[:CONTAINS]->(:!Object) RETURN r", target).query
+    assert ":Place:MeshPlace:Room:Building)" in query
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("neo4j", [
+    "MATCH (n:Room&Place) RETURN n",
+    "MATCH (n:!%) RETURN n",
+    "MATCH (n:Room:Place) RETURN n",
+])
+def test_a_pattern_no_node_satisfies_is_refused(target, neo4j):
+    with pytest.raises(DialectError, match="no node satisfies"):
+        translate(neo4j, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("neo4j", "tests"), [
+    ("MATCH (n) WHERE n:!Room RETURN n",
+     "label(n) = 'Object' OR label(n) = 'Place' OR label(n) = 'MeshPlace' OR "
+     "label(n) = 'Building'"),
+    ("MATCH (n) WHERE n:(Room|Object) RETURN n", "label(n) = 'Object' OR label(n) = 'Room'"),
+    ("MATCH (n) WHERE n:Room&Object RETURN n", "label(n) <> label(n)"),
+    ("MATCH (n) WHERE n:room RETURN n", "label(n) <> label(n)"),   # false, as in Neo4j
+    ("MATCH ()-[r]->() WHERE r:!CONTAINS RETURN r", "label(r) = 'OBJECT_CONNECTED'"),
+])
+def test_a_label_predicate_tests_the_labels_it_allows(target, neo4j, tests):
+    assert tests in translate(neo4j, target).query
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("neo4j", "message"), [
+    ("MATCH (n:room) RETURN n", "no label room .*Room"),
+    ("MATCH (n:!room) RETURN n", "no label room"),
+    ("MATCH (a:Room) WHERE (a:room)-->() RETURN a", "no label room"),
+    ("MATCH (a)-[:contains]->(b) RETURN b", "no relationship type contains .*CONTAINS"),
+    ("MATCH (a)-[:CONTAINS|room_connected]->(b) RETURN b", "room_connected"),
+    ("MATCH (n:Room) RETURN n.NodeSymbol", "no property NodeSymbol .*nodeSymbol"),
+    ("MATCH (n:Room) RETURN n['CLASS']", "no property CLASS"),
+    ("MATCH (n:Room) RETURN n {.nodeSymbol, .Name}", "no property Name"),
+    ("MATCH (n:Object) RETURN n.bbox_Dim.x", "no property bbox_Dim"),
+    ("MATCH (n:Room) RETURN n.center.Y", "no point field Y"),
+    ("MATCH (n:Room) WITH n.center AS c RETURN c.Z", "no point field Z"),
+])
+def test_a_name_the_layout_spells_in_another_case_is_a_schema_error(target, neo4j, message):
+    """The engines look names up ignoring case and would answer; Neo4j finds nothing."""
+    with pytest.raises(CypherSchemaError, match=message):
+        translate(neo4j, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("neo4j", [
+    "WITH {Class: 'x'} AS m RETURN m.Class",      # a map's own key
+    "MATCH (n:Robot) RETURN n",                   # unknown: left to the engine's error
+    "MATCH (n:Room) RETURN n.colour",
+])
+def test_other_names_are_not_refused_here(target, neo4j):
+    translate(neo4j, target)
