@@ -18,7 +18,8 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name, unquote_string
-from dsgqa.dialect.errors import CypherSchemaError
+from dsgqa.dialect.errors import CypherSchemaError, DialectError
+from dsgqa.dialect.trees import function_name
 from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_FIELDS
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
@@ -57,26 +58,42 @@ def check_pattern_names(root: Tree) -> None:
 
 def check_property_names(root: Tree) -> None:
     """Every key read from a node, relationship or point (`ctype` from `annotate_types`) in the
-    layout's case."""
+    layout's case. A key read from anything else (a map, a value of unknown type) is refused
+    when the query's maps (or the graph's keys, if the value may hold them) also spell it in
+    another case: the engines' struct fields ignore case too, so `{Class: 1}.class` would be 1
+    where Neo4j gives NULL."""
+    reads: list[tuple[str | None, str]] = []
+    written: set[str] = set()
+    graph_maps = False   # properties(n) or n {.*}: maps holding the graph's keys
     for sub in root.iter_subtrees_topdown():
-        key: str | None = None
-        base: Tree | None = None
         if sub.data == "prop":
-            base, key = sub.children[0], plain_name(sub.children[1])
+            reads.append((getattr(sub.children[0], "ctype", None), plain_name(sub.children[1])))
         elif sub.data == "index" and sub.children[1].data == "str_lit":
-            base, key = sub.children[0], unquote_string(str(sub.children[1].children[0]))
+            reads.append((getattr(sub.children[0], "ctype", None),
+                          unquote_string(str(sub.children[1].children[0]))))
         elif sub.data == "map_projection":
+            base = getattr(sub.children[0], "ctype", None)
             for item in sub.children[1:]:
                 if item.data == "proj_prop" and isinstance(item.children[0], Tree):
-                    _check_key(getattr(sub.children[0], "ctype", None),
-                               plain_name(item.children[0]))
-            continue
-        if base is not None and key is not None:
-            _check_key(getattr(base, "ctype", None), key)
-
-
-def _check_key(base_type: str | None, key: str) -> None:
-    if base_type in ("node", "rel"):
-        _check(key, _ENTITY_KEYS, "property")
-    elif base_type == "point":
-        _check(key, POINT_FIELDS, "point field")
+                    reads.append((base, plain_name(item.children[0])))
+                    written.add(plain_name(item.children[0]))
+                elif item.data == "proj_key":
+                    written.add(plain_name(item.children[0]))
+                elif item.data == "proj_all":
+                    graph_maps = True
+        elif sub.data == "map_entry":
+            written.add(plain_name(sub.children[0]))
+        elif sub.data == "call" and function_name(sub.children[0]).lower() == "properties":
+            graph_maps = True
+    for base, key in reads:
+        if base in ("node", "rel"):
+            _check(key, _ENTITY_KEYS, "property")
+        elif base == "point":
+            _check(key, POINT_FIELDS, "point field")
+        else:
+            known = written | (_ENTITY_KEYS | POINT_FIELDS
+                               if graph_maps or base not in ("map", "list") else set())
+            if any(k != key and k.lower() == key.lower() for k in known):
+                raise DialectError(f"the key {key} differs only in case from another key the "
+                                   "query or the graph has (the engines read keys ignoring "
+                                   "case)")

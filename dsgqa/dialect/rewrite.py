@@ -123,6 +123,7 @@ from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
 from dsgqa.dialect.union_parts import read_union_as_all, skip_union_parts
 from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
+from dsgqa.dialect.variable_case import check_variable_case
 from dsgqa.dialect.with_where_scope import REWRITE as WITH_WHERE_SCOPE
 from dsgqa.dialect.with_where_scope import widen_with_wheres
 from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
@@ -253,6 +254,7 @@ class Rewriter:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
         check_pattern_names(root)
+        check_variable_case(root)
         if resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         annotate_types(root)
