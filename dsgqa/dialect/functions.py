@@ -5,10 +5,10 @@ Why UDFs: some Neo4j functions have no faithful form in Kuzu's built-ins. Kuzu's
 `string_split` drops empty strings (`split('O237', 'O')` is `['', '237']` in Neo4j and `['237']`
 in Kuzu, so an index into it silently reads another element); `CAST(2.5 AS STRING)` is
 `'2.500000'` where Neo4j prints Java's shortest form `'2.5'`; `CAST(true AS STRING)` is `'True'`;
-and `stDev`, `percentileCont`, `replace` do not exist. Each function below follows the Neo4j
-Cypher Manual; aggregates are computed over `collect(x)` (which skips NULLs, as the aggregates
-do). The translator (`rewrite.py`) calls them by the names in `UDFS`; any NULL argument gives NULL,
-as in Neo4j (the engine's default NULL handling).
+and `stDev`, `percentileCont`, `replace`, `exp`, `isNaN` do not exist. Each function below
+follows the Neo4j Cypher Manual; aggregates are computed over `collect(x)` (which skips NULLs,
+as the aggregates do). The translator (`rewrite.py`) calls them by the names in `UDFS`; any
+NULL argument gives NULL, as in Neo4j (the engine's default NULL handling).
 """
 
 from __future__ import annotations
@@ -56,6 +56,20 @@ def java_double_string(value: float) -> str:
     exponent = digits_tuple.exponent + len(digits_tuple.digits) - 1  # type: ignore[operator]
     mantissa = digits[0] + "." + (digits[1:] or "0")
     return f"{sign}{mantissa}E{exponent}"
+
+
+def neo4j_exp(value: float) -> float:
+    """`exp()`, which the engines lack; Java's `Math.exp` gives Infinity where Python's
+    `math.exp` raises."""
+    try:
+        return math.exp(value)
+    except OverflowError:
+        return math.inf
+
+
+def neo4j_is_nan(value: float) -> bool:
+    """`isNaN()`, which the engines lack."""
+    return math.isnan(value)
 
 
 _JAVA_ROUNDING = {
@@ -187,6 +201,8 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_double_string", java_double_string, ("DOUBLE",), "STRING"),
     UDF("neo4j_bool_string", neo4j_bool_string, ("BOOLEAN",), "STRING"),
     UDF("neo4j_round", neo4j_round, ("DOUBLE", "INT64", "STRING"), "DOUBLE"),
+    UDF("neo4j_exp", neo4j_exp, ("DOUBLE",), "DOUBLE"),
+    UDF("neo4j_is_nan", neo4j_is_nan, ("DOUBLE",), "BOOLEAN"),
     UDF("neo4j_stdev", neo4j_stdev, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_stdevp", neo4j_stdevp, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_percentile_cont", neo4j_percentile_cont, ("DOUBLE[]", "DOUBLE"), "DOUBLE"),

@@ -17,6 +17,7 @@ Anything Neo4j accepts that has no faithful Kuzu form raises `DialectError`.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import ClassVar
@@ -135,7 +136,7 @@ UNSUPPORTED_FUNCTIONS = frozenset({
     "date",
     "datetime", "localdatetime", "localtime", "time", "duration", "timestamp", "randomuuid",
     "point.withinbbox", "isempty", "valuetype",
-    "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist", "e", "haversin",
+    "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist",
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
 NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
@@ -149,6 +150,7 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
     "tofloatornull", "tostringornull", "tobooleanornull",
     "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "replace",
+    "e", "haversin", "isnan",
 })
 
 
@@ -1115,6 +1117,31 @@ def _sign(rw: Rewriter, node: Tree, args: list) -> Tree:
     return call("sign", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.0"))))
 
 
+def _e(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`e()`, which the engines lack: Java's `Math.E`, the same double as Python's."""
+    _arity("e", args, 0)
+    rw.note("e()->literal")
+    return tree("float_lit", Token("FLOAT", repr(math.e)))
+
+
+def _haversin(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`haversin(x)`, which the engines lack: Neo4j computes `(1 - cos(x)) / 2`."""
+    _arity("haversin", args, 1)
+    rw.note("haversin->(1 - cos) / 2")
+    return tree("paren", arith(tree("paren", arith(tree("float_lit", Token("FLOAT", "1.0")), "-",
+                                                   call("cos", args[0]))),
+                               "/", tree("float_lit", Token("FLOAT", "2.0"))))
+
+
+def _udf(kuzu_name: str, fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    """A one-argument Neo4j function the engines lack, as the UDF of `functions.py`."""
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        _arity(fname, args, 1)
+        rw.note(f"{fname}->{kuzu_name}")
+        return call(kuzu_name, *args)
+    return rewrite
+
+
 def _simple_cast(kuzu_type: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(label, args, 1)
@@ -1422,6 +1449,12 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "toboolean": _simple_cast("BOOLEAN", "toBoolean"),
     "tobooleanornull": _simple_cast("BOOLEAN", "toBoolean"),
     "type": _rename("label", "type->label"),
+    # The engines' log() is base 10; Neo4j's is the natural logarithm.
+    "log": _rename("ln", "log->ln"),
+    "e": _e,
+    "exp": _udf("neo4j_exp", "exp"),
+    "isnan": _udf("neo4j_is_nan", "isNaN"),
+    "haversin": _haversin,
     "labels": _labels,
     "relationships": _rename("rels", "relationships->rels"),
     "split": _split,

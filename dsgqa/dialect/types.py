@@ -43,7 +43,7 @@ _FIXED_RESULT = {
     "atan": "float", "atan2": "float", "cot": "float", "degrees": "float", "radians": "float",
     "pi": "float", "e": "float", "rand": "float", "round": "float", "floor": "float",
     "ceil": "float", "stdev": "float", "stdevp": "float", "percentilecont": "float",
-    "distance": "float", "point.distance": "float",
+    "distance": "float", "point.distance": "float", "haversin": "float", "isnan": "bool",
     "tostring": "str", "tostringornull": "str", "tolower": "str", "toupper": "str",
     "lower": "str", "upper": "str", "trim": "str", "ltrim": "str", "rtrim": "str",
     "substring": "str", "replace": "str", "left": "str", "right": "str", "type": "str",

@@ -931,7 +931,18 @@ class Generator:
             return A.Prop(A.Prop(A.Var(n.name), "center"), self.pick("xyz"))
         d = depth - 1
         choice = self.pick(("distance", "round", "abs", "arith", "sqrt", "to_float", "ceil",
-                            "literal", "distance2d"))
+                            "literal", "distance2d", "math"))
+        if choice == "math":
+            self.tag("math_function")
+            x = self.float(scope, d)
+            name = self.pick(("log", "log10", "exp", "haversin", "atan2", "sin", "cos", "e", "pi"))
+            if name in ("log", "log10"):   # positive, or 0 and below now and then (-inf, NaN)
+                x = A.BinOp("+", A.Func("abs", (x,)), A.Lit(self.pick((0.5, 1.0, 0.0))))
+            if name in ("e", "pi"):
+                return A.BinOp("*", A.Func(name, ()), x)
+            if name == "atan2":
+                return A.Func(name, (x, self.float(scope, d)))
+            return A.Func(name, (x,))
         if choice == "distance":
             self.tag("point_distance")
             return A.Func("point.distance", (self.point(scope, d), self.point(scope, d)))

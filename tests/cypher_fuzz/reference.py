@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -102,6 +102,30 @@ def run(query: A.Query, graph: RefGraph) -> Result:
                 unique.append(row)
         rows = unique
     return Result(results[0].columns, rows, [len(rows)])
+
+
+def _java_log(x: float, log: Callable[[float], float]) -> float:
+    """Java's Math.log/log10: -Infinity at 0, NaN below."""
+    return log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+def _java_exp(x: float) -> float:
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+# log() is the natural logarithm in Neo4j (the engines' log() is base 10).
+_MATH: dict[str, Callable[..., float]] = {
+    "log": lambda x: _java_log(x, math.log),
+    "log10": lambda x: _java_log(x, math.log10),
+    "exp": _java_exp,
+    "haversin": lambda x: (1.0 - math.cos(x)) / 2.0,
+    "atan2": math.atan2,
+    "sin": math.sin,
+    "cos": math.cos,
+}
 
 
 class Evaluator:
@@ -758,6 +782,8 @@ class Evaluator:
                          None if "z" not in m else float(m["z"]))  # type: ignore[arg-type]
         if name == "coalesce":
             return next((a for a in args if a is not None), None)
+        if name in ("e", "pi"):
+            return math.e if name == "e" else math.pi
         if name == "elementId":
             return None if args[0] is None else f"4:fuzz:{args[0].id}"  # type: ignore[union-attr]
         if name in ("left", "right", "substring"):
@@ -867,6 +893,8 @@ class Evaluator:
             return math.copysign(out, x) if out == 0 else out  # Java: ceil(-0.5) is -0.0
         if name == "sign":
             return (a0 > 0) - (a0 < 0)  # type: ignore[operator]
+        if name in _MATH:   # the Cypher Manual's mathematical functions: Java's Math
+            return _MATH[name](*(float(a) for a in args))  # type: ignore[arg-type]
         if name == "round":
             return cypher_round(a0, args[1] if len(args) > 1 else None)  # type: ignore[arg-type]
         if name in ("head", "last"):

@@ -1085,4 +1085,15 @@ CASES: list[Case] = [
          "MATCH (a:%) WHERE (a)-[:ROOM_CONNECTED]->(:!Object&!Place&!MeshPlace&!Building "
          "{class: 'office'}) RETURN a.nodeSymbol AS s ORDER BY s",
          [["R1"], ["R3"]], True, "the rooms next to office R2"),
+    Case("log_is_the_natural_logarithm",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, round(log(r.center.x + 1), 6) AS l, "
+         "log10(r.center.x + 1) AS t ORDER BY r",
+         [["R1", 0.0, 0.0], ["R2", 2.397895, 1.0413926851582251],
+          ["R3", 1.791759, 0.7781512503836436]], True,
+         "Neo4j's log() is ln (both engines' log() is base 10: 1.04 for R2, silently)"),
+    Case("exp_e_haversin_isnan",
+         "RETURN exp(1) AS a, e() AS b, haversin(0.5) AS c, isNaN(0.0 / 0.0) AS d, "
+         "exp(1000) > 1 AS f",
+         [[2.718281828459045, 2.718281828459045, 0.06120871905481362, True, True]], False,
+         "the engines lack exp(), e(), haversin() and isNaN(); Math.exp(1000) is Infinity"),
 ]
