@@ -736,3 +736,21 @@ def test_comprehension_over_collected_nodes_reads_each_row_s_own(store, items, c
     query = f"{head}{items} AS ms RETURN r.nodeSymbol AS r, {comprehension} AS v"
     reference = f"{head}collect(m.nodeSymbol) AS ms RETURN r.nodeSymbol AS r, {strings} AS v"
     assert _rows(store, translate(query).query) == _rows(store, translate(reference).query)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", [
+    "RETURN CASE WHEN < 5 THEN 1 END AS x",
+    "RETURN CASE WHEN IS NULL THEN 1 END AS x",
+    "RETURN CASE WHEN true, false THEN 1 END AS x",
+])
+def test_a_case_without_a_subject_cannot_leave_it_out(target, cypher):
+    """Neo4j 5.18's subject-less WHEN operands belong to a simple CASE only."""
+    with pytest.raises(CypherSyntaxError):
+        translate(cypher, target)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_simple_case_over_rand_is_refused(target):
+    with pytest.raises(DialectError, match="rand"):
+        translate("RETURN CASE toInteger(rand() * 2) WHEN 0 THEN 'a' WHEN 1 THEN 'b' END", target)

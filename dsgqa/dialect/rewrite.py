@@ -94,6 +94,8 @@ from dsgqa.dialect.projection_checks import check_projections
 from dsgqa.dialect.reduce_folds import REWRITE as REDUCE_FOLDS
 from dsgqa.dialect.reduce_folds import refold
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
+from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
+from dsgqa.dialect.simple_case import searched_cases
 from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
 from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
@@ -257,6 +259,8 @@ class Rewriter:
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
         check_pattern_names(root)
         check_variable_case(root)
+        if searched_cases(root):
+            self.note(SIMPLE_CASE)
         if resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         annotate_types(root)

@@ -144,6 +144,21 @@ class Case(Expr):
 
 
 @dataclass(frozen=True)
+class SimpleCase(Expr):
+    """`CASE subject WHEN v1, v2 THEN r ... END`: Neo4j tests each value with `=`."""
+
+    subject: Expr
+    whens: tuple[tuple[tuple[Expr, ...], Expr], ...]
+    default: Expr | None
+
+    def render(self) -> str:
+        parts = " ".join(f"WHEN {', '.join(v.render() for v in values)} THEN {r.render()}"
+                         for values, r in self.whens)
+        tail = f" ELSE {self.default.render()}" if self.default is not None else ""
+        return f"CASE {self.subject.render()} {parts}{tail} END"
+
+
+@dataclass(frozen=True)
 class ListComp(Expr):
     var: str
     source: Expr

@@ -676,6 +676,12 @@ class Generator:
         if choice == "coalesce":
             return A.Func("coalesce", (self.string(scope, d), A.Lit("none")))
         if choice == "case":
+            if self.chance(0.4):
+                self.tag("simple_case")
+                whens = tuple((tuple(self.when_value() for _ in range(self.rng.randint(1, 2))),
+                               self.string(scope, d)) for _ in range(self.rng.randint(1, 2)))
+                return A.SimpleCase(self.string(scope, d), whens,
+                                    self.string(scope, d) if self.chance(0.7) else None)
             return A.Case(((self.boolean(scope, d), self.string(scope, d)),),
                           self.string(scope, d) if self.chance(0.7) else None)
         if choice == "properties":
@@ -816,6 +822,14 @@ class Generator:
         if self.chance(0.3):
             left, right = right, left
         return A.BinOp(self.pick(("=", "<>", "<", ">=")), left, right)
+
+    def when_value(self) -> A.Expr:
+        """A simple CASE's WHEN value: a class or symbol some rows hold, or NULL (which matches
+        nothing in Neo4j)."""
+        if self.chance(0.2):
+            self.tag("simple_case_null")
+            return A.Lit(None)
+        return A.Lit(self.pick((*ROOM_CLASSES, *OBJECT_CLASSES[:3], "R1", "O1", "")))
 
     def mixed(self, scope: Scope, depth: int) -> A.Expr:
         """A value of one type on some rows and of another on others: a CASE whose branches

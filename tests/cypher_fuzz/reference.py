@@ -610,6 +610,12 @@ class Evaluator:
                 if self.eval(cond, row) is True:
                     return self.eval(value, row)
             return None if e.default is None else self.eval(e.default, row)
+        if isinstance(e, A.SimpleCase):
+            subject = self.eval(e.subject, row)
+            for values, value in e.whens:
+                if any(equals(subject, self.eval(v, row)) is True for v in values):
+                    return self.eval(value, row)
+            return None if e.default is None else self.eval(e.default, row)
         if isinstance(e, A.ListComp):
             return self.listcomp(e, self.eval(e.source, row), row)
         if isinstance(e, A.Quant):

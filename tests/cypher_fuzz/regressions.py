@@ -1096,4 +1096,23 @@ CASES: list[Case] = [
          "exp(1000) > 1 AS f",
          [[2.718281828459045, 2.718281828459045, 0.06120871905481362, True, True]], False,
          "the engines lack exp(), e(), haversin() and isNaN(); Math.exp(1000) is Infinity"),
+    Case("simple_case_with_a_null_when_value",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
+         "(b:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, "
+         "CASE b.class WHEN null THEN 'none' ELSE 'has' END AS k, "
+         "CASE 1 WHEN null THEN 'a' ELSE 'b' END AS c ORDER BY r",
+         [["R1", "has", "b"], ["R2", "has", "b"], ["R3", "has", "b"]], True,
+         "a simple CASE compares with =, and = NULL is never true (both engines matched the "
+         "NULL WHEN value: 'none' for R1, which holds the trash)"),
+    Case("simple_case_listing_values",
+         "MATCH (o:Object) RETURN CASE o.class WHEN 'trash', 'chair' THEN 'tc' ELSE 'other' END "
+         "AS k, count(*) AS n ORDER BY k",
+         [["other", 1], ["tc", 2]], True, "Neo4j 5.18's WHEN with several values"),
+    Case("simple_case_with_comparisons",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN r.nodeSymbol AS r, "
+         "CASE r.center.x WHEN < 1 THEN 'low' WHEN >= 10 THEN 'high' ELSE 'mid' END AS x, "
+         "CASE m.nodeSymbol WHEN IS NULL THEN 'none' WHEN STARTS WITH 'P' THEN 'P' END AS m "
+         "ORDER BY r",
+         [["R1", "low", "P"], ["R2", "high", "P"], ["R3", "mid", "none"]], True,
+         "Neo4j 5.18's WHEN < v and WHEN IS NULL (a syntax error charged to the model before)"),
 ]

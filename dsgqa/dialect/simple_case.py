@@ -1,0 +1,77 @@
+"""A simple CASE (`CASE x WHEN v THEN ...`) as the searched CASE Neo4j defines it by.
+
+Neo4j compares the subject with each WHEN value by `=`, so a NULL value never matches: `CASE 1
+WHEN null THEN 'a' ELSE 'b' END` is 'b', and `CASE b.class WHEN null THEN 'none' ELSE 'has
+one' END` is 'has one' for every row (the comparison is NULL). Both engines match a NULL WHEN
+value with anything: 'a', and 'none' for a room holding the bicycle. Neo4j 5.18 also lets a WHEN
+list values and comparisons with the subject left out (`WHEN 'seating', 'storage'`, `WHEN < 5`,
+`WHEN IS NULL`), which the engines cannot parse.
+
+So every simple CASE becomes `CASE WHEN x = v1 OR x = v2 THEN ... END`, each WHEN operand
+tested against a copy of the subject, before any other pass reads the tree: the comparisons are
+then typed and rewritten like any other (`cross_types.py` for a subject and value of different
+kinds). A subject that is not the same value each time it is read (`rand()`) is refused.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.trees import clone, function_name, tree
+
+REWRITE = "simple CASE->searched CASE"
+_TESTS = {"when_starts_with": "starts_with", "when_ends_with": "ends_with",
+          "when_contains": "contains", "when_in": "in_", "when_regex": "regex"}
+_SUBJECTLESS = frozenset({"when_compare", "when_is_null", "when_is_not_null", *_TESTS})
+
+
+def _test(subject: Tree, operand: Tree) -> Tree:
+    """`subject` tested by one WHEN operand."""
+    kind = operand.data if isinstance(operand, Tree) else ""
+    if kind == "when_compare":
+        op, value = operand.children
+        return tree("compare", clone(subject), op, value)
+    if kind == "when_is_null":
+        return tree("is_null", clone(subject))
+    if kind == "when_is_not_null":
+        return tree("is_not_null", clone(subject))
+    if kind in _TESTS:
+        return tree(_TESTS[kind], clone(subject), operand.children[0])
+    return tree("compare", clone(subject), Token("EQ", "="), operand)
+
+
+def _any_of(tests: list[Tree]) -> Tree:
+    result = tests[0]
+    for test in tests[1:]:
+        result = tree("or_", result, test)
+    return tree("paren", result) if len(tests) > 1 else result
+
+
+def searched_cases(root: Tree) -> bool:
+    """Rewrite every simple CASE in place (module docstring); whether there was one. A searched
+    CASE whose WHEN lists operands, or leaves a comparison's subject out, is a syntax error."""
+    changed = False
+    for case in root.iter_subtrees():   # bottom-up: a CASE inside a subject is done first
+        if case.data != "case_expr":
+            continue
+        first = case.children[0]
+        simple = not (isinstance(first, Tree) and first.data == "case_when")
+        whens = [c for c in case.children if isinstance(c, Tree) and c.data == "case_when"]
+        if not simple:
+            for when in whens:
+                if len(when.children) != 2 or (isinstance(when.children[0], Tree)
+                                               and when.children[0].data in _SUBJECTLESS):
+                    raise CypherSyntaxError("a CASE without a subject lists a WHEN operand "
+                                            "that needs one")
+            continue
+        if isinstance(first, Tree) and any(
+                sub.data == "call" and function_name(sub.children[0]).lower() == "rand"
+                for sub in first.iter_subtrees_topdown()):
+            raise DialectError("a simple CASE over rand() (its subject is read once per WHEN)")
+        for when in whens:
+            *operands, result = when.children
+            when.children = [_any_of([_test(first, operand) for operand in operands]), result]
+        case.children = case.children[1:]
+        changed = True
+    return changed
