@@ -7,7 +7,8 @@ value with anything: 'a', and 'none' for a room holding the bicycle. Neo4j 5.18 
 list values and comparisons with the subject left out (`WHEN 'seating', 'storage'`, `WHEN < 5`,
 `WHEN IS NULL`), which the engines cannot parse.
 
-So every simple CASE becomes `CASE WHEN x = v1 OR x = v2 THEN ... END`, each WHEN operand
+So every simple CASE but one whose WHENs are single non-NULL literals (which the engines compare
+as Neo4j does) becomes `CASE WHEN x = v1 OR x = v2 THEN ... END`, each WHEN operand
 tested against a copy of the subject, before any other pass reads the tree: the comparisons are
 then typed and rewritten like any other (`cross_types.py` for a subject and value of different
 kinds). A subject that is not the same value each time it is read (`rand()`) is refused.
@@ -18,7 +19,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
-from dsgqa.dialect.trees import clone, function_name, tree
+from dsgqa.dialect.trees import NON_NULL_LITERALS, clone, function_name, tree
 
 REWRITE = "simple CASE->searched CASE"
 _TESTS = {"when_starts_with": "starts_with", "when_ends_with": "ends_with",
@@ -65,6 +66,9 @@ def searched_cases(root: Tree) -> bool:
                     raise CypherSyntaxError("a CASE without a subject lists a WHEN operand "
                                             "that needs one")
             continue
+        if all(len(w.children) == 2 and isinstance(w.children[0], Tree)
+               and w.children[0].data in NON_NULL_LITERALS for w in whens):
+            continue   # one non-NULL literal per WHEN: the engines compare as Neo4j does
         if isinstance(first, Tree) and any(
                 sub.data == "call" and function_name(sub.children[0]).lower() == "rand"
                 for sub in first.iter_subtrees_topdown()):
