@@ -83,3 +83,19 @@ def test_a_name_the_layout_spells_in_another_case_is_a_schema_error(target, neo4
 ])
 def test_other_names_are_not_refused_here(target, neo4j):
     translate(neo4j, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("neo4j", "types"), [
+    ("MATCH ()-[e:!CONTAINS]->() RETURN e",
+     ":OBJECT_CONNECTED|PLACE_CONNECTED|MESH_PLACE_CONNECTED|ROOM_CONNECTED|BUILDING_CONNECTED"),
+    ("MATCH ()-[e:!(CONTAINS|ROOM_CONNECTED)&!%]->() RETURN e", None),
+    ("MATCH ()-[e:CONTAINS|:ROOM_CONNECTED]->() RETURN e", ":CONTAINS|ROOM_CONNECTED"),
+    ("MATCH ()-[e:(ROOM_CONNECTED|CONTAINS)&!CONTAINS*1..2]->() RETURN e", ":ROOM_CONNECTED*"),
+])
+def test_a_relationship_type_expression_is_the_list_it_allows(target, neo4j, types):
+    if types is None:
+        with pytest.raises(DialectError, match="no relationship satisfies"):
+            translate(neo4j, target)
+        return
+    assert f"[e{types}" in translate(neo4j, target).query

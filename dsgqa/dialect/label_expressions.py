@@ -7,7 +7,8 @@ WHERE, `n:!Object` and `n:(Room|Place)`. Kuzu and Ladybug only know a list of al
 layer) and every relationship one type, so an expression allows exactly the set of labels that
 satisfy it on their own: `!Object` is `Place|MeshPlace|Room|Building`, `Room&Place` is none.
 Evaluated over the layout's labels (`dsgqa.scene_graph.LABELS`), a pattern's expression becomes
-that alternation and a predicate's becomes `label(n) = 'A' OR label(n) = 'B'`.
+that alternation and a predicate's becomes `label(n) = 'A' OR label(n) = 'B'`. A relationship
+pattern's type expression (`[:!CONTAINS]`) becomes the list of the layout's types it allows.
 
 A pattern no label satisfies (`:Room&Place`, `:!%`) is refused: it matches nothing in Neo4j, and
 the engines have no pattern that does. A plain label or list of alternatives is left as written,
@@ -22,7 +23,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.layout_names import check_labels
-from dsgqa.scene_graph import LABELS
+from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
 REWRITE = "label expression->alternation"
 
@@ -90,13 +91,37 @@ def _flat_alternatives(expression: Tree) -> list[Tree]:
     return children
 
 
+def resolve_rel_types(rel_types: Tree) -> bool:
+    """Rewrite one relationship pattern's types in place as the list the printer writes
+    (`name`s between `|` separators); whether it was an expression (`:!CONTAINS`)."""
+    (expression,) = rel_types.children
+    if _alternatives(expression):   # as written
+        names = [t.children[0] for t in expression.iter_subtrees_topdown()
+                 if t.data == "label_term"]
+    else:
+        allowed = allowed_labels(expression, EDGE_TYPES)
+        if not allowed:
+            raise DialectError("a relationship pattern no relationship satisfies: every "
+                               "relationship has one type (`:A&B`, `:!%`)")
+        names = [Tree("name", [Token("NAME", t)]) for t in EDGE_TYPES if t in allowed]
+    children: list[Tree] = []
+    for name in names:
+        if children:
+            children.append(Tree("rel_sep", [Token("VBAR", "|")]))
+        children.append(name)
+    rel_types.children = children
+    return not _alternatives(expression)
+
+
 def resolve_label_expressions(root: Tree) -> bool:
-    """Every node pattern's labels as an alternation (module docstring); whether any was an
-    expression."""
+    """Every node pattern's labels as an alternation and every relationship pattern's types as
+    a list (module docstring); whether any was an expression."""
     changed = False
     for sub in list(root.iter_subtrees_topdown()):
         if sub.data == "node_labels":
             changed |= resolve_node_labels(sub)
+        elif sub.data == "rel_types":
+            changed |= resolve_rel_types(sub)
     return changed
 
 

@@ -51,9 +51,9 @@ def check_pattern_names(root: Tree) -> None:
         if sub.data == "node_labels":
             check_labels(sub)
         elif sub.data == "rel_types":
-            for child in sub.children:
-                if isinstance(child, Tree) and child.data == "name":
-                    _check(plain_name(child), EDGE_TYPES, "relationship type")
+            for term in sub.iter_subtrees_topdown():
+                if term.data == "label_term":
+                    _check(plain_name(term.children[0]), EDGE_TYPES, "relationship type")
 
 
 def check_property_names(root: Tree) -> None:

@@ -1085,6 +1085,12 @@ CASES: list[Case] = [
          "MATCH (a:%) WHERE (a)-[:ROOM_CONNECTED]->(:!Object&!Place&!MeshPlace&!Building "
          "{class: 'office'}) RETURN a.nodeSymbol AS s ORDER BY s",
          [["R1"], ["R3"]], True, "the rooms next to office R2"),
+    Case("negated_relationship_types",
+         "MATCH ()-[e:!CONTAINS]->() WITH count(e) AS a "
+         "MATCH ()-[f:!(CONTAINS|ROOM_CONNECTED)]->() RETURN a, count(f) AS b",
+         [[10, 6]], False,
+         "five connections stored both ways, four of them not between rooms (a syntax error "
+         "charged to the model before)"),
     Case("log_is_the_natural_logarithm",
          "MATCH (r:Room) RETURN r.nodeSymbol AS r, round(log(r.center.x + 1), 6) AS l, "
          "log10(r.center.x + 1) AS t ORDER BY r",
