@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tests.cypher_fuzz.labelexpr import render as render_labels
+
 
 class Expr:
     """Base of every expression node."""
@@ -183,13 +185,33 @@ class Quant(Expr):
 
 
 @dataclass(frozen=True)
+class LabelTest(Expr):
+    """`n:<label expression>` in an expression: NULL for a NULL node."""
+
+    arg: Expr
+    expr: tuple
+
+    def render(self) -> str:
+        return f"({self.arg.render()}:{_label_text(self.expr, predicate=True)})"
+
+
+def _label_text(expr: tuple, predicate: bool = False) -> str:
+    text = render_labels(expr)
+    # in an expression only `&`, `!` and parentheses bind to the variable (`n:A|B` is not read)
+    return f"({text})" if predicate and expr[0] == "or" else text
+
+
+@dataclass(frozen=True)
 class NodePat:
     var: str | None
     label: str | None = None
     props: tuple[tuple[str, Expr], ...] = ()
+    label_expr: tuple | None = None   # when set, what the pattern writes and matches
 
     def render(self) -> str:
         label = f":{self.label}" if self.label else ""
+        if self.label_expr is not None:
+            label = ":" + _label_text(self.label_expr)
         props = (" {" + ", ".join(f"{k}: {v.render()}" for k, v in self.props) + "}"
                  if self.props else "")
         return f"({self.var or ''}{label}{props})"
@@ -201,9 +223,12 @@ class RelPat:
     types: tuple[str, ...]
     direction: str  # out / in / both
     hops: tuple[int, int | None] | None = None  # None: one relationship
+    type_expr: tuple | None = None   # printed instead of `types`; allows exactly those types
 
     def render(self) -> str:
         types = ":" + "|".join(self.types) if self.types else ""
+        if self.type_expr is not None:
+            types = ":" + _label_text(self.type_expr)
         hops = ""
         if self.hops is not None:
             lo, hi = self.hops

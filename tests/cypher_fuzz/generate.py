@@ -21,9 +21,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tests.cypher_fuzz import ast as A
+from tests.cypher_fuzz import labelexpr
 from tests.cypher_fuzz.graphs import OBJECT_CLASSES, ROOM_CLASSES
 
 LABELS = ("Object", "Place", "MeshPlace", "Room", "Building")
@@ -436,6 +437,10 @@ class Generator:
             label = self.pick(LABELS)
             start = NodeVar(self.fresh("n"), label, optional)
             first = A.NodePat(start.name, label, self.inline_props(label))
+            if self.chance(0.1):
+                self.tag("label_expression")
+                first = replace(first, label_expr=labelexpr.equivalent(self.rng, (label,),
+                                                                       labelexpr.LABELS))
             scope.nodes.append(start)
         else:
             first = A.NodePat(start.name)
@@ -447,8 +452,16 @@ class Generator:
             rel, label = self.hop(at.label)
             new = NodeVar(self.fresh("n"), label, optional)
             keep_label = label is not None and self.chance(0.85)
-            elements += [rel, A.NodePat(new.name, label if keep_label else None,
-                                        self.inline_props(label) if keep_label else ())]
+            if self.chance(0.12):
+                self.tag("type_expression")
+                rel = replace(rel, type_expr=labelexpr.equivalent(self.rng, rel.types,
+                                                                  labelexpr.REL_TYPES))
+            end = A.NodePat(new.name, label if keep_label else None,
+                            self.inline_props(label) if keep_label else ())
+            if not keep_label and self.chance(0.3):
+                self.tag("label_expression")
+                end = replace(end, label_expr=labelexpr.draw(self.rng, labelexpr.LABELS))
+            elements += [rel, end]
             if not keep_label and label is not None:
                 self.tag("unlabelled_end")
             scope.nodes.append(new)
@@ -1030,10 +1043,14 @@ class Generator:
             return self.mixed_boolean(scope)
         d = depth - 1
         choice = self.pick(("cmp_num", "cmp_num", "cmp_str", "str_op", "is_null", "in",
-                            "exists", "quant", "and", "or", "not", "point_eq", "in_split"))
+                            "exists", "quant", "and", "or", "not", "point_eq", "in_split",
+                            "label_test"))
         if depth <= 0 and choice in ("and", "or", "not"):
             choice = "cmp_str"
         n = self.node(scope)
+        if choice == "label_test":
+            self.tag("label_predicate")
+            return A.LabelTest(A.Var(n.name), labelexpr.draw(self.rng, labelexpr.LABELS))
         if choice == "cmp_num":
             left = self.float(scope, d) if self.chance(0.6) else self.integer(scope, d)
             return A.BinOp(self.pick(("<", "<=", ">", ">=", "=", "<>")), left,

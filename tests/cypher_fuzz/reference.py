@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from tests.cypher_fuzz import argtypes
+from tests.cypher_fuzz import argtypes, labelexpr
 from tests.cypher_fuzz import ast as A
 from tests.cypher_fuzz.refgraph import RefGraph, Rel
 from tests.cypher_fuzz.values import (
@@ -425,7 +425,10 @@ class Evaluator:
 
     def bind_node(self, pat: A.NodePat, symbol: str, row: Row) -> Row | None:
         node = self.g.nodes[symbol]
-        if pat.label and node.label != pat.label:
+        if pat.label_expr is not None:
+            if node.label not in labelexpr.allowed(pat.label_expr, labelexpr.LABELS):
+                return None
+        elif pat.label and node.label != pat.label:
             return None
         props = self.g.properties(symbol)
         for key, expr in pat.props:
@@ -610,6 +613,12 @@ class Evaluator:
                 if self.eval(cond, row) is True:
                     return self.eval(value, row)
             return None if e.default is None else self.eval(e.default, row)
+        if isinstance(e, A.LabelTest):
+            value = self.eval(e.arg, row)
+            if value is None:
+                return None
+            assert isinstance(value, NodeRef)
+            return self.g.nodes[value.id].label in labelexpr.allowed(e.expr, labelexpr.LABELS)
         if isinstance(e, A.SimpleCase):
             subject = self.eval(e.subject, row)
             for values, value in e.whens:
