@@ -24,6 +24,8 @@ from typing import ClassVar
 
 from lark import Token, Tree
 
+from dsgqa.dialect.absent_properties import REWRITE as ABSENT_PROPERTIES
+from dsgqa.dialect.absent_properties import null_absent_properties
 from dsgqa.dialect.anchor_maps import REWRITE as ANCHOR_MAPS
 from dsgqa.dialect.anchor_maps import move_anchor_maps
 from dsgqa.dialect.captures import REWRITE as CAPTURES
@@ -265,6 +267,8 @@ class Rewriter:
             self.note(LABEL_EXPRESSIONS)
         annotate_types(root)
         check_property_names(root)
+        if null_absent_properties(root):
+            self.note(ABSENT_PROPERTIES)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
         mixed_columns = mark_mixed_columns(root)

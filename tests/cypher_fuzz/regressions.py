@@ -1085,6 +1085,15 @@ CASES: list[Case] = [
          "MATCH (a:%) WHERE (a)-[:ROOM_CONNECTED]->(:!Object&!Place&!MeshPlace&!Building "
          "{class: 'office'}) RETURN a.nodeSymbol AS s ORDER BY s",
          [["R1"], ["R3"]], True, "the rooms next to office R2"),
+    Case("box_of_a_node_that_has_none",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "RETURN r.nodeSymbol AS r, r.bbox_center IS NULL AS a, count(m.bbox_dim) AS b, "
+         "coalesce(r.bbox_center.z, -1.0) AS z, point.distance(r.center, r.bbox_dim) AS d "
+         "ORDER BY r",
+         [["R1", True, 0, -1.0, None], ["R2", True, 0, -1.0, None],
+          ["R3", True, 0, -1.0, None]], True,
+         "Heracles stores the box on objects only: NULL for a room or mesh place (both engines "
+         "refused the query, 'Cannot find property bbox_center', charged to the model)"),
     Case("negated_relationship_types",
          "MATCH ()-[e:!CONTAINS]->() WITH count(e) AS a "
          "MATCH ()-[f:!(CONTAINS|ROOM_CONNECTED)]->() RETURN a, count(f) AS b",

@@ -1,0 +1,79 @@
+"""A property the layout stores on other labels only, read from a node that cannot have it.
+
+Heracles stores `bbox_center` and `bbox_dim` on objects only. Neo4j answers `r.bbox_center`
+of a room with NULL (so `WHERE r.bbox_center IS NULL` holds for every room, and
+`count(m.bbox_dim)` over mesh places is 0); the engines refuse the query ("Cannot find property
+bbox_center"), which charged the model with a query Neo4j answers. Where every label the
+variable's patterns allow lacks the key, the read becomes a NULL of the property's type
+(`CAST(NULL AS STRUCT(x DOUBLE, y DOUBLE, z DOUBLE))` for a point); its fields read NULL through
+`null_struct.py`'s guard on Kuzu.
+
+Only for a name that patterns alone bind (no WITH or UNWIND alias reuses it, no UNION part binds
+it again), so the labels the type annotator gathered are the node's. A key the layout has
+nowhere stays the engines' `schema` error.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from dsgqa.dialect.emit import plain_name, unquote_string
+from dsgqa.dialect.trees import call, name, tree
+from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_PROPERTIES, ctype
+
+REWRITE = "absent property->typed NULL"
+POINT_STRUCT = "STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)"
+
+
+def _keys(label: str) -> tuple[str, ...]:
+    return OBJECT_KEYS if label == "Object" else NODE_KEYS
+
+
+def _aliases(root: Tree) -> set[str]:
+    """Names a WITH or UNWIND gives to a value (which may be another node). A RETURN's alias is
+    read by its ORDER BY only, where the annotator types it as what it holds."""
+    names: set[str] = set()
+    for sub in root.iter_subtrees_topdown():
+        if sub.data == "with_clause":
+            names.update(plain_name(item.children[1]) for item in sub.iter_subtrees_topdown()
+                         if item.data == "proj_item" and len(item.children) > 1)
+        elif sub.data == "unwind":
+            names.add(plain_name(sub.children[1]))
+    return names
+
+
+def _read_key(node: Tree) -> str | None:
+    if node.data == "prop":
+        return plain_name(node.children[1])
+    if node.data == "index" and isinstance(node.children[1], Tree) \
+            and node.children[1].data == "str_lit":
+        return unquote_string(str(node.children[1].children[0]))
+    return None
+
+
+def null_absent_properties(root: Tree) -> bool:
+    """Rewrite each such read in place (module docstring); whether there was one."""
+    if any(sub.data == "union" for sub in root.iter_subtrees_topdown()):
+        return False
+    aliases: set[str] | None = None
+    changed = False
+    for sub in root.iter_subtrees_topdown():
+        if sub.data not in ("prop", "index"):
+            continue
+        base = sub.children[0]
+        key = _read_key(sub)
+        if key is None or key not in OBJECT_KEYS or not isinstance(base, Tree) \
+                or base.data != "var" or ctype(base) != "node":
+            continue
+        labels = getattr(base, "labels", None)
+        if not labels or any(key in _keys(label) for label in labels):
+            continue
+        if aliases is None:
+            aliases = _aliases(root)
+        if plain_name(base.children[0]) in aliases:
+            continue
+        kuzu_type = POINT_STRUCT if key in POINT_PROPERTIES else "STRING"
+        null = call("CAST", tree("cast_arg", tree("null_lit"), name(kuzu_type)))
+        sub.data, sub.children = "paren", [null]
+        changed = True
+    return changed
