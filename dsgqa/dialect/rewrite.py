@@ -1141,6 +1141,18 @@ def _haversin(rw: Rewriter, node: Tree, args: list) -> Tree:
                                "/", tree("float_lit", Token("FLOAT", "2.0"))))
 
 
+def _float_result(fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    """`floor()` and `ceil()` return a FLOAT in Neo4j whatever the argument; the engines keep an
+    integer argument's type (`floor(1)` is 1, where Neo4j gives 1.0)."""
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        _arity(fname, args, 1)
+        if node.child_types[1] == "float":
+            return node
+        rw.note(f"{fname}->CAST(AS DOUBLE)")
+        return cast(node, "DOUBLE")
+    return rewrite
+
+
 def _udf(kuzu_name: str, fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
     """A one-argument Neo4j function the engines lack, as the UDF of `functions.py`."""
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
@@ -1463,6 +1475,8 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "exp": _udf("neo4j_exp", "exp"),
     "isnan": _udf("neo4j_is_nan", "isNaN"),
     "haversin": _haversin,
+    "floor": _float_result("floor"),
+    "ceil": _float_result("ceil"),
     "labels": _labels,
     "relationships": _rename("rels", "relationships->rels"),
     "split": _split,

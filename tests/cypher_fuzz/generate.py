@@ -996,7 +996,8 @@ class Generator:
             return A.Func("toFloat", (self.integer(scope, d),))
         if choice == "ceil":
             self.tag("ceil_floor")
-            return A.Func(self.pick(("ceil", "floor")), (self.float(scope, d),))
+            return A.Func(self.pick(("ceil", "floor")), (
+                self.float(scope, d) if self.chance(0.7) else self.integer(scope, d),))
         return A.Lit(self.rng.randint(-4, 4) / 2 + 0.25)
 
     def point(self, scope: Scope, depth: int) -> A.Expr:

@@ -1111,6 +1111,11 @@ CASES: list[Case] = [
          "exp(1000) > 1 AS f",
          [[2.718281828459045, 2.718281828459045, 0.06120871905481362, True, True]], False,
          "the engines lack exp(), e(), haversin() and isNaN(); Math.exp(1000) is Infinity"),
+    Case("floor_and_ceil_of_an_integer_are_floats",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, floor(size(r.class)) AS f, "
+         "toString(ceil(size(r.class))) AS c ORDER BY r",
+         [["R1", 7.0, "7.0"], ["R2", 6.0, "6.0"], ["R3", 7.0, "7.0"]], True,
+         "Neo4j's floor() and ceil() return a FLOAT (the engines kept the integer: 7)"),
     Case("simple_case_with_a_null_when_value",
          "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
          "(b:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, "
