@@ -754,3 +754,15 @@ def test_a_case_without_a_subject_cannot_leave_it_out(target, cypher):
 def test_a_simple_case_over_rand_is_refused(target):
     with pytest.raises(DialectError, match="rand"):
         translate("RETURN CASE toInteger(rand() * 2) WHEN 0, 1 THEN 'a' END", target)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", [
+    "MATCH (r:Room) CALL (r) { RETURN r.nodeSymbol AS s } RETURN s",
+    "MATCH (r:Room) CALL (*) { RETURN r.nodeSymbol AS s } RETURN s",
+    "CALL () { MATCH (r:Room) RETURN r } RETURN r",
+])
+def test_a_scoped_call_subquery_is_refused_not_charged(target, cypher):
+    """Neo4j 5.23's `CALL (r) { }` is valid Cypher the engines cannot run: `dialect`."""
+    with pytest.raises(DialectError, match="CALL"):
+        translate(cypher, target)
