@@ -32,6 +32,8 @@ from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
+from dsgqa.dialect.collect_subqueries import REWRITE as COLLECT_SUBQUERIES
+from dsgqa.dialect.collect_subqueries import comprehend_collect_subqueries
 from dsgqa.dialect.computed_labels import REWRITE as COMPUTED_LABELS
 from dsgqa.dialect.computed_labels import read_computed_labels
 from dsgqa.dialect.computed_nodes import REWRITE as COMPUTED_NODES
@@ -263,6 +265,8 @@ class Rewriter:
         check_variable_case(root)
         if searched_cases(root):
             self.note(SIMPLE_CASE)
+        if comprehend_collect_subqueries(root):
+            self.note(COLLECT_SUBQUERIES)
         if resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         annotate_types(root)

@@ -1116,6 +1116,13 @@ CASES: list[Case] = [
          "toString(ceil(size(r.class))) AS c ORDER BY r",
          [["R1", 7.0, "7.0"], ["R2", 6.0, "6.0"], ["R3", 7.0, "7.0"]], True,
          "Neo4j's floor() and ceil() return a FLOAT (the engines kept the integer: 7)"),
+    Case("collect_subquery_as_a_pattern_comprehension",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, "
+         "COLLECT { MATCH (r)-[:CONTAINS]->(m) WHERE m.class <> 'floor' RETURN m.nodeSymbol } "
+         "AS ms, size(COLLECT { MATCH (r)-[:ROOM_CONNECTED]->(n) RETURN n.nodeSymbol }) AS k "
+         "ORDER BY r",
+         [["R1", ["p1"], 1], ["R2", [], 2], ["R3", [], 1]], True,
+         "R1 holds P1 (floor) and p1 (unknown); connections stored both ways (refused before)"),
     Case("simple_case_with_a_null_when_value",
          "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
          "(b:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, "

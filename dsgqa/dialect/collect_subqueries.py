@@ -1,0 +1,68 @@
+"""A COLLECT { } subquery that is a pattern comprehension in other words.
+
+`COLLECT { MATCH (r)-[:CONTAINS]->(m:MeshPlace) WHERE m.center.z > 0 RETURN m.nodeSymbol }` is
+the list `[(r)-[:CONTAINS]->(m:MeshPlace) WHERE m.center.z > 0 | m.nodeSymbol]` (the Cypher
+Manual defines both as the values of the matches, in match order, with the outer variables the
+pattern names bound). The engines have neither, but the translator already answers pattern
+comprehensions where it can be faithful (`pattern_lists.py`), so such a subquery becomes one
+before any other pass reads the tree. Only that shape: one non-optional MATCH of one path with
+a relationship and no path variable, an optional WHERE, and a RETURN of one value without
+DISTINCT, ORDER BY, SKIP, LIMIT or an aggregate; any other COLLECT stays refused.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.trees import child_of, function_name, tree
+
+REWRITE = "COLLECT subquery->pattern comprehension"
+
+
+def _comprehension(body: Tree) -> Tree | None:
+    """The pattern comprehension `body` (a COLLECT's query) says, or None."""
+    singles = [c for c in body.children if isinstance(c, Tree)]
+    if len(singles) != 1 or singles[0].data != "single_query":
+        return None
+    clauses = singles[0].children
+    if len(clauses) != 2 or clauses[0].data != "match" or clauses[1].data != "return_clause":
+        return None
+    match, ret = clauses
+    if any(not isinstance(c, Tree) for c in match.children):   # OPTIONAL
+        return None
+    patterns = child_of(match, "pattern_list").children
+    if len(patterns) != 1 or len(patterns[0].children) != 1:    # one path, no `p =`
+        return None
+    chain = patterns[0].children[0]
+    if not (isinstance(chain, Tree) and chain.data == "chain" and len(chain.children) >= 3):
+        return None
+    projection = ret.children[0]
+    if any(not isinstance(c, Tree) or c.data != "proj_items" for c in projection.children):
+        return None   # DISTINCT, ORDER BY, SKIP, LIMIT
+    items = projection.children[0].children
+    if len(items) != 1 or not isinstance(items[0], Tree) or has_aggregate(items[0].children[0]):
+        return None
+    value = items[0].children[0]
+    first, rel, *rest = chain.children
+    predicate = tree("pattern_predicate", first, rel, tree("pattern_tail", *rest))
+    where = next((c for c in match.children if c.data == "where"), None)
+    if where is None:
+        return tree("list_comp_map", predicate, value)
+    return tree("list_comp", predicate, where.children[0], value)
+
+
+def comprehend_collect_subqueries(root: Tree) -> bool:
+    """Rewrite each such COLLECT in place (module docstring); whether there was one."""
+    changed = False
+    for sub in list(root.iter_subtrees()):   # bottom-up: an inner COLLECT first
+        if sub.data != "subquery" or function_name(sub.children[0]).lower() != "collect":
+            continue
+        body = sub.children[1]
+        if not (isinstance(body, Tree) and body.data == "query"):
+            continue
+        comprehension = _comprehension(body)
+        if comprehension is not None:
+            sub.data, sub.children = comprehension.data, comprehension.children
+            changed = True
+    return changed
