@@ -263,7 +263,7 @@ DIALECT_ERRORS = [
     "MATCH (n:Room)-->() RETURN [(n)-->(m) | m.nodeSymbol]",
     "RETURN point({latitude: 1.0, longitude: 2.0})",
     "MATCH (n:Room) RETURN n {.*}",
-    "MATCH (n:Room) RETURN COLLECT { MATCH (n)-->(m) RETURN m }",
+    "MATCH (n:Room) RETURN COLLECT { MATCH (n)-->(m) RETURN m ORDER BY m.nodeSymbol }",
 ]
 
 
