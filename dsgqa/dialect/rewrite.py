@@ -687,16 +687,22 @@ class Rewriter:
         else:
             universe = (*LABELS, *EDGE_TYPES)
         allowed = predicate_labels(expression, universe)
-        if not allowed:   # false, or NULL for a NULL subject
-            return tree("compare", call("label", subject), Token("COMP_OP", "<>"),
-                        call("label", subject))
-        tests = [tree("compare", call("label", subject), Token("EQ", "="),
-                      tree("str_lit", Token("STRING", quote_string(label))))
-                 for label in allowed]
-        result = tests[0]
-        for test in tests[1:]:
-            result = tree("or_", result, test)
-        return tree("paren", result) if len(tests) > 1 else result
+        if not allowed:
+            result = tree("false_lit")
+        else:
+            tests = [tree("compare", call("label", clone(subject)), Token("EQ", "="),
+                          tree("str_lit", Token("STRING", quote_string(label))))
+                     for label in allowed]
+            result = tests[0]
+            for test in tests[1:]:
+                result = tree("or_", result, test)
+        if isinstance(subject, Tree) and subject.data == "var" \
+                and not getattr(subject, "nullable", True):
+            return tree("paren", result)
+        # Both engines give label() of a NULL node its pattern's one label ('Place' after an
+        # OPTIONAL MATCH (r)-->(p:Place) that found nothing): NULL is tested first.
+        return tree("case_expr", tree("case_when", tree("is_null", clone(subject)),
+                                      tree("null_lit")), result)
 
     def _zero_safe_sort_keys(self, projection: Tree) -> None:
         """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.

@@ -1078,6 +1078,12 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS r, m:!MeshPlace AS x ORDER BY r, x",
          [["R1", False], ["R1", True], ["R2", False], ["R3", None]], True,
          "R1 holds MeshPlace P1 and Place p1; R3 holds nothing, so m is NULL and so is m:!A"),
+    Case("label_predicate_on_a_node_an_optional_match_left_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(p:Place) "
+         "RETURN r.nodeSymbol AS r, p:Place AS a, p:!Place AS b ORDER BY r",
+         [["R1", True, False], ["R2", None, None], ["R3", None, None]], True,
+         "NULL:Place is NULL (both engines: label() of the NULL node is its pattern's one label, "
+         "'Place', so the test was true; bench_dialect_fuzz.py --seed 1618)"),
     Case("parenthesised_label_alternation_in_where",
          "MATCH (n) WHERE n:(Room|Building) AND NOT n:Room RETURN n.nodeSymbol AS s",
          [["B1"]], False, "the one Building"),
