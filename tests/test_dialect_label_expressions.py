@@ -47,8 +47,8 @@ def test_a_pattern_no_node_satisfies_is_refused(target, neo4j):
      "label(n) = 'Object' OR label(n) = 'Place' OR label(n) = 'MeshPlace' OR "
      "label(n) = 'Building'"),
     ("MATCH (n) WHERE n:(Room|Object) RETURN n", "label(n) = 'Object' OR label(n) = 'Room'"),
-    ("MATCH (n) WHERE n:Room&Object RETURN n", "WHERE (false)"),
-    ("MATCH (n) WHERE n:room RETURN n", "WHERE (false)"),   # false, as in Neo4j
+    ("MATCH (n) WHERE n:Room&Object RETURN n", "false RETURN"),
+    ("MATCH (n) WHERE n:room RETURN n", "false RETURN"),   # false, as in Neo4j
     ("MATCH (r:Room) OPTIONAL MATCH (r)-->(n:Place) RETURN n:Place",
      "CASE WHEN n IS NULL THEN NULL ELSE label(n) = 'Place' END"),
     ("MATCH ()-[r]->() WHERE r:!CONTAINS RETURN r", "label(r) = 'OBJECT_CONNECTED'"),
