@@ -696,9 +696,11 @@ class Rewriter:
             result = tests[0]
             for test in tests[1:]:
                 result = tree("or_", result, test)
+            if len(tests) > 1:
+                result = tree("paren", result)
         if isinstance(subject, Tree) and subject.data == "var" \
                 and not getattr(subject, "nullable", True):
-            return tree("paren", result)
+            return result
         # Both engines give label() of a NULL node its pattern's one label ('Place' after an
         # OPTIONAL MATCH (r)-->(p:Place) that found nothing): NULL is tested first.
         return tree("case_expr", tree("case_when", tree("is_null", clone(subject)),
