@@ -766,3 +766,30 @@ def test_a_scoped_call_subquery_is_refused_not_charged(target, cypher):
     """Neo4j 5.23's `CALL (r) { }` is valid Cypher the engines cannot run: `dialect`."""
     with pytest.raises(DialectError, match="CALL"):
         translate(cypher, target)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "what"), [
+    ("MATCH (o:Object) WHERE o.class =~ '^(?!sign).*$' RETURN o", "lookaround"),
+    ("MATCH (o:Object) WHERE o.nodeSymbol =~ 'O\\\\d*(\\\\d)\\\\1' RETURN o", "backreference"),
+    ("RETURN 'abc' =~ 'a*+bc' AS v", "possessive"),
+    ("RETURN 'R1' =~ '\\\\p{Upper}\\\\d' AS v", "class name"),
+    ("RETURN 'a' =~ '[a-z&&[^b]]' AS v", "intersection"),
+    ("RETURN 'b' =~ '[[:alpha:]]' AS v", "POSIX"),
+    ("RETURN 'O[' =~ 'O[' AS v", "does not compile"),
+    ("MATCH (o:Object) WHERE o.class =~ '(?!x)' + o.class RETURN o", "lookaround"),
+])
+def test_a_regex_the_engines_read_otherwise_is_refused(target, cypher, what):
+    """RE2 answered these false (or true) with no error; Neo4j uses Java's regex."""
+    with pytest.raises(DialectError, match=what):
+        translate(cypher, target)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", [
+    "MATCH (o:Object) WHERE o.class =~ '(?i).*chair.*' RETURN o",
+    "MATCH (o:Object) WHERE o.nodeSymbol =~ 'O[0-9]+\\\\.?\\\\d{0,2}' RETURN o",
+    "MATCH (o:Object) WHERE o.class =~ '(table|chair)s?' RETURN o",
+])
+def test_a_regex_both_libraries_read_alike_passes(target, cypher):
+    translate(cypher, target)

@@ -97,6 +97,7 @@ from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
 from dsgqa.dialect.projection_checks import check_projections
 from dsgqa.dialect.reduce_folds import REWRITE as REDUCE_FOLDS
 from dsgqa.dialect.reduce_folds import refold
+from dsgqa.dialect.regex_patterns import refuse_java_only_patterns
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
@@ -845,7 +846,11 @@ class Rewriter:
         self.note(CROSS_TYPES)
         return across
 
-    r_starts_with = r_ends_with = r_regex = _text_test
+    r_starts_with = r_ends_with = _text_test
+
+    def r_regex(self, node: Tree) -> Tree:
+        refuse_java_only_patterns(node)
+        return self._text_test(node)
 
     def pre_case_expr(self, node: Tree) -> Tree:
         refuse_mixed_result(node)
