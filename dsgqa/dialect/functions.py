@@ -5,16 +5,19 @@ Why UDFs: some Neo4j functions have no faithful form in Kuzu's built-ins. Kuzu's
 `string_split` drops empty strings (`split('O237', 'O')` is `['', '237']` in Neo4j and `['237']`
 in Kuzu, so an index into it silently reads another element); `CAST(2.5 AS STRING)` is
 `'2.500000'` where Neo4j prints Java's shortest form `'2.5'`; `CAST(true AS STRING)` is `'True'`;
-and `stDev`, `percentileCont`, `replace`, `exp`, `isNaN` do not exist. Each function below
-follows the Neo4j Cypher Manual; aggregates are computed over `collect(x)` (which skips NULLs,
-as the aggregates do). The translator (`rewrite.py`) calls them by the names in `UDFS`; any
-NULL argument gives NULL, as in Neo4j (the engine's default NULL handling).
+`CAST('x' AS INT64)` fails where `toInteger('x')` is NULL, and `CAST(' 42' AS INT64)` is 42
+where Neo4j's parse gives NULL; and `stDev`, `percentileCont`, `replace`, `exp`, `isNaN` do not
+exist. Each function below follows the Neo4j Cypher Manual; aggregates are computed over
+`collect(x)` (which skips NULLs, as the aggregates do). The translator (`rewrite.py`) calls
+them by the names in `UDFS`; any NULL argument gives NULL, as in Neo4j (the engine's default
+NULL handling).
 """
 
 from __future__ import annotations
 
 import decimal
 import math
+import re
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,6 +59,45 @@ def java_double_string(value: float) -> str:
     exponent = digits_tuple.exponent + len(digits_tuple.digits) - 1  # type: ignore[operator]
     mantissa = digits[0] + "." + (digits[1:] or "0")
     return f"{sign}{mantissa}E{exponent}"
+
+
+_LONG_MIN, _LONG_MAX = -(2 ** 63), 2 ** 63 - 1
+# Java's Long.parseLong (a sign, digits) and BigDecimal(String) (digits with a point and an
+# exponent): no spaces, no `inf`, no underscores, which Python's int() and float() take.
+_JAVA_LONG = re.compile(r"[+-]?[0-9]+")
+_JAVA_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# Java's Double.parseDouble after its trim: NaN, Infinity, a decimal with an optional f/d suffix.
+_JAVA_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+                          r"(?:[eE][+-]?[0-9]+)?[fFdD]?)")
+
+
+def neo4j_to_integer(text: str) -> int | None:
+    """`toInteger()` of a string as Neo4j parses it: `Long.parseLong`, else the `BigDecimal`
+    the text spells truncated toward zero, else NULL; a value outside the 64-bit range raises."""
+    if _JAVA_LONG.fullmatch(text):
+        value = int(text)
+    elif _JAVA_DECIMAL.fullmatch(text):
+        value = int(Decimal(text))   # int() of a Decimal truncates toward zero
+    else:
+        return None
+    if not _LONG_MIN <= value <= _LONG_MAX:
+        raise ValueError(f"integer, {text}, is too large")
+    return value
+
+
+def neo4j_to_float(text: str) -> float | None:
+    """`toFloat()` of a string as Neo4j parses it: Java's `Double.parseDouble` (which trims
+    characters up to the space), else NULL."""
+    trimmed = text.strip("".join(chr(c) for c in range(33)))
+    if not _JAVA_DOUBLE.fullmatch(trimmed):
+        return None
+    body = trimmed.rstrip("fFdD") if not trimmed.endswith("Infinity") else trimmed
+    return float(body.replace("Infinity", "inf").replace("NaN", "nan"))
+
+
+def neo4j_to_boolean(text: str) -> bool | None:
+    """`toBoolean()` of a string: 'true' or 'false' in any case, else NULL."""
+    return {"true": True, "false": False}.get(text.lower())
 
 
 def neo4j_exp(value: float) -> float:
@@ -202,6 +244,9 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_bool_string", neo4j_bool_string, ("BOOLEAN",), "STRING"),
     UDF("neo4j_round", neo4j_round, ("DOUBLE", "INT64", "STRING"), "DOUBLE"),
     UDF("neo4j_exp", neo4j_exp, ("DOUBLE",), "DOUBLE"),
+    UDF("neo4j_to_integer", neo4j_to_integer, ("STRING",), "INT64"),
+    UDF("neo4j_to_float", neo4j_to_float, ("STRING",), "DOUBLE"),
+    UDF("neo4j_to_boolean", neo4j_to_boolean, ("STRING",), "BOOLEAN"),
     UDF("neo4j_is_nan", neo4j_is_nan, ("DOUBLE",), "BOOLEAN"),
     UDF("neo4j_stdev", neo4j_stdev, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_stdevp", neo4j_stdevp, ("DOUBLE[]",), "DOUBLE"),

@@ -1121,10 +1121,13 @@ def _arity(fname: str, args: list[object], *counts: int) -> None:
 
 def _to_integer(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("toInteger", args, 1)
-    rw.note("toInteger->CAST")
     (value,) = args
     if isinstance(value, Tree) and value.data == "int_lit":
         return value
+    if node.child_types[1] == "str":   # Neo4j's parse: NULL for text that is no number
+        rw.note("toInteger(text)->neo4j_to_integer")
+        return call("neo4j_to_integer", value)
+    rw.note("toInteger->CAST")
     as_double = cast(value, "DOUBLE")
     # Neo4j truncates toward zero; Kuzu's CAST to INT64 rounds.
     truncated = arith(call("sign", as_double), "*", call("floor", call("abs", as_double)))
@@ -1179,9 +1182,19 @@ def _udf(kuzu_name: str, fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
     return rewrite
 
 
+# Text as Neo4j parses it (`functions.py`): the UDF and the rewrite's name.
+_TEXT_PARSES = {"toFloat": ("neo4j_to_float", "toFloat(text)->neo4j_to_float"),
+                "toBoolean": ("neo4j_to_boolean", "toBoolean(text)->neo4j_to_boolean")}
+
+
 def _simple_cast(kuzu_type: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    """`toFloat()`/`toBoolean()` as a CAST; of text, as Neo4j parses it (`_TEXT_PARSES`)."""
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(label, args, 1)
+        if node.child_types[1] == "str":
+            udf, note = _TEXT_PARSES[label]
+            rw.note(note)
+            return call(udf, args[0])
         rw.note(f"{label}->CAST")
         return cast(args[0], kuzu_type)
     return rewrite

@@ -40,7 +40,7 @@ _NEO4J_RAISES_TOO = re.compile(
     r"|the number of rows to skip/limit must be a non-negative integer"
     r"|valueerror: percentile .* is not between 0\.0 and 1\.0"
     r"|valueerror: (precision argument to 'round\(\)' cannot be negative"
-    r"|unknown rounding mode|rounding necessary)"
+    r"|unknown rounding mode|rounding necessary|integer, .*, is too large)"
     r"|exceeded the memory limit|query worker died \(memory limit")
 
 

@@ -1041,14 +1041,12 @@ def to_integer(v: object) -> int | None:
             raise CypherError("toInteger of a non-finite float")
         return int(v)  # truncates toward zero
     if isinstance(v, str):
-        try:
+        # Long.parseLong, else new BigDecimal(text): no spaces, no `inf`, no underscores
+        if re.fullmatch(r"[+-]?\d+", v, re.ASCII):
             return int(v)
-        except ValueError:
-            try:
-                f = float(v)
-            except ValueError:
-                return None
-            return int(f) if math.isfinite(f) else None
+        if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", v, re.ASCII):
+            return int(Decimal(v))
+        return None
     raise CypherError("toInteger of a non-scalar")
 
 
@@ -1056,10 +1054,13 @@ def to_float(v: object) -> float | None:
     if is_number(v):
         return float(v)  # type: ignore[arg-type]
     if isinstance(v, str):
-        try:
-            return float(v)
-        except ValueError:
+        # Double.parseDouble: trims characters up to the space; NaN, Infinity, an f/d suffix
+        text = v.strip("".join(map(chr, range(33))))
+        m = re.fullmatch(r"([+-]?)(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[fFdD]?",
+                         text, re.ASCII)
+        if m is None or (m.group(2) in ("NaN", "Infinity") and text[-1] in "fFdD"):
             return None
+        return float(m.group(1) + {"NaN": "nan", "Infinity": "inf"}.get(m.group(2), m.group(2)))
     raise CypherError("toFloat of a non-number")
 
 

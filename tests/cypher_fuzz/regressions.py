@@ -1129,6 +1129,14 @@ CASES: list[Case] = [
          "ORDER BY r",
          [["R1", ["p1"], 1], ["R2", [], 2], ["R3", [], 1]], True,
          "R1 holds P1 (floor) and p1 (unknown); connections stored both ways (refused before)"),
+    Case("text_to_numbers_as_neo4j_parses_it",
+         "RETURN toInteger(' 42') AS a, toInteger('3.99999999999999999') AS b, "
+         "toInteger('lounge') AS c, toInteger('+5') AS d, toFloat(' 2.5 ') AS e, "
+         "toFloat('inf') AS f, toFloat('O0') AS g, toBoolean('yes') AS h, toBoolean('TRUE') AS i",
+         [[None, 3, None, 5, 2.5, None, None, None, True]], False,
+         "Long.parseLong, then BigDecimal, for toInteger; Double.parseDouble (which trims) for "
+         "toFloat (the engines' CAST read ' 42' as 42, rounded 3.999.. to 4, read 'inf', and "
+         "failed on 'lounge')"),
     Case("simple_case_with_a_null_when_value",
          "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
          "(b:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, "
