@@ -32,8 +32,8 @@ def allowed_labels(expression: Tree, universe: tuple[str, ...] = LABELS) -> froz
     """The labels of `universe` a node with only that label satisfies `expression` with.
     A name outside the universe allows no node (Neo4j: no node has that label)."""
     kind = expression.data
-    if kind == "label_term":
-        name = plain_name(expression.children[0])
+    if kind in ("label_term", "name"):   # a relationship type is a bare `name`
+        name = plain_name(expression if kind == "name" else expression.children[0])
         return frozenset({name}) & frozenset(universe)
     if kind == "label_any":
         return frozenset(universe)
@@ -53,7 +53,7 @@ def is_plain(node_labels: Tree) -> bool:
 
 
 def _alternatives(expression: Tree) -> bool:
-    return expression.data == "label_term" or (
+    return expression.data in ("label_term", "name") or (
         expression.data == "label_or" and all(_alternatives(c) for c in expression.children))
 
 
@@ -95,9 +95,10 @@ def resolve_rel_types(rel_types: Tree) -> bool:
     """Rewrite one relationship pattern's types in place as the list the printer writes
     (`name`s between `|` separators); whether it was an expression (`:!CONTAINS`)."""
     (expression,) = rel_types.children
+    if expression.data == "name":   # one type: as the grammar gave it
+        return False
     if _alternatives(expression):   # as written
-        names = [t.children[0] for t in expression.iter_subtrees_topdown()
-                 if t.data == "label_term"]
+        names = [t for t in expression.iter_subtrees_topdown() if t.data == "name"]
     else:
         allowed = allowed_labels(expression, EDGE_TYPES)
         if not allowed:

@@ -43,6 +43,20 @@ def check_labels(node_labels: Tree) -> None:
             _check(plain_name(term.children[0]), LABELS, "label")
 
 
+_KNOWN = frozenset(LABELS) | frozenset(EDGE_TYPES) | _ENTITY_KEYS | POINT_FIELDS
+
+
+def names_collide(names: set[str]) -> bool:
+    """Whether two of `names` (the query's identifiers), or one of them and a name of the
+    layout, differ only in case: else none of the checks here can fail (a cheap gate)."""
+    seen: dict[str, str] = {}
+    for name in (*names, *_KNOWN):
+        other = seen.setdefault(name.lower(), name)
+        if other != name:
+            return True
+    return False
+
+
 def check_pattern_names(root: Tree) -> None:
     """No label or relationship type a pattern names is one of the layout's in another case.
     A name the layout does not have at all is left to the engines, which refuse it alike
@@ -51,9 +65,9 @@ def check_pattern_names(root: Tree) -> None:
         if sub.data == "node_labels":
             check_labels(sub)
         elif sub.data == "rel_types":
-            for term in sub.iter_subtrees_topdown():
-                if term.data == "label_term":
-                    _check(plain_name(term.children[0]), EDGE_TYPES, "relationship type")
+            for type_name in sub.iter_subtrees_topdown():
+                if type_name.data == "name":
+                    _check(plain_name(type_name), EDGE_TYPES, "relationship type")
 
 
 def check_property_names(root: Tree) -> None:

@@ -68,7 +68,11 @@ from dsgqa.dialect.label_expressions import (
 )
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
-from dsgqa.dialect.layout_names import check_pattern_names, check_property_names
+from dsgqa.dialect.layout_names import (
+    check_pattern_names,
+    check_property_names,
+    names_collide,
+)
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
 from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
 from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
@@ -137,6 +141,12 @@ from dsgqa.dialect.with_where_scope import widen_with_wheres
 from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
 from dsgqa.dialect.zero_hops import refuse_zero_hops_off_tables
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
+
+# Text that a query needing these passes holds: CASE; COLLECT {; a label or type expression's
+# operators or Neo4j 4's `:A:B`.
+_CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
+_COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
+_LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
@@ -262,17 +272,23 @@ class Rewriter:
     def run(self, root: Tree) -> Tree:
         taken = {plain_name(t) for t in root.scan_values(
             lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
-        check_pattern_names(root)
-        check_variable_case(root)
-        if searched_cases(root):
+        # Passes that only some queries need are gated on the text (a false alarm costs time).
+        keys = {unquote_string(str(t)) for t in root.scan_values(   # n['key']
+            lambda v: isinstance(v, Token) and v.type == "STRING")}
+        collide = names_collide(taken | {k for k in keys if k.isidentifier()})
+        if collide:
+            check_pattern_names(root)
+            check_variable_case(root)
+        if _CASE_WORD.search(self.source) and searched_cases(root):
             self.note(SIMPLE_CASE)
-        if comprehend_collect_subqueries(root):
+        if _COLLECT_BRACE.search(self.source) and comprehend_collect_subqueries(root):
             self.note(COLLECT_SUBQUERIES)
-        if resolve_label_expressions(root):
+        if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         annotate_types(root)
-        check_property_names(root)
-        if null_absent_properties(root):
+        if collide:
+            check_property_names(root)
+        if "bbox" in self.source and null_absent_properties(root):
             self.note(ABSENT_PROPERTIES)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
