@@ -54,12 +54,22 @@ def _free_names(node: object, bound: str) -> set[str]:
     return found
 
 
+def _case_reads_row(bodies: list[object], bound: str) -> bool:
+    """Whether a CASE in the bodies reads a variable besides the element."""
+    return any(sub.data == "case_expr" and _free_names(sub, bound)
+               for body in bodies if isinstance(body, Tree)
+               for sub in body.iter_subtrees_topdown())
+
+
 def affected(bound: str, source: object, bodies: list[object]) -> bool:
     """Whether the engines' bug can change `[bound IN source ...bodies]`: a list that may hold
-    nodes or structs, and a body that reads something besides the element; or a variable
-    holding a list known to be of nodes, relationships or structs, whatever the body reads."""
+    nodes or structs, and a body that reads something besides the element; a variable
+    holding a list known to be of nodes, relationships or structs, whatever the body reads; or
+    a variable holding any list, with a CASE in the body that reads the row (`WITH k, [..] AS xs
+    RETURN [x IN xs | CASE WHEN x > k THEN 1 ELSE 0 END]` gave the second row [0, 0] for [0, 1]
+    on both engines: the CASE read the first row's k)."""
     if isinstance(source, Tree) and source.data == "var" \
-            and ctype(source) in _STRUCT_LISTS:
+            and (ctype(source) in _STRUCT_LISTS or _case_reads_row(bodies, bound)):
         return True
     return ctype(source) not in _SAFE_LISTS and any(_free_names(b, bound) for b in bodies)
 

@@ -6,6 +6,11 @@ END` gives 2 and 2 (Neo4j: 1, 2), and Ladybug does the same for one under NOT/AN
 conditions arise often from the translator's own rewrites (a NULL-aware `IN` or `CONTAINS` is a
 CASE), so `CASE WHEN x IN l THEN ...` would go wrong. Comparing the inner CASE with `true` keeps
 its three values (true, false, NULL) and both engines evaluate it right.
+
+Kuzu 0.11.3 also misreads a WHEN condition that is an `IN` over a literal list: `CASE WHEN
+n.class IN ['hallway'] THEN 5 END` was NULL for a hallway while `n.class IN ['hallway']` alone
+was true (a random graph, `bench_dialect_fuzz.py --seed 7070`). Compared with true it is right,
+so such an IN is compared too (on both engines: the value is the same).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ def _compared(condition: object) -> tuple[object, bool]:
     """`condition` with every boolean CASE it combines compared with true; whether it changed."""
     if not isinstance(condition, Tree):
         return condition, False
-    if condition.data == "case_expr":
+    if condition.data in ("case_expr", "in_"):
         return tree("compare", tree("paren", condition), Token("EQ", "="),
                     tree("true_lit")), True
     if condition.data in _CONNECTIVES:

@@ -245,14 +245,21 @@ class Generator:
         reads: list[tuple[A.Expr, str]] = [(A.Var("k"), "k")] if grouped else []
         for i in range(self.rng.randint(1, 3)):
             with self.unit() as tags:
-                read = self.read_list(A.Var("xs"), collected)
+                read = self.read_list(A.Var("xs"), collected, A.Var("k") if grouped else None)
             self.claim(tags, read)
             reads.append((read, f"v{i}"))
         order_out = (A.SortItem(A.Var("k")),) if grouped else ()
         clauses.append(A.Projection("RETURN", tuple(reads), order=order_out))
         return A.Query((tuple(clauses),))
 
-    def read_list(self, xs: A.Expr, kind: str) -> A.Expr:
+    def read_list(self, xs: A.Expr, kind: str, row: A.Expr | None = None) -> A.Expr:
+        if row is not None and kind in ("str", "float") and self.chance(0.3):
+            # a CASE in a lambda over a list a WITH passed on, reading a value of the row
+            self.tag("case_in_lambda_reads_row")
+            bound = A.Var("x")
+            test = A.BinOp("<", bound, row) if kind == "str" else \
+                A.BinOp(">", bound, A.Func("toFloat", (A.Func("size", (row,)),)))
+            return A.ListComp("x", xs, None, A.Case(((test, A.Lit(1)),), A.Lit(0)))
         choice = self.pick(("neg_index", "index", "slice", "head", "last", "size", "tail",
                             "reverse"))
         i = self.rng.randint(-3, 3)
