@@ -68,9 +68,13 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
     a variable holding any list, with a CASE in the body that reads the row (`WITH k, [..] AS xs
     RETURN [x IN xs | CASE WHEN x > k THEN 1 ELSE 0 END]` gave the second row [0, 0] for [0, 1]
     on both engines: the CASE read the first row's k)."""
-    if isinstance(source, Tree) and source.data == "var" \
-            and (ctype(source) in _STRUCT_LISTS or _case_reads_row(bodies, bound)):
+    if isinstance(source, Tree) and source.data == "var" and ctype(source) in _STRUCT_LISTS:
         return True
+    if isinstance(source, Tree) and _case_reads_row(bodies, bound) and (
+            source.data == "var" or (source.data not in ("slice", "list_literal") and any(
+                sub.data == "var" and ctype(sub).startswith("list<")
+                for sub in source.iter_subtrees_topdown()))):
+        return True   # a function of such a list (`reverse(xs)`) went wrong too: refused
     return ctype(source) not in _SAFE_LISTS and any(_free_names(b, bound) for b in bodies)
 
 
@@ -90,8 +94,8 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
     when the source is not a variable."""
     source = binding.children[1]
     if not (isinstance(source, Tree) and source.data == "var"):
-        raise DialectError("a comprehension over a computed list of nodes that reads a variable "
-                           "of the row (the engines read another row's nodes there)")
+        raise DialectError("a comprehension over a computed list that reads a variable of the "
+                           "row (the engines read another row's values there)")
     bound = plain_name(binding.children[0].children[0])
     if any(isinstance(body, Tree) and any(
             node.data == "node_pattern" and node.children and isinstance(node.children[0], Tree)

@@ -1145,6 +1145,12 @@ CASES: list[Case] = [
          [["R1", [0, 0], 0], ["R2", [1], 1]], True,
          "R2's place is at x 9.5 > 2 (both engines: the CASE read the first row's k, [0] and 0; "
          "the fourth held-out probe's reduce(n = 0, z IN zs | n + CASE WHEN z > r.center.z ...))"),
+    Case("case_in_a_lambda_over_a_function_of_a_passed_list",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r.nodeSymbol AS k, collect(m.center.x) AS xs "
+         "RETURN k, [x IN reverse(xs) | CASE WHEN x > toFloat(size(k)) THEN 1 ELSE 0 END] AS f "
+         "ORDER BY k",
+         [["R1", [0, 0]], ["R2", [1]]], True,
+         "as above through reverse() (both engines: [0] for R2; refused)"),
     Case("in_as_a_when_condition",
          "MATCH (p:MeshPlace)<-[:CONTAINS]-(r) RETURN p.nodeSymbol AS p, "
          "CASE WHEN r.class IN ['office', 'hallway'] THEN 5 END AS b ORDER BY p",
