@@ -61,6 +61,39 @@ def _case_reads_row(bodies: list[object], bound: str) -> bool:
                for sub in body.iter_subtrees_topdown())
 
 
+_CLAUSES = frozenset({"with_clause", "return_clause", "match", "unwind"})
+
+
+def _lambda_source(node: Tree) -> Tree | None:
+    """The list a comprehension or a quantifier walks, where it is a variable."""
+    binding = node.children[0] if node.data in ("list_comp", "list_comp_map") else (
+        node.children[1] if node.data == "call" and len(node.children) == 2 else None)
+    if isinstance(binding, Tree) and binding.data == "where_arg":
+        binding = binding.children[0]
+    if isinstance(binding, Tree) and binding.data == "in_" \
+            and isinstance(binding.children[1], Tree) and binding.children[1].data == "var":
+        return binding.children[1]
+    return None
+
+
+def mark_shared_sources(root: Tree) -> None:
+    """Mark the list variable of every lambda that shares its clause with another lambda over
+    a list variable: both engines then computed all but one of them wrong, whatever their
+    bodies read (`RETURN [x IN xs | abs(x - 1.0)] AS a, [x IN xs | x + 3] AS b` gave a as
+    [0.0, 0.0] for xs = [0.5, 1.5]; also coalesce(), sign(), UDFs, lists and maps built in the
+    body; an alias of the same list too). Walking positions, each lambda over its own
+    `range()`, is right (measured with four lambdas)."""
+    for clause in root.iter_subtrees_topdown():
+        if clause.data not in _CLAUSES:
+            continue
+        sources = [source for sub in clause.iter_subtrees_topdown()
+                   if sub.data in ("list_comp", "list_comp_map", "call")
+                   for source in [_lambda_source(sub)] if source is not None]
+        if len(sources) > 1:
+            for source in sources:
+                source.shared = True  # type: ignore[attr-defined]
+
+
 def affected(bound: str, source: object, bodies: list[object]) -> bool:
     """Whether the engines' bug can change `[bound IN source ...bodies]`: a list that may hold
     nodes or structs, and a body that reads something besides the element; a variable
@@ -68,7 +101,8 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
     a variable holding any list, with a CASE in the body that reads the row (`WITH k, [..] AS xs
     RETURN [x IN xs | CASE WHEN x > k THEN 1 ELSE 0 END]` gave the second row [0, 0] for [0, 1]
     on both engines: the CASE read the first row's k)."""
-    if isinstance(source, Tree) and source.data == "var" and ctype(source) in _STRUCT_LISTS:
+    if isinstance(source, Tree) and source.data == "var" and (
+            ctype(source) in _STRUCT_LISTS or getattr(source, "shared", False)):
         return True
     if isinstance(source, Tree) and _case_reads_row(bodies, bound) and (
             source.data == "var" or (source.data not in ("slice", "list_literal") and any(

@@ -29,7 +29,7 @@ from dsgqa.dialect.absent_properties import null_absent_properties
 from dsgqa.dialect.anchor_maps import REWRITE as ANCHOR_MAPS
 from dsgqa.dialect.anchor_maps import move_anchor_maps
 from dsgqa.dialect.captures import REWRITE as CAPTURES
-from dsgqa.dialect.captures import affected, by_position
+from dsgqa.dialect.captures import affected, by_position, mark_shared_sources
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.collect_subqueries import REWRITE as COLLECT_SUBQUERIES
@@ -290,6 +290,7 @@ class Rewriter:
             check_property_names(root)
         if "bbox" in self.source and null_absent_properties(root):
             self.note(ABSENT_PROPERTIES)
+        mark_shared_sources(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
         mixed_columns = mark_mixed_columns(root)

@@ -260,6 +260,16 @@ class Generator:
             test = A.BinOp("<", bound, row) if kind == "str" else \
                 A.BinOp(">", bound, A.Func("toFloat", (A.Func("size", (row,)),)))
             return A.ListComp("x", xs, None, A.Case(((test, A.Lit(1)),), A.Lit(0)))
+        if kind == "float" and self.chance(0.3):
+            # lambdas over the list a WITH passed on, several per RETURN: both engines computed
+            # all but one of them wrong when their bodies called abs(), coalesce(), sign() ...
+            self.tag("lambdas_over_one_list")
+            x = A.Var("x")
+            body = self.pick((A.Func("abs", (A.BinOp("-", x, A.Lit(1.0)),)),
+                              A.Func("coalesce", (x, A.Lit(0.0))),
+                              A.Func("sign", (A.BinOp("-", x, A.Lit(0.5)),)),
+                              A.Func("round", (x, A.Lit(1))), A.BinOp("+", x, A.Lit(3))))
+            return A.ListComp("x", xs, None, body)
         choice = self.pick(("neg_index", "index", "slice", "head", "last", "size", "tail",
                             "reverse"))
         i = self.rng.randint(-3, 3)

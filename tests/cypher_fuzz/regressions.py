@@ -1151,6 +1151,14 @@ CASES: list[Case] = [
          "ORDER BY k",
          [["R1", [0, 0]], ["R2", [1]]], True,
          "as above through reverse() (both engines: [0] for R2; refused)"),
+    Case("lambdas_over_one_passed_list",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r.nodeSymbol AS k, collect(m.center.x) AS xs "
+         "RETURN k, [x IN xs | abs(x - 1.0)] AS a, [x IN xs | x + 3] AS b, "
+         "[x IN xs | coalesce(x, 0.0)] AS c ORDER BY k",
+         [["R1", Bag([0.5, 1.0]), Bag([3.5, 3.0]), Bag([0.5, 0.0])],
+          ["R2", [8.5], [12.5], [9.5]]], True,
+         "R1 holds P1 (x 0.5) and p1 (x 0); R2 P2 (x 9.5) (both engines: a was all 0.0 with "
+         "another lambda over xs after it)"),
     Case("in_as_a_when_condition",
          "MATCH (p:MeshPlace)<-[:CONTAINS]-(r) RETURN p.nodeSymbol AS p, "
          "CASE WHEN r.class IN ['office', 'hallway'] THEN 5 END AS b ORDER BY p",
