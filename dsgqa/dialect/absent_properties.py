@@ -18,8 +18,8 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name, unquote_string
-from dsgqa.dialect.trees import call, name, tree
-from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_PROPERTIES, ctype
+from dsgqa.dialect.trees import binds, call, child_of, name, tree
+from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_PROPERTIES, UNKNOWN, ctype
 
 REWRITE = "absent property->typed NULL"
 POINT_STRUCT = "STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)"
@@ -42,6 +42,32 @@ def _aliases(root: Tree) -> set[str]:
     return names
 
 
+def _outer_labels(root: Tree) -> dict[str, frozenset[str]]:
+    """The labels the query's own MATCH patterns (not a subquery's) allow each node name: what
+    a subquery reading that name sees, where the annotator typed nothing. A name a lambda binds
+    anywhere is left out."""
+    labels: dict[str, frozenset[str]] = {}
+    for single in root.iter_subtrees_topdown():
+        if single.data != "single_query":
+            continue
+        for clause in single.children:
+            if not (isinstance(clause, Tree) and clause.data == "match"):
+                continue
+            for node in child_of(clause, "pattern_list").iter_subtrees_topdown():
+                named = [c for c in node.children if isinstance(c, Tree) and c.data == "name"] \
+                    if node.data == "node_pattern" else []
+                found = child_of(node, "node_labels") if named else None
+                if found is not None:
+                    allowed = frozenset(plain_name(t.children[0]) for t in found.children
+                                        if isinstance(t, Tree) and t.data == "label_term")
+                    key = plain_name(named[0])
+                    labels[key] = labels.get(key, allowed) & allowed
+    for sub in root.iter_subtrees_topdown():
+        for bound in binds(sub):
+            labels.pop(bound, None)
+    return labels
+
+
 def _read_key(node: Tree) -> str | None:
     if node.data == "prop":
         return plain_name(node.children[1])
@@ -56,6 +82,7 @@ def null_absent_properties(root: Tree) -> bool:
     if any(sub.data == "union" for sub in root.iter_subtrees_topdown()):
         return False
     aliases: set[str] | None = None
+    outer: dict[str, frozenset[str]] | None = None
     changed = False
     for sub in root.iter_subtrees_topdown():
         if sub.data not in ("prop", "index"):
@@ -63,9 +90,14 @@ def null_absent_properties(root: Tree) -> bool:
         base = sub.children[0]
         key = _read_key(sub)
         if key is None or key not in OBJECT_KEYS or not isinstance(base, Tree) \
-                or base.data != "var" or ctype(base) != "node":
+                or base.data != "var" or ctype(base) not in ("node", UNKNOWN):
             continue
-        labels = getattr(base, "labels", None)
+        if ctype(base) == "node":
+            labels = getattr(base, "labels", None)
+        else:   # inside a subquery: the outer MATCH's node of that name
+            if outer is None:
+                outer = _outer_labels(root)
+            labels = outer.get(plain_name(base.children[0]))
         if not labels or any(key in _keys(label) for label in labels):
             continue
         if aliases is None:

@@ -1100,6 +1100,12 @@ CASES: list[Case] = [
           ["R3", True, 0, -1.0, None]], True,
          "Heracles stores the box on objects only: NULL for a room or mesh place (both engines "
          "refused the query, 'Cannot find property bbox_center', charged to the model)"),
+    Case("box_of_an_outer_node_read_in_a_subquery",
+         "MATCH (r:Room) WHERE EXISTS { MATCH (r)-[:CONTAINS]->(m) WHERE r.bbox_center IS NULL } "
+         "RETURN r.nodeSymbol AS r ORDER BY r",
+         [["R1"], ["R2"]], True,
+         "a room has no box, so every room holding something (both engines: 'Cannot find "
+         "property', charged to the model; bench_dialect_fuzz.py --seed 7070)"),
     Case("negated_relationship_types",
          "MATCH ()-[e:!CONTAINS]->() WITH count(e) AS a "
          "MATCH ()-[f:!(CONTAINS|ROOM_CONNECTED)]->() RETURN a, count(f) AS b",
