@@ -145,6 +145,7 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 # Text that a query needing these passes holds: CASE; COLLECT {; a label or type expression's
 # operators or Neo4j 4's `:A:B`.
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
+_IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
 
@@ -290,7 +291,8 @@ class Rewriter:
             check_property_names(root)
         if "bbox" in self.source and null_absent_properties(root):
             self.note(ABSENT_PROPERTIES)
-        mark_shared_sources(root)
+        if len(_IN_WORD.findall(self.source)) > 1:   # two lambdas at least
+            mark_shared_sources(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
         mixed_columns = mark_mixed_columns(root)
