@@ -61,9 +61,6 @@ def _case_reads_row(bodies: list[object], bound: str) -> bool:
                for sub in body.iter_subtrees_topdown())
 
 
-_CLAUSES = frozenset({"with_clause", "return_clause", "match", "unwind"})
-
-
 def _lambda_source(node: Tree) -> Tree | None:
     """The list a comprehension or a quantifier walks, where it is a variable."""
     binding = node.children[0] if node.data in ("list_comp", "list_comp_map") else (
@@ -77,21 +74,19 @@ def _lambda_source(node: Tree) -> Tree | None:
 
 
 def mark_shared_sources(root: Tree) -> None:
-    """Mark the list variable of every lambda that shares its clause with another lambda over
-    a list variable: both engines then computed all but one of them wrong, whatever their
-    bodies read (`RETURN [x IN xs | abs(x - 1.0)] AS a, [x IN xs | x + 3] AS b` gave a as
-    [0.0, 0.0] for xs = [0.5, 1.5]; also coalesce(), sign(), UDFs, lists and maps built in the
-    body; an alias of the same list too). Walking positions, each lambda over its own
-    `range()`, is right (measured with four lambdas)."""
-    for clause in root.iter_subtrees_topdown():
-        if clause.data not in _CLAUSES:
-            continue
-        sources = [source for sub in clause.iter_subtrees_topdown()
-                   if sub.data in ("list_comp", "list_comp_map", "call")
-                   for source in [_lambda_source(sub)] if source is not None]
-        if len(sources) > 1:
-            for source in sources:
-                source.shared = True  # type: ignore[attr-defined]
+    """Mark the list variable of every lambda when the query has two lambdas over list
+    variables: both engines then computed all but one of them wrong, whatever their bodies
+    read, even across clauses (`RETURN [x IN xs | abs(x - 1.0)] AS a, [x IN xs | x + 3] AS b`
+    gave a as [0.0, 0.0] for xs = [0.5, 1.5]; `WITH k, xs WHERE any(x IN xs WHERE abs(x - 1.0)
+    > 0.7) RETURN [x IN xs | x + 3]` lost the row; also coalesce(), sign(), UDFs, lists and
+    maps built in the body, and an alias of the same list). Walking positions, each lambda
+    over its own `range()`, is right (measured with four lambdas)."""
+    sources = [source for sub in root.iter_subtrees_topdown()
+               if sub.data in ("list_comp", "list_comp_map", "call")
+               for source in [_lambda_source(sub)] if source is not None]
+    if len(sources) > 1:
+        for source in sources:
+            source.shared = True  # type: ignore[attr-defined]
 
 
 def affected(bound: str, source: object, bodies: list[object]) -> bool:

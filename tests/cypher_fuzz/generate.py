@@ -241,7 +241,14 @@ class Generator:
             self.tag("mixed_list")
             xs = A.Agg("collect", A.ListLit((A.Prop(A.Var(node.name), "nodeSymbol"), A.Func(
                 "round", (A.Prop(A.Prop(A.Var(node.name), "center"), "z"), A.Lit(2))))))
-        clauses.append(A.Projection("WITH", (*tuple(items), (xs, "xs"))))
+        where_xs = None
+        if collected == "float" and self.chance(0.3):
+            # a quantifier over the list in the WITH's WHERE, beside lambdas in the RETURN
+            self.tag("lambda_in_with_where")
+            where_xs = A.Quant(self.pick(("any", "all", "none")), "x", A.Var("xs"), A.BinOp(
+                ">", A.Func("abs", (A.BinOp("-", A.Var("x"), A.Lit(1.0)),)),
+                A.Lit(self.pick((0.5, 1.0, 2.0)))))
+        clauses.append(A.Projection("WITH", (*tuple(items), (xs, "xs")), where=where_xs))
         reads: list[tuple[A.Expr, str]] = [(A.Var("k"), "k")] if grouped else []
         for i in range(self.rng.randint(1, 3)):
             with self.unit() as tags:

@@ -1165,6 +1165,12 @@ CASES: list[Case] = [
           ["R2", [8.5], [12.5], [9.5]]], True,
          "R1 holds P1 (x 0.5) and p1 (x 0); R2 P2 (x 9.5) (both engines: a was all 0.0 with "
          "another lambda over xs after it)"),
+    Case("lambdas_over_one_passed_list_in_two_clauses",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r.nodeSymbol AS k, collect(m.center.x) AS xs "
+         "WITH k, xs WHERE any(x IN xs WHERE abs(x - 1.0) > 8) RETURN k, [x IN xs | x + 3] AS b",
+         [["R2", [12.5]]], False,
+         "R2's place is at x 9.5 (both engines lost the row: a lambda over xs in the RETURN "
+         "made the WHERE's any() wrong)"),
     Case("in_as_a_when_condition",
          "MATCH (p:MeshPlace)<-[:CONTAINS]-(r) RETURN p.nodeSymbol AS p, "
          "CASE WHEN r.class IN ['office', 'hallway'] THEN 5 END AS b ORDER BY p",
