@@ -25,7 +25,8 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, clone, int_lit, name, tree, var
+from dsgqa.dialect.order_barrier import AGGREGATES
+from dsgqa.dialect.trees import call, clone, function_name, int_lit, name, tree, var
 from dsgqa.dialect.types import ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -89,6 +90,25 @@ def mark_shared_sources(root: Tree) -> None:
             source.shared = True  # type: ignore[attr-defined]
 
 
+def _packs_element(bodies: list[object], bound: str) -> bool:
+    """Whether a map or list built in the bodies holds the bare element: both engines then
+    repeat the first element (`[x IN [0.5, 1.5] | {v: x}]` gave [{v: 0.5}, {v: 0.5}])."""
+    def bare_element(value: object) -> bool:
+        while isinstance(value, Tree) and value.data == "paren":
+            value = value.children[0]
+        return isinstance(value, Tree) and value.data == "var" \
+            and plain_name(value.children[0]) == bound
+    for body in bodies:
+        for sub in body.iter_subtrees_topdown() if isinstance(body, Tree) else ():
+            if sub.data == "map_literal" and any(
+                    bare_element(entry.children[1]) for entry in sub.children
+                    if isinstance(entry, Tree) and entry.data == "map_entry"):
+                return True
+            if sub.data == "list_literal" and any(bare_element(c) for c in sub.children):
+                return True
+    return False
+
+
 def affected(bound: str, source: object, bodies: list[object]) -> bool:
     """Whether the engines' bug can change `[bound IN source ...bodies]`: a list that may hold
     nodes or structs, and a body that reads something besides the element; a variable
@@ -98,6 +118,8 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
     on both engines: the CASE read the first row's k)."""
     if isinstance(source, Tree) and source.data == "var" and (
             ctype(source) in _STRUCT_LISTS or getattr(source, "shared", False)):
+        return True
+    if _packs_element(bodies, bound):
         return True
     if isinstance(source, Tree) and _case_reads_row(bodies, bound) and (
             source.data == "var" or (source.data not in ("slice", "list_literal") and any(
@@ -116,15 +138,26 @@ def _substitute(node: object, bound: str, element_of: Tree) -> object:
     return node
 
 
+def _recomputes_badly(source: Tree) -> bool:
+    """Whether reading `source[_i]` once per element would not give the same list each time:
+    an aggregate (which cannot sit in a lambda) or `rand()`."""
+    return any(sub.data in ("call", "call_star", "call_distinct")
+               and function_name(sub.children[0]).lower() in AGGREGATES | {"rand"}
+               for sub in source.iter_subtrees_topdown())
+
+
 def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
                 whole_result: bool) -> list[Tree]:
     """Rewrite `binding` (`x IN source`) to walk positions; the bodies with `x` replaced by
     `source[_i]` (plus that element as the mapping when `whole_result`). Raises `DialectError`
     when the source is not a variable."""
     source = binding.children[1]
-    if not (isinstance(source, Tree) and source.data == "var"):
-        raise DialectError("a comprehension over a computed list that reads a variable of the "
-                           "row (the engines read another row's values there)")
+    if not (isinstance(source, Tree) and (source.data in ("var", "list_literal") or (
+            _packs_element(bodies, plain_name(binding.children[0].children[0]))
+            and not _recomputes_badly(source)))):
+        raise DialectError("a comprehension over a computed list that the engines would read "
+                           "wrong (another row's values, or the first element repeated) and "
+                           "that cannot be walked by position")
     bound = plain_name(binding.children[0].children[0])
     if any(isinstance(body, Tree) and any(
             node.data == "node_pattern" and node.children and isinstance(node.children[0], Tree)

@@ -275,7 +275,8 @@ class Generator:
             body = self.pick((A.Func("abs", (A.BinOp("-", x, A.Lit(1.0)),)),
                               A.Func("coalesce", (x, A.Lit(0.0))),
                               A.Func("sign", (A.BinOp("-", x, A.Lit(0.5)),)),
-                              A.Func("round", (x, A.Lit(1))), A.BinOp("+", x, A.Lit(3))))
+                              A.Func("round", (x, A.Lit(1))), A.BinOp("+", x, A.Lit(3)),
+                              A.MapLit((("v", x),)), A.ListLit((x, A.Lit(1.0)))))
             return A.ListComp("x", xs, None, body)
         choice = self.pick(("neg_index", "index", "slice", "head", "last", "size", "tail",
                             "reverse"))

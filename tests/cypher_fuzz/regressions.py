@@ -1171,6 +1171,13 @@ CASES: list[Case] = [
          [["R2", [12.5]]], False,
          "R2's place is at x 9.5 (both engines lost the row: a lambda over xs in the RETURN "
          "made the WHERE's any() wrong)"),
+    Case("map_of_the_element_in_a_comprehension",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r.nodeSymbol AS k, collect(m.nodeSymbol) AS xs "
+         "RETURN k, [x IN xs | {v: x}] AS a, [x IN ['a', 'b'] | [x, 1]] AS b ORDER BY k",
+         [["R1", Bag([{"v": "P1"}, {"v": "p1"}]), [["a", 1], ["b", 1]]],
+          ["R2", [{"v": "P2"}], [["a", 1], ["b", 1]]]], True,
+         "both engines repeated the first element in a map or list built of the bare element "
+         "({v: 'P1'} twice for R1; ['a', 1] twice)"),
     Case("in_as_a_when_condition",
          "MATCH (p:MeshPlace)<-[:CONTAINS]-(r) RETURN p.nodeSymbol AS p, "
          "CASE WHEN r.class IN ['office', 'hallway'] THEN 5 END AS b ORDER BY p",
