@@ -8,8 +8,8 @@ variable's patterns allow lacks the key, the read becomes a NULL of the property
 (`CAST(NULL AS STRUCT(x DOUBLE, y DOUBLE, z DOUBLE))` for a point); its fields read NULL through
 `null_struct.py`'s guard on Kuzu.
 
-Only for a name that patterns alone bind (no WITH or UNWIND alias reuses it, no UNION part binds
-it again), so the labels the type annotator gathered are the node's. A key the layout has
+Only for a name that patterns alone bind (no WITH or UNWIND alias reuses it), so the labels its
+patterns allow are the node's; each UNION part on its own. A key the layout has
 nowhere stays the engines' `schema` error.
 """
 
@@ -78,13 +78,22 @@ def _read_key(node: Tree) -> str | None:
 
 
 def null_absent_properties(root: Tree) -> bool:
-    """Rewrite each such read in place (module docstring); whether there was one."""
-    if any(sub.data == "union" for sub in root.iter_subtrees_topdown()):
-        return False
+    """Rewrite each such read in place (module docstring); whether there was one. Each part of
+    a UNION is read on its own, with the labels of its own patterns (the annotator's labels are
+    the whole query's)."""
+    query = next(sub for sub in root.iter_subtrees_topdown() if sub.data == "query")
+    parts = [c for c in query.children if isinstance(c, Tree) and c.data == "single_query"]
+    changed = False
+    for part in parts:
+        changed |= _null_in(part, own_labels=len(parts) > 1)
+    return changed
+
+
+def _null_in(part: Tree, own_labels: bool) -> bool:
     aliases: set[str] | None = None
     outer: dict[str, frozenset[str]] | None = None
     changed = False
-    for sub in root.iter_subtrees_topdown():
+    for sub in part.iter_subtrees_topdown():
         if sub.data not in ("prop", "index"):
             continue
         base = sub.children[0]
@@ -92,16 +101,16 @@ def null_absent_properties(root: Tree) -> bool:
         if key is None or key not in OBJECT_KEYS or not isinstance(base, Tree) \
                 or base.data != "var" or ctype(base) not in ("node", UNKNOWN):
             continue
-        if ctype(base) == "node":
+        if ctype(base) == "node" and not own_labels:
             labels = getattr(base, "labels", None)
-        else:   # inside a subquery: the outer MATCH's node of that name
+        else:   # in a subquery, or a UNION part: the part's MATCH's node of that name
             if outer is None:
-                outer = _outer_labels(root)
+                outer = _outer_labels(part)
             labels = outer.get(plain_name(base.children[0]))
         if not labels or any(key in _keys(label) for label in labels):
             continue
         if aliases is None:
-            aliases = _aliases(root)
+            aliases = _aliases(part)
         if plain_name(base.children[0]) in aliases:
             continue
         kuzu_type = POINT_STRUCT if key in POINT_PROPERTIES else "STRING"

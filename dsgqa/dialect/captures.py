@@ -14,9 +14,11 @@ comprehension walks the positions instead, reading each element with an index:
     [o IN objects WHERE p(o) | f(o)]  ->  [_i IN range(0, size(objects) - 1) WHERE
                                             p(objects[_i]) | f(objects[_i])]
 
-(and `objects[_i]` as the result when there was no `| f`); `any/all/none/single` the same. Only
-a list held by a variable is rewritten (an expression would be computed once per element);
-any other source of that kind is a `dialect` error, as is `reduce()` over one.
+(and `objects[_i]` as the result when there was no `| f`); `any/all/none/single` the same. The
+same holds for a list of numbers or strings a WITH passed on, once the body reads the row
+(see `affected`). A computed source is computed again for each element (the same list each
+time); one holding an aggregate, `rand()` or a subquery is a `dialect` error, as is `reduce()`
+over such a list.
 """
 
 from __future__ import annotations
@@ -121,12 +123,17 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         return True
     if _packs_element(bodies, bound):
         return True
-    if isinstance(source, Tree) and _case_reads_row(bodies, bound) and (
+    reads_row = any(_free_names(b, bound) for b in bodies)
+    if isinstance(source, Tree) and reads_row and (
             source.data == "var" or (source.data not in ("slice", "list_literal") and any(
                 sub.data == "var" and ctype(sub).startswith("list<")
                 for sub in source.iter_subtrees_topdown()))):
-        return True   # a function of such a list (`reverse(xs)`) went wrong too: refused
-    return ctype(source) not in _SAFE_LISTS and any(_free_names(b, bound) for b in bodies)
+        # Any list a WITH passed on, of scalars too: a body reading the row read another
+        # row's elements once it passed the element to coalesce(), a UDF (round(x, 1),
+        # toString, replace) or a CASE (`[x IN xs | coalesce(x, k)]` gave the first row's list
+        # in the second); a function of such a list (`reverse(xs)`) the same.
+        return True
+    return ctype(source) not in _SAFE_LISTS and reads_row
 
 
 def _substitute(node: object, bound: str, element_of: Tree) -> object:
@@ -140,9 +147,12 @@ def _substitute(node: object, bound: str, element_of: Tree) -> object:
 
 def _recomputes_badly(source: Tree) -> bool:
     """Whether reading `source[_i]` once per element would not give the same list each time:
-    an aggregate (which cannot sit in a lambda) or `rand()`."""
-    return any(sub.data in ("call", "call_star", "call_distinct")
-               and function_name(sub.children[0]).lower() in AGGREGATES | {"rand"}
+    an aggregate (which cannot sit in a lambda), `rand()`, or a subquery or pattern. Any other
+    source is computed again for each element: the same list, at a cost the lists of a scene
+    graph question allow."""
+    return any((sub.data in ("call", "call_star", "call_distinct")
+                and function_name(sub.children[0]).lower() in AGGREGATES | {"rand"})
+               or sub.data in ("subquery", "pattern_predicate")
                for sub in source.iter_subtrees_topdown())
 
 
@@ -152,9 +162,8 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
     `source[_i]` (plus that element as the mapping when `whole_result`). Raises `DialectError`
     when the source is not a variable."""
     source = binding.children[1]
-    if not (isinstance(source, Tree) and (source.data in ("var", "list_literal") or (
-            _packs_element(bodies, plain_name(binding.children[0].children[0]))
-            and not _recomputes_badly(source)))):
+    if not (isinstance(source, Tree) and (source.data in ("var", "list_literal")
+                                          or not _recomputes_badly(source))):
         raise DialectError("a comprehension over a computed list that the engines would read "
                            "wrong (another row's values, or the first element repeated) and "
                            "that cannot be walked by position")

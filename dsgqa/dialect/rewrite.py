@@ -1377,8 +1377,9 @@ def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
     accumulator = init.children[0].children[0]
     if affected(plain_name(variable), source,
                 [_without(body.children[1], plain_name(accumulator))]):
-        raise DialectError("reduce() over nodes that reads a variable of the row (the engines "
-                           "read another row's nodes there)")
+        raise DialectError("reduce() over a list of nodes or structs, or one a WITH passed on, "
+                           "whose step reads a variable of the row (the engines read another "
+                           "row's elements there)")
     rw.note("reduce->list_reduce")
     seeded = call("list_concat", tree("list_literal", init.children[2]), source)
     return call("list_reduce", seeded, tree("lambda2", accumulator, variable, body.children[1]))

@@ -1178,6 +1178,20 @@ CASES: list[Case] = [
           ["R2", [{"v": "P2"}], [["a", 1], ["b", 1]]]], True,
          "both engines repeated the first element in a map or list built of the bare element "
          "({v: 'P1'} twice for R1; ['a', 1] twice)"),
+    Case("element_into_a_udf_or_coalesce_reading_the_row",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r.center.x AS k, collect(m.center.x) AS xs "
+         "RETURN k, [x IN xs | round(x, 1) + k] AS a, [x IN xs WHERE coalesce(x, 0.0) > k] AS b "
+         "ORDER BY k",
+         [[0.0, Bag([0.5, 0.0]), Bag([0.5])], [10.0, [19.5], []]], True,
+         "the seventh held-out probe: with the element passed to round(x, 1) (a UDF) or "
+         "coalesce() and the row read beside it, both engines read the first row's list "
+         "(R2 got [10.5, 10.0])"),
+    Case("box_in_a_union_part",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.bbox_center.x AS x "
+         "UNION MATCH (r:Object) RETURN r.nodeSymbol AS s, r.bbox_center.x AS x",
+         [["O1", 1.0], ["O2", None], ["O3", 3.0], ["R1", None], ["R2", None], ["R3", None]],
+         False, "each part's r has its own label (both engines: 'Cannot find property', charged "
+         "to the model; fuzz seed 9292)"),
     Case("in_as_a_when_condition",
          "MATCH (p:MeshPlace)<-[:CONTAINS]-(r) RETURN p.nodeSymbol AS p, "
          "CASE WHEN r.class IN ['office', 'hallway'] THEN 5 END AS b ORDER BY p",
