@@ -29,6 +29,8 @@ REFUSED = [
     "MATCH (n) FOREACH (x IN [1] | SET n.x = x)",
     "RETURN 1; MATCH (n) DELETE n",
     "MATCH (n)\n// harmless\nDELETE n",
+    "MATCH (n) RETURN n AS call CALL timeout = 0",   # CALL is never an alias here
+    "MATCH (n) WITH n AS x SET n.x = 1",
 ]
 
 ALLOWED = [
@@ -46,6 +48,9 @@ ALLOWED = [
     "CALL { MATCH (n) RETURN n } RETURN n",
     "MATCH (n) RETURN n;",
     "MATCH (n) RETURN $set",
+    # names given with AS that are write keywords elsewhere, read again as names
+    "MATCH (o:Object) RETURN o.name AS comment ORDER BY comment",
+    "MATCH (r:Room) WITH r.class AS copy RETURN copy, count(*) AS update ORDER BY update",
 ]
 
 

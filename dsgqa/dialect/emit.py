@@ -32,8 +32,15 @@ def precedence(node: object) -> int:
 
 # Words Kuzu's and Ladybug's parsers reserve that Neo4j takes as names (`RETURN r.nodeSymbol AS
 # ends` failed to parse, measured on Ladybug 0.22.0); none is a function's name.
-_ENGINE_RESERVED = frozenset({"ENDS", "STARTS", "ORDER", "GROUP", "END", "DESC", "ASC",
-                              "SHORTEST", "TABLE"})
+# Words the engines' parsers reserve (or the write guard reads as a clause) that Neo4j takes as
+# names: backquoted wherever the translation prints them as one. Not the names of functions the
+# translation calls (`any`, `cast`, `exists`), which a backquote would turn into variables.
+_ENGINE_RESERVED = frozenset({
+    "ENDS", "STARTS", "ORDER", "GROUP", "END", "DESC", "ASC", "SHORTEST", "TABLE", "PROFILE",
+    "MACRO", "COLUMN", "DEFAULT", "PRIMARY", "GLOB", "ON", "COMMENT", "COPY", "CHECKPOINT",
+    "ATTACH", "DETACH", "USE", "INSTALL", "UNINSTALL", "LOAD", "EXPORT", "IMPORT", "BEGIN",
+    "COMMIT", "ROLLBACK", "CREATE", "DROP", "ALTER", "SET", "DELETE", "MERGE", "UPDATE",
+})
 
 
 def name_text(node: Tree | Token | str) -> str:

@@ -1064,6 +1064,12 @@ CASES: list[Case] = [
          [["R1", "kitchen"], ["R2", "office"], ["R3", "hallway"]], True,
          "Neo4j takes ENDS and ORDER as names (both engines: a parser exception; they are "
          "backquoted now)"),
+    Case("aliases_the_engines_or_the_guard_reserve",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS profile, r.class AS comment, "
+         "size(r.class) AS default ORDER BY comment",
+         [["R3", "hallway", 7], ["R1", "kitchen", 7], ["R2", "office", 6]], True,
+         "Neo4j takes these as names (the engines' parsers failed on `profile`, the write "
+         "guard refused `comment` as a write: charged to the model; seventh held-out probe)"),
     Case("negated_labels_in_a_pattern",
          "MATCH (n:!Object&!Place) RETURN n.nodeSymbol AS s ORDER BY s",
          [["B1"], ["P1"], ["P2"], ["R1"], ["R2"], ["R3"]], True,
