@@ -180,9 +180,14 @@ def test_hard_deadline_kills_and_replaces_the_worker(example_store):
 
 def test_memory_cap_stops_a_runaway_allocation(demo_store):
     # ~400 MB of integers outside the buffer pool; the 256 MB budget must refuse it.
+    demo_store.query("RETURN 1")
+    before = {w.process.pid for w in demo_store._pool._idle}
     result = demo_store.query("UNWIND range(1, 50000000) AS x RETURN sum(x)", timeout_s=20)
     assert not result.valid
     assert "memory" in result.error
+    # The worker that ran out of memory is replaced: one that failed bad_alloc failed every
+    # later query too.
+    assert not before & {w.process.pid for w in demo_store._pool._idle}
     assert demo_store.query("MATCH (r:Room) RETURN count(r)").rows == [[10]]
 
 

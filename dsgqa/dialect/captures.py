@@ -111,6 +111,11 @@ def _packs_element(bodies: list[object], bound: str) -> bool:
     return False
 
 
+def walked(source: object) -> bool:
+    """Whether `source` is the `range()` of positions a walk already put in (not walked again)."""
+    return isinstance(source, Tree) and getattr(source, "positions", False)
+
+
 def affected(bound: str, source: object, bodies: list[object]) -> bool:
     """Whether the engines' bug can change `[bound IN source ...bodies]`: a list that may hold
     nodes or structs, and a body that reads something besides the element; a variable
@@ -118,6 +123,8 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
     a variable holding any list, with a CASE in the body that reads the row (`WITH k, [..] AS xs
     RETURN [x IN xs | CASE WHEN x > k THEN 1 ELSE 0 END]` gave the second row [0, 0] for [0, 1]
     on both engines: the CASE read the first row's k)."""
+    if walked(source):
+        return False
     if isinstance(source, Tree) and source.data == "var" and (
             ctype(source) in _STRUCT_LISTS or getattr(source, "shared", False)):
         return True
@@ -125,9 +132,10 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         return True
     reads_row = any(_free_names(b, bound) for b in bodies)
     if isinstance(source, Tree) and reads_row and (
-            source.data == "var" or (source.data not in ("slice", "list_literal") and any(
-                sub.data == "var" and ctype(sub).startswith("list<")
-                for sub in source.iter_subtrees_topdown()))):
+            source.data == "var" or (source.data not in ("slice", "list_literal")
+                                     and function_name(source.children[0]).lower() != "range"
+                                     and any(sub.data == "var" and ctype(sub).startswith("list<")
+                                             for sub in source.iter_subtrees_topdown()))):
         # Any list a WITH passed on, of scalars too: a body reading the row read another
         # row's elements once it passed the element to coalesce(), a UDF (round(x, 1),
         # toString, replace) or a CASE (`[x IN xs | coalesce(x, k)]` gave the first row's list
@@ -182,6 +190,7 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
     positions = call("range", int_lit(0), tree("arith", call("size", clone(source)),
                                                Token("ADD_OP", "-"), int_lit(1)))
     positions.ctype = "list<int>"  # type: ignore[attr-defined]
+    positions.positions = True  # type: ignore[attr-defined]
     binding.children[0] = var(name(position))
     binding.children[1] = positions
     out = [_substitute(body, bound, element_of) for body in bodies]  # type: ignore[misc]

@@ -776,6 +776,8 @@ class Rewriter:
             # Kuzu reads a field of a NULL struct as another value (`null_struct.py`).
             return guarded(field) if self.target == "kuzu" else field
         self.note("index->1-based")
+        if getattr(node, "by_position", False):   # `xs[_i]` of a walk over 0..size - 1: in range
+            return tree("index", base, arith(index, "+", int_lit(1)))
         kuzu_type = KUZU_SCALAR_TYPES.get(element(node.child_types[0])) if node.child_types \
             else None
         if kuzu_type is not None:
