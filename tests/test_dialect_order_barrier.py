@@ -49,7 +49,7 @@ CASES = [
      f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 3 UNWIND [0] AS _order1 "
      "WITH o WHERE o.class <> 'bed' WITH coalesce(collect(o), []) AS os "
      "RETURN list_transform(range(0, size(os) - 1), _i1 -> "
-     "(os[CASE WHEN _i1 >= 0 THEN _i1 + 1 ELSE _i1 END]).nodeSymbol) AS s",
+     "(os[_i1 + 1]).nodeSymbol) AS s",
      [[["O4", "O3"]]]),
     # WITH * never carries the generated name
     (f"{OBJECTS} WITH o ORDER BY o.center.x LIMIT 2 WITH * RETURN collect(o.nodeSymbol) AS s",
