@@ -8,17 +8,26 @@ variable's patterns allow lacks the key, the read becomes a NULL of the property
 (`CAST(NULL AS STRUCT(x DOUBLE, y DOUBLE, z DOUBLE))` for a point); its fields read NULL through
 `null_struct.py`'s guard on Kuzu.
 
-Only for a name that patterns alone bind (no WITH or UNWIND alias reuses it), so the labels its
-patterns allow are the node's; each UNION part on its own. A key the layout has
-nowhere stays the engines' `schema` error.
+Only for a name that stands for a node wherever it is read (`trees.node_names`: no WITH or UNWIND
+alias gives it to something else), so the labels its patterns allow are the node's; each UNION
+part on its own. A key the layout has nowhere stays the engines' `schema` error.
 """
 
 from __future__ import annotations
 
 from lark import Tree
 
-from dsgqa.dialect.emit import plain_name, unquote_string
-from dsgqa.dialect.trees import binds, call, child_of, name, tree
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.trees import (
+    binds,
+    call,
+    child_of,
+    name,
+    node_names,
+    pattern_labels,
+    read_key,
+    tree,
+)
 from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_PROPERTIES, UNKNOWN, ctype
 
 REWRITE = "absent property->typed NULL"
@@ -27,19 +36,6 @@ POINT_STRUCT = "STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)"
 
 def _keys(label: str) -> tuple[str, ...]:
     return OBJECT_KEYS if label == "Object" else NODE_KEYS
-
-
-def _aliases(root: Tree) -> set[str]:
-    """Names a WITH or UNWIND gives to a value (which may be another node). A RETURN's alias is
-    read by its ORDER BY only, where the annotator types it as what it holds."""
-    names: set[str] = set()
-    for sub in root.iter_subtrees_topdown():
-        if sub.data == "with_clause":
-            names.update(plain_name(item.children[1]) for item in sub.iter_subtrees_topdown()
-                         if item.data == "proj_item" and len(item.children) > 1)
-        elif sub.data == "unwind":
-            names.add(plain_name(sub.children[1]))
-    return names
 
 
 def _outer_labels(root: Tree) -> dict[str, frozenset[str]]:
@@ -56,25 +52,14 @@ def _outer_labels(root: Tree) -> dict[str, frozenset[str]]:
             for node in child_of(clause, "pattern_list").iter_subtrees_topdown():
                 named = [c for c in node.children if isinstance(c, Tree) and c.data == "name"] \
                     if node.data == "node_pattern" else []
-                found = child_of(node, "node_labels") if named else None
-                if found is not None:
-                    allowed = frozenset(plain_name(t.children[0]) for t in found.children
-                                        if isinstance(t, Tree) and t.data == "label_term")
+                allowed = pattern_labels(node) if named else None
+                if allowed is not None:
                     key = plain_name(named[0])
                     labels[key] = labels.get(key, allowed) & allowed
     for sub in root.iter_subtrees_topdown():
         for bound in binds(sub):
             labels.pop(bound, None)
     return labels
-
-
-def _read_key(node: Tree) -> str | None:
-    if node.data == "prop":
-        return plain_name(node.children[1])
-    if node.data == "index" and isinstance(node.children[1], Tree) \
-            and node.children[1].data == "str_lit":
-        return unquote_string(str(node.children[1].children[0]))
-    return None
 
 
 def null_absent_properties(root: Tree) -> bool:
@@ -90,14 +75,14 @@ def null_absent_properties(root: Tree) -> bool:
 
 
 def _null_in(part: Tree, own_labels: bool) -> bool:
-    aliases: set[str] | None = None
+    nodes: set[str] | None = None
     outer: dict[str, frozenset[str]] | None = None
     changed = False
     for sub in part.iter_subtrees_topdown():
         if sub.data not in ("prop", "index"):
             continue
         base = sub.children[0]
-        key = _read_key(sub)
+        key = read_key(sub)
         if key is None or key not in OBJECT_KEYS or not isinstance(base, Tree) \
                 or base.data != "var" or ctype(base) not in ("node", UNKNOWN):
             continue
@@ -109,9 +94,9 @@ def _null_in(part: Tree, own_labels: bool) -> bool:
             labels = outer.get(plain_name(base.children[0]))
         if not labels or any(key in _keys(label) for label in labels):
             continue
-        if aliases is None:
-            aliases = _aliases(part)
-        if plain_name(base.children[0]) in aliases:
+        if nodes is None:
+            nodes = node_names(part)
+        if plain_name(base.children[0]) not in nodes:
             continue
         kuzu_type = POINT_STRUCT if key in POINT_PROPERTIES else "STRING"
         null = call("CAST", tree("cast_arg", tree("null_lit"), name(kuzu_type)))

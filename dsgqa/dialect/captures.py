@@ -28,7 +28,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import AGGREGATES
-from dsgqa.dialect.trees import call, clone, function_name, int_lit, name, tree, var
+from dsgqa.dialect.trees import bare, call, clone, function_name, int_lit, name, tree, var
 from dsgqa.dialect.types import ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -55,13 +55,6 @@ def _free_names(node: object, bound: str) -> set[str]:
     for child in children:
         found |= _free_names(child, bound)
     return found
-
-
-def _case_reads_row(bodies: list[object], bound: str) -> bool:
-    """Whether a CASE in the bodies reads a variable besides the element."""
-    return any(sub.data == "case_expr" and _free_names(sub, bound)
-               for body in bodies if isinstance(body, Tree)
-               for sub in body.iter_subtrees_topdown())
 
 
 def _lambda_source(node: Tree) -> Tree | None:
@@ -95,18 +88,17 @@ def mark_shared_sources(root: Tree) -> None:
 def _packs_element(bodies: list[object], bound: str) -> bool:
     """Whether a map or list built in the bodies holds the bare element: both engines then
     repeat the first element (`[x IN [0.5, 1.5] | {v: x}]` gave [{v: 0.5}, {v: 0.5}])."""
-    def bare_element(value: object) -> bool:
-        while isinstance(value, Tree) and value.data == "paren":
-            value = value.children[0]
+    def is_element(value: object) -> bool:
+        value = bare(value)
         return isinstance(value, Tree) and value.data == "var" \
             and plain_name(value.children[0]) == bound
     for body in bodies:
         for sub in body.iter_subtrees_topdown() if isinstance(body, Tree) else ():
             if sub.data == "map_literal" and any(
-                    bare_element(entry.children[1]) for entry in sub.children
+                    is_element(entry.children[1]) for entry in sub.children
                     if isinstance(entry, Tree) and entry.data == "map_entry"):
                 return True
-            if sub.data == "list_literal" and any(bare_element(c) for c in sub.children):
+            if sub.data == "list_literal" and any(is_element(c) for c in sub.children):
                 return True
     return False
 
@@ -117,12 +109,13 @@ def walked(source: object) -> bool:
 
 
 def affected(bound: str, source: object, bodies: list[object]) -> bool:
-    """Whether the engines' bug can change `[bound IN source ...bodies]`: a list that may hold
-    nodes or structs, and a body that reads something besides the element; a variable
-    holding a list known to be of nodes, relationships or structs, whatever the body reads; or
-    a variable holding any list, with a CASE in the body that reads the row (`WITH k, [..] AS xs
-    RETURN [x IN xs | CASE WHEN x > k THEN 1 ELSE 0 END]` gave the second row [0, 0] for [0, 1]
-    on both engines: the CASE read the first row's k)."""
+    """Whether one of the engines' lambda bugs can change `[bound IN source ...bodies]` (each
+    measured on both engines):
+    - a variable holding nodes, relationships or structs, whatever the body reads;
+    - a list variable one of several lambdas walks (`mark_shared_sources`);
+    - a body building a map or list of the bare element (`_packs_element`);
+    - a list variable, or a function of one, and a body reading the row;
+    - a list that may hold nodes or structs, and a body reading the row."""
     if walked(source):
         return False
     if isinstance(source, Tree) and source.data == "var" and (
@@ -139,7 +132,8 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         # Any list a WITH passed on, of scalars too: a body reading the row read another
         # row's elements once it passed the element to coalesce(), a UDF (round(x, 1),
         # toString, replace) or a CASE (`[x IN xs | coalesce(x, k)]` gave the first row's list
-        # in the second); a function of such a list (`reverse(xs)`) the same.
+        # in the second; `CASE WHEN x > k THEN 1 ELSE 0 END` read the first row's k); a
+        # function of such a list (`reverse(xs)`) the same.
         return True
     return ctype(source) not in _SAFE_LISTS and reads_row
 

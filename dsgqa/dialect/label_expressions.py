@@ -59,9 +59,9 @@ def _alternatives(expression: Tree) -> bool:
 
 def alternation(labels: frozenset[str]) -> Tree:
     """`node_labels` listing `labels` in the layout's order, as the printer writes them."""
-    return Tree("node_labels", _flat_alternatives(Tree("label_or", [
-        Tree("label_term", [Tree("name", [Token("NAME", label)])])
-        for label in LABELS if label in labels])))
+    return Tree("node_labels", _separated(
+        [Tree("label_term", [Tree("name", [Token("NAME", label)])])
+         for label in LABELS if label in labels], "label_sep"))
 
 
 def resolve_node_labels(node_labels: Tree) -> bool:
@@ -80,15 +80,21 @@ def resolve_node_labels(node_labels: Tree) -> bool:
     return True
 
 
+def _separated(items: list[Tree], separator: str) -> list[Tree]:
+    """`items` with a `|` separator tree (`label_sep`, `rel_sep`) between each two, as the
+    printer reads a list of alternatives."""
+    children: list[Tree] = []
+    for item in items:
+        if children:
+            children.append(Tree(separator, [Token("VBAR", "|")]))
+        children.append(item)
+    return children
+
+
 def _flat_alternatives(expression: Tree) -> list[Tree]:
     """`A|B|C` (nested `label_or`) as the printer's list: terms and `|` separators."""
-    terms = [t for t in expression.iter_subtrees_topdown() if t.data == "label_term"]
-    children: list[Tree] = []
-    for term in terms:
-        if children:
-            children.append(Tree("label_sep", [Token("VBAR", "|")]))
-        children.append(term)
-    return children
+    return _separated([t for t in expression.iter_subtrees_topdown() if t.data == "label_term"],
+                      "label_sep")
 
 
 def resolve_rel_types(rel_types: Tree) -> bool:
@@ -97,7 +103,8 @@ def resolve_rel_types(rel_types: Tree) -> bool:
     (expression,) = rel_types.children
     if expression.data == "name":   # one type: as the grammar gave it
         return False
-    if _alternatives(expression):   # as written
+    plain = _alternatives(expression)
+    if plain:   # as written
         names = [t for t in expression.iter_subtrees_topdown() if t.data == "name"]
     else:
         allowed = allowed_labels(expression, EDGE_TYPES)
@@ -105,13 +112,8 @@ def resolve_rel_types(rel_types: Tree) -> bool:
             raise DialectError("a relationship pattern no relationship satisfies: every "
                                "relationship has one type (`:A&B`, `:!%`)")
         names = [Tree("name", [Token("NAME", t)]) for t in EDGE_TYPES if t in allowed]
-    children: list[Tree] = []
-    for name in names:
-        if children:
-            children.append(Tree("rel_sep", [Token("VBAR", "|")]))
-        children.append(name)
-    rel_types.children = children
-    return not _alternatives(expression)
+    rel_types.children = _separated(names, "rel_sep")
+    return not plain
 
 
 def resolve_label_expressions(root: Tree) -> bool:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from lark import Tree
 
-from dsgqa.dialect.emit import plain_name, unquote_string
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSchemaError, DialectError
-from dsgqa.dialect.trees import function_name
+from dsgqa.dialect.trees import function_name, read_key
 from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_FIELDS
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
@@ -80,11 +80,9 @@ def check_property_names(root: Tree) -> None:
     written: set[str] = set()
     graph_maps = False   # properties(n) or n {.*}: maps holding the graph's keys
     for sub in root.iter_subtrees_topdown():
-        if sub.data == "prop":
-            reads.append((getattr(sub.children[0], "ctype", None), plain_name(sub.children[1])))
-        elif sub.data == "index" and sub.children[1].data == "str_lit":
-            reads.append((getattr(sub.children[0], "ctype", None),
-                          unquote_string(str(sub.children[1].children[0]))))
+        key = read_key(sub)
+        if key is not None:
+            reads.append((getattr(sub.children[0], "ctype", None), key))
         elif sub.data == "map_projection":
             base = getattr(sub.children[0], "ctype", None)
             for item in sub.children[1:]:

@@ -111,12 +111,14 @@ from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import (
     NON_NULL_LITERALS,
+    any_of,
     call,
     child_of,
     clone,
     function_name,
     int_lit,
     name,
+    node_names,
     tree,
     var,
 )
@@ -271,11 +273,11 @@ class Rewriter:
             self.applied.append(rewrite)
 
     def run(self, root: Tree) -> Tree:
-        taken = {plain_name(t) for t in root.scan_values(
-            lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME"))}
+        tokens = list(root.scan_values(
+            lambda v: isinstance(v, Token) and v.type in ("NAME", "QUOTED_NAME", "STRING")))
+        taken = {plain_name(t) for t in tokens if t.type != "STRING"}
+        keys = {unquote_string(str(t)) for t in tokens if t.type == "STRING"}   # n['key']
         # Passes that only some queries need are gated on the text (a false alarm costs time).
-        keys = {unquote_string(str(t)) for t in root.scan_values(   # n['key']
-            lambda v: isinstance(v, Token) and v.type == "STRING")}
         collide = names_collide(taken | {k for k in keys if k.isidentifier()})
         if collide:
             check_pattern_names(root)
@@ -298,7 +300,7 @@ class Rewriter:
         mixed_columns = mark_mixed_columns(root)
         if float_number_results(root):
             self.note(NUMBER_RESULTS)
-        self.node_names = _node_names(root)
+        self.node_names = node_names(root)
         names = FreshNames(taken)
         self.names = names
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
@@ -707,17 +709,9 @@ class Rewriter:
         else:
             universe = (*LABELS, *EDGE_TYPES)
         allowed = predicate_labels(expression, universe)
-        if not allowed:
-            result = tree("false_lit")
-        else:
-            tests = [tree("compare", call("label", clone(subject)), Token("EQ", "="),
-                          tree("str_lit", Token("STRING", quote_string(label))))
-                     for label in allowed]
-            result = tests[0]
-            for test in tests[1:]:
-                result = tree("or_", result, test)
-            if len(tests) > 1:
-                result = tree("paren", result)
+        result = any_of([tree("compare", call("label", clone(subject)), Token("EQ", "="),
+                              tree("str_lit", Token("STRING", quote_string(label))))
+                         for label in allowed]) if allowed else tree("false_lit")
         if isinstance(subject, Tree) and subject.data == "var" \
                 and not getattr(subject, "nullable", True):
             return result
@@ -1104,25 +1098,6 @@ class Rewriter:
             self.note("avg->avg + 0")
             return _positive_zero(node, ctype(node))
         return node
-
-
-def _node_names(root: Tree) -> set[str]:
-    """Names that stand for a node wherever a subquery reads them: named in a node pattern, and
-    never an alias a WITH or UNWIND gives to something else (a RETURN's alias is read by its
-    ORDER BY only)."""
-    nodes = {plain_name(c) for n in root.iter_subtrees_topdown() if n.data == "node_pattern"
-             for c in n.children if isinstance(c, Tree) and c.data == "name"}
-    for n in root.iter_subtrees():
-        if n.data == "unwind":
-            nodes.discard(plain_name(n.children[1]))
-        if n.data != "with_clause":
-            continue
-        for item in child_of(n.children[0], "proj_items").children:
-            if isinstance(item, Tree) and len(item.children) > 1 and not (
-                    item.children[0].data == "var"
-                    and plain_name(item.children[0].children[0]) == plain_name(item.children[1])):
-                nodes.discard(plain_name(item.children[1]))
-    return nodes
 
 
 def _positive_zero(total: Tree, total_type: str) -> Tree:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
-from dsgqa.dialect.trees import NON_NULL_LITERALS, clone, function_name, tree
+from dsgqa.dialect.trees import NON_NULL_LITERALS, any_of, clone, function_name, tree
 
 REWRITE = "simple CASE->searched CASE"
 _TESTS = {"when_starts_with": "starts_with", "when_ends_with": "ends_with",
@@ -40,13 +40,6 @@ def _test(subject: Tree, operand: Tree) -> Tree:
     if kind in _TESTS:
         return tree(_TESTS[kind], clone(subject), operand.children[0])
     return tree("compare", clone(subject), Token("EQ", "="), operand)
-
-
-def _any_of(tests: list[Tree]) -> Tree:
-    result = tests[0]
-    for test in tests[1:]:
-        result = tree("or_", result, test)
-    return tree("paren", result) if len(tests) > 1 else result
 
 
 def searched_cases(root: Tree) -> bool:
@@ -75,7 +68,7 @@ def searched_cases(root: Tree) -> bool:
             raise DialectError("a simple CASE over rand() (its subject is read once per WHEN)")
         for when in whens:
             *operands, result = when.children
-            when.children = [_any_of([_test(first, operand) for operand in operands]), result]
+            when.children = [any_of([_test(first, operand) for operand in operands]), result]
         case.children = case.children[1:]
         changed = True
     return changed

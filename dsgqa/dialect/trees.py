@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Iterator
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import Emitter, plain_name
+from dsgqa.dialect.emit import Emitter, plain_name, unquote_string
 from dsgqa.dialect.errors import DialectError
 
 # Literals that are never NULL.
@@ -26,6 +26,32 @@ def name(text: str) -> Tree:
 def var(text: str | Tree) -> Tree:
     """A variable reference, from its text or an existing `name` node."""
     return tree("var", text if isinstance(text, Tree) else name(text))
+
+
+def any_of(tests: list[Tree]) -> Tree:
+    """The OR of `tests`, parenthesised when there are several (it may sit inside an AND)."""
+    return tests[0] if len(tests) == 1 else tree("paren", tree("or_", *tests))
+
+
+def pattern_labels(node_pattern: Tree) -> frozenset[str] | None:
+    """The labels a node pattern allows, as written (`(n:Room:Place)` after the label
+    expressions became alternations); None when it names none (any label)."""
+    found = next((c for c in node_pattern.children
+                  if isinstance(c, Tree) and c.data == "node_labels"), None)
+    if found is None:
+        return None
+    return frozenset(plain_name(t.children[0]) for t in found.children
+                     if isinstance(t, Tree) and t.data == "label_term")
+
+
+def read_key(node: Tree) -> str | None:
+    """The key `x.key` or `x['key']` reads; None for any other tree (a computed index)."""
+    if node.data == "prop":
+        return plain_name(node.children[1])
+    if node.data == "index" and isinstance(node.children[1], Tree) \
+            and node.children[1].data == "str_lit":
+        return unquote_string(str(node.children[1].children[0]))
+    return None
 
 
 def function_name(callee: Tree) -> str:
@@ -256,3 +282,22 @@ def star_with(items: list[Tree] | tuple[Tree, ...] = (), where: Tree | None = No
     if where is not None:
         clause.children.append(where)
     return clause
+
+
+def node_names(root: Tree) -> set[str]:
+    """Names that stand for a node wherever a subquery reads them: named in a node pattern, and
+    never an alias a WITH or UNWIND gives to something else (a RETURN's alias is read by its
+    ORDER BY only)."""
+    nodes = {plain_name(c) for n in root.iter_subtrees_topdown() if n.data == "node_pattern"
+             for c in n.children if isinstance(c, Tree) and c.data == "name"}
+    for n in root.iter_subtrees():
+        if n.data == "unwind":
+            nodes.discard(plain_name(n.children[1]))
+        if n.data != "with_clause":
+            continue
+        for item in child_of(n.children[0], "proj_items").children:
+            if isinstance(item, Tree) and len(item.children) > 1 and not (
+                    item.children[0].data == "var"
+                    and plain_name(item.children[0].children[0]) == plain_name(item.children[1])):
+                nodes.discard(plain_name(item.children[1]))
+    return nodes

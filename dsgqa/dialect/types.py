@@ -17,7 +17,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, function_name, is_optional
+from dsgqa.dialect.trees import child_of, function_name, is_optional, pattern_labels
 
 UNKNOWN = "?"
 # `number`: an integer in some rows and a float in others (a CASE or coalesce() of both; the
@@ -137,10 +137,8 @@ class TypeAnnotator:
                     named = [c for c in sub.children if c.data == "name"]
                     if named:
                         scope[plain_name(named[0])] = "node"
-                        labels = [c for c in sub.children if c.data == "node_labels"]
-                        if labels:
-                            allowed = frozenset(plain_name(t.children[0]) for t in
-                                                labels[0].children if t.data == "label_term")
+                        allowed = pattern_labels(sub)
+                        if allowed is not None:
                             known = self.labels.get(plain_name(named[0]))
                             self.labels[plain_name(named[0])] = \
                                 allowed if known is None else known & allowed

@@ -35,7 +35,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
-from dsgqa.dialect.trees import call, child_of, hops, name, rel_detail, tree, var
+from dsgqa.dialect.trees import call, child_of, hops, name, pattern_labels, rel_detail, tree, var
 
 REWRITE = "relationship uniqueness"
 _SHORTEST = ("SHORTEST", "ALL SHORTEST")
@@ -55,12 +55,8 @@ class _Position:
 
 
 def _labels(node: Tree) -> Labels:
-    found = next((c for c in node.children if isinstance(c, Tree) and c.data == "node_labels"),
-                 None)
-    if found is None:
-        return None
-    return frozenset(plain_name(t.children[0]).lower() for t in found.children
-                     if t.data == "label_term")
+    allowed = pattern_labels(node)
+    return None if allowed is None else frozenset(label.lower() for label in allowed)
 
 
 def _positions(pattern_list: Tree) -> Iterator[_Position]:
