@@ -66,6 +66,8 @@ _LONG_MIN, _LONG_MAX = -(2 ** 63), 2 ** 63 - 1
 # exponent): no spaces, no `inf`, no underscores, which Python's int() and float() take.
 _JAVA_LONG = re.compile(r"[+-]?[0-9]+")
 _JAVA_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# What Java's String.trim() removes: every character up to the space.
+_JAVA_TRIMMED = "".join(map(chr, range(33)))
 # Java's Double.parseDouble after its trim: NaN, Infinity, a decimal with an optional f/d suffix.
 _JAVA_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
                           r"(?:[eE][+-]?[0-9]+)?[fFdD]?)")
@@ -88,7 +90,7 @@ def neo4j_to_integer(text: str) -> int | None:
 def neo4j_to_float(text: str) -> float | None:
     """`toFloat()` of a string as Neo4j parses it: Java's `Double.parseDouble` (which trims
     characters up to the space), else NULL."""
-    trimmed = text.strip("".join(chr(c) for c in range(33)))
+    trimmed = text.strip(_JAVA_TRIMMED)
     if not _JAVA_DOUBLE.fullmatch(trimmed):
         return None
     body = trimmed.rstrip("fFdD") if not trimmed.endswith("Infinity") else trimmed

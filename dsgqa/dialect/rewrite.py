@@ -1169,15 +1169,6 @@ def _float_result(fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
     return rewrite
 
 
-def _udf(kuzu_name: str, fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
-    """A one-argument Neo4j function the engines lack, as the UDF of `functions.py`."""
-    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
-        _arity(fname, args, 1)
-        rw.note(f"{fname}->{kuzu_name}")
-        return call(kuzu_name, *args)
-    return rewrite
-
-
 # Text as Neo4j parses it (`functions.py`): the UDF and the rewrite's name.
 _TEXT_PARSES = {"toFloat": ("neo4j_to_float", "toFloat(text)->neo4j_to_float"),
                 "toBoolean": ("neo4j_to_boolean", "toBoolean(text)->neo4j_to_boolean")}
@@ -1196,8 +1187,13 @@ def _simple_cast(kuzu_type: str, label: str) -> Callable[[Rewriter, Tree, list],
     return rewrite
 
 
-def _rename(kuzu_name: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
+def _rename(kuzu_name: str, label: str, arity: int | None = None
+            ) -> Callable[[Rewriter, Tree, list], Tree]:
+    """A Neo4j function the engines spell `kuzu_name` (a built-in, or a UDF of
+    `functions.py`); `arity` checked where the callee would not check it itself."""
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        if arity is not None:
+            _arity(label.split("->")[0], args, arity)
         rw.note(label)
         return call(kuzu_name, *args)
     return rewrite
@@ -1499,8 +1495,8 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     # The engines' log() is base 10; Neo4j's is the natural logarithm.
     "log": _rename("ln", "log->ln"),
     "e": _e,
-    "exp": _udf("neo4j_exp", "exp"),
-    "isnan": _udf("neo4j_is_nan", "isNaN"),
+    "exp": _rename("neo4j_exp", "exp->neo4j_exp", arity=1),
+    "isnan": _rename("neo4j_is_nan", "isNaN->neo4j_is_nan", arity=1),
     "haversin": _haversin,
     "floor": _float_result("floor"),
     "ceil": _float_result("ceil"),
