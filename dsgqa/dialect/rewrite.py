@@ -119,6 +119,7 @@ from dsgqa.dialect.trees import (
     int_lit,
     name,
     node_names,
+    null_when_null,
     tree,
     var,
 )
@@ -712,13 +713,9 @@ class Rewriter:
         result = any_of([tree("compare", call("label", clone(subject)), Token("EQ", "="),
                               tree("str_lit", Token("STRING", quote_string(label))))
                          for label in allowed]) if allowed else tree("false_lit")
-        if isinstance(subject, Tree) and subject.data == "var" \
-                and not getattr(subject, "nullable", True):
-            return result
         # Both engines give label() of a NULL node its pattern's one label ('Place' after an
         # OPTIONAL MATCH (r)-->(p:Place) that found nothing): NULL is tested first.
-        return tree("case_expr", tree("case_when", tree("is_null", clone(subject)),
-                                      tree("null_lit")), result)
+        return null_when_null(subject, result)
 
     def _zero_safe_sort_keys(self, projection: Tree) -> None:
         """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.
@@ -1205,11 +1202,7 @@ def _labels(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("labels", args, 1)
     rw.note("labels->[label()]")
     (arg,) = args
-    labels = tree("list_literal", call("label", arg))
-    if isinstance(arg, Tree) and arg.data == "var" and not getattr(arg, "nullable", True):
-        return labels
-    return tree("case_expr", tree("case_when", tree("is_null", clone(arg)), tree("null_lit")),
-                labels)
+    return null_when_null(arg, tree("list_literal", call("label", arg)))
 
 
 def _point(rw: Rewriter, node: Tree, args: list) -> Tree:

@@ -28,6 +28,15 @@ def var(text: str | Tree) -> Tree:
     return tree("var", text if isinstance(text, Tree) else name(text))
 
 
+def null_when_null(subject: Tree, value: Tree) -> Tree:
+    """`value`, or NULL where `subject` is NULL (`CASE WHEN subject IS NULL THEN NULL ELSE value
+    END`); `value` alone for a variable no OPTIONAL MATCH bound, which is never NULL."""
+    if subject.data == "var" and not getattr(subject, "nullable", True):
+        return value
+    return tree("case_expr", tree("case_when", tree("is_null", clone(subject)), tree("null_lit")),
+                value)
+
+
 def any_of(tests: list[Tree]) -> Tree:
     """The OR of `tests`, parenthesised when there are several (it may sit inside an AND)."""
     return tests[0] if len(tests) == 1 else tree("paren", tree("or_", *tests))
