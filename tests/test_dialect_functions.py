@@ -1,11 +1,25 @@
-"""The engine functions that stand in for Neo4j built-ins (`dsgqa.dialect.functions`), against
-values worked out from Neo4j's definitions (Java's `BigDecimal.valueOf`, `Math.round`)."""
+"""The engine functions that stand in for Neo4j built-ins (`dsgqa.dialect.functions`,
+`text_functions`, `float_sums`), against values worked out from Neo4j's definitions (Java's
+`BigDecimal.valueOf`, `Math.round`, `String.toUpperCase`, the Cypher Manual's string
+functions)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import pytest
 
+from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
 from dsgqa.dialect.functions import neo4j_round
+from dsgqa.dialect.text_functions import (
+    neo4j_left,
+    neo4j_right,
+    neo4j_substring,
+    neo4j_substring_from,
+    neo4j_to_lower,
+    neo4j_to_upper,
+)
 
 
 @pytest.mark.parametrize(("value", "precision", "mode", "expected"), [
@@ -53,3 +67,59 @@ def test_a_value_of_one_of_several_kinds_is_read_back() -> None:
     assert plain_value({f"{MIXED_VALUE_KEY}int": 7, f"{MIXED_VALUE_KEY}str": None}) == 7
     assert mixed_value({"x": 1.0, "y": 2.0}) == (False, None)
     assert plain_value({"x": 1.0, "y": 2.0}) == {"x": 1.0, "y": 2.0}
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    (lambda: neo4j_left("hello", 3), "hel"),
+    (lambda: neo4j_left("hello", 0), ""),
+    (lambda: neo4j_left("hello", 9), "hello"),
+    (lambda: neo4j_left(None, None), None),        # only a NULL string gives NULL
+    (lambda: neo4j_right("hello", 3), "llo"),
+    (lambda: neo4j_right("hello", 0), ""),
+    (lambda: neo4j_right("hello", 9), "hello"),
+    (lambda: neo4j_right(None, -1), None),
+    (lambda: neo4j_substring("hello", 1, 3), "ell"),   # a 0-based start
+    (lambda: neo4j_substring("hello", 7, 2), ""),
+    (lambda: neo4j_substring_from("hello", 2), "llo"),
+    (lambda: neo4j_substring(None, None, 1), None),
+    (lambda: neo4j_to_upper("straße"), "STRASSE"),     # Java's full case mapping
+    (lambda: neo4j_to_lower("ΟΔΟΣ"), "οδος"),          # and its final sigma
+])
+def test_string_functions_as_neo4j(call: Callable[[], object], expected: object) -> None:
+    assert call() == expected
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: neo4j_left("hello", -1), "negative length"),
+    (lambda: neo4j_left("hello", None), "NULL length"),
+    (lambda: neo4j_right("hello", -2), "negative length"),
+    (lambda: neo4j_substring("hello", -1, 2), "negative start"),
+    (lambda: neo4j_substring("hello", 1, -2), "negative length"),
+    (lambda: neo4j_substring_from("hello", None), "NULL start"),
+])
+def test_string_functions_raise_where_neo4j_raises(call: Callable[[], object],
+                                                   message: str) -> None:
+    with pytest.raises(ValueError, match=f"^Neo4j raises: .*{message}"):
+        call()
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ((3.0, 2.0, "/", False), 1.5),
+    ((-7.5, 2.0, "%", False), -1.5),      # Java's % keeps the dividend's sign
+    ((7.0, 2.5, "/", True), 2.8),         # an integer by a float sum
+    ((2.5, 0.0, "/", False), math.inf),   # a float (it is not 0.0) by zero
+    ((-2.5, 0.0, "/", False), -math.inf),
+])
+def test_float_sum_division(args: tuple[float, float, str, bool], expected: float) -> None:
+    assert neo4j_sum_arith(*args) == expected
+
+
+def test_float_sum_of_zero_is_refused_where_its_type_shows() -> None:
+    """0.0 may be Neo4j's integer 0 (no values) or the float 0.0 (values that cancel)."""
+    assert neo4j_sum_string(2.5) == "2.5"
+    assert math.isnan(neo4j_sum_arith(2.5, 0.0, "%", False))
+    with pytest.raises(ValueError, match="float sum of 0"):
+        neo4j_sum_string(0.0)
+    for args in ((0.0, 0.0, "/", False), (7.0, 0.0, "/", True), (0.0, 0.0, "%", False)):
+        with pytest.raises(ValueError, match="float sum of 0"):
+            neo4j_sum_arith(*args)

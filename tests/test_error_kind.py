@@ -22,6 +22,10 @@ from dsgqa.graphstore.worker_pool import WorkerDied
     ("Runtime exception: ValueError: Precision argument to 'round()' cannot be negative At: ..",
      "runtime"),
     ("Runtime exception: ValueError: Rounding necessary At: ...", "runtime"),
+    ("Runtime exception: ValueError: Neo4j raises: left() with a negative length (-3) At: ...",
+     "runtime"),
+    ("Runtime exception: ValueError: Neo4j raises: substring() with a NULL start At: ...",
+     "runtime"),
     ("Runtime exception: The number of rows to skip/limit must be a non-negative integer.",
      "runtime"),
     # The engine's failures on a query Neo4j runs.
@@ -34,6 +38,9 @@ from dsgqa.graphstore.worker_pool import WorkerDied
     ("Binder exception: Function ABS did not receive correct arguments", "dialect"),
     ("query worker died: the engine crashed (SIGSEGV)", "dialect"),
     ("something no one has seen before", "dialect"),
+    ("Runtime exception: ValueError: toString() of a float sum of 0 (Neo4j's sum of no values is "
+     "the integer 0; the engine holds it as 0.0, the same as values that cancel) At: ...",
+     "dialect"),
     # What the model wrote.
     ("Binder exception: Table Robot does not exist.", "schema"),
     ("Binder exception: Cannot find property colour for r.", "schema"),

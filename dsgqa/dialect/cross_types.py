@@ -45,8 +45,6 @@ _TEXT_ARGUMENTS: dict[str, tuple[int, ...]] = {
 }
 # Functions of a string or a list: anything else raises in Neo4j.
 _TEXT_OR_LIST = frozenset({"size", "reverse"})
-# Lengths and starts Neo4j refuses when negative (left, right: the length; substring: both).
-_NON_NEGATIVE = {"left": (1,), "right": (1,), "substring": (1, 2)}
 
 
 def kind(ctype: str) -> str | None:
@@ -190,10 +188,10 @@ def text_test_on_non_text(node: Tree) -> Tree | None:
 
 
 def refuse_type_errors(fname: str, node: Tree) -> None:
-    """Refuse a call Neo4j answers with a type error (`toUpper(1.5)`, `size(2)`, `left(s,
-    -1)`) and the engines answer with a value."""
+    """Refuse a call Neo4j answers with a type error (`toUpper(1.5)`, `size(2)`) and the
+    engines answer with a value. (A negative length is checked while the query runs,
+    `text_functions.py`.)"""
     types = node.child_types[1:]
-    args = node.children[1:]
     wrong = [i for i in _TEXT_ARGUMENTS.get(fname, ()) if i < len(types)
              and kind(types[i]) not in (None, "str")]
     if fname in _TEXT_OR_LIST and types and kind(types[0]) not in (None, "str", "list"):
@@ -203,16 +201,6 @@ def refuse_type_errors(fname: str, node: Tree) -> None:
     if wrong:
         raise DialectError(f"{fname}() of a {types[wrong[0]]} (Neo4j raises a type error; the "
                            "engines convert it to text)")
-    for i in _NON_NEGATIVE.get(fname, ()):
-        if i < len(args) and _negative_literal(args[i]):
-            raise DialectError(f"{fname}() with a negative length or start (Neo4j raises an "
-                               "error; the engines answer)")
-
-
-def _negative_literal(node: object) -> bool:
-    return isinstance(node, Tree) and node.data == "unary" and str(node.children[0]) == "-" \
-        and isinstance(node.children[1], Tree) \
-        and node.children[1].data in ("int_lit", "float_lit")
 
 
 def refuse_mixed_result(node: Tree) -> None:

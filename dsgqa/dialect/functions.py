@@ -8,9 +8,10 @@ in Kuzu, so an index into it silently reads another element); `CAST(2.5 AS STRIN
 `CAST('x' AS INT64)` fails where `toInteger('x')` is NULL, and `CAST(' 42' AS INT64)` is 42
 where Neo4j's parse gives NULL; and `stDev`, `percentileCont`, `replace`, `exp`, `isNaN` do not
 exist. Each function below follows the Neo4j Cypher Manual; aggregates are computed over
-`collect(x)` (which skips NULLs, as the aggregates do). The translator (`rewrite.py`) calls
-them by the names in `UDFS`; any NULL argument gives NULL, as in Neo4j (the engine's default
-NULL handling).
+`collect(x)` (which skips NULLs, as the aggregates do). String functions are in
+`text_functions.py`, a float sum's readers in `float_sums.py`. The translator (`rewrite.py`)
+calls them by the names in `UDFS`; any NULL argument gives NULL, as in Neo4j (the engine's
+default NULL handling), except where `null_gives_null` is False.
 """
 
 from __future__ import annotations
@@ -24,42 +25,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-
-def neo4j_split(original: str, delimiter: str) -> list[str]:
-    """`split()`: every piece, empty ones included; an empty delimiter splits into characters."""
-    if delimiter == "":
-        return list(original)
-    return original.split(delimiter)
-
-
-def neo4j_replace(original: str, search: str, replacement: str) -> str:
-    """`replace()`: every literal occurrence (Java's String.replace, as Neo4j calls it)."""
-    return original.replace(search, replacement)
-
-
-def java_double_string(value: float) -> str:
-    """A float as Neo4j's `toString()` prints it (Java's `Double.toString`): decimal notation
-    with at least one fractional digit for 1e-3 <= |x| < 1e7, else `d.dddE<exp>`; the digits are
-    the shortest that read back as the same double."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
-    sign = "-" if value < 0 else ""
-    magnitude = abs(value)
-    if 1e-3 <= magnitude < 1e7:
-        text = repr(magnitude)
-        if "e" in text or "E" in text:  # repr never uses an exponent in this range; be safe
-            text = format(Decimal(text), "f")
-        return sign + (text if "." in text else text + ".0")
-    digits_tuple = Decimal(repr(magnitude)).as_tuple()
-    digits = "".join(map(str, digits_tuple.digits)).rstrip("0") or "0"
-    exponent = digits_tuple.exponent + len(digits_tuple.digits) - 1  # type: ignore[operator]
-    mantissa = digits[0] + "." + (digits[1:] or "0")
-    return f"{sign}{mantissa}E{exponent}"
-
+from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
+from dsgqa.dialect.java_numbers import java_double_string
+from dsgqa.dialect.text_functions import (
+    neo4j_left,
+    neo4j_replace,
+    neo4j_right,
+    neo4j_split,
+    neo4j_substring,
+    neo4j_substring_from,
+    neo4j_to_lower,
+    neo4j_to_upper,
+)
 
 _LONG_MIN, _LONG_MAX = -(2 ** 63), 2 ** 63 - 1
 # Java's Long.parseLong (a sign, digits) and BigDecimal(String) (digits with a point and an
@@ -237,11 +214,24 @@ class UDF:
     body: Callable[..., Any]
     params: tuple[str, ...]
     returns: str
+    # False: the body is called with NULL arguments too (the engine's default gives NULL for
+    # any NULL argument without calling it).
+    null_gives_null: bool = True
 
 
 UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_split", neo4j_split, ("STRING", "STRING"), "STRING[]"),
     UDF("neo4j_replace", neo4j_replace, ("STRING", "STRING", "STRING"), "STRING"),
+    UDF("neo4j_to_upper", neo4j_to_upper, ("STRING",), "STRING"),
+    UDF("neo4j_to_lower", neo4j_to_lower, ("STRING",), "STRING"),
+    UDF("neo4j_left", neo4j_left, ("STRING", "INT64"), "STRING", null_gives_null=False),
+    UDF("neo4j_right", neo4j_right, ("STRING", "INT64"), "STRING", null_gives_null=False),
+    UDF("neo4j_substring", neo4j_substring, ("STRING", "INT64", "INT64"), "STRING",
+        null_gives_null=False),
+    UDF("neo4j_substring_from", neo4j_substring_from, ("STRING", "INT64"), "STRING",
+        null_gives_null=False),
+    UDF("neo4j_sum_string", neo4j_sum_string, ("DOUBLE",), "STRING"),
+    UDF("neo4j_sum_arith", neo4j_sum_arith, ("DOUBLE", "DOUBLE", "STRING", "BOOLEAN"), "DOUBLE"),
     UDF("neo4j_double_string", java_double_string, ("DOUBLE",), "STRING"),
     UDF("neo4j_bool_string", neo4j_bool_string, ("BOOLEAN",), "STRING"),
     UDF("neo4j_round", neo4j_round, ("DOUBLE", "INT64", "STRING"), "DOUBLE"),
@@ -273,4 +263,4 @@ def register_udfs(connection: Any) -> None:
     for udf in UDFS.values():
         # An exception in a body (a percentile outside 0..1) fails the query, as in Neo4j.
         connection.create_function(udf.name, _unannotated(udf.body), list(udf.params),
-                                   udf.returns)
+                                   udf.returns, default_null_handling=udf.null_gives_null)

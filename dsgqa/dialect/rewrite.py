@@ -124,6 +124,7 @@ from dsgqa.dialect.trees import (
     var,
 )
 from dsgqa.dialect.types import (
+    FLOAT_SUM,
     KUZU_SCALAR_TYPES,
     NODE_KEYS,
     OBJECT_KEYS,
@@ -739,7 +740,7 @@ class Rewriter:
         for sort_item in order.children:
             kinds = getattr(sort_item, "child_types", None)
             key = sort_item.children[0]
-            if not kinds or kinds[0] not in ("float", "number") or key.data == "prop" \
+            if not kinds or kinds[0] not in ("float", "number", FLOAT_SUM) or key.data == "prop" \
                     or (key.data == "var" and plain_name(key.children[0]) in stored):
                 continue
             sort_item.children[0] = arith(key, "+", tree("float_lit", Token("FLOAT", "0.0")))
@@ -1004,8 +1005,8 @@ class Rewriter:
                 return tree("null_lit")
             if not (isinstance(term, Tree) and term.data in NON_NULL_LITERALS):
                 checks.append(tree("is_null", clone(term)))
-            parts.append(as_string(term, kind if kind in ("int", "float", "number", "bool")
-                                   else "str"))
+            parts.append(as_string(term, kind if kind in ("int", "float", "number", FLOAT_SUM,
+                                                          "bool") else "str"))
         joined: Tree = parts[0]
         for part in parts[1:]:
             joined = arith(joined, "+", part)
@@ -1018,9 +1019,15 @@ class Rewriter:
 
     def r_arith(self, node: Tree) -> Tree:
         """`[1, 2] + 3` appends and `0 + [1]` prepends in Neo4j; Kuzu's + takes two lists."""
-        if str(node.children[1]) in ("/", "%") and "number" in node.child_types:
+        op = str(node.children[1])
+        if op in ("/", "%") and "number" in node.child_types:
             raise DialectError("/ or % of a value that is an integer in some rows and a float in "
                                "others (the engines hold it as a float: 3 / 2 would be 1.5)")
+        if op in ("/", "%") and FLOAT_SUM in node.child_types and "float" not in node.child_types:
+            self.note("/ or % of a float sum->neo4j_sum_arith")
+            return call("neo4j_sum_arith", node.children[0], node.children[2],
+                        tree("str_lit", Token("STRING", f"'{op}'")),
+                        tree("true_lit" if node.child_types[0] == "int" else "false_lit"))
         if str(node.children[1]) != "+" or len(node.child_types) != 3:
             return node
         left, _op, right = node.child_types
@@ -1297,13 +1304,36 @@ def _tail(rw: Rewriter, node: Tree, args: list) -> Tree:
     return call("list_slice", args[0], int_lit(2), call("size", args[0]))
 
 
+def _positions_checked(fname: str, node: Tree, args: list, first: int) -> bool:
+    """Whether the lengths and starts from `args[first]` on need Neo4j's checks
+    (`text_functions.py`): anything but a non-negative integer literal. A float is refused."""
+    for i in range(first, len(args)):
+        if node.child_types[i + 1] in ("float", "number", FLOAT_SUM):
+            raise DialectError(f"{fname}() with a length or start that is a float")
+    literals = [_int_value(arg) for arg in args[first:]]
+    return any(value is None or value < 0 for value in literals)
+
+
+def _left_right(fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    """`left(s, n)` and `right(s, n)`: the engines' own where n is a literal they agree on."""
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        _arity(fname, args, 2)
+        if not _positions_checked(fname, node, args, 1):
+            return node
+        rw.note(f"{fname}->neo4j_{fname}")
+        return call(f"neo4j_{fname}", *args)
+    return rewrite
+
+
 def _substring(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("substring", args, 2, 3)
+    if _positions_checked("substring", node, args, 1):
+        rw.note("substring->neo4j_substring")
+        return call("neo4j_substring" if len(args) == 3 else "neo4j_substring_from", *args)
     rw.note("substring->1-based")
     text, start = args[0], args[1]
     length = args[2] if len(args) == 3 else call("size", text)
-    return call("substring", text, arith(start, "+", int_lit(1)) if _int_value(start) is None
-                else int_lit(_int_value(start) + 1), length)  # type: ignore[operator]
+    return call("substring", text, int_lit(_int_value(start) + 1), length)  # type: ignore[operator]
 
 
 def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
@@ -1372,6 +1402,8 @@ def as_string(value: object, value_type: str) -> Tree:
         return cast(value, "STRING")
     if value_type == "float":
         return call("neo4j_double_string", value)
+    if value_type == FLOAT_SUM:
+        return call("neo4j_sum_string", value)
     if value_type == "bool":
         return call("neo4j_bool_string", value)
     if value_type == "null":
@@ -1508,6 +1540,13 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "last": _last,
     "tail": _tail,
     "substring": _substring,
+    "left": _left_right("left"),
+    "right": _left_right("right"),
+    # Java's full case mapping ('ß' -> 'SS'); the engines map one code point to one.
+    "toupper": _rename("neo4j_to_upper", "toUpper->neo4j_to_upper", arity=1),
+    "upper": _rename("neo4j_to_upper", "upper->neo4j_to_upper", arity=1),
+    "tolower": _rename("neo4j_to_lower", "toLower->neo4j_to_lower", arity=1),
+    "lower": _rename("neo4j_to_lower", "lower->neo4j_to_lower", arity=1),
     "round": _round,
     "sign": _sign,
     "exists": _exists,

@@ -22,7 +22,10 @@ from dsgqa.dialect.trees import child_of, function_name, is_optional, pattern_la
 UNKNOWN = "?"
 # `number`: an integer in some rows and a float in others (a CASE or coalesce() of both; the
 # engines hold it as a float, `number_results.py`), so no rewrite may take it for either.
-NUMBERS = frozenset({"int", "float", "number"})
+# `float_sum`: a sum of floats, which is the integer 0 where it summed no values
+# (`float_sums.py`).
+FLOAT_SUM = "float_sum"
+NUMBERS = frozenset({"int", "float", "number", FLOAT_SUM})
 # Heracles' layout (docs/graph_layout.md): every label has these; points are {x, y, z}.
 STRING_PROPERTIES = frozenset({"nodeSymbol", "class", "name"})
 POINT_PROPERTIES = frozenset({"center", "bbox_center", "bbox_dim"})
@@ -280,6 +283,8 @@ class TypeAnnotator:
             return unify_results(arg_types) if fname == "coalesce" else \
                 (arg_types[0] if arg_types else UNKNOWN)
         if fname == "sum":
+            if arg_types and arg_types[0] == "float":
+                return FLOAT_SUM
             return arg_types[0] if arg_types and arg_types[0] in NUMBERS else UNKNOWN
         if fname == "collect":
             return f"list<{arg_types[0] if arg_types else UNKNOWN}>"
@@ -341,12 +346,19 @@ def arith_type(left: str, op: str, right: str) -> str:
         if left.startswith("list<") or right.startswith("list<"):
             return left if left.startswith("list<") else right
         if "str" in (left, right) \
-                and {left, right} <= {"str", "int", "float", "number", "bool", UNKNOWN}:
+                and {left, right} <= {"str", "int", "float", "number", FLOAT_SUM, "bool", UNKNOWN}:
             return "str"  # concatenation (an unknown operand is taken for text or a number)
     if left in NUMBERS and right in NUMBERS:
         if op == "^" or "float" in (left, right):
             return "float"
-        return "int" if left == right == "int" else "number"
+        if left == right == "int":
+            return "int"
+        if "number" not in (left, right) and (op == "*" or (op in "/%" and left == FLOAT_SUM)
+                                              or left == right == FLOAT_SUM):
+            return FLOAT_SUM  # the integer 0 stays 0 (or the division raises)
+        if op in "/%" and (left, right) == ("int", FLOAT_SUM):
+            return "float"    # by 0 it raises; by a float, a float
+        return "number"
     return UNKNOWN
 
 

@@ -1223,4 +1223,42 @@ CASES: list[Case] = [
          "ORDER BY r",
          [["R1", "low", "P"], ["R2", "high", "P"], ["R3", "mid", "none"]], True,
          "Neo4j 5.18's WHEN < v and WHEN IS NULL (a syntax error charged to the model before)"),
+    Case("computed_negative_length",
+         "MATCH (r:Room) RETURN left(r.nodeSymbol, size(r.nodeSymbol) - 3) AS l",
+         None, False, "left() of a negative length raises in Neo4j (both engines said '')"),
+    Case("computed_null_length",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "RETURN left(r.class, size(m.nodeSymbol)) AS l",
+         None, False, "left(original, null) raises in Neo4j; R3 holds no mesh place (both "
+         "engines said NULL)"),
+    Case("computed_lengths_and_starts",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN r.nodeSymbol AS r, "
+         "substring(r.class, size(r.nodeSymbol) - 2, 3) AS a, right(r.class, size(r.nodeSymbol)) "
+         "AS b, left(m.nodeSymbol, size(r.nodeSymbol) - 1) AS c ORDER BY r",
+         [["R1", "kit", "en", "P"], ["R2", "off", "ce", "P"], ["R3", "hal", "ay", None]], True,
+         "a NULL string gives NULL whatever the length"),
+    Case("full_case_mapping",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN toUpper('straße ' + r.class) AS u, "
+         "toLower('ΟΔΟΣ') AS l",
+         [["STRASSE KITCHEN", "οδος"]], False,
+         "Java's toUpperCase maps ß to SS and toLowerCase ends a word with ς (both engines: "
+         "'STRAẞE KITCHEN', 'οδοσ')"),
+    Case("float_sum_of_no_values_as_text",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "WITH r, sum(o.center.x) AS t RETURN r.nodeSymbol AS r, 'x' + t AS s, toString(t) AS u "
+         "ORDER BY r",
+         [["R1", "x1.0", "1.0"], ["R2", "x9.0", "9.0"], ["R3", "x0", "0"]], True,
+         "a sum of no values is the integer 0 (both engines printed 'x0.0' for R3; the "
+         "fifth held-out probe)"),
+    Case("float_sum_of_values_as_text",
+         "MATCH (r:Room)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "WITH r, sum(o.center.x) AS t RETURN r.nodeSymbol AS r, 'x' + t AS s, 9 / t AS q, "
+         "t / 2 AS h ORDER BY r",
+         [["R1", "x1.0", 9.0, 0.5], ["R2", "x9.0", 1.0, 4.5]], True,
+         "a float sum that added values is a float"),
+    Case("float_sum_of_no_values_divided",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "RETURN r.nodeSymbol AS r, sum(o.center.x) / count(o) AS a",
+         None, False, "R3: the integer 0 divided by the integer 0 raises in Neo4j (both engines "
+         "said NaN)"),
 ]

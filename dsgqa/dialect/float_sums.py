@@ -1,0 +1,46 @@
+"""A sum of floats that summed no values: the integer 0 in Neo4j, 0.0 on the engines.
+
+Neo4j's `sum()` starts from the integer 0 and adds each value (Cypher Manual, Aggregating
+functions), so a sum of floats is a FLOAT where it added one and the INTEGER 0 where it added
+none: a room an OPTIONAL MATCH found nothing in. The engines hold the column as a DOUBLE, 0.0.
+The number is the same, but three readers tell an integer from a float:
+
+    'trash z sum: ' + sum(t.center.z)       Neo4j 'trash z sum: 0'   engines '... 0.0'
+    toString(sum(t.center.z))               Neo4j '0'                engines '0.0'
+    sum(t.center.z) / count(t)              Neo4j raises / by zero   engines NaN
+
+The annotator (`types.py`) gives such a value the type `float_sum` ("a float, or the integer
+0"), which follows it through aliases, `*` and `/` by integers and unary minus. Its readers
+here decide from the value: a sum that is not 0.0 added values and is a float. A sum of 0.0
+is the integer 0 if it added none and the float 0.0 if its values cancelled; the engine's value
+cannot tell which, so such a row is refused (`dialect`, raised while the query runs) instead
+of printing one of the two. Rows with any other sum get Neo4j's answer.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dsgqa.dialect.java_numbers import java_double_string
+
+_UNDECIDED = ("a float sum of 0 (Neo4j's sum of no values is the integer 0; the engine holds "
+              "it as 0.0, the same as values that cancel)")
+
+
+def neo4j_sum_string(value: float) -> str:
+    """toString() of a float sum."""
+    if value == 0.0:
+        raise ValueError(f"toString() of {_UNDECIDED}")
+    return java_double_string(value)
+
+
+def neo4j_sum_arith(left: float, right: float, op: str, integer_left: bool) -> float:
+    """`left / right` or `left % right` where one side is a float sum and the other an integer
+    or a float sum (`integer_left`: the left side is an INTEGER). Java divides two integers
+    (raising for a zero divisor) and otherwise doubles (a zero divisor gives Infinity or NaN)."""
+    if right == 0.0:
+        if integer_left or left == 0.0:
+            raise ValueError(f"{op} by {_UNDECIDED} or of one" if not integer_left
+                             else f"{op} by {_UNDECIDED}")
+        return math.nan if op == "%" or math.isnan(left) else math.copysign(math.inf, left)
+    return left / right if op == "/" else math.fmod(left, right)

@@ -1,0 +1,80 @@
+"""Neo4j's string functions where the engines' built-ins answer differently (engine UDFs).
+
+Measured on Kuzu 0.11.3 and Ladybug 0.22.0:
+
+- `split('O237', 'O')` is `['', '237']` in Neo4j; the engines drop the empty string, so an index
+  into the result reads another element.
+- `left(s, n)`, `right(s, n)` and `substring(s, start, n)` with a negative or NULL length or
+  start raise an error in Neo4j (Cypher Manual, String functions: "If either start or length
+  is null or a negative integer, an error is raised"; only a NULL `s` gives NULL). The engines
+  answer '' or NULL, and `substring(s, 0, -3)` crashes both. A literal is checked when the query
+  is translated; a computed length or start goes through these functions.
+- `toUpper('straße')` is 'STRASSE' and `toLower('ΟΔΟΣ')` 'οδος' in Java, which Neo4j calls
+  (`String.toUpperCase`, full case mapping with the final sigma); the engines map one code point
+  to one ('STRAẞE', 'οδοσ'). Python's `str.upper` and `str.lower` follow the same Unicode rules
+  as Java's (SpecialCasing, Final_Sigma) without a locale.
+
+Errors Neo4j raises too begin "Neo4j raises:" (`graphstore.error_kind` charges them to the
+model, as Neo4j would).
+"""
+
+from __future__ import annotations
+
+
+def neo4j_split(original: str, delimiter: str) -> list[str]:
+    """`split()`: every piece, empty ones included; an empty delimiter splits into characters."""
+    if delimiter == "":
+        return list(original)
+    return original.split(delimiter)
+
+
+def neo4j_replace(original: str, search: str, replacement: str) -> str:
+    """`replace()`: every literal occurrence (Java's String.replace, as Neo4j calls it)."""
+    return original.replace(search, replacement)
+
+
+def neo4j_to_upper(original: str) -> str:
+    return original.upper()
+
+
+def neo4j_to_lower(original: str) -> str:
+    return original.lower()
+
+
+def _checked(function: str, what: str, value: int | None) -> int:
+    """A length or start Neo4j accepts: a non-negative integer."""
+    if value is None:
+        raise ValueError(f"Neo4j raises: {function}() with a NULL {what}")
+    if value < 0:
+        raise ValueError(f"Neo4j raises: {function}() with a negative {what} ({value})")
+    return value
+
+
+def neo4j_left(original: str | None, length: int | None) -> str | None:
+    """`left()` (called for NULL arguments too: only a NULL `original` gives NULL)."""
+    if original is None:
+        return None
+    return original[:_checked("left", "length", length)]
+
+
+def neo4j_right(original: str | None, length: int | None) -> str | None:
+    if original is None:
+        return None
+    count = _checked("right", "length", length)
+    return original[len(original) - count:] if count < len(original) else original
+
+
+def neo4j_substring(original: str | None, start: int | None,
+                    length: int | None) -> str | None:
+    """`substring(original, start, length)` with Neo4j's 0-based start."""
+    if original is None:
+        return None
+    begin = _checked("substring", "start", start)
+    return original[begin:begin + _checked("substring", "length", length)]
+
+
+def neo4j_substring_from(original: str | None, start: int | None) -> str | None:
+    """`substring(original, start)`: to the end of the string."""
+    if original is None:
+        return None
+    return original[_checked("substring", "start", start):]
