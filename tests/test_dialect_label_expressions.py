@@ -52,6 +52,16 @@ def test_a_pattern_no_node_satisfies_is_refused(target, neo4j):
     ("MATCH (r:Room) OPTIONAL MATCH (r)-->(n:Place) RETURN n:Place",
      "CASE WHEN n IS NULL THEN NULL ELSE label(n) = 'Place' END"),
     ("MATCH ()-[r]->() WHERE r:!CONTAINS RETURN r", "label(r) = 'OBJECT_CONNECTED'"),
+    # A top-level `|` outside a pattern, which the grammar reads in parentheses.
+    ("MATCH (n) WHERE n:Room|Object AND n.center.x > 1 RETURN n",
+     "(label(n) = 'Object' OR label(n) = 'Room') AND n.center.x > 1"),
+    ("MATCH (n) WHERE NOT n:Room | Place | Object RETURN n",
+     "NOT (label(n) = 'Object' OR label(n) = 'Place' OR label(n) = 'Room')"),
+    ("MATCH p = ()-[*1..2]->() RETURN [x IN nodes(p) WHERE x:Room|Place | x.nodeSymbol]",
+     "list_filter(nodes(p), x -> (label(x) = 'Place' OR label(x) = 'Room')), "
+     "x -> x.nodeSymbol)"),
+    ("MATCH p = ()-[*1..2]->() RETURN [x IN nodes(p) WHERE x:Room | x.nodeSymbol]",
+     "list_filter(nodes(p), x -> label(x) = 'Room'), x -> x.nodeSymbol)"),
 ])
 def test_a_label_predicate_tests_the_labels_it_allows(target, neo4j, tests):
     assert tests in translate(neo4j, target).query

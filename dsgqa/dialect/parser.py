@@ -3,6 +3,7 @@ millisecond for a typical query)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lark import Lark, Tree
@@ -20,8 +21,58 @@ def _parser() -> Lark:
                 propagate_positions=True, maybe_placeholders=False, cache=False)
 
 
+# The text a label expression may hold after its `:` (names, `|`, `&`, `!`, `%`, parentheses).
+_LABEL_TEXT = r"(?:[\w\s|&!%()]|`[^`]*`)"
+_LABEL_BEFORE = re.compile(rf":(?!:)\s*({_LABEL_TEXT}*?)\s*$")
+_MORE_LABELS = re.compile(r"\s*\|\s*:?\s*(?:!\s*)*(?:\w+|`[^`]*`|%)")
+
+
+def _bracketed_alternation(query: str, at: int) -> str | None:
+    """`n:Room|Place` outside a pattern, which Neo4j 5 reads as a label expression: our LALR
+    grammar cannot take a top-level `|` there (a list comprehension's `|` may follow), so a
+    parse that failed at the `|` of offset `at` is retried with the alternation in
+    parentheses, `n:(Room|Place)`. Inside a comprehension (`[n IN xs WHERE n:A|B | n.x]`) the
+    failure is at the comprehension's own `|`, and only the labels before it are bracketed.
+    None: the `|` does not follow a label."""
+    before = _LABEL_BEFORE.search(query[:at])
+    if before is None or not re.search(r"\w|%|`", before.group(1)) \
+            or before.group(1).count("(") != before.group(1).count(")"):
+        return None
+    start, end = before.start(1), at
+    if "|" not in before.group(1):   # the alternation continues after the failing `|`
+        while (more := _MORE_LABELS.match(query, end)) is not None:
+            end = more.end()
+    labels = query[start:end].strip()
+    if "|" not in labels:
+        return None
+    return f"{query[:start]}({labels}){query[end:]}"
+
+
 def parse(query: str) -> Tree:
     """The parse tree of `query`; `CypherSyntaxError` (one line) when it is not Cypher."""
+    return parse_text(query)[0]
+
+
+def parse_text(query: str) -> tuple[Tree, str]:
+    """The parse tree of `query` and the text it is the tree of (positions in the tree index
+    it): `query`, or `query` with a label alternation put in parentheses."""
+    text = query
+    for _attempt in range(8):
+        try:
+            return _parse(text), text
+        except UnexpectedToken as exc:
+            repaired = _bracketed_alternation(text, exc.token.start_pos) \
+                if exc.token.value == "|" else None
+            if repaired is None:
+                break
+            text = repaired
+    return _parse(query, report=True), query
+
+
+def _parse(query: str, report: bool = False) -> Tree:
+    """One parse; with `report`, lark's errors become `CypherSyntaxError`."""
+    if not report:
+        return _parser().parse(query)
     try:
         return _parser().parse(query)
     except UnexpectedToken as exc:

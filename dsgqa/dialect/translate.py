@@ -9,7 +9,7 @@ from lark import Tree
 from benchcore.names import EMBEDDED_BACKENDS, Backend
 from dsgqa.dialect.emit import Emitter
 from dsgqa.dialect.errors import CypherSchemaError, CypherSyntaxError, DialectError
-from dsgqa.dialect.parser import parse
+from dsgqa.dialect.parser import parse_text
 from dsgqa.dialect.result_order import ResultOrder, final_order
 from dsgqa.dialect.rewrite import Rewriter
 
@@ -40,7 +40,7 @@ def translate(query: str, target: Target = "kuzu") -> Translation:
     Neo4j Cypher the engine cannot express. Never raises anything else for any input text."""
     if target not in KUZU_DIALECT:
         return Translation(query)
-    root = parse(query)
+    root, query = parse_text(query)
     try:
         order = final_order(root)   # before the passes rewrite the tree
     except Exception:   # a tree shape it did not foresee: ordered, ties unknown (kept as run)

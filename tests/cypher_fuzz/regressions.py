@@ -1261,4 +1261,10 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS r, sum(o.center.x) / count(o) AS a",
          None, False, "R3: the integer 0 divided by the integer 0 raises in Neo4j (both engines "
          "said NaN)"),
+    Case("label_alternation_outside_a_pattern",
+         "MATCH (n) WHERE n:Room|Building AND n.center.y < 1 RETURN n.nodeSymbol AS s, "
+         "[x IN [n] WHERE x:Room|Object | x.class] AS c ORDER BY s",
+         [["B1", []], ["R1", ["kitchen"]], ["R2", ["office"]]], True,
+         "Neo4j 5 reads n:Room|Building as a label expression (a syntax error charged to the "
+         "model before)"),
 ]
