@@ -66,6 +66,8 @@ def parse_text(query: str) -> tuple[Tree, str]:
             if repaired is None:
                 break
             text = repaired
+        except (LarkError, RecursionError):
+            break
     return _parse(query, report=True), query
 
 

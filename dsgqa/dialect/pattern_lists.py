@@ -25,6 +25,7 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
     NON_NULL_LITERALS,
+    all_named,
     call,
     child_of,
     function_name,
@@ -37,23 +38,6 @@ from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "pattern comprehension->OPTIONAL MATCH + collect"
 _ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
-
-
-def _all_named(match: Tree) -> bool:
-    patterns = next(c for c in match.children if isinstance(c, Tree) and c.data == "pattern_list")
-    for pattern in patterns.children:
-        chain = pattern.children[-1]
-        if not (isinstance(chain, Tree) and chain.data == "chain"):
-            return False
-        for part in chain.children:
-            if part.data == "node_pattern":
-                if not any(isinstance(c, Tree) and c.data == "name" for c in part.children):
-                    return False
-            else:
-                detail = next((c for c in part.children if isinstance(c, Tree)), None)
-                if detail is None or not any(c.data == "name" for c in detail.children):
-                    return False
-    return True
 
 
 def _comprehensions(node: object, found: list[tuple[Tree, int]]) -> None:
@@ -103,7 +87,7 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
             if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
                 continue
             before = clauses[:k - 1]
-            if not before or not all(isinstance(c, Tree) and c.data == "match" and _all_named(c)
+            if not before or not all(isinstance(c, Tree) and c.data == "match" and all_named(c)
                                      for c in before):
                 continue
             projection = clause.children[0]

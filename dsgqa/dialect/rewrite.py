@@ -28,6 +28,8 @@ from dsgqa.dialect.absent_properties import REWRITE as ABSENT_PROPERTIES
 from dsgqa.dialect.absent_properties import null_absent_properties
 from dsgqa.dialect.anchor_maps import REWRITE as ANCHOR_MAPS
 from dsgqa.dialect.anchor_maps import move_anchor_maps
+from dsgqa.dialect.call_subqueries import REWRITE as CALL_SUBQUERIES
+from dsgqa.dialect.call_subqueries import inline_call_subqueries
 from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import affected, by_position, mark_shared_sources
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
@@ -150,6 +152,7 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 # operators or Neo4j 4's `:A:B`.
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
+_CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
 
@@ -280,6 +283,10 @@ class Rewriter:
         taken = {plain_name(t) for t in tokens if t.type != "STRING"}
         keys = {unquote_string(str(t)) for t in tokens if t.type == "STRING"}   # n['key']
         # Passes that only some queries need are gated on the text (a false alarm costs time).
+        names = FreshNames(taken)
+        self.names = names
+        if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):
+            self.note(CALL_SUBQUERIES)
         collide = names_collide(taken | {k for k in keys if k.isidentifier()})
         if collide:
             check_pattern_names(root)
@@ -303,8 +310,6 @@ class Rewriter:
         if float_number_results(root):
             self.note(NUMBER_RESULTS)
         self.node_names = node_names(root)
-        names = FreshNames(taken)
-        self.names = names
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
             self.note(PATTERN_LISTS)
         self.uniqueness = Uniqueness(names)

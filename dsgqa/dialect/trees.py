@@ -280,6 +280,25 @@ def outermost_subqueries(node: object) -> list[Tree]:
     return [found for child in node.children for found in outermost_subqueries(child)]
 
 
+def all_named(match: Tree) -> bool:
+    """Whether every node and relationship of a MATCH has a name (no two of its rows are
+    equal)."""
+    patterns = next(c for c in match.children if isinstance(c, Tree) and c.data == "pattern_list")
+    for pattern in patterns.children:
+        chain = pattern.children[-1]
+        if not (isinstance(chain, Tree) and chain.data == "chain"):
+            return False
+        for part in chain.children:
+            if part.data == "node_pattern":
+                if not any(isinstance(c, Tree) and c.data == "name" for c in part.children):
+                    return False
+            else:
+                detail = next((c for c in part.children if isinstance(c, Tree)), None)
+                if detail is None or not any(c.data == "name" for c in detail.children):
+                    return False
+    return True
+
+
 def is_optional(match: Tree) -> bool:
     return any(isinstance(c, Token) and c.type == "OPTIONAL" for c in match.children)
 

@@ -1267,4 +1267,40 @@ CASES: list[Case] = [
          [["B1", []], ["R1", ["kitchen"]], ["R2", ["office"]]], True,
          "Neo4j 5 reads n:Room|Building as a label expression (a syntax error charged to the "
          "model before)"),
+    Case("call_subquery_counting_per_row",
+         "MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(:Object) "
+         "RETURN count(*) AS n } RETURN r.nodeSymbol AS s, n ORDER BY s",
+         [["R1", 1], ["R2", 1], ["R3", 0]], True,
+         "aggregates without a grouping key return one row where the subquery matched nothing "
+         "(refused before: no CALL subquery on the engines)"),
+    Case("scoped_call_subquery_aggregates",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "RETURN collect(o.class) AS cs, max(o.center.x) AS mx } "
+         "RETURN r.nodeSymbol AS s, cs, mx ORDER BY s",
+         [["R1", ["trash"], 1.0], ["R2", ["chair"], 9.0], ["R3", [], None]], True,
+         "Neo4j 5.23's CALL (r) { }; R3 holds no object"),
+    Case("call_subquery_returning_rows",
+         "MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) RETURN m.nodeSymbol AS ms } "
+         "RETURN r.nodeSymbol AS s, ms ORDER BY s, ms",
+         [["R1", "P1"], ["R1", "p1"], ["R2", "P2"]], True,
+         "an outer row the subquery returns nothing for (R3) is dropped"),
+    Case("uncorrelated_call_subquery",
+         "MATCH (r:Room) CALL { MATCH (o:Object) RETURN count(o) AS total } "
+         "RETURN r.nodeSymbol AS s, total ORDER BY s",
+         [["R1", 3], ["R2", 3], ["R3", 3]], True, "every room meets the one total"),
+    Case("call_subquery_after_equal_outer_rows",
+         "MATCH (r:Room)-[:ROOM_CONNECTED]-(:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->"
+         "(m:MeshPlace) RETURN count(m) AS n } RETURN r.nodeSymbol AS s, n ORDER BY s",
+         [["R1", 1], ["R1", 1], ["R2", 1], ["R2", 1], ["R2", 1], ["R2", 1], ["R3", 0],
+          ["R3", 0]], True,
+         "each connection is stored both ways, so R2 has four outer rows, each its own group"),
+    Case("call_subquery_grouping_per_row",
+         "MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) RETURN m.class AS c, "
+         "count(*) AS k } RETURN r.nodeSymbol AS s, c, k ORDER BY s, c",
+         [["R1", "floor", 1], ["R1", "unknown", 1], ["R2", "floor", 1]], True,
+         "grouped aggregates return no row where the subquery matched nothing"),
+    Case("leading_call_subquery_with_limit",
+         "CALL { MATCH (o:Object) RETURN o.nodeSymbol AS s ORDER BY o.center.x DESC LIMIT 2 } "
+         "RETURN s",
+         [["O2"], ["O3"]], False, "a subquery before anything else runs once"),
 ]

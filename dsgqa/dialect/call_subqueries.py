@@ -1,0 +1,282 @@
+"""`CALL { }` subqueries written as the clauses they stand for.
+
+Kuzu and Ladybug have no CALL subquery; models write one for a per-row aggregate or an
+independent total. Three shapes have a faithful form in plain clauses:
+
+1. A subquery before anything else runs once: its clauses, then its RETURN as a WITH (with
+   its DISTINCT, ORDER BY, SKIP and LIMIT). An uncorrelated subquery after MATCH and UNWIND
+   clauses only is moved before them: every outer row meets every row it returns either way.
+
+       CALL { MATCH (o:Object) RETURN count(o) AS total } MATCH (r:Room) RETURN r, total
+    -> MATCH (o:Object) WITH count(o) AS total MATCH (r:Room) RETURN r, total
+
+2. A subquery that returns rows without aggregating: its clauses run for each outer row and
+   an outer row it returns nothing for is dropped, which is what the same clauses inline do.
+   A WITH then keeps the outer variables and the returned values, and drops its own.
+
+       MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) RETURN m.nodeSymbol AS s }
+    -> MATCH (r:Room) MATCH (r)-[:CONTAINS]->(m) WITH r, m.nodeSymbol AS s
+
+3. A subquery that aggregates is one group per outer row: grouping by every outer variable
+   gives the same groups only where no two outer rows are equal, which holds where every
+   clause before is a MATCH whose nodes and relationships all have names. Aggregates without a
+   grouping key return one row even when the subquery matched nothing (`count` 0), so its one
+   MATCH becomes an OPTIONAL MATCH; that is faithful when each aggregate's value is NULL in the
+   row the OPTIONAL MATCH leaves empty (a variable the pattern binds, a property of one, or a
+   function or arithmetic of such), and `count(*)` counts one of the pattern's own nodes.
+
+       MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(o:Object) RETURN count(*) AS n }
+    -> MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(o:Object) WITH r, count(o) AS n
+
+A subquery's variables are its own: one that reads an outer name it does not import (Neo4j's
+new variable of that name), returns a name the outer query has, holds a UNION, a WITH or
+another CALL, or orders and limits per outer row, stays refused (`dialect`). Imports are
+`CALL (a, b) { }`, `CALL (*) { }` or a first `WITH a, b` / `WITH *`.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
+from dsgqa.dialect.trees import (
+    CALLS,
+    NON_NULL_LITERALS,
+    all_named,
+    child_of,
+    declared_names,
+    declared_outside_subqueries,
+    function_name,
+    hops,
+    is_distinct,
+    is_optional,
+    item_name,
+    name,
+    projected_names,
+    reads,
+    rel_detail,
+    tree,
+    var,
+)
+from dsgqa.dialect.uniqueness import FreshNames
+
+REWRITE = "CALL { } subquery->inline clauses"
+# Functions that give NULL for a NULL argument (the aggregate of them skips the empty row).
+_NULL_IN_NULL_OUT = frozenset({
+    "abs", "ceil", "floor", "round", "sign", "sqrt", "exp", "log", "log10", "sin", "cos", "tan",
+    "tostring", "tointeger", "tofloat", "toupper", "tolower", "trim", "ltrim", "rtrim", "size",
+    "left", "right", "substring", "replace", "point.distance", "distance", "labels", "type",
+})
+
+
+def _refuse(why: str) -> DialectError:
+    return DialectError(f"CALL {{ }} subquery {why}")
+
+
+def _scope(clauses: list[Tree]) -> list[str]:
+    """The variables in scope after `clauses`, in the order they came."""
+    scope: list[str] = []
+    for clause in clauses:
+        if clause.data == "with_clause":
+            items = child_of(clause.children[0], "proj_items")
+            scope = [n for n in scope if n in projected_names(items, scope)] + sorted(
+                projected_names(items, scope) - set(scope))
+        elif clause.data in ("match", "unwind"):
+            scope += sorted(declared_outside_subqueries(clause) - set(scope))
+    return scope
+
+
+def _imports(subquery: Tree, body: list[Tree], outer: list[str]) -> tuple[set[str], list[Tree]]:
+    """The outer names the subquery imports, and its clauses after an importing WITH."""
+    scope = child_of(subquery, "call_scope")
+    if scope is not None:
+        if any(isinstance(c, Token) for c in scope.children):   # CALL (*)
+            return set(outer), body
+        return {plain_name(c) for c in scope.children}, body
+    first = body[0]
+    if first.data != "with_clause":
+        return set(), body
+    projection = first.children[0]
+    items = child_of(projection, "proj_items")
+    plain = all(isinstance(c, Token) or (c.children[0].data == "var" and (
+        len(c.children) == 1 or item_name(c) == plain_name(c.children[0].children[0])))
+        for c in items.children)
+    if len(first.children) > 1 or len(projection.children) > 1 or not plain:
+        raise _refuse("whose first WITH does more than import variables")
+    return projected_names(items, outer), body[1:]
+
+
+def _null_when_empty(node: object, new: set[str]) -> bool:
+    """Whether `node` is NULL where every variable of `new` is NULL."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data == "var":
+        return plain_name(node.children[0]) in new
+    if node.data in ("prop", "paren", "unary"):
+        return _null_when_empty(node.children[-1] if node.data == "unary" else node.children[0],
+                                new)
+    if node.data in ("arith", "compare"):
+        return _null_when_empty(node.children[0], new) or _null_when_empty(node.children[2], new)
+    if node.data == "call" and function_name(node.children[0]).lower() in _NULL_IN_NULL_OUT:
+        return any(_null_when_empty(arg, new) for arg in node.children[1:])
+    return False
+
+
+def _aggregate_arguments(node: object) -> list[Tree]:
+    """Every aggregate call under `node`."""
+    if not isinstance(node, Tree):
+        return []
+    if is_aggregate_call(node):
+        return [node]
+    return [found for child in node.children for found in _aggregate_arguments(child)]
+
+
+def _counted_node(match: Tree, new: set[str], names: FreshNames) -> str:
+    """A node variable the MATCH binds and no outer clause does (one is named if need be)."""
+    for node in match.iter_subtrees_topdown():
+        if node.data == "node_pattern" and node.children and isinstance(node.children[0], Tree) \
+                and node.children[0].data == "name" and plain_name(node.children[0]) in new:
+            return plain_name(node.children[0])
+    for node in match.iter_subtrees_topdown():
+        if node.data == "node_pattern" and not (
+                node.children and isinstance(node.children[0], Tree)
+                and node.children[0].data == "name"):
+            made = names.fresh("_called")
+            node.children.insert(0, name(made))
+            return made
+    raise _refuse("counting rows of a pattern that binds no node of its own")
+
+
+def _optional(match: Tree, items: Tree, new: set[str], names: FreshNames) -> None:
+    """Turn the subquery's MATCH into an OPTIONAL MATCH whose empty row no aggregate sees."""
+    for aggregate in _aggregate_arguments(items):
+        if aggregate.data == "call_star":   # count(*): a node of the pattern, never NULL
+            counted = _counted_node(match, new, names)
+            aggregate.data = "call"
+            aggregate.children = [aggregate.children[0], var(counted)]
+            continue
+        values = [c for c in aggregate.children[1:] if isinstance(c, Tree)]
+        if not values or not _null_when_empty(values[0], new):
+            raise _refuse("aggregating a value that is not NULL where it matched nothing")
+    match.children.insert(0, Token("OPTIONAL", "OPTIONAL"))
+
+
+def _keyless(items: Tree) -> bool:
+    """Every item is an aggregate or arithmetic of aggregates and literals (no grouping key)."""
+    def only_aggregates(node: object) -> bool:
+        if not isinstance(node, Tree) or is_aggregate_call(node) or node.data in NON_NULL_LITERALS:
+            return True
+        if node.data == "var":
+            return False
+        return all(only_aggregates(c) for c in (
+            node.children[1:] if node.data in CALLS else node.children))
+    return all(only_aggregates(item.children[0]) for item in items.children)
+
+
+def _as_with(ret: Tree, carried: list[str], keep_order: bool) -> Tree:
+    projection = ret.children[0]
+    items = child_of(projection, "proj_items")
+    items.children[:0] = [tree("proj_item", var(n)) for n in carried]
+    if not keep_order:
+        projection.children = [c for c in projection.children
+                               if isinstance(c, Token) or c.data == "proj_items"]
+    return tree("with_clause", projection)
+
+
+def _name_elements(match: Tree, names: FreshNames) -> None:
+    """Name every anonymous node and relationship of an outer MATCH, so that grouping by the
+    variables in scope keeps each of its rows."""
+    for node in match.iter_subtrees_topdown():
+        if node.data == "node_pattern" and not (
+                node.children and isinstance(node.children[0], Tree)
+                and node.children[0].data == "name"):
+            node.children.insert(0, name(names.fresh("_outer")))
+    pattern_list = child_of(match, "pattern_list")
+    for _left, rel, _right, parts in hops(pattern_list):
+        if "name" in parts:
+            continue
+        detail = rel_detail(rel)
+        if detail is None:   # `-->`: the emitter prints the brackets from the rel kind
+            rel.children.append(tree("rel_detail", name(names.fresh("_outer"))))
+        else:
+            detail.children.insert(0, name(names.fresh("_outer")))
+
+
+def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
+            later_star: bool) -> tuple[list[Tree], int]:
+    """The clauses that stand for `subquery` after the clauses `before`, and where they go:
+    the index in `before` they are inserted at. `later_star`: a later projection is `*`."""
+    query = subquery.children[-1]
+    parts = [c for c in query.children if isinstance(c, Tree)]
+    if len(parts) != 1 or parts[0].data != "single_query":
+        raise _refuse("with a UNION (its rows cannot be worked on further)")
+    outer = _scope(before)
+    imported, body = _imports(subquery, list(parts[0].children), outer)
+    if not body or body[-1].data != "return_clause":
+        raise _refuse("that returns nothing")
+    clauses, ret = body[:-1], body[-1]
+    if any(c.data not in ("match", "unwind") for c in clauses):
+        raise _refuse("with a WITH or another CALL inside")
+    items = child_of(ret.children[0], "proj_items")
+    if any(isinstance(c, Token) for c in items.children):
+        raise _refuse("returning *")
+    returned = [item_name(item) for item in items.children]
+    if None in returned:
+        raise _refuse("returning a value without a name (AS)")
+    own = set().union(*(reads(c) | declared_names(c) for c in body))
+    if (own - imported) & set(outer) or set(returned) & set(outer):
+        raise _refuse("sharing a variable name with the outer query it does not import")
+    projection = ret.children[0]
+    aggregating = has_aggregate(items) or is_distinct(projection)
+    if not imported and all(c.data in ("match", "unwind") for c in before):
+        return [*clauses, _as_with(ret, [], keep_order=True)], 0
+    if len(projection.children) > 2 or (len(projection.children) == 2
+                                         and not is_distinct(projection)):
+        raise _refuse("ordering or limiting the rows of each outer row")
+    if aggregating:
+        if not before or not all(c.data == "match" for c in before):
+            raise _refuse("aggregating per outer row where two outer rows may be equal")
+        if not all(all_named(c) for c in before):
+            if later_star:
+                raise _refuse("aggregating per outer row before a projection of *")
+            for match in before:
+                _name_elements(match, names)
+            outer = _scope(before)
+        if _keyless(items) and not is_distinct(projection):
+            if len(clauses) != 1 or clauses[0].data != "match":
+                raise _refuse("aggregating over more than one MATCH")
+            if not is_optional(clauses[0]):
+                new = declared_names(clauses[0]) - imported - set(outer)
+                _optional(clauses[0], items, new, names)
+    return [*clauses, _as_with(ret, outer, keep_order=False)], len(before)
+
+
+def _stars(clauses: list[Tree]) -> bool:
+    """Whether a WITH or RETURN among `clauses` projects `*`."""
+    return any(c.data in ("with_clause", "return_clause") and any(
+        isinstance(t, Token) for t in child_of(c.children[0], "proj_items").children)
+        for c in clauses if isinstance(c, Tree))
+
+
+def inline_call_subqueries(root: Tree, names: FreshNames) -> bool:
+    """Replace each CALL subquery by its clauses, in place; True when one was. Any CALL left
+    is refused later."""
+    changed = False
+    for single in list(root.iter_subtrees_topdown()):
+        if single.data != "single_query":
+            continue
+        clauses = single.children
+        k = 0
+        while k < len(clauses):
+            clause = clauses[k]
+            if not (isinstance(clause, Tree) and clause.data == "call_subquery"):
+                k += 1
+                continue
+            inlined, at = _inline(clause, clauses[:k], names, _stars(clauses[k + 1:]))
+            clauses[k:k + 1] = []
+            clauses[at:at] = inlined
+            k += len(inlined)
+            changed = True
+    return changed
