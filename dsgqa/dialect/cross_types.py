@@ -34,7 +34,7 @@ REWRITE = "comparison across types->Neo4j's value"
 CHAIN_REWRITE = "a < b < c->a < b AND b < c"
 
 # The kinds of value that never equal one another (an int equals a float of the same value).
-_KINDS = frozenset({"str", "bool", "point", "node", "rel", "path", "map"})
+_KINDS = frozenset({"str", "bool", "point", "point2d", "node", "rel", "path", "map"})
 _EQUALITY = frozenset({"=", "<>", "!="})
 # Functions that need a string where Neo4j raises a type error for anything else (NULL gives
 # NULL): the argument positions that must be text.

@@ -100,7 +100,7 @@ def check_property_names(root: Tree) -> None:
     for base, key in reads:
         if base in ("node", "rel"):
             _check(key, _ENTITY_KEYS, "property")
-        elif base == "point":
+        elif base in ("point", "point2d"):
             _check(key, POINT_FIELDS, "point field")
         else:
             known = written | (_ENTITY_KEYS | POINT_FIELDS

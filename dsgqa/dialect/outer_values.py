@@ -128,7 +128,7 @@ def _may_be_struct(node: Tree) -> bool:
     inner = node
     while inner.data == "paren" and isinstance(inner.children[0], Tree):
         inner = inner.children[0]
-    if ctype(inner) in ("point", "map") or inner.data == "map_literal":
+    if ctype(inner) in ("point", "point2d", "map") or inner.data == "map_literal":
         return True
     if inner.data == "prop" and plain_name(inner.children[1]) in POINT_PROPERTIES:
         return True

@@ -130,6 +130,7 @@ from dsgqa.dialect.types import (
     KUZU_SCALAR_TYPES,
     NODE_KEYS,
     OBJECT_KEYS,
+    POINT_2D,
     POINT_PROPERTIES,
     UNKNOWN,
     annotate_types,
@@ -1243,22 +1244,28 @@ def _point(rw: Rewriter, node: Tree, args: list) -> Tree:
     return tree("map_literal", *entries)
 
 
-def _axes(point: object) -> tuple[str, ...]:
+def _axes(point: object, point_type: str) -> tuple[str, ...] | None:
+    """The axes of a point argument (rewritten: a point literal is a map by now); None for
+    a value not known to be a point."""
     if isinstance(point, Tree) and point.data == "map_literal":
         return tuple(plain_name(e.children[0]) for e in point.children)
-    return ("x", "y", "z")
+    return {"point": ("x", "y", "z"), POINT_2D: ("x", "y")}.get(point_type)
 
 
 def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(label, args, 2)
         a, b = args
-        if set(_axes(a)) != set(_axes(b)):
+        a_axes, b_axes = _axes(a, node.child_types[1]), _axes(b, node.child_types[2])
+        if "null" in node.child_types[1:] or (a_axes and b_axes and set(a_axes) != set(b_axes)):
             rw.note(f"{label}->sqrt")
             # A 2D and a 3D point have no distance in Neo4j; a typed NULL, which an aggregate
             # over it can read (a bare NULL has type ANY: "vector with ANY type" on Ladybug).
             return cast(tree("null_lit"), "DOUBLE")
-        axes = list(_axes(a))
+        if a_axes is None or b_axes is None:
+            raise DialectError(f"{label}() of a value the query does not show to be a 2-D or "
+                               "3-D point")
+        axes = list(a_axes)
         rw.note(f"{label}->sqrt")
         total: Tree | None = None
         for axis in axes:

@@ -8,8 +8,9 @@ choose by type reads the annotations this pass leaves on the original tree befor
 projection and MATCH clause. A type nobody can know is `UNKNOWN`, and a rewrite that needs it
 refuses (`dialect`) rather than guess.
 
-Types are strings: `str`, `int`, `float`, `bool`, `point`, `node`, `rel`, `path`, `map`,
-`null`, `?` (unknown), and `list<T>` (`list<mixed>` for a list literal of several kinds).
+Types are strings: `str`, `int`, `float`, `bool`, `point` (3-D: every point of the layout),
+`point2d` (`point({x, y})`), `node`, `rel`, `path`, `map`, `null`, `?` (unknown), and `list<T>`
+(`list<mixed>` for a list literal of several kinds).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ UNKNOWN = "?"
 # (`float_sums.py`).
 FLOAT_SUM = "float_sum"
 NUMBERS = frozenset({"int", "float", "number", FLOAT_SUM})
+# A 2-D and a 3-D point are two kinds of value to Neo4j (never equal, no distance between
+# them) and two struct types to the engines.
+POINT_2D = "point2d"
+POINTS = frozenset({"point", POINT_2D})
 # Heracles' layout (docs/graph_layout.md): every label has these; points are {x, y, z}.
 STRING_PROPERTIES = frozenset({"nodeSymbol", "class", "name"})
 POINT_PROPERTIES = frozenset({"center", "bbox_center", "bbox_dim"})
@@ -249,7 +254,7 @@ class TypeAnnotator:
         key = plain_name(node.children[1])
         if base in ("node", "rel"):
             return _property_type(key)
-        if base == "point":
+        if base in POINTS:
             return "float" if key in POINT_FIELDS else UNKNOWN
         return UNKNOWN
 
@@ -277,6 +282,9 @@ class TypeAnnotator:
         if fname == "reduce" and len(args) == 2:
             return self._reduce(args, scope)
         arg_types = [self.expr(a, scope) for a in args]
+        if fname == "point" and args and args[0].data == "map_literal" and not any(
+                plain_name(entry.children[0]).lower() == "z" for entry in args[0].children):
+            return POINT_2D
         if fname in _FIXED_RESULT:
             return _FIXED_RESULT[fname]
         if fname in _SAME_AS_ARGUMENT:

@@ -1303,4 +1303,23 @@ CASES: list[Case] = [
          "CALL { MATCH (o:Object) RETURN o.nodeSymbol AS s ORDER BY o.center.x DESC LIMIT 2 } "
          "RETURN s",
          [["O2"], ["O3"]], False, "a subquery before anything else runs once"),
+    Case("two_d_point_passed_on",
+         "MATCH (r:Room) WITH r, point({x: r.center.x, y: r.center.y}) AS flat "
+         "RETURN r.nodeSymbol AS s, point.distance(flat, point({x: 0, y: 0})) AS d ORDER BY s",
+         [["R1", 0.0], ["R2", 10.0], ["R3", 7.0710678118654755]], True,
+         "a 2-D point a WITH passes on was taken for a 3-D one, so its distance to a 2-D point "
+         "was NULL (both engines; the eighth held-out probe)"),
+    Case("two_d_points_in_a_list",
+         "UNWIND [point({x: 0, y: 0}), point({x: 3, y: 4})] AS p "
+         "RETURN point.distance(p, point({x: 0, y: 0})) AS d",
+         [[0.0], [5.0]], False, "an UNWIND variable holds 2-D points"),
+    Case("two_d_points_collected",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(point({x: r.center.x, "
+         "y: r.center.y})) AS ps RETURN point.distance(ps[1], ps[2]) AS d",
+         [[7.0710678118654755]], False, "R2 (10, 0) to R3 (5, 5)"),
+    Case("two_d_point_to_a_centre",
+         "MATCH (r:Room {nodeSymbol: 'R2'}) WITH r, point({x: 1, y: 2}) AS p "
+         "RETURN point.distance(p, r.center) AS d",
+         [[None]], False, "a 2-D and a 3-D point have no distance (Binder 'Invalid struct "
+         "field name: z' before)"),
 ]
