@@ -14,15 +14,21 @@ The annotator (`types.py`) gives such a value the type `float_sum` ("a float, or
 here decide from the value: a sum that is not 0.0 added values and is a float. A sum of 0.0
 is the integer 0 if it added none and the float 0.0 if its values cancelled; the engine's value
 cannot tell which, so such a row is refused (`dialect`, raised while the query runs) instead
-of printing one of the two. Rows with any other sum get Neo4j's answer.
+of printing one of the two. Rows with any other sum get Neo4j's answer. A sum written in
+place (`toString(sum(x))`, `'total ' + sum(x)`) is decided by its own `count(x)` instead.
 """
 
 from __future__ import annotations
 
 import math
 
-from dsgqa.dialect.java_numbers import java_double_string
+from lark import Token, Tree
 
+from dsgqa.dialect.java_numbers import java_double_string
+from dsgqa.dialect.trees import bare, call, clone, function_name, int_lit, tree
+from dsgqa.dialect.types import FLOAT_SUM, ctype
+
+REWRITE = "toString(sum of floats)->'0' where count() is 0"
 _UNDECIDED = ("a float sum of 0 (Neo4j's sum of no values is the integer 0; the engine holds "
               "it as 0.0, the same as values that cancel)")
 
@@ -44,3 +50,46 @@ def neo4j_sum_arith(left: float, right: float, op: str, integer_left: bool) -> f
                              else f"{op} by {_UNDECIDED}")
         return math.nan if op == "%" or math.isnan(left) else math.copysign(math.inf, left)
     return left / right if op == "/" else math.fmod(left, right)
+
+
+def _typed(node: Tree, node_type: str) -> Tree:
+    node.ctype = node_type  # type: ignore[attr-defined]
+    return node
+
+
+def _direct_sum(node: object) -> Tree | None:
+    """`sum(x)` of floats written in place (not an alias), whose rows are at hand."""
+    node = bare(node)
+    if isinstance(node, Tree) and node.data == "call" and ctype(node) == FLOAT_SUM \
+            and function_name(node.children[0]).lower() == "sum" and len(node.children) == 2:
+        return node
+    return None
+
+
+def _decided_text(total: Tree) -> Tree:
+    """The text of a float sum in place: '0' where it counted no values, else the float's."""
+    counted = _typed(call("count", clone(total.children[1])), "int")
+    as_float = _typed(tree("arith", total, Token("ADD_OP", "+"),
+                           _typed(tree("float_lit", Token("FLOAT", "0.0")), "float")), "float")
+    return _typed(tree("case_expr", tree(
+        "case_when", tree("compare", counted, Token("EQ", "="), _typed(int_lit(0), "int")),
+        _typed(tree("str_lit", Token("STRING", "'0'")), "str")),
+        _typed(call("toString", as_float), "str")), "str")
+
+
+def decide_sums_in_place(root: Tree) -> bool:
+    """`toString(sum(x))` and `'text' + sum(x)` where the sum is written in place: its own
+    `count(x)` tells the integer 0 from the float, so no row needs refusing. In place, on the
+    annotated tree; True when one changed."""
+    changed = False
+    for node in list(root.iter_subtrees()):
+        if node.data == "call" and function_name(node.children[0]).lower() == "tostring" \
+                and len(node.children) == 2 and (total := _direct_sum(node.children[1])):
+            node.data, node.children = "paren", [_decided_text(total)]
+            changed = True
+        elif node.data == "arith" and ctype(node) == "str" and str(node.children[1]) == "+":
+            for i in (0, 2):
+                if (total := _direct_sum(node.children[i])) is not None:
+                    node.children[i] = _decided_text(total)
+                    changed = True
+    return changed

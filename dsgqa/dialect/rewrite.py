@@ -58,6 +58,8 @@ from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.float_sums import REWRITE as SUMS_IN_PLACE
+from dsgqa.dialect.float_sums import decide_sums_in_place
 from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
 from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
@@ -154,6 +156,7 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
 _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
+_SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
 
@@ -299,6 +302,8 @@ class Rewriter:
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         annotate_types(root)
+        if _SUM_WORD.search(self.source) and decide_sums_in_place(root):
+            self.note(SUMS_IN_PLACE)
         if collide:
             check_property_names(root)
         if "bbox" in self.source and null_absent_properties(root):

