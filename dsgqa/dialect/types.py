@@ -85,6 +85,8 @@ def _unify(types: list[str]) -> str:
 def unify_results(types: list[str]) -> str:
     """The type of a CASE or coalesce(): each row gives one of the results, with its own type."""
     known = {t for t in types if t not in ("null", UNKNOWN)}
+    if known and all(t.startswith("list<") for t in known):   # element by element
+        return f"list<{unify_results([element(t) for t in known])}>"
     return "number" if len(known) > 1 and known <= NUMBERS else _unify(types)
 
 
@@ -187,8 +189,8 @@ class TypeAnnotator:
             return UNKNOWN
         result = self._infer(node, scope)
         node.ctype = result  # type: ignore[attr-defined]
-        if result == "number":
-            self.has_numbers = True
+        if result == "number" or (result.startswith("list<") and result_positions(node)):
+            self.has_numbers = True   # number_results.py retypes it
         return result
 
     def _infer(self, node: Tree, scope: dict[str, str]) -> str:

@@ -1329,4 +1329,16 @@ CASES: list[Case] = [
          [["R1", "0.0", "x1.0"], ["R2", "0.0", "x9.0"], ["R3", "0", "x0"]], True,
          "R1 and R2 summed one float (0.0 and a float); R3 summed nothing, the integer 0 (both "
          "engines printed '0.0'; the eighth held-out probe)"),
+    Case("integer_list_before_a_float_list",
+         "MATCH (p:MeshPlace) RETURN p.nodeSymbol AS s, CASE WHEN p.center.x > 100 THEN [1] "
+         "ELSE [p.center.x] END AS a, coalesce(null, [p.center.x], [2]) AS b ORDER BY s",
+         [["P1", [0.5], [0.5]], ["P2", [9.5], [9.5]]], True,
+         "the engines gave the CASE the first list's type and rounded the floats to integers "
+         "(P2 [10]; found while mending the eighth held-out probe's [null])"),
+    Case("list_of_nulls_beside_a_list_of_strings",
+         "MATCH (r:Room) WITH r, [x IN [r.class] WHERE x STARTS WITH 'k'] AS ks "
+         "RETURN r.nodeSymbol AS s, CASE WHEN size(ks) = 0 THEN [null] ELSE ks END AS v "
+         "ORDER BY s",
+         [["R1", ["kitchen"]], ["R2", [None]], ["R3", [None]]], True,
+         "[null] is a list of integers to the engines (a Binder error before)"),
 ]
