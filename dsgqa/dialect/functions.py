@@ -124,7 +124,8 @@ def neo4j_round(value: float, precision: int, mode: str) -> float:
         if digits != digits.quantize(step, rounding=decimal.ROUND_DOWN):
             raise ValueError("Rounding necessary")
         return float(digits)
-    return float(digits.quantize(step, rounding=_JAVA_ROUNDING[mode]))
+    # + 0.0: BigDecimal has no -0, so a negative value rounded to zero is 0.0 in Java.
+    return float(digits.quantize(step, rounding=_JAVA_ROUNDING[mode])) + 0.0
 
 
 def neo4j_bool_string(value: bool) -> str:

@@ -43,14 +43,22 @@ _TOKENS = {"+": "ADD_OP", "-": "ADD_OP", "*": "STAR", "/": "MUL_OP"}
 
 
 def _steps(body: object, accumulator: str) -> tuple[str, list[object]] | None:
-    """`acc OP a OP b ...` as (OP, [a, b, ...]), or None for any other step."""
+    """`acc OP a OP b ...` as (OP, [a, b, ...]), or None for any other step. A chain of numbers
+    mixing `+` and `-` is `acc + (a - b ...)`: ("+", [a, -b, ...])."""
     operands: list[object] = []
     ops: set[str] = set()
     node = bare(body)
     while isinstance(node, Tree) and node.data == "arith":
-        ops.add(str(node.children[1]))
-        operands.insert(0, node.children[2])
+        op = str(node.children[1])
+        ops.add(op)
+        operands.insert(0, node.children[2] if op != "-" else _typed(
+            tree("unary", Token("ADD_OP", "-"), tree("paren", node.children[2])),
+            ctype(node.children[2])))
         node = bare(node.children[0])
+    if ops == {"+", "-"} and ctype(body) in NUMBERS:
+        ops = {"+"}
+    elif ops == {"-"}:   # a single subtraction stays `acc - a`
+        operands = [o.children[1].children[0] for o in operands]  # type: ignore[union-attr]
     if not (isinstance(node, Tree) and node.data == "var"
             and plain_name(node.children[0]) == accumulator) or len(ops) != 1:
         return None
@@ -81,14 +89,18 @@ def _float(value: object) -> Tree:
     return _typed(call("toFloat", value), "float")
 
 
-def refold(node: Tree, names: FreshNames) -> bool:
+def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
     """Rewrite the reduce() call `node` (on the original tree) as the module says; whether it
-    was."""
+    was. `always`: also where the types agree (`reduce_hoists.py` computes the values apart)."""
     seed, loop = node.children[1], node.children[2]
     accumulator = plain_name(seed.children[0].children[0])
     binding, body = loop.children
     start, body_type = ctype(seed.children[2]), ctype(body)
-    if start == element(ctype(binding.children[1])) == body_type \
+    if always and body_type == UNKNOWN and start in NUMBERS:
+        # Read from maps (`s + x.z`): taken for the start's type; other values make the
+        # engines' fold fail to bind (a refusal), never another number.
+        body_type = start
+    if (start == element(ctype(binding.children[1])) == body_type and not always) \
             or UNKNOWN in (start, body_type):
         return False
     steps = _steps(body, accumulator)

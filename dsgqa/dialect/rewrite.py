@@ -105,6 +105,8 @@ from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
 from dsgqa.dialect.projection_checks import check_projections
 from dsgqa.dialect.reduce_folds import REWRITE as REDUCE_FOLDS
 from dsgqa.dialect.reduce_folds import refold
+from dsgqa.dialect.reduce_hoists import REWRITE as REDUCE_HOISTS
+from dsgqa.dialect.reduce_hoists import hoist_row_reading_folds
 from dsgqa.dialect.regex_patterns import refuse_java_only_patterns
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
@@ -126,6 +128,7 @@ from dsgqa.dialect.trees import (
     null_when_null,
     tree,
     var,
+    without,
 )
 from dsgqa.dialect.types import (
     FLOAT_SUM,
@@ -156,6 +159,7 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
 _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
+_REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
 _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
@@ -308,6 +312,8 @@ class Rewriter:
             check_property_names(root)
         if "bbox" in self.source and null_absent_properties(root):
             self.note(ABSENT_PROPERTIES)
+        if _REDUCE_WORD.search(self.source) and hoist_row_reading_folds(root, names):
+            self.note(REDUCE_HOISTS)
         if len(_IN_WORD.findall(self.source)) > 1:   # two lambdas at least
             mark_shared_sources(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
@@ -1389,22 +1395,13 @@ def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
     variable, source = Rewriter._binding(body.children[0])
     accumulator = init.children[0].children[0]
     if affected(plain_name(variable), source,
-                [_without(body.children[1], plain_name(accumulator))]):
+                [without(body.children[1], plain_name(accumulator))]):
         raise DialectError("reduce() over a list of nodes or structs, or one a WITH passed on, "
                            "whose step reads a variable of the row (the engines read another "
                            "row's elements there)")
     rw.note("reduce->list_reduce")
     seeded = call("list_concat", tree("list_literal", init.children[2]), source)
     return call("list_reduce", seeded, tree("lambda2", accumulator, variable, body.children[1]))
-
-
-def _without(node: object, variable: str) -> object:
-    """`node` with references to `variable` replaced by NULL (for checking what else it reads)."""
-    if not isinstance(node, Tree):
-        return node
-    if node.data == "var" and plain_name(node.children[0]) == variable:
-        return tree("null_lit")
-    return tree(str(node.data), *[_without(c, variable) for c in node.children])
 
 
 def _aggregate(rw: Rewriter, node: Tree, args: list) -> Tree:

@@ -236,6 +236,16 @@ def reads(node: object, bound: frozenset[str] | set[str] = frozenset(),
                          for child in (node.children[1:] if named else node.children)))
 
 
+def without(node: object, variable: str) -> object:
+    """A copy of `node` with each read of `variable` replaced by NULL (to see what else it
+    reads)."""
+    if not isinstance(node, Tree):
+        return node
+    if node.data == "var" and plain_name(node.children[0]) == variable:
+        return tree("null_lit")
+    return tree(str(node.data), *[without(c, variable) for c in node.children])
+
+
 def bare(node: object) -> object:
     """`node` without the parentheses around it."""
     while isinstance(node, Tree) and node.data == "paren" and len(node.children) == 1:

@@ -1341,4 +1341,21 @@ CASES: list[Case] = [
          "ORDER BY s",
          [["R1", ["kitchen"]], ["R2", [None]], ["R3", [None]]], True,
          "[null] is a list of integers to the engines (a Binder error before)"),
+    Case("fold_reading_the_row_over_a_passed_on_list",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect(m.center.x) AS xs "
+         "RETURN r.nodeSymbol AS s, reduce(t = 0.0, x IN xs | t + abs(x - r.center.x)) AS d, "
+         "size([x IN xs WHERE x > r.center.x]) AS n ORDER BY s",
+         [["R1", 0.5, 1], ["R2", 0.5, 0]], True,
+         "the step's values are computed in a WITH of their own (refused before: both engines "
+         "fold such a list with another row's elements)"),
+    Case("fold_reading_the_row_over_maps",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect({s: m.nodeSymbol, x: m.center.x}) AS ms "
+         "RETURN r.nodeSymbol AS s, reduce(t = 0.0, e IN ms | t + e.x - r.center.x) AS d "
+         "ORDER BY s",
+         [["R1", 0.5], ["R2", -0.5]], True, "a + and - chain is t + (e.x - r.center.x)"),
+    Case("rounded_to_negative_zero",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN toString(round(-0.001, 2)) AS a, "
+         "toString(round(r.center.x - 0.004, 2, 'HALF_EVEN')) AS b",
+         [["0.0", "0.0"]], False,
+         "BigDecimal has no -0: Java's round(-0.001, 2) is 0.0 (our UDF gave -0.0)"),
 ]
