@@ -164,7 +164,8 @@ def _optional(match: Tree, items: Tree, new: set[str], names: FreshNames) -> Non
 
 
 def _keyless(items: Tree) -> bool:
-    """Every item is an aggregate or arithmetic of aggregates and literals (no grouping key)."""
+    """Every item is an aggregate or arithmetic of aggregates and literals (no grouping key:
+    an item without an aggregate, `2 AS k`, is one, and groups nothing into no row)."""
     def only_aggregates(node: object) -> bool:
         if not isinstance(node, Tree) or is_aggregate_call(node) or node.data in NON_NULL_LITERALS:
             return True
@@ -172,7 +173,8 @@ def _keyless(items: Tree) -> bool:
             return False
         return all(only_aggregates(c) for c in (
             node.children[1:] if node.data in CALLS else node.children))
-    return all(only_aggregates(item.children[0]) for item in items.children)
+    return all(has_aggregate(item.children[0]) and only_aggregates(item.children[0])
+               for item in items.children)
 
 
 def _as_with(ret: Tree, carried: list[str], keep_order: bool) -> Tree:

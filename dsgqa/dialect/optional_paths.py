@@ -20,7 +20,16 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, is_optional, mentions, name, rel_detail, tree, var
+from dsgqa.dialect.trees import (
+    child_of,
+    is_optional,
+    item_name,
+    mentions,
+    name,
+    rel_detail,
+    tree,
+    var,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "OPTIONAL MATCH path->NULL when unmatched"
@@ -108,13 +117,16 @@ def _carry(clause: Tree, paths: dict[str, str]) -> dict[str, str]:
     if items.children and isinstance(items.children[0], Token):
         return dict(paths)
     carried: dict[str, str] = {}
+    passed = {item_name(item) for item in items.children if isinstance(item, Tree)}
     for item in list(items.children):
         if isinstance(item, Tree) and len(item.children) == 1 \
                 and item.children[0].data == "var" \
                 and plain_name(item.children[0].children[0]) in paths:
             path = plain_name(item.children[0].children[0])
             carried[path] = paths[path]
-            items.children.append(tree("proj_item", var(paths[path]), name(paths[path])))
+            if paths[path] not in passed:   # a WITH that passes the witness by name already
+                items.children.append(tree("proj_item", var(paths[path]), name(paths[path])))
+                passed.add(paths[path])
     return carried
 
 

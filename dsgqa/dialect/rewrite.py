@@ -833,6 +833,12 @@ class Rewriter:
                 and items.children and all(
                 isinstance(c, Tree) and c.data in NON_NULL_LITERALS for c in items.children):
             return node
+        if isinstance(items, Tree) and items.data == "list_literal" and all(
+                isinstance(c, Tree) and c.data == "null_lit" for c in items.children):
+            # `x IN []` is false and `x IN [null]` NULL whatever x is; the engines type such a
+            # literal INT64[] and refuse it beside a string.
+            self.note("IN->NULL-aware CASE")
+            return tree("false_lit") if not items.children else cast(tree("null_lit"), "BOOLEAN")
         self.note("IN->NULL-aware CASE")
 
         def copy_of(part: object) -> object:

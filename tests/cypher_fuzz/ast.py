@@ -361,7 +361,24 @@ class Projection:
         return out
 
 
-Clause = Match | Unwind | Projection
+@dataclass(frozen=True)
+class Call:
+    """`CALL { [WITH imports] body }`, or Neo4j 5.23's `CALL (imports) { body }` when
+    `scoped`; the body's last clause is a RETURN."""
+
+    imports: tuple[str, ...]
+    body: tuple[Match | Unwind | Projection, ...]
+    scoped: bool = False
+
+    def render(self) -> str:
+        body = " ".join(c.render() for c in self.body)
+        if self.scoped:
+            return f"CALL ({', '.join(self.imports)}) {{ {body} }}"
+        head = f"WITH {', '.join(self.imports)} " if self.imports else ""
+        return f"CALL {{ {head}{body} }}"
+
+
+Clause = Match | Unwind | Projection | Call
 
 
 @dataclass(frozen=True)

@@ -139,8 +139,8 @@ class Generator:
         self.counter = 0
         shape = self.rng.choices(
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
-             "symmetric", "optional_struct", "unwind", "nullable_outer"],
-            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3])[0]
+             "symmetric", "optional_struct", "unwind", "nullable_outer", "call"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
         drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
@@ -410,6 +410,40 @@ class Generator:
         ret = A.Projection("RETURN", items, order=tuple(A.SortItem(A.Var(a)) for _, a in items
                                                         if a in ("room", "t")))
         return A.Query(((first, opt, ret),))
+
+    def q_call(self) -> A.Query:
+        """A CALL subquery per outer row (importing a node) or once (importing nothing),
+        returning aggregates without a grouping key, grouped aggregates or rows."""
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        if self.chance(0.3):
+            clauses.append(self.match(scope, optional=True))
+        correlated = self.chance(0.8)
+        outer = self.pick(scope.nodes)
+        inner = Scope(nodes=[replace(outer)] if correlated else [])
+        body: list[A.Match | A.Unwind | A.Projection] = [
+            self.match(inner, optional=correlated and self.chance(0.25),
+                       start=inner.nodes[0] if correlated else None)]
+        shape = self.pick(("keyless", "keyless", "grouped", "rows"))
+        self.tag("call_subquery", f"call_{shape}")
+        items: list[tuple[A.Expr, str]] = []
+        returned: dict[str, str] = {}
+        if shape == "grouped":
+            key, kind = self.scalar(inner, 1)
+            items.append((key, self.fresh("k")))
+            returned[items[-1][1]] = kind
+        for _ in range(1 if shape == "rows" else self.rng.randint(1, 2)):
+            value, kind = self.scalar(inner, 1) if shape == "rows" else self.aggregate(inner)
+            items.append((value, self.fresh("v")))
+            returned[items[-1][1]] = kind
+        body.append(A.Projection("RETURN", tuple(items)))
+        clauses.append(A.Call((outer.name,) if correlated else (), tuple(body),
+                              scoped=correlated and self.chance(0.4)))
+        after = Scope(nodes=scope.nodes, scalars={**scope.scalars, **returned})
+        final = self.final_return(after, aggregate=self.chance(0.3))
+        shown = tuple((A.Var(name), name) for name in returned)   # what the CALL returned
+        clauses.append(replace(final, items=shown + final.items))
+        return A.Query((tuple(clauses),))
 
     def q_unwind(self) -> A.Query:
         scope = Scope()

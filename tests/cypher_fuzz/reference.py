@@ -164,6 +164,14 @@ class Evaluator:
                 items = value if isinstance(value, list) else [value]
                 out += [{**row, clause.var: item} for item in items]
             return Stream(out, stream.ordered)
+        if isinstance(clause, A.Call):
+            out = []
+            for row in stream.rows:
+                inner = Stream([{name: row[name] for name in clause.imports}], True)
+                for body_clause in clause.body:
+                    inner = self.clause(body_clause, inner)
+                out += [{**row, **returned} for returned in inner.rows]
+            return Stream(out, False)
         rows, _ = self.projection(clause, stream, final=False)
         return rows
 
