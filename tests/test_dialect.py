@@ -260,7 +260,7 @@ DIALECT_ERRORS = [
     # Lists or maps that may hold NULL: Neo4j's = is NULL there, the engines' true.
     "MATCH (r:Room) RETURN [r.name, r.class] = [r.name, r.class] AS v",
     "RETURN {a: 1, b: null} = {a: 1, b: null} AS v",
-    "CALL { MATCH (n:Room) RETURN n UNION MATCH (n:Object) RETURN n } RETURN n",
+    "CALL { MATCH (n:Room) RETURN n UNION MATCH (n:Object) WITH n RETURN n } RETURN n",
     "CALL db.labels() YIELD label RETURN label",
     "MATCH (n:Room:Building) RETURN n",
     "MATCH ()-[r]->() RETURN keys(r)",
@@ -633,7 +633,8 @@ def test_no_rewrite_turns_a_write_into_a_read(target):
     ("MATCH (n RETURN n", "syntax"),
     ("hello world", "syntax"),
     ("", "syntax"),
-    ("CALL { MATCH (n:Room) RETURN n UNION MATCH (n:Object) RETURN n } RETURN n", "dialect"),
+    ("CALL { MATCH (n:Room) RETURN n UNION MATCH (n:Object) WITH n RETURN n } RETURN n",
+     "dialect"),
     ("MATCH (r:Robot) RETURN r", "schema"),
     ("MATCH (r:Room) RETURN r.colour", "schema"),
     # Neo4j's names are case-sensitive, the engines' are not: they would find the rooms.
@@ -785,8 +786,12 @@ def test_a_call_subquery_is_inlined(target, cypher, inline):
 
 @pytest.mark.parametrize("target", ["kuzu", "ladybug"])
 @pytest.mark.parametrize(("cypher", "why"), [
-    ("CALL { MATCH (r:Room) RETURN r.name AS n UNION MATCH (o:Object) RETURN o.name AS n } "
-     "RETURN n ORDER BY n", "UNION"),
+    ("CALL { MATCH (r:Room) RETURN r.name AS n UNION MATCH (o:Object) WITH o "
+     "RETURN o.name AS n } RETURN n ORDER BY n", "WITH or another CALL"),
+    ("CALL { MATCH (r:Room) RETURN r.name AS n UNION MATCH (o:Object) RETURN o.class AS c } "
+     "RETURN n", "other columns"),
+    ("MATCH p = (a:Room)-[*1..2]-(b:Room) CALL { WITH a MATCH (a)-->(m) RETURN count(m) AS n } "
+     "RETURN n", "path or variable-length"),
     ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN m ORDER BY m.center.x LIMIT 1 } "
      "RETURN m", "ordering or limiting"),
     ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN collect({s: m.name}) AS ms } "

@@ -45,6 +45,7 @@ from dsgqa.dialect.trees import (
     CALLS,
     NON_NULL_LITERALS,
     all_named,
+    call,
     child_of,
     declared_names,
     declared_outside_subqueries,
@@ -206,16 +207,10 @@ def _name_elements(match: Tree, names: FreshNames) -> None:
             detail.children.insert(0, name(names.fresh("_outer")))
 
 
-def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
-            later_star: bool) -> tuple[list[Tree], int]:
-    """The clauses that stand for `subquery` after the clauses `before`, and where they go:
-    the index in `before` they are inserted at. `later_star`: a later projection is `*`."""
-    query = subquery.children[-1]
-    parts = [c for c in query.children if isinstance(c, Tree)]
-    if len(parts) != 1 or parts[0].data != "single_query":
-        raise _refuse("with a UNION (its rows cannot be worked on further)")
-    outer = _scope(before)
-    imported, body = _imports(subquery, list(parts[0].children), outer)
+def _body(subquery: Tree, part: Tree, outer: list[str]) -> tuple[set[str], list[Tree], Tree]:
+    """One part of the subquery: the names it imports, its clauses before the RETURN, and the
+    RETURN; refused where it is no shape this module writes."""
+    imported, body = _imports(subquery, list(part.children), outer)
     if not body or body[-1].data != "return_clause":
         raise _refuse("that returns nothing")
     clauses, ret = body[:-1], body[-1]
@@ -230,6 +225,44 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     own = set().union(*(reads(c) | declared_names(c) for c in body))
     if (own - imported) & set(outer) or set(returned) & set(outer):
         raise _refuse("sharing a variable name with the outer query it does not import")
+    return imported, clauses, ret
+
+
+def _holds_paths(match: Tree) -> bool:
+    """Whether a MATCH names a path or has a variable-length relationship."""
+    patterns = child_of(match, "pattern_list")
+    return any(len(pattern.children) == 3 for pattern in patterns.children) \
+        or any("var_length" in parts for _left, _rel, _right, parts in hops(patterns))
+
+
+def _distinct_outer(before: list[Tree], names: FreshNames, later_star: bool) -> list[str]:
+    """The outer variables to group by, where grouping keeps each outer row (every clause
+    before is a MATCH; anonymous elements are named)."""
+    if not before or not all(c.data == "match" for c in before):
+        raise _refuse("aggregating per outer row where two outer rows may be equal")
+    if any(_holds_paths(match) for match in before):
+        # Grouping by a path or a variable-length relationship split one outer row into two
+        # groups on Ladybug once an OPTIONAL MATCH had multiplied the rows (fuzz seed 21).
+        raise _refuse("aggregating per outer row of a path or variable-length relationship")
+    if not all(all_named(c) for c in before):
+        if later_star:
+            raise _refuse("aggregating per outer row before a projection of *")
+        for match in before:
+            _name_elements(match, names)
+    return _scope(before)
+
+
+def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
+            later_star: bool) -> tuple[list[Tree], int]:
+    """The clauses that stand for `subquery` after the clauses `before`, and where they go:
+    the index in `before` they are inserted at. `later_star`: a later projection is `*`."""
+    query = subquery.children[-1]
+    parts = [c for c in query.children if isinstance(c, Tree) and c.data == "single_query"]
+    outer = _scope(before)
+    if len(parts) > 1:
+        return _inline_union(subquery, query, parts, before, names, later_star)
+    imported, clauses, ret = _body(subquery, parts[0], outer)
+    items = child_of(ret.children[0], "proj_items")
     projection = ret.children[0]
     aggregating = has_aggregate(items) or is_distinct(projection)
     if not imported and all(c.data in ("match", "unwind") for c in before):
@@ -238,14 +271,7 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
                                          and not is_distinct(projection)):
         raise _refuse("ordering or limiting the rows of each outer row")
     if aggregating:
-        if not before or not all(c.data == "match" for c in before):
-            raise _refuse("aggregating per outer row where two outer rows may be equal")
-        if not all(all_named(c) for c in before):
-            if later_star:
-                raise _refuse("aggregating per outer row before a projection of *")
-            for match in before:
-                _name_elements(match, names)
-            outer = _scope(before)
+        outer = _distinct_outer(before, names, later_star)
         if _keyless(items) and not is_distinct(projection):
             if len(clauses) != 1 or clauses[0].data != "match":
                 raise _refuse("aggregating over more than one MATCH")
@@ -253,6 +279,61 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
                 new = declared_names(clauses[0]) - imported - set(outer)
                 _optional(clauses[0], items, new, names)
     return [*clauses, _as_with(ret, outer, keep_order=False)], len(before)
+
+
+def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[Tree],
+                  names: FreshNames, later_star: bool) -> tuple[list[Tree], int]:
+    """`CALL { part UNION [ALL] part ... }`: each part's rows collected as a list of maps (its
+    one MATCH made OPTIONAL, the empty row left out), the lists joined and unwound, and the
+    maps read back (`WITH DISTINCT` for UNION). Each part must be one MATCH and a RETURN of
+    plain values; per outer row, the outer rows must be distinct, as for aggregates."""
+    kinds = {bool(u.children) for u in query.children if isinstance(u, Tree) and u.data == "union"}
+    if len(kinds) != 1:
+        raise _refuse("mixing UNION and UNION ALL")
+    outer = _scope(before)
+    shaped = [_body(subquery, part, outer) for part in parts]
+    columns = [item_name(i) for i in child_of(shaped[0][2].children[0], "proj_items").children]
+    for _imported, clauses, ret in shaped:
+        items = child_of(ret.children[0], "proj_items")
+        if len(clauses) != 1 or clauses[0].data != "match" or len(ret.children[0].children) > 1 \
+                or has_aggregate(items):
+            raise _refuse("with a UNION of parts that are more than one MATCH and a RETURN of "
+                          "values")
+        if [item_name(i) for i in items.children] != columns:
+            raise _refuse("with a UNION of parts returning other columns")
+    correlated = any(imported for imported, _, _ in shaped)
+    if not correlated and all(c.data in ("match", "unwind") for c in before):
+        carried, at = [], 0
+    else:
+        carried, at = _distinct_outer(before, names, later_star), len(before)
+    out: list[Tree] = []
+    lists: list[str] = []
+    for imported, (match,), ret in shaped:
+        row = tree("map_literal", *[tree("map_entry", name(column), item.children[0]) for
+                                     column, item in zip(columns, child_of(
+                                         ret.children[0], "proj_items").children, strict=True)])
+        if not is_optional(match):   # the part's empty row is no row of it
+            new = declared_names(match) - imported - set(carried)
+            witness = _counted_node(match, new, names)
+            match.children.insert(0, Token("OPTIONAL", "OPTIONAL"))
+            row = tree("case_expr", tree("case_when", tree("is_null", var(witness)),
+                                         tree("null_lit")), row)
+        collected = names.fresh("_part")
+        out += [match, tree("with_clause", tree("projection", tree(
+            "proj_items", *[tree("proj_item", var(n)) for n in [*carried, *lists]],
+            tree("proj_item", call("collect", row), name(collected)))))]
+        lists.append(collected)
+    joined: Tree = var(lists[0])
+    for listed in lists[1:]:
+        joined = call("list_concat", joined, var(listed))
+    unwound = names.fresh("_row")
+    read_back = [tree("proj_item", tree("prop", var(unwound), name(column)), name(column))
+                 for column in columns]
+    projection = tree("projection", tree("proj_items", *[tree("proj_item", var(n))
+                                                         for n in carried], *read_back))
+    if kinds == {False}:   # UNION: distinct rows
+        projection.children.insert(0, Token("DISTINCT", "DISTINCT"))
+    return [*out, tree("unwind", joined, name(unwound)), tree("with_clause", projection)], at
 
 
 def _stars(clauses: list[Tree]) -> bool:

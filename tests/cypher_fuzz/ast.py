@@ -369,13 +369,17 @@ class Call:
     imports: tuple[str, ...]
     body: tuple[Match | Unwind | Projection, ...]
     scoped: bool = False
+    others: tuple[tuple[Match | Unwind | Projection, ...], ...] = ()  # UNION parts after body
+    union_all: bool = False
 
     def render(self) -> str:
-        body = " ".join(c.render() for c in self.body)
+        head = f"WITH {', '.join(self.imports)} " if self.imports and not self.scoped else ""
+        joiner = " UNION ALL " if self.union_all else " UNION "
+        body = joiner.join(head + " ".join(c.render() for c in part)
+                           for part in (self.body, *self.others))
         if self.scoped:
             return f"CALL ({', '.join(self.imports)}) {{ {body} }}"
-        head = f"WITH {', '.join(self.imports)} " if self.imports else ""
-        return f"CALL {{ {head}{body} }}"
+        return f"CALL {{ {body} }}"
 
 
 Clause = Match | Unwind | Projection | Call

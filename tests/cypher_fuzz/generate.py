@@ -424,7 +424,7 @@ class Generator:
         body: list[A.Match | A.Unwind | A.Projection] = [
             self.match(inner, optional=correlated and self.chance(0.25),
                        start=inner.nodes[0] if correlated else None)]
-        shape = self.pick(("keyless", "keyless", "grouped", "rows"))
+        shape = self.pick(("keyless", "keyless", "grouped", "rows", "union"))
         self.tag("call_subquery", f"call_{shape}")
         items: list[tuple[A.Expr, str]] = []
         returned: dict[str, str] = {}
@@ -432,13 +432,23 @@ class Generator:
             key, kind = self.scalar(inner, 1)
             items.append((key, self.fresh("k")))
             returned[items[-1][1]] = kind
-        for _ in range(1 if shape == "rows" else self.rng.randint(1, 2)):
-            value, kind = self.scalar(inner, 1) if shape == "rows" else self.aggregate(inner)
+        rows = shape in ("rows", "union")
+        for _ in range(1 if rows else self.rng.randint(1, 2)):
+            value, kind = self.scalar(inner, 1) if rows else self.aggregate(inner)
             items.append((value, self.fresh("v")))
             returned[items[-1][1]] = kind
         body.append(A.Projection("RETURN", tuple(items)))
+        others: list[tuple[A.Match | A.Unwind | A.Projection, ...]] = []
+        draw = {"str": "string", "int": "integer", "float": "float", "bool": "boolean"}
+        if shape == "union" and kind in draw:   # a second part: the same column and kind
+            second = Scope(nodes=[replace(outer)] if correlated else [])
+            match = self.match(second, optional=False,
+                               start=second.nodes[0] if correlated else None)
+            value = getattr(self, draw[kind])(second, 1)
+            others.append((match, A.Projection("RETURN", ((value, items[0][1]),))))
         clauses.append(A.Call((outer.name,) if correlated else (), tuple(body),
-                              scoped=correlated and self.chance(0.4)))
+                              scoped=correlated and self.chance(0.4), others=tuple(others),
+                              union_all=self.chance(0.5)))
         after = Scope(nodes=scope.nodes, scalars={**scope.scalars, **returned})
         final = self.final_return(after, aggregate=self.chance(0.3))
         shown = tuple((A.Var(name), name) for name in returned)   # what the CALL returned

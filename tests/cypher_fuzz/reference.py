@@ -167,10 +167,22 @@ class Evaluator:
         if isinstance(clause, A.Call):
             out = []
             for row in stream.rows:
-                inner = Stream([{name: row[name] for name in clause.imports}], True)
-                for body_clause in clause.body:
-                    inner = self.clause(body_clause, inner)
-                out += [{**row, **returned} for returned in inner.rows]
+                returned_rows = []
+                for part in (clause.body, *clause.others):
+                    inner = Stream([{name: row[name] for name in clause.imports}], True)
+                    for body_clause in part:
+                        inner = self.clause(body_clause, inner)
+                    returned_rows += inner.rows
+                if clause.others and not clause.union_all:   # UNION: distinct rows
+                    seen: set = set()
+                    kept = []
+                    for returned in returned_rows:
+                        key = equivalence_key(list(returned.values()))
+                        if key not in seen:
+                            seen.add(key)
+                            kept.append(returned)
+                    returned_rows = kept
+                out += [{**row, **returned} for returned in returned_rows]
             return Stream(out, False)
         rows, _ = self.projection(clause, stream, final=False)
         return rows

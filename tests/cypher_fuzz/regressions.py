@@ -1358,4 +1358,21 @@ CASES: list[Case] = [
          "toString(round(r.center.x - 0.004, 2, 'HALF_EVEN')) AS b",
          [["0.0", "0.0"]], False,
          "BigDecimal has no -0: Java's round(-0.001, 2) is 0.0 (our UDF gave -0.0)"),
+    Case("call_subquery_union_all_once",
+         "CALL { MATCH (o:Object {class: 'trash'}) RETURN o.nodeSymbol AS s UNION ALL "
+         "MATCH (r:Room) WHERE r.class = 'none' RETURN r.nodeSymbol AS s UNION ALL "
+         "MATCH (o:Object) WHERE o.center.z > 0.5 RETURN o.nodeSymbol AS s } RETURN s ORDER BY s",
+         [["O1"], ["O3"]], True, "a part that matches nothing adds no row"),
+    Case("call_subquery_union_per_row",
+         "MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) RETURN m.class AS c UNION "
+         "WITH r MATCH (r)-[:ROOM_CONNECTED]-(x) RETURN x.class AS c } "
+         "RETURN r.nodeSymbol AS s, c ORDER BY s, c",
+         [["R1", "floor"], ["R1", "office"], ["R1", "unknown"], ["R2", "floor"],
+          ["R2", "hallway"], ["R2", "kitchen"], ["R3", "office"]], True,
+         "UNION keeps one of equal rows per outer row (each connection is stored both ways)"),
+    Case("call_subquery_union_all_per_row",
+         "MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) RETURN m.class AS c UNION ALL "
+         "WITH r MATCH (r)-[:ROOM_CONNECTED]-(x) RETURN x.class AS c } "
+         "RETURN r.nodeSymbol AS s, count(*) AS n ORDER BY s",
+         [["R1", 4], ["R2", 5], ["R3", 2]], True, "UNION ALL keeps them all"),
 ]
