@@ -787,7 +787,10 @@ def test_a_call_subquery_is_inlined(target, cypher, inline):
 @pytest.mark.parametrize("target", ["kuzu", "ladybug"])
 @pytest.mark.parametrize(("cypher", "why"), [
     ("CALL { MATCH (r:Room) RETURN r.name AS n UNION MATCH (o:Object) WITH o "
-     "RETURN o.name AS n } RETURN n ORDER BY n", "WITH or another CALL"),
+     "RETURN o.name AS n } RETURN n ORDER BY n", "WITH inside a UNION part"),
+    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) WITH m, count(*) AS k RETURN k } RETURN k",
+     "WITH inside, run per outer row"),
+    ("CALL { CALL { MATCH (r:Room) RETURN r } RETURN r } RETURN r", "another CALL"),
     ("CALL { MATCH (r:Room) RETURN r.name AS n UNION MATCH (o:Object) RETURN o.class AS c } "
      "RETURN n", "other columns"),
     ("MATCH p = (a:Room)-[*1..2]-(b:Room) CALL { WITH a MATCH (a)-->(m) RETURN count(m) AS n } "
@@ -804,6 +807,8 @@ def test_a_call_subquery_is_inlined(target, cypher, inline):
      "does more than import"),
     ("MATCH (r:Room) WITH r.class AS c CALL { WITH c MATCH (m) WHERE m.class = c "
      "RETURN count(m) AS n } RETURN c, n", "two outer rows may be equal"),
+    ("MATCH (r:Room) UNWIND [1, 1] AS k CALL { WITH r MATCH (r)-->(m) RETURN count(m) AS n } "
+     "RETURN k, n", "two outer rows may be equal"),
     ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) MATCH (m)-->(o) RETURN count(o) AS n } "
      "RETURN n", "more than one MATCH"),
 ])

@@ -209,13 +209,14 @@ def _name_elements(match: Tree, names: FreshNames) -> None:
 
 def _body(subquery: Tree, part: Tree, outer: list[str]) -> tuple[set[str], list[Tree], Tree]:
     """One part of the subquery: the names it imports, its clauses before the RETURN, and the
-    RETURN; refused where it is no shape this module writes."""
+    RETURN; refused where it is no shape this module writes (a WITH inside only where the
+    subquery runs once, before the outer clauses: `_inline` checks)."""
     imported, body = _imports(subquery, list(part.children), outer)
     if not body or body[-1].data != "return_clause":
         raise _refuse("that returns nothing")
     clauses, ret = body[:-1], body[-1]
-    if any(c.data not in ("match", "unwind") for c in clauses):
-        raise _refuse("with a WITH or another CALL inside")
+    if any(c.data not in ("match", "unwind", "with_clause") for c in clauses):
+        raise _refuse("with another CALL inside")
     items = child_of(ret.children[0], "proj_items")
     if any(isinstance(c, Token) for c in items.children):
         raise _refuse("returning *")
@@ -235,19 +236,40 @@ def _holds_paths(match: Tree) -> bool:
         or any("var_length" in parts for _left, _rel, _right, parts in hops(patterns))
 
 
+def _distinct_from(before: list[Tree]) -> int | None:
+    """Where the outer rows start to be distinct bindings: the index after the last WITH that
+    makes distinct rows (DISTINCT, or aggregating: one row per group), 0 for none; each later
+    clause must be a MATCH (its elements named, rows stay distinct) or a WITH passing every
+    variable on. None: two outer rows may be equal (an UNWIND, a WITH dropping a variable)."""
+    start = 0
+    for i, clause in enumerate(before):
+        if clause.data == "with_clause":
+            projection = clause.children[0]
+            items = child_of(projection, "proj_items")
+            if is_distinct(projection) or has_aggregate(items):
+                start = i + 1
+            elif not set(_scope(before[:i])) <= projected_names(items, _scope(before[:i])):
+                return None
+        elif clause.data != "match":
+            return None
+    return start
+
+
 def _distinct_outer(before: list[Tree], names: FreshNames, later_star: bool) -> list[str]:
-    """The outer variables to group by, where grouping keeps each outer row (every clause
-    before is a MATCH; anonymous elements are named)."""
-    if not before or not all(c.data == "match" for c in before):
+    """The outer variables to group by, where grouping keeps each outer row (see
+    `_distinct_from`; anonymous elements of the MATCHes after it are named)."""
+    start = _distinct_from(before) if before else None
+    if start is None:
         raise _refuse("aggregating per outer row where two outer rows may be equal")
-    if any(_holds_paths(match) for match in before):
+    matches = [c for c in before[start:] if c.data == "match"]
+    if any(_holds_paths(match) for match in before if match.data == "match"):
         # Grouping by a path or a variable-length relationship split one outer row into two
         # groups on Ladybug once an OPTIONAL MATCH had multiplied the rows (fuzz seed 21).
         raise _refuse("aggregating per outer row of a path or variable-length relationship")
-    if not all(all_named(c) for c in before):
+    if not all(all_named(c) for c in matches):
         if later_star:
             raise _refuse("aggregating per outer row before a projection of *")
-        for match in before:
+        for match in matches:
             _name_elements(match, names)
     return _scope(before)
 
@@ -267,6 +289,8 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     aggregating = has_aggregate(items) or is_distinct(projection)
     if not imported and all(c.data in ("match", "unwind") for c in before):
         return [*clauses, _as_with(ret, [], keep_order=True)], 0
+    if any(c.data == "with_clause" for c in clauses):
+        raise _refuse("with a WITH inside, run per outer row")
     if len(projection.children) > 2 or (len(projection.children) == 2
                                          and not is_distinct(projection)):
         raise _refuse("ordering or limiting the rows of each outer row")
@@ -295,6 +319,8 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
     columns = [item_name(i) for i in child_of(shaped[0][2].children[0], "proj_items").children]
     for _imported, clauses, ret in shaped:
         items = child_of(ret.children[0], "proj_items")
+        if any(c.data == "with_clause" for c in clauses):
+            raise _refuse("with a WITH inside a UNION part")
         if len(clauses) != 1 or clauses[0].data != "match" or len(ret.children[0].children) > 1 \
                 or has_aggregate(items):
             raise _refuse("with a UNION of parts that are more than one MATCH and a RETURN of "

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from lark import Tree
 
-from dsgqa.dialect.trees import call, name, tree
+from dsgqa.dialect.trees import call, name, nothing_but_nulls, tree
 from dsgqa.dialect.types import KUZU_SCALAR_TYPES, ctype, element, result_positions, result_type
 
 REWRITE = "integer and float results->toFloat"
@@ -49,12 +49,6 @@ def _result(node: Tree, position: int) -> object:
     return child
 
 
-def _nothing_but_nulls(value: object) -> bool:
-    """`[]`, `[null]`, `[null, null]`: a list literal the engines type INT64[]."""
-    return isinstance(value, Tree) and value.data == "list_literal" and all(
-        isinstance(c, Tree) and c.data == "null_lit" for c in value.children)
-
-
 def _list_cast(kuzu_type: str) -> Callable[[Tree], Tree]:
     return lambda value: call("CAST", tree("cast_arg", value, name(f"{kuzu_type}[]")))
 
@@ -68,7 +62,7 @@ def _retype_lists(node: Tree) -> bool:
     changed = False
     for position in result_positions(node):
         result_kind = element(result_type(node, position))
-        if _nothing_but_nulls(_result(node, position)) or (
+        if nothing_but_nulls(_result(node, position)) or (
                 kind == "number" and result_kind in ("int", "number")):
             _wrap(node, position, _list_cast(target))
             changed = True

@@ -33,7 +33,17 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import bare, call, clone, mentions, name, shape, tree, var
+from dsgqa.dialect.trees import (
+    bare,
+    call,
+    clone,
+    mentions,
+    name,
+    nothing_but_nulls,
+    shape,
+    tree,
+    var,
+)
 from dsgqa.dialect.types import KUZU_SCALAR_TYPES, NUMBERS, UNKNOWN, arith_type, ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -107,6 +117,8 @@ def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
     if steps is None:
         return _fold_one_read(loop, body, accumulator, binding, start, names)
     op, operands = steps
+    if start.startswith("list<") and body_type.startswith("list<"):
+        return op == "+" and _fold_lists(seed, loop, accumulator, operands, body_type, names)
     text = body_type == "str"
     if not text and not (start in NUMBERS and body_type in NUMBERS):
         return False
@@ -123,6 +135,34 @@ def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
                      _typed(tree("arith", _typed(var(accumulator), body_type),
                                  Token(_TOKENS[op], op),
                                  _typed(var(name(step)), ctype(value))), body_type)]
+    return True
+
+
+def _fold_lists(seed: Tree, loop: Tree, accumulator: str, operands: list[object],
+                body_type: str, names: FreshNames) -> bool:
+    """`reduce(acc = [], x IN xs | acc + v + [w])`: each step's values as one list, the fold
+    their concatenation from a start of the same list type (`[]` is INT64[] to the engines)."""
+    kinds = {element(ctype(o)) if ctype(o).startswith("list<") else ctype(o) for o in operands}
+    kuzu_type = KUZU_SCALAR_TYPES.get(kinds.pop()) if len(kinds) == 1 else None
+    if kuzu_type is None:
+        return False
+    body_type = f"list<{next(k for k, v in KUZU_SCALAR_TYPES.items() if v == kuzu_type)}>"
+    parts = [o if ctype(o).startswith("list<") else _typed(tree("list_literal", o), body_type)
+             for o in operands]
+    value = parts[0]
+    for part in parts[1:]:
+        value = _typed(call("list_concat", value, part), body_type)
+    start = seed.children[2]
+    if nothing_but_nulls(start):
+        seed.children[2] = _typed(call("CAST", tree("cast_arg", start, name(f"{kuzu_type}[]"))),
+                                  body_type)
+    binding = loop.children[0]
+    values = _typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
+                         value), f"list<{body_type}>")
+    step = names.fresh("_y")
+    loop.children = [tree("in_", var(step), values),
+                     _typed(call("list_concat", _typed(var(accumulator), body_type),
+                                 _typed(var(name(step)), body_type)), body_type)]
     return True
 
 

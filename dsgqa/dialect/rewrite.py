@@ -125,6 +125,7 @@ from dsgqa.dialect.trees import (
     int_lit,
     name,
     node_names,
+    nothing_but_nulls,
     null_when_null,
     tree,
     var,
@@ -833,8 +834,7 @@ class Rewriter:
                 and items.children and all(
                 isinstance(c, Tree) and c.data in NON_NULL_LITERALS for c in items.children):
             return node
-        if isinstance(items, Tree) and items.data == "list_literal" and all(
-                isinstance(c, Tree) and c.data == "null_lit" for c in items.children):
+        if nothing_but_nulls(items):
             # `x IN []` is false and `x IN [null]` NULL whatever x is; the engines type such a
             # literal INT64[] and refuse it beside a string.
             self.note("IN->NULL-aware CASE")
@@ -1054,6 +1054,12 @@ class Rewriter:
         if str(node.children[1]) != "+" or len(node.child_types) != 3:
             return node
         left, _op, right = node.child_types
+        for side, other in ((0, right), (2, left)):
+            # `names + [null]`: a list of NULLs is INT64[] to the engines; the other's type.
+            kuzu_type = KUZU_SCALAR_TYPES.get(element(other))
+            if kuzu_type and nothing_but_nulls(node.children[side]):
+                self.note("list of NULLs->typed")
+                node.children[side] = cast(node.children[side], f"{kuzu_type}[]")
         if left.startswith("list<") != right.startswith("list<") and UNKNOWN not in (left, right):
             self.note("list + value->list_append/list_prepend")
             if left.startswith("list<"):

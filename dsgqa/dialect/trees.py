@@ -236,6 +236,13 @@ def reads(node: object, bound: frozenset[str] | set[str] = frozenset(),
                          for child in (node.children[1:] if named else node.children)))
 
 
+def nothing_but_nulls(node: object) -> bool:
+    """`[]` or `[null, ...]`: a list literal the engines type INT64[] whatever it stands
+    beside."""
+    return isinstance(node, Tree) and node.data == "list_literal" and all(
+        isinstance(c, Tree) and c.data == "null_lit" for c in node.children)
+
+
 def without(node: object, variable: str) -> object:
     """A copy of `node` with each read of `variable` replaced by NULL (to see what else it
     reads)."""

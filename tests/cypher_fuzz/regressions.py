@@ -1375,4 +1375,32 @@ CASES: list[Case] = [
          "WITH r MATCH (r)-[:ROOM_CONNECTED]-(x) RETURN x.class AS c } "
          "RETURN r.nodeSymbol AS s, count(*) AS n ORDER BY s",
          [["R1", 4], ["R2", 5], ["R3", 2]], True, "UNION ALL keeps them all"),
+    Case("two_call_subqueries_in_a_row",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN count(m) AS k } "
+         "CALL (r) { MATCH (r)-[:ROOM_CONNECTED]-(n:Room) RETURN count(n) AS d } "
+         "RETURN r.nodeSymbol AS s, k, d ORDER BY s",
+         [["R1", 1, 2], ["R2", 1, 4], ["R3", 0, 2]], True,
+         "the first CALL's grouping keeps the rooms distinct for the second (refused before, "
+         "the ninth held-out probe)"),
+    Case("call_subquery_after_a_limiting_with",
+         "MATCH (r:Room) WITH r ORDER BY r.center.x DESC LIMIT 2 CALL (r) { MATCH "
+         "(r)-[:CONTAINS]->(m) RETURN count(m) AS k } RETURN r.nodeSymbol AS s, k ORDER BY s",
+         [["R2", 1], ["R3", 0]], True, "a WITH passing every variable on keeps rows distinct"),
+    Case("leading_call_subquery_with_its_own_with",
+         "CALL { MATCH (r:Room)-[:CONTAINS]->(m) WITH r, count(m) AS k RETURN max(k) AS top } "
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, top, count(m) AS k WHERE k = top "
+         "RETURN r.nodeSymbol AS s ORDER BY s",
+         [["R1"]], True, "a subquery run once may hold WITHs (R1 holds P1 and p1)"),
+    Case("list_fold_from_an_empty_list",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, m ORDER BY m.nodeSymbol "
+         "WITH r, collect(m.nodeSymbol) AS ms RETURN r.nodeSymbol AS s, "
+         "reduce(acc = [], x IN ms | acc + (x + '@' + r.nodeSymbol)) AS a, "
+         "reduce(acc = [], x IN ms | acc + [size(x)]) AS b ORDER BY s",
+         [["R1", ["P1@R1", "p1@R1"], [2, 2]], ["R2", ["P2@R2"], [2]]], True,
+         "[] is a list of integers to the engines (a Binder error before; the ninth held-out "
+         "probe)"),
+    Case("list_plus_a_list_of_nulls",
+         "MATCH (r:Room) WITH collect(r.nodeSymbol) AS rooms UNWIND rooms + [null] AS x "
+         "RETURN count(*) AS n, count(x) AS named",
+         [[4, 3]], False, "the engines typed [null] INT64[] beside STRING[] (Binder error)"),
 ]
