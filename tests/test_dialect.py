@@ -795,8 +795,8 @@ def test_a_call_subquery_is_inlined(target, cypher, inline):
      "RETURN n", "other columns"),
     ("MATCH p = (a:Room)-[*1..2]-(b:Room) CALL { WITH a MATCH (a)-->(m) RETURN count(m) AS n } "
      "RETURN n", "path or variable-length"),
-    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN m ORDER BY m.center.x LIMIT 1 } "
-     "RETURN m", "ordering or limiting"),
+    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN count(m) AS n ORDER BY n LIMIT 1 } "
+     "RETURN n", "ordering or limiting aggregated rows"),
     ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN collect({s: m.name}) AS ms } "
      "RETURN ms", "not NULL where it matched nothing"),
     ("MATCH (r:Room) CALL { MATCH (r:Object) RETURN count(r) AS n } RETURN n",

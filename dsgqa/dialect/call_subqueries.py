@@ -293,7 +293,10 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
         raise _refuse("with a WITH inside, run per outer row")
     if len(projection.children) > 2 or (len(projection.children) == 2
                                          and not is_distinct(projection)):
-        raise _refuse("ordering or limiting the rows of each outer row")
+        if aggregating:
+            raise _refuse("ordering or limiting aggregated rows of each outer row")
+        outer = _distinct_outer(before, names, later_star)
+        return [*clauses, *_first_rows(ret, clauses, imported, outer, names)], len(before)
     if aggregating:
         outer = _distinct_outer(before, names, later_star)
         if _keyless(items) and not is_distinct(projection):
@@ -303,6 +306,48 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
                 new = declared_names(clauses[0]) - imported - set(outer)
                 _optional(clauses[0], items, new, names)
     return [*clauses, _as_with(ret, outer, keep_order=False)], len(before)
+
+
+def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[str],
+                names: FreshNames) -> list[Tree]:
+    """`RETURN items ORDER BY keys [SKIP s] [LIMIT k]` per outer row: the rows sorted, collected
+    per outer row as maps (the order barrier keeps the order into collect()), sliced, unwound
+    and read back:
+
+        WITH outer, own, items ORDER BY keys WITH outer, collect({items}) AS _ranked
+        UNWIND _ranked[s..s + k] AS _row WITH outer, _row.item AS item
+    """
+    projection = ret.children[0]
+    items = child_of(projection, "proj_items")
+    columns = [item_name(item) for item in items.children]
+    own = sorted(set().union(*(declared_outside_subqueries(c) for c in clauses))
+                 - imported - set(outer))
+    if set(columns) & set(own) - {plain_name(i.children[0].children[0]) for i in items.children
+                                  if i.children[0].data == "var"}:
+        raise _refuse("returning a value under the name of one of its own variables")
+    order = child_of(projection, "order")
+    skip = child_of(projection, "skip")
+    limit = child_of(projection, "limit")
+    carried = [tree("proj_item", var(n)) for n in [*outer, *own] if n not in columns]
+    sorted_rows = tree("with_clause", tree("projection", tree(
+        "proj_items", *carried, *items.children), *([order] if order is not None else [])))
+    ranked = names.fresh("_ranked")
+    row = tree("map_literal", *[tree("map_entry", name(c), var(c)) for c in columns])
+    collected = tree("with_clause", tree("projection", tree(
+        "proj_items", *[tree("proj_item", var(n)) for n in outer],
+        tree("proj_item", call("collect", row), name(ranked)))))
+    start = skip.children[0] if skip is not None else None
+    end = limit.children[0] if limit is not None else None
+    if end is not None and start is not None:
+        end = tree("arith", start, Token("ADD_OP", "+"), end)
+    unwound = names.fresh("_row")
+    bounds = [*([start] if start is not None else []), Token("DOTDOT", ".."),
+              *([end] if end is not None else [])]
+    first = tree("slice", var(ranked), *bounds)
+    read_back = tree("with_clause", tree("projection", tree(
+        "proj_items", *[tree("proj_item", var(n)) for n in outer],
+        *[tree("proj_item", tree("prop", var(unwound), name(c)), name(c)) for c in columns])))
+    return [sorted_rows, collected, tree("unwind", first, name(unwound)), read_back]
 
 
 def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[Tree],

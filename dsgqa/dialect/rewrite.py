@@ -1434,10 +1434,27 @@ def as_string(value: object, value_type: str) -> Tree:
         return call("neo4j_bool_string", value)
     if value_type == "null":
         return tree("null_lit")
+    if value_type in ("point", POINT_2D):
+        return _point_text(value, ("x", "y", "z") if value_type == "point" else ("x", "y"))
     what = "a value whose type the query does not show" if value_type == "?" else \
         "a value that is an integer in some rows and a float in others" \
         if value_type == "number" else f"a value of type {value_type}"
     raise DialectError(f"toString() of {what} (Kuzu prints floats and booleans differently)")
+
+
+def _point_text(point: object, axes: tuple[str, ...]) -> Tree:
+    """Neo4j's text of a cartesian point (`PointValue.toString`): `point({x: 1.0, y: 2.5,
+    crs: 'cartesian'})`, with `z` and crs 'cartesian-3d' in 3-D; NULL for NULL (tested first:
+    Kuzu reads stale fields of a NULL struct)."""
+    def text(part: str) -> Tree:
+        return tree("str_lit", Token("STRING", quote_string(part)))
+    joined: Tree = text("point({")
+    for i, axis in enumerate(axes):
+        joined = arith(arith(joined, "+", text(f"{', ' if i else ''}{axis}: ")), "+",
+                       call("neo4j_double_string", prop(clone(point), axis)))
+    crs = "cartesian-3d" if len(axes) == 3 else "cartesian"
+    return tree("case_expr", tree("case_when", tree("is_null", clone(point)), tree("null_lit")),
+                arith(joined, "+", text(f", crs: '{crs}'}})")))
 
 
 def _to_string(rw: Rewriter, node: Tree, args: list) -> Tree:

@@ -424,7 +424,7 @@ class Generator:
         body: list[A.Match | A.Unwind | A.Projection] = [
             self.match(inner, optional=correlated and self.chance(0.25),
                        start=inner.nodes[0] if correlated else None)]
-        shape = self.pick(("keyless", "keyless", "grouped", "rows", "union"))
+        shape = self.pick(("keyless", "keyless", "grouped", "rows", "union", "ranked"))
         self.tag("call_subquery", f"call_{shape}")
         items: list[tuple[A.Expr, str]] = []
         returned: dict[str, str] = {}
@@ -432,12 +432,18 @@ class Generator:
             key, kind = self.scalar(inner, 1)
             items.append((key, self.fresh("k")))
             returned[items[-1][1]] = kind
-        rows = shape in ("rows", "union")
+        rows = shape in ("rows", "union", "ranked")
         for _ in range(1 if rows else self.rng.randint(1, 2)):
             value, kind = self.scalar(inner, 1) if rows else self.aggregate(inner)
             items.append((value, self.fresh("v")))
             returned[items[-1][1]] = kind
-        body.append(A.Projection("RETURN", tuple(items)))
+        if shape == "ranked":   # the first rows per outer row
+            body.append(A.Projection(
+                "RETURN", tuple(items), order=(A.SortItem(A.Var(items[0][1]), self.chance(0.5)),),
+                skip=self.rng.randint(0, 1) if self.chance(0.3) else None,
+                limit=self.rng.randint(1, 2) if self.chance(0.8) else None))
+        else:
+            body.append(A.Projection("RETURN", tuple(items)))
         others: list[tuple[A.Match | A.Unwind | A.Projection, ...]] = []
         draw = {"str": "string", "int": "integer", "float": "float", "bool": "boolean"}
         if shape == "union" and kind in draw:   # a second part: the same column and kind

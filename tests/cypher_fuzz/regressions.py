@@ -1403,4 +1403,22 @@ CASES: list[Case] = [
          "MATCH (r:Room) WITH collect(r.nodeSymbol) AS rooms UNWIND rooms + [null] AS x "
          "RETURN count(*) AS n, count(x) AS named",
          [[4, 3]], False, "the engines typed [null] INT64[] beside STRING[] (Binder error)"),
+    Case("point_as_text",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN r.nodeSymbol AS s, "
+         "toString(m.center) AS c, toString(point({x: 1, y: 2.5})) AS d ORDER BY s",
+         [["R1", "point({x: 0.5, y: 0.0, z: 0.0, crs: 'cartesian-3d'})",
+           "point({x: 1.0, y: 2.5, crs: 'cartesian'})"],
+          ["R2", "point({x: 9.5, y: 0.0, z: 0.0, crs: 'cartesian-3d'})",
+           "point({x: 1.0, y: 2.5, crs: 'cartesian'})"],
+          ["R3", None, "point({x: 1.0, y: 2.5, crs: 'cartesian'})"]], True,
+         "Neo4j's PointValue.toString (refused before; the eighth held-out probe)"),
+    Case("call_subquery_first_row_per_outer_row",
+         "MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) RETURN m.nodeSymbol AS s "
+         "ORDER BY m.center.y DESC LIMIT 1 } RETURN r.nodeSymbol AS r, s ORDER BY r",
+         [["R1", "p1"], ["R2", "P2"]], True,
+         "the top row per outer row (refused before; the ninth held-out probe)"),
+    Case("call_subquery_skipping_per_outer_row",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN m.nodeSymbol AS s "
+         "ORDER BY s SKIP 1 } RETURN r.nodeSymbol AS r, s ORDER BY r",
+         [["R1", "p1"]], True, "R2's one row is skipped, so R2 is dropped"),
 ]
