@@ -106,7 +106,8 @@ def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
     accumulator = plain_name(seed.children[0].children[0])
     binding, body = loop.children
     start, body_type = ctype(seed.children[2]), ctype(body)
-    if always and body_type == UNKNOWN and start in NUMBERS:
+    unknown_values = always and body_type == UNKNOWN and start in NUMBERS
+    if unknown_values:
         # Read from maps (`s + x.z`): taken for the start's type; other values make the
         # engines' fold fail to bind (a refusal), never another number.
         body_type = start
@@ -123,6 +124,8 @@ def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
     if not text and not (start in NUMBERS and body_type in NUMBERS):
         return False
     value = _joined(op, operands, text)
+    if unknown_values and ctype(value) == UNKNOWN:
+        value = _typed(value, start)  # type: ignore[arg-type]
     if not text:
         if start == "int" and ctype(value) != "int":
             seed.children[2] = _float(seed.children[2])
