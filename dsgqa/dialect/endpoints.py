@@ -12,8 +12,17 @@ an undirected single hop whose endpoint variables are still in scope:
                           CASE inside label() or a comparison)
 
 and `endNode` the other way round. On a directed single hop Kuzu's `start_node`/`end_node` are
-already right. Anything else (a relationship from a list, from a variable-length segment, or
-whose endpoints a WITH dropped) is a `DialectError` naming the reason.
+already right.
+
+A relationship a comprehension or quantifier takes from `relationships(p)` of a path matched in
+one direction (every hop `->`, or every hop `<-`, shortestPath too) was traversed as stored, so
+its ends are the path's nodes around it. The lambda walks the positions instead:
+
+    [r IN relationships(p) | startNode(r).key]  ->
+        [_e IN range(0, size(relationships(p)) - 1) | nodes(p)[_e].key]      (`->`; `<-`: _e + 1)
+
+Anything else (a relationship from another list, from a variable-length segment, from an
+undirected path, or whose endpoints a WITH dropped) is a `DialectError` naming the reason.
 """
 
 from __future__ import annotations
@@ -25,11 +34,12 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, child_of, hops, name, tree, var
+from dsgqa.dialect.trees import call, child_of, clone, hops, int_lit, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 DIRECTED = "startNode->start_node"
 UNDIRECTED = "startNode->CASE on _src"
+PATH_POSITIONS = "startNode over relationships(p)->the path's nodes by position"
 _KUZU = {"startnode": "start_node", "endnode": "end_node"}
 _NEO4J = {"startnode": "startNode", "endnode": "endNode"}
 
@@ -75,11 +85,13 @@ class Endpoints:
 
     def _single_query(self, single: Tree) -> None:
         bindings: dict[str, _Binding] = {}
+        self.paths: dict[str, str] = {}   # path variable -> 'right' / 'left' (one direction)
         for clause in single.children:
             if not isinstance(clause, Tree):
                 continue
             if clause.data == "match":
                 self._bind(clause, bindings)
+                self.paths.update(_directed_paths(clause))
             self._rewrite_in(clause, bindings)
             if clause.data == "with_clause":
                 _after_with(clause, bindings, self.names.generated)
@@ -98,6 +110,9 @@ class Endpoints:
         for i, child in enumerate(node.children):
             if not isinstance(child, Tree) or child.data == "subquery":
                 continue
+            walked = self._walk_path_relationships(child)
+            if walked is not None:
+                node.children[i] = child = walked
             if child.data == "prop" and _endpoint_call(child.children[0]):
                 node.children[i] = self._replace(child.children[0], bindings,
                                                  key=child.children[1])
@@ -137,12 +152,81 @@ class Endpoints:
         self.note(UNDIRECTED)
         return tree("case_expr", tree("case_when", is_src, pick[0]), pick[1])
 
+    def _walk_path_relationships(self, lam: Tree) -> Tree | None:
+        """`[r IN relationships(p) ...]` (or a quantifier) whose body asks for r's ends, over the
+        positions of a path matched in one direction; None for any other tree."""
+        binding = lam.children[0] if lam.data in ("list_comp", "list_comp_map") else (
+            lam.children[1].children[0] if lam.data == "call" and len(lam.children) == 2
+            and isinstance(lam.children[1], Tree) and lam.children[1].data == "where_arg"
+            else None)
+        if not (isinstance(binding, Tree) and binding.data == "in_"
+                and binding.children[0].data == "var"):
+            return None
+        source = binding.children[1]
+        if not (isinstance(source, Tree) and source.data == "call"
+                and plain_name(source.children[0].children[0]).lower()
+                in ("relationships", "rels") and len(source.children) == 2
+                and source.children[1].data == "var"):
+            return None
+        rel = plain_name(binding.children[0].children[0])
+        bodies = lam.children[1:] if lam.data != "call" else lam.children[1].children[1:]
+        asked = any(found[1] == rel for body in bodies if isinstance(body, Tree)
+                    for found in map(_endpoint_call, body.iter_subtrees()) if found)
+        direction = self.paths.get(plain_name(source.children[1].children[0]))
+        if not asked or direction is None:
+            return None
+        self.note(PATH_POSITIONS)
+        path = source.children[1]
+        position = self.names.fresh("_e")
+        last = tree("arith", call("size", clone(source)), Token("ADD_OP", "-"), int_lit(1))
+        positions = call("range", int_lit(0), last)
+        positions.ctype = "list<int>"  # type: ignore[attr-defined]
+        positions.positions = True  # type: ignore[attr-defined]   # a walk: not walked again
+        binding.children = [var(position), positions]
+        here = var(position)
+        after = tree("arith", var(position), Token("ADD_OP", "+"), int_lit(1))
+        start, end = (here, after) if direction == "right" else (after, here)
+        ends = {"startnode": start, "endnode": end}
+
+        def positional(node: object) -> object:
+            if not isinstance(node, Tree):
+                return node
+            found = _endpoint_call(node)
+            if found is not None and found[1] == rel:
+                return tree("index", call("nodes", clone(path)), clone(ends[found[0]]))
+            if node.data == "var" and plain_name(node.children[0]) == rel:
+                return tree("index", clone(source), var(position))
+            node.children = [positional(c) for c in node.children]
+            return node
+
+        holder = lam if lam.data != "call" else lam.children[1]
+        holder.children[1:] = [positional(c) for c in holder.children[1:]]
+        return lam
+
     def _name(self, node: Tree) -> Tree:
         found = _node_name(node)
         if found is None:
             found = name(self.names.fresh("_node"))
             node.children.insert(0, found)
         return found
+
+
+def _directed_paths(match: Tree) -> dict[str, str]:
+    """path name -> 'right' or 'left', for a MATCH's named paths whose every hop has that
+    direction (shortestPath's included)."""
+    found = {}
+    for pattern in child_of(match, "pattern_list").children:
+        if len(pattern.children) != 3:
+            continue
+        chain = pattern.children[-1]
+        if isinstance(chain, Tree) and chain.data == "path_function":
+            chain = chain.children[1]
+        if not (isinstance(chain, Tree) and chain.data == "chain"):
+            continue
+        kinds = {item.data for item in chain.children if item.data.startswith("rel_")}
+        if kinds in ({"rel_right"}, {"rel_left"}):
+            found[plain_name(pattern.children[0])] = "right" if kinds == {"rel_right"} else "left"
+    return found
 
 
 def _after_with(clause: Tree, bindings: dict[str, _Binding], generated: set[str]) -> None:

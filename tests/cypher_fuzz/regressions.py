@@ -1421,4 +1421,15 @@ CASES: list[Case] = [
          "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN m.nodeSymbol AS s "
          "ORDER BY s SKIP 1 } RETURN r.nodeSymbol AS r, s ORDER BY r",
          [["R1", "p1"]], True, "R2's one row is skipped, so R2 is dropped"),
+    Case("ends_of_a_directed_paths_relationships",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2]->(b:Room {nodeSymbol: 'R3'}) "
+         "RETURN [r IN relationships(p) | startNode(r).nodeSymbol + '>' + endNode(r).nodeSymbol] "
+         "AS hops",
+         [[["R1>R2", "R2>R3"]]], False,
+         "a path matched one way was traversed as stored (refused before; held-out hj52)"),
+    Case("ends_of_a_backward_paths_relationships",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})<-[:ROOM_CONNECTED*2]-(b:Room {nodeSymbol: 'R3'}) "
+         "RETURN [r IN relationships(p) | startNode(r).nodeSymbol] AS s, "
+         "[r IN relationships(p) WHERE endNode(r) <> a | endNode(r).nodeSymbol] AS e",
+         [[["R2", "R3"], ["R2"]]], False, "matched against the stored direction: R2->R1, R3->R2"),
 ]
