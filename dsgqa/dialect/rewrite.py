@@ -63,6 +63,8 @@ from dsgqa.dialect.float_sums import decide_sums_in_place
 from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
 from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
+from dsgqa.dialect.hop_lists import REWRITE as HOP_LISTS
+from dsgqa.dialect.hop_lists import read_hops_as_lists
 from dsgqa.dialect.label_expressions import REWRITE as LABEL_EXPRESSIONS
 from dsgqa.dialect.label_expressions import (
     needs_universe,
@@ -300,6 +302,8 @@ class Rewriter:
         if collide:
             check_pattern_names(root)
             check_variable_case(root)
+        if "*" in self.source and read_hops_as_lists(root):
+            self.note(HOP_LISTS)
         if _CASE_WORD.search(self.source) and searched_cases(root):
             self.note(SIMPLE_CASE)
         if _COLLECT_BRACE.search(self.source) and comprehend_collect_subqueries(root):

@@ -1432,4 +1432,10 @@ CASES: list[Case] = [
          "RETURN [r IN relationships(p) | startNode(r).nodeSymbol] AS s, "
          "[r IN relationships(p) WHERE endNode(r) <> a | endNode(r).nodeSymbol] AS e",
          [[["R2", "R3"], ["R2"]]], False, "matched against the stored direction: R2->R1, R3->R2"),
+    Case("variable_length_relationship_as_a_list",
+         "MATCH (:Room {nodeSymbol: 'R1'})-[rs:ROOM_CONNECTED*1..3]->(b:Room) WHERE size(rs) = 2 "
+         "RETURN b.nodeSymbol AS b, count(*) AS n, collect(type(rs[0]))[0] AS t ORDER BY b",
+         [["R1", 1, "ROOM_CONNECTED"], ["R3", 1, "ROOM_CONNECTED"]], True,
+         "rs is a list of relationships (Binder error on a RECURSIVE_REL before; held-out "
+         "hl57)"),
 ]
