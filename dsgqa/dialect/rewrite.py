@@ -96,6 +96,8 @@ from dsgqa.dialect.order_by import REWRITE_COLUMN as ORDER_COLUMNS
 from dsgqa.dialect.order_by import fix_order_by, order_by_columns
 from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
 from dsgqa.dialect.outer_values import pass_outer_values
+from dsgqa.dialect.pair_tables import REWRITE as PAIR_TABLES
+from dsgqa.dialect.pair_tables import tabulate_nested_quantifiers
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.path_items import REWRITE as PATH_ITEMS
@@ -319,6 +321,9 @@ class Rewriter:
             self.note(ABSENT_PROPERTIES)
         if _REDUCE_WORD.search(self.source) and hoist_row_reading_folds(root, names):
             self.note(REDUCE_HOISTS)
+        if self.target == "ladybug" and len(_IN_WORD.findall(self.source)) > 1 \
+                and tabulate_nested_quantifiers(root, names):   # Kuzu crashes on the tables
+            self.note(PAIR_TABLES)
         if len(_IN_WORD.findall(self.source)) > 1:   # two lambdas at least
             mark_shared_sources(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls

@@ -1438,4 +1438,17 @@ CASES: list[Case] = [
          [["R1", 1, "ROOM_CONNECTED"], ["R3", 1, "ROOM_CONNECTED"]], True,
          "rs is a list of relationships (Binder error on a RECURSIVE_REL before; held-out "
          "hl57)"),
+    Case("quantifiers_nested_in_a_comprehension",
+         "MATCH (o:Object) WITH o ORDER BY o.nodeSymbol WITH collect(o) AS os RETURN "
+         "[a IN os | any(b IN os WHERE b <> a AND b.bbox_dim.x > a.center.x)] AS anys, "
+         "[a IN os | all(b IN os WHERE b = a OR b.bbox_dim.x < a.center.x)] AS alls, "
+         "[a IN os | none(b IN os WHERE b <> a AND b.bbox_dim.x > a.center.x)] AS nones, "
+         "[a IN os | size([b IN os WHERE b <> a AND b.bbox_dim.x < a.center.x])] AS counts, "
+         "[a IN os WHERE any(b IN os WHERE b <> a AND b.bbox_dim.x < a.center.x) | "
+         "a.nodeSymbol] AS near",
+         [[[None, False, None], [None, True, None], [None, True, None], [1, 2, 1],
+           ["O1", "O2", "O3"]]], False,
+         "O2 has no box, so its comparisons are NULL: a quantifier with no decisive pair is "
+         "NULL (both engines refused the inner lambda reading the outer one: 'Lambda "
+         "paramName cannot found'; held-out hm06, hm41)"),
 ]

@@ -1,0 +1,250 @@
+"""A quantifier nested in a lambda that reads the outer element: a table of pairs instead.
+
+`size([a IN os WHERE any(b IN os WHERE b <> a AND point.distance(a.center, b.center) < 1)])`
+(objects near another object) is how models ask pairwise questions. Both engines refuse an
+inner lambda that reads the outer one's variable ("Lambda paramName _i1 cannot found"). What
+Ladybug 0.22.0 runs right, measured on the example graph, is one flat lambda over every pair's
+position in a WITH of its own, and an outer lambda over positions reading its slice of that
+table (Kuzu 0.11.3 crashes on it, so there the nesting stays refused):
+
+    WITH *, [k IN range(0, size(os) * size(os) - 1) | P(os[k / size(os)], os[k % size(os)])]
+            AS _pairs1
+    ... [_p IN range(0, size(os) - 1) WHERE true IN _pairs1[_p * size(os) .. (_p + 1) *
+        size(os)] | os[_p]]
+
+Neo4j's three-valued quantifiers are exactly membership in the slice of truth values:
+`any(...)` is `true IN slice` (NULL where no pair is true and one is NULL, false for none),
+`none(...)` is `NOT (true IN slice)`, `all(...)` is `NOT (false IN slice)`, and
+`size([b IN L WHERE P])` counts the slice's trues. The inner list must not depend on the outer
+element, both lists and everything else the predicate reads must be in scope before the clause,
+and the outer lambda must be in a WITH's or RETURN's items outside any other lambda; any other
+nesting (an inner comprehension that maps, reduce(), single()) stays refused.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.trees import (
+    call,
+    child_of,
+    clone,
+    function_name,
+    int_lit,
+    mentions,
+    name,
+    reads,
+    star_with,
+    tree,
+    var,
+)
+from dsgqa.dialect.types import ctype, element
+from dsgqa.dialect.uniqueness import FreshNames
+
+REWRITE = "quantifier nested in a lambda->table of pairs"
+_LAMBDAS = frozenset({"list_comp", "list_comp_map"})
+_QUANTIFIERS = frozenset({"any", "all", "none"})
+
+
+def _typed(node: Tree, kind: str) -> Tree:
+    node.ctype = kind  # type: ignore[attr-defined]
+    return node
+
+
+def _binding(lam: Tree) -> Tree | None:
+    """The `x IN list` of a comprehension or a quantifier, with a variable."""
+    found = lam.children[0] if lam.data in _LAMBDAS else (
+        lam.children[1].children[0] if lam.data == "call" and len(lam.children) == 2
+        and isinstance(lam.children[1], Tree) and lam.children[1].data == "where_arg"
+        and function_name(lam.children[0]).lower() in _QUANTIFIERS else None)
+    if isinstance(found, Tree) and found.data == "in_" and found.children[0].data == "var":
+        return found
+    return None
+
+
+def _inner(node: Tree) -> tuple[str, Tree, Tree] | None:
+    """(kind, binding, predicate) for `any/all/none(b IN L WHERE P)` or `size([b IN L WHERE
+    P])`; None for any other tree."""
+    if node.data == "call" and function_name(node.children[0]).lower() in _QUANTIFIERS:
+        binding = _binding(node)
+        if binding is not None:
+            return function_name(node.children[0]).lower(), binding, node.children[1].children[1]
+    if node.data == "call" and function_name(node.children[0]).lower() == "size" \
+            and len(node.children) == 2 and isinstance(node.children[1], Tree) \
+            and node.children[1].data == "list_comp" and len(node.children[1].children) == 2:
+        comprehension = node.children[1]
+        binding = _binding(comprehension)
+        if binding is not None:
+            return "count", binding, comprehension.children[1]
+    return None
+
+
+def _substitute(node: object, values: dict[str, Tree]) -> object:
+    if not isinstance(node, Tree):
+        return node
+    if node.data == "var" and plain_name(node.children[0]) in values:
+        return clone(values[plain_name(node.children[0])])
+    node.children = [_substitute(child, values) for child in node.children]
+    return node
+
+
+def _at(source: Tree, position: Tree) -> Tree:
+    """`source[position]`, typed as the source's element."""
+    return _typed(tree("index", clone(source), position), element(ctype(source)))
+
+
+def _positions(source: Tree) -> Tree:
+    last = tree("arith", call("size", clone(source)), Token("ADD_OP", "-"), int_lit(1))
+    walk = _typed(call("range", int_lit(0), last), "list<int>")
+    walk.positions = True  # type: ignore[attr-defined]   # a walk already: not walked again
+    return walk
+
+
+class _Tables:
+    """The pair tables of one clause."""
+
+    def __init__(self, scope: set[str], names: FreshNames) -> None:
+        self.scope = scope
+        self.names = names
+        self.items: list[Tree] = []
+
+    def outer(self, lam: Tree) -> bool:
+        """Rewrite one outer lambda whose body holds inner quantifiers reading its variable;
+        whether it did (else it is left as it was)."""
+        binding = _binding(lam)
+        if binding is None:
+            return False
+        outer_name = plain_name(binding.children[0].children[0])
+        source = binding.children[1]
+        holder = lam if lam.data in _LAMBDAS else lam.children[1]
+        bodies = holder.children[1:]
+        found: list[tuple[Tree, int, tuple[str, Tree, Tree]]] = []
+        self._inners(holder, outer_name, found, first=1)
+        if not found or not reads(source) <= self.scope or has_aggregate(source):
+            return False
+        plans = []
+        for parent, index, (kind, inner_binding, predicate) in found:
+            other = inner_binding.children[1]
+            inner_name = plain_name(inner_binding.children[0].children[0])
+            free = reads(predicate) - {outer_name, inner_name}
+            if mentions(other, {outer_name}) or not reads(other) <= self.scope \
+                    or not free <= self.scope or has_aggregate(predicate):
+                return False
+            plans.append((parent, index, kind, other, inner_name, predicate))
+        tabulated = {id(parent.children[index]) for parent, index, _ in found}
+        if any(self._other_lambda_reads(body, outer_name, tabulated) for body in bodies):
+            return False
+        position = self.names.fresh("_p")
+        for parent, index, kind, other, inner_name, predicate in plans:
+            parent.children[index] = self._slice(kind, source, other, outer_name, inner_name,
+                                                 predicate, position)
+        self._walk_positions(lam, binding, source, outer_name, position)
+        return True
+
+    def _inners(self, node: object, outer_name: str,
+                found: list[tuple[Tree, int, tuple[str, Tree, Tree]]], first: int = 0) -> None:
+        """(parent, index, inner) of each inner quantifier reading `outer_name`, from the
+        children of `node` from `first` on."""
+        if not isinstance(node, Tree):
+            return
+        for i, child in enumerate(node.children):
+            if i < first or not isinstance(child, Tree):
+                continue
+            inner = _inner(child)
+            if inner is not None and mentions(inner[2], {outer_name}):
+                found.append((node, i, inner))
+            else:
+                self._inners(child, outer_name, found)
+
+    @staticmethod
+    def _other_lambda_reads(body: object, outer_name: str, tabulated: set[int]) -> bool:
+        """Whether a lambda left in the body (not one of the tabulated) reads the variable."""
+        if not isinstance(body, Tree) or id(body) in tabulated:
+            return False
+        if (body.data in _LAMBDAS or _binding(body) is not None
+                or (body.data == "call" and function_name(body.children[0]).lower()
+                    == "reduce")) and mentions(body, {outer_name}):
+            return True
+        return any(_Tables._other_lambda_reads(c, outer_name, tabulated)
+                   for c in body.children)
+
+    def _slice(self, kind: str, source: Tree, other: Tree, outer_name: str, inner_name: str,
+               predicate: Tree, position: str) -> Tree:
+        """The table of the predicate over every pair, and this position's slice of it."""
+        pair = self.names.fresh("_k")
+        width = call("size", clone(other))
+        row = tree("arith", var(pair), Token("MUL_OP", "/"), clone(width))
+        column = tree("arith", var(pair), Token("MUL_OP", "%"), clone(width))
+        truth = _substitute(clone(predicate), {outer_name: _at(source, _typed(row, "int")),
+                                               inner_name: _at(other, _typed(column, "int"))})
+        last = tree("arith", tree("arith", call("size", clone(source)), Token("STAR", "*"),
+                                  clone(width)), Token("ADD_OP", "-"), int_lit(1))
+        pairs = _typed(call("range", int_lit(0), last), "list<int>")
+        pairs.positions = True  # type: ignore[attr-defined]
+        table = self.names.fresh("_pairs")
+        self.items.append(tree("proj_item", _typed(tree(
+            "list_comp_map", tree("in_", var(pair), pairs), truth), "list<bool>"), name(table)))
+        # The engines' 1-based inclusive slice: positions _p * width + 1 .. (_p + 1) * width.
+        start = tree("arith", tree("arith", var(position), Token("STAR", "*"), clone(width)),
+                     Token("ADD_OP", "+"), int_lit(1))
+        end = tree("arith", tree("paren", tree("arith", var(position), Token("ADD_OP", "+"),
+                                              int_lit(1))), Token("STAR", "*"), clone(width))
+        mine = _typed(call("list_slice", _typed(var(table), "list<bool>"), start, end),
+                      "list<bool>")
+        if kind == "count":
+            each = self.names.fresh("_t")
+            return _typed(call("size", _typed(tree("list_comp", tree("in_", var(each), mine),
+                                                   _typed(var(each), "bool")), "list<bool>")),
+                          "int")
+        wanted = tree("true_lit" if kind in ("any", "none") else "false_lit")
+        member = _typed(tree("paren", _typed(tree("in_", wanted, mine), "bool")), "bool")
+        return member if kind == "any" else _typed(tree("not_", member), "bool")
+
+    @staticmethod
+    def _walk_positions(lam: Tree, binding: Tree, source: Tree, outer_name: str,
+                        position: str) -> None:
+        """The outer lambda over positions, its element read by index."""
+        element_at = _at(source, var(position))
+        holder = lam if lam.data in _LAMBDAS else lam.children[1]
+        holder.children[1:] = [_substitute(c, {outer_name: element_at})
+                               for c in holder.children[1:]]
+        if lam.data == "list_comp" and len(lam.children) == 2:   # a filter: keep the elements
+            lam.children.append(clone(element_at))
+        binding.children = [var(position), _positions(source)]
+
+
+def _outer_lambdas(node: object) -> list[Tree]:
+    """The lambdas under `node` that no other lambda holds."""
+    if not isinstance(node, Tree) or node.data == "subquery":
+        return []
+    if node.data in _LAMBDAS or _binding(node) is not None:
+        return [node]
+    return [found for child in node.children for found in _outer_lambdas(child)]
+
+
+def tabulate_nested_quantifiers(root: Tree, names: FreshNames) -> bool:
+    """Rewrite the qualifying lambdas in place, each clause's tables in a WITH before it; True
+    when one changed."""
+    changed = False
+    for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
+        clauses = single.children
+        k = 0
+        while k < len(clauses):
+            clause = clauses[k]
+            k += 1
+            if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
+                continue
+            projection = clause.children[0]
+            scope = getattr(projection, "scope_before", None)
+            if not scope:
+                continue
+            tables = _Tables(set(scope), names)
+            for lam in _outer_lambdas(child_of(projection, "proj_items")):
+                tables.outer(lam)
+            if tables.items:
+                clauses.insert(k - 1, star_with(tables.items))
+                k += 1
+                changed = True
+    return changed
