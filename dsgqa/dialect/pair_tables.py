@@ -9,13 +9,14 @@ table (Kuzu 0.11.3 crashes on it, so there the nesting stays refused):
 
     WITH *, [k IN range(0, size(os) * size(os) - 1) | P(os[k / size(os)], os[k % size(os)])]
             AS _pairs1
-    ... [_p IN range(0, size(os) - 1) WHERE true IN _pairs1[_p * size(os) .. (_p + 1) *
-        size(os)] | os[_p]]
+    ... [_p IN range(0, size(os) - 1) WHERE <the trues of _pairs1[_p * size(os) ..
+        (_p + 1) * size(os)] > 0 ...> | os[_p]]
 
-Neo4j's three-valued quantifiers are exactly membership in the slice of truth values:
-`any(...)` is `true IN slice` (NULL where no pair is true and one is NULL, false for none),
-`none(...)` is `NOT (true IN slice)`, `all(...)` is `NOT (false IN slice)`, and
-`size([b IN L WHERE P])` counts the slice's trues. The inner list must not depend on the outer
+Neo4j's three-valued quantifiers follow from counts over the outer position's slice of two
+tables (1 where the predicate is true; 1 where it is NULL), summed without a lambda: `any` is
+true with a true pair, else NULL with a NULL one, else false; `none` the opposite; `all` false
+with a false pair, else NULL with a NULL one, else true; `size([b IN L WHERE P])` is the count
+of trues. The inner list must not depend on the outer
 element, both lists and everything else the predicate reads must be in scope before the clause,
 and the outer lambda must be in a WITH's or RETURN's items outside any other lambda; any other
 nesting (an inner comprehension that maps, reduce(), single()) stays refused.
@@ -172,7 +173,9 @@ class _Tables:
 
     def _slice(self, kind: str, source: Tree, other: Tree, outer_name: str, inner_name: str,
                predicate: Tree, position: str) -> Tree:
-        """The table of the predicate over every pair, and this position's slice of it."""
+        """Two tables over every pair (1 where the predicate is true, and 1 where it is NULL,
+        else 0), and this position's answer from the sums of its slices: no lambda inside the
+        outer one (a lambda over a slice read other rows' tables on Ladybug)."""
         pair = self.names.fresh("_k")
         width = call("size", clone(other))
         row = tree("arith", var(pair), Token("MUL_OP", "/"), clone(width))
@@ -181,26 +184,41 @@ class _Tables:
                                                inner_name: _at(other, _typed(column, "int"))})
         last = tree("arith", tree("arith", call("size", clone(source)), Token("STAR", "*"),
                                   clone(width)), Token("ADD_OP", "-"), int_lit(1))
-        pairs = _typed(call("range", int_lit(0), last), "list<int>")
-        pairs.positions = True  # type: ignore[attr-defined]
-        table = self.names.fresh("_pairs")
-        self.items.append(tree("proj_item", _typed(tree(
-            "list_comp_map", tree("in_", var(pair), pairs), truth), "list<bool>"), name(table)))
         # The engines' 1-based inclusive slice: positions _p * width + 1 .. (_p + 1) * width.
         start = tree("arith", tree("arith", var(position), Token("STAR", "*"), clone(width)),
                      Token("ADD_OP", "+"), int_lit(1))
         end = tree("arith", tree("paren", tree("arith", var(position), Token("ADD_OP", "+"),
                                               int_lit(1))), Token("STAR", "*"), clone(width))
-        mine = _typed(call("list_slice", _typed(var(table), "list<bool>"), start, end),
-                      "list<bool>")
-        if kind == "count":
-            each = self.names.fresh("_t")
-            return _typed(call("size", _typed(tree("list_comp", tree("in_", var(each), mine),
-                                                   _typed(var(each), "bool")), "list<bool>")),
+
+        def table_sum(test: Tree, prefix: str) -> Tree:
+            pairs = _typed(call("range", int_lit(0), clone(last)), "list<int>")
+            pairs.positions = True  # type: ignore[attr-defined]
+            table = self.names.fresh(prefix)
+            counted = tree("case_expr", tree("case_when", test, _typed(int_lit(1), "int")),
+                           _typed(int_lit(0), "int"))
+            self.items.append(tree("proj_item", _typed(tree(
+                "list_comp_map", tree("in_", var(pair), pairs), _typed(counted, "int")),
+                "list<int>"), name(table)))
+            mine = call("list_slice", _typed(var(table), "list<int>"), clone(start), clone(end))
+            return _typed(call("coalesce", call("list_sum", mine), _typed(int_lit(0), "int")),
                           "int")
-        wanted = tree("true_lit" if kind in ("any", "none") else "false_lit")
-        member = _typed(tree("paren", _typed(tree("in_", wanted, mine), "bool")), "bool")
-        return member if kind == "any" else _typed(tree("not_", member), "bool")
+
+        trues = table_sum(truth, "_pairs")
+        if kind == "count":
+            return trues
+        nulls = table_sum(tree("is_null", clone(truth)), "_nulls")
+        size = call("size", clone(other))
+
+        def positive(count: Tree) -> Tree:
+            return tree("compare", count, Token("COMP_OP", ">"), _typed(int_lit(0), "int"))
+        falses = tree("arith", tree("arith", size, Token("ADD_OP", "-"), trues),
+                      Token("ADD_OP", "-"), clone(nulls))
+        decisive, when_found = {"any": (trues, True), "none": (trues, False),
+                                "all": (falses, False)}[kind]
+        found, otherwise = ("true_lit", "false_lit") if when_found else ("false_lit", "true_lit")
+        return _typed(tree("case_expr", tree("case_when", positive(decisive), tree(found)),
+                           tree("case_when", positive(nulls), tree("null_lit")),
+                           tree(otherwise)), "bool")
 
     @staticmethod
     def _walk_positions(lam: Tree, binding: Tree, source: Tree, outer_name: str,

@@ -278,6 +278,8 @@ class Generator:
                               A.Func("round", (x, A.Lit(1))), A.BinOp("+", x, A.Lit(3)),
                               A.MapLit((("v", x),)), A.ListLit((x, A.Lit(1.0)))))
             return A.ListComp("x", xs, None, body)
+        if kind in ("node", "float", "str") and self.chance(0.2):
+            return self.nested_quantifier(xs, kind)
         choice = self.pick(("neg_index", "index", "slice", "head", "last", "size", "tail",
                             "reverse"))
         i = self.rng.randint(-3, 3)
@@ -314,6 +316,35 @@ class Generator:
         if kind == "mixed":
             return A.Index(e, A.Lit(self.pick((0, 1, -1))))
         return e
+
+    def nested_quantifier(self, xs: A.Expr, kind: str) -> A.Expr:
+        """A quantifier or filtered size() over the list inside a lambda over it, reading the
+        outer element (pairwise questions); NULL comparisons included (a node without a
+        box)."""
+        self.tag("nested_quantifier")
+        a, b = A.Var("a"), A.Var("b")
+        if kind == "node":
+            other = self.pick((
+                A.BinOp("<", A.Prop(A.Prop(b, "center"), "x"), A.Prop(A.Prop(a, "center"), "x")),
+                A.BinOp("=", A.Prop(b, "class"), A.Prop(a, "class")),
+                A.BinOp(">", A.Prop(A.Prop(b, "bbox_dim"), "x"), A.Prop(A.Prop(a, "center"), "y"))))
+            pred: A.Expr = A.BinOp("AND", A.BinOp("<>", b, a), other)
+        elif kind == "float":
+            pred = self.pick((A.BinOp(">", b, A.BinOp("+", a, A.Lit(0.5))),
+                              A.BinOp("<", A.Func("abs", (A.BinOp("-", b, a),)), A.Lit(1.0))))
+        else:
+            pred = A.BinOp("<", b, a)
+        quant = self.pick(("any", "all", "none", "size"))
+        inner: A.Expr = A.Func("size", (A.ListComp("b", xs, pred, None),)) if quant == "size" \
+            else A.Quant(quant, "b", xs, pred)
+        shown = A.Prop(a, "nodeSymbol") if kind == "node" else a
+        shape = self.pick(("map", "filter", "outer_quantifier"))
+        if shape == "map":
+            return A.ListComp("a", xs, None, inner)
+        test = A.BinOp(">", inner, A.Lit(0)) if quant == "size" else inner
+        if shape == "filter":
+            return A.ListComp("a", xs, test, shown)
+        return A.Quant(self.pick(("any", "all", "none")), "a", xs, test)
 
     def q_shortest(self) -> A.Query:
         label = self.pick(("Room", "MeshPlace", "Object", "Place"))
