@@ -37,9 +37,9 @@ from dsgqa.dialect.trees import (
     mentions,
     name,
     reads,
-    star_with,
     tree,
     var,
+    with_before_projections,
 )
 from dsgqa.dialect.types import ctype, element
 from dsgqa.dialect.uniqueness import FreshNames
@@ -245,24 +245,9 @@ def _outer_lambdas(node: object) -> list[Tree]:
 def tabulate_nested_quantifiers(root: Tree, names: FreshNames) -> bool:
     """Rewrite the qualifying lambdas in place, each clause's tables in a WITH before it; True
     when one changed."""
-    changed = False
-    for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
-        clauses = single.children
-        k = 0
-        while k < len(clauses):
-            clause = clauses[k]
-            k += 1
-            if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
-                continue
-            projection = clause.children[0]
-            scope = getattr(projection, "scope_before", None)
-            if not scope:
-                continue
-            tables = _Tables(set(scope), names)
-            for lam in _outer_lambdas(child_of(projection, "proj_items")):
-                tables.outer(lam)
-            if tables.items:
-                clauses.insert(k - 1, star_with(tables.items))
-                k += 1
-                changed = True
-    return changed
+    def tables_of(projection: Tree, scope: set[str]) -> list[Tree]:
+        tables = _Tables(scope, names)
+        for lam in _outer_lambdas(child_of(projection, "proj_items")):
+            tables.outer(lam)
+        return tables.items
+    return with_before_projections(root, tables_of)

@@ -29,9 +29,9 @@ from dsgqa.dialect.trees import (
     function_name,
     name,
     reads,
-    star_with,
     tree,
     var,
+    with_before_projections,
     without,
 )
 from dsgqa.dialect.types import ctype
@@ -81,23 +81,7 @@ def _hoist(fold: Tree, scope: set[str], names: FreshNames) -> Tree | None:
 
 def hoist_row_reading_folds(root: Tree, names: FreshNames) -> bool:
     """Insert the WITH for each qualifying reduce(), in place; True when one was."""
-    changed = False
-    for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
-        clauses = single.children
-        k = 0
-        while k < len(clauses):
-            clause = clauses[k]
-            k += 1
-            if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
-                continue
-            projection = clause.children[0]
-            scope = getattr(projection, "scope_before", None)
-            if not scope:
-                continue
-            items = [hoisted for fold in _outer_reduces(child_of(projection, "proj_items"))
-                     if (hoisted := _hoist(fold, set(scope), names)) is not None]
-            if items:
-                clauses.insert(k - 1, star_with(items))
-                k += 1
-                changed = True
-    return changed
+    def hoisted_in(projection: Tree, scope: set[str]) -> list[Tree]:
+        return [hoisted for fold in _outer_reduces(child_of(projection, "proj_items"))
+                if (hoisted := _hoist(fold, scope, names)) is not None]
+    return with_before_projections(root, hoisted_in)

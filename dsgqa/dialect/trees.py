@@ -329,6 +329,30 @@ def star_with(items: list[Tree] | tuple[Tree, ...] = (), where: Tree | None = No
     return clause
 
 
+def with_before_projections(root: Tree,
+                            items_for: Callable[[Tree, set[str]], list[Tree]]) -> bool:
+    """For each WITH and RETURN of the query (after the types are annotated), insert
+    `WITH *, items` before it when `items_for(projection, names in scope before it)` gives
+    items (it may rewrite the projection to read them); True when one was inserted."""
+    changed = False
+    for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
+        clauses = single.children
+        k = 0
+        while k < len(clauses):
+            clause = clauses[k]
+            k += 1
+            if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
+                continue
+            projection = clause.children[0]
+            scope = getattr(projection, "scope_before", None)
+            items = items_for(projection, set(scope)) if scope else []
+            if items:
+                clauses.insert(k - 1, star_with(items))
+                k += 1
+                changed = True
+    return changed
+
+
 def node_names(root: Tree) -> set[str]:
     """Names that stand for a node wherever a subquery reads them: named in a node pattern, and
     never an alias a WITH or UNWIND gives to something else (a RETURN's alias is read by its
