@@ -122,7 +122,24 @@ def _null_when_empty(node: object, new: set[str]) -> bool:
         return _null_when_empty(node.children[0], new) or _null_when_empty(node.children[2], new)
     if node.data == "call" and function_name(node.children[0]).lower() in _NULL_IN_NULL_OUT:
         return any(_null_when_empty(arg, new) for arg in node.children[1:])
+    if node.data == "case_expr" and node.children and all(
+            isinstance(c, Tree) and c.data == "case_when" for c in node.children):
+        # `CASE WHEN cond THEN v END` without ELSE: NULL where no condition holds
+        return all(_never_true_when_empty(c.children[0], new) for c in node.children)
     return False
+
+
+def _never_true_when_empty(condition: object, new: set[str]) -> bool:
+    """Whether a condition is false or NULL where every variable of `new` is NULL: a value
+    NULL there, or `x IS NOT NULL` of one (a subquery from a NULL node is left out: the engines
+    misread NULL outer nodes in subqueries, `null_anchors.py`)."""
+    if not isinstance(condition, Tree):
+        return False
+    if condition.data == "is_not_null":
+        return _null_when_empty(condition.children[0], new)
+    if condition.data == "and_":
+        return any(_never_true_when_empty(c, new) for c in condition.children)
+    return _null_when_empty(condition, new)
 
 
 def _aggregate_arguments(node: object) -> list[Tree]:

@@ -1451,4 +1451,11 @@ CASES: list[Case] = [
          "O2 has no box, so its comparisons are NULL: a quantifier with no decisive pair is "
          "NULL (both engines refused the inner lambda reading the outer one: 'Lambda "
          "paramName cannot found'; held-out hm06, hm41)"),
+    Case("call_subquery_counting_a_case_without_else",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN count(CASE WHEN "
+         "m.center.y > 0.5 THEN 1 END) AS up, count(CASE WHEN m IS NOT NULL THEN m END) AS n } "
+         "RETURN r.nodeSymbol AS r, up, n ORDER BY r",
+         [["R1", 1, 2], ["R2", 0, 1], ["R3", 0, 0]], True,
+         "a CASE without ELSE is NULL on the empty row when no WHEN holds there (refused "
+         "before)"),
 ]
