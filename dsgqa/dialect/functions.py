@@ -27,6 +27,7 @@ from typing import Any
 
 from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
 from dsgqa.dialect.java_numbers import java_double_string
+from dsgqa.dialect.regex_patterns import neo4j_regex_match
 from dsgqa.dialect.text_functions import (
     neo4j_left,
     neo4j_replace,
@@ -224,6 +225,7 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_split", neo4j_split, ("STRING", "STRING"), "STRING[]"),
     UDF("neo4j_replace", neo4j_replace, ("STRING", "STRING", "STRING"), "STRING"),
     UDF("neo4j_to_upper", neo4j_to_upper, ("STRING",), "STRING"),
+    UDF("neo4j_regex_match", neo4j_regex_match, ("STRING", "STRING"), "BOOLEAN"),
     UDF("neo4j_to_lower", neo4j_to_lower, ("STRING",), "STRING"),
     UDF("neo4j_left", neo4j_left, ("STRING", "INT64"), "STRING", null_gives_null=False),
     UDF("neo4j_right", neo4j_right, ("STRING", "INT64"), "STRING", null_gives_null=False),

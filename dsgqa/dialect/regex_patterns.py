@@ -1,14 +1,15 @@
-"""`=~` patterns the engines read differently from Neo4j.
+"""`=~` matched as Neo4j matches it: Java's `java.util.regex`, the whole string.
 
-Neo4j matches `=~` with Java's `java.util.regex` (the whole string must match); Kuzu and
-Ladybug use RE2, which has no lookaround, backreferences, possessive quantifiers or atomic
-groups, reads `[[:alpha:]]` as a POSIX class (Java: a set of the characters `:alph`), lacks
-Java's `\\p{Upper}` names, `&&` class intersection, `\\Z`, `\\h`, `\\R`, `\\G` and `\\X`, and
-answers an invalid pattern with false where Neo4j raises. Each of these answered false, or
-true, with no error (`o.class =~ '^(?!sign).*$'` matched nothing). A string literal in a
-pattern that uses any of them is refused (`dialect`); a pattern Python cannot compile either
-(a stray `[`) is refused too, rather than answered false. Everything else (classes, `\\d`,
-`\\w`, `\\s`, quantifiers, alternation, `(?i)`) both libraries read alike.
+Kuzu and Ladybug match with RE2, which has no lookaround, backreferences, possessive
+quantifiers or atomic groups and answers an invalid pattern with false where Neo4j raises; each
+of these answered false, or true, with no error (`o.class =~ '^(?!sign).*$'` matched nothing).
+So every `=~` goes through Python's `re` (`neo4j_regex_match`, a UDF), a backtracking engine
+that reads all of those as Java does. What Python reads otherwise than Java is refused
+(`dialect`) where a string literal of the pattern shows it: `\\p{..}` class names, `&&` class
+intersection, a nested or POSIX class (`[[:alpha:]]` is a set of the characters `:alph` in
+Java), the escapes `\\Z`, `\\h`, `\\R`, `\\G`, `\\X`, `\\v`, `\\0` and their capitals, named
+groups (`(?<n>..)`, `\\k<n>`), and a pattern Python cannot compile (Java may read `\\Q..\\E`
+or `\\e`, or raise). A computed pattern Python cannot compile is refused when it runs.
 """
 
 from __future__ import annotations
@@ -22,16 +23,11 @@ from dsgqa.dialect.errors import DialectError
 
 # Constructs whose meaning differs, as found in a pattern's text.
 _JAVA_ONLY: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("lookaround", re.compile(r"\(\?<?[=!]")),
-    ("an atomic group", re.compile(r"\(\?>")),
-    ("a backreference", re.compile(r"(?<!\\)(?:\\\\)*\\(?:[1-9]|k<)")),
-    ("a possessive quantifier", re.compile(r"(?:[*+?]|\})\+")),
-    ("a Java character class name", re.compile(r"\\[pP]\{(?:Lower|Upper|ASCII|Alpha|Digit|"
-                                               r"Alnum|Punct|Graph|Print|Blank|Cntrl|XDigit|"
-                                               r"Space|java|Is|In)")),
+    ("a named group", re.compile(r"\(\?<[A-Za-z]|\\k<")),
+    ("a character class name", re.compile(r"\\[pP]\{")),
     ("a class intersection", re.compile(r"&&")),
     ("a nested or POSIX class", re.compile(r"\[[^\]]*\[")),
-    ("an escape RE2 lacks", re.compile(r"(?<!\\)(?:\\\\)*\\[ZhHRGXvV]")),
+    ("an escape Python reads otherwise", re.compile(r"(?<!\\)(?:\\\\)*\\[ZhHRGXvV0]")),
 )
 
 
@@ -42,8 +38,8 @@ def java_only(pattern: str) -> str | None:
             return what
     try:
         re.compile(pattern)
-    except re.error:
-        return "a pattern that does not compile"
+    except re.error:   # Java may read it (`\\Q..\\E`, `\\e`) or raise: unknown
+        return "a pattern Python cannot read"
     return None
 
 
@@ -54,5 +50,13 @@ def refuse_java_only_patterns(regex: Tree) -> None:
         if sub.data == "str_lit":
             what = java_only(unquote_string(str(sub.children[0])))
             if what is not None:
-                raise DialectError(f"a regular expression with {what} (the engines' RE2 reads "
-                                   "it otherwise than Neo4j's Java regex)")
+                raise DialectError(f"a regular expression with {what} (Python's re reads it "
+                                   "otherwise than Neo4j's Java regex)")
+
+
+def neo4j_regex_match(text: str, pattern: str) -> bool:
+    """`text =~ pattern`: the whole string matches (Java's `Matcher.matches`)."""
+    try:
+        return re.fullmatch(pattern, text) is not None
+    except re.error as exc:   # computed: Java may read it or raise, which is not known here
+        raise ValueError(f"a regular expression Python cannot read ({exc})") from None

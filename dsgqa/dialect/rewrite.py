@@ -895,7 +895,12 @@ class Rewriter:
 
     def r_regex(self, node: Tree) -> Tree:
         refuse_java_only_patterns(node)
-        return self._text_test(node)
+        across = text_test_on_non_text(node)
+        if across is not None:
+            self.note(CROSS_TYPES)
+            return across
+        self.note("=~->neo4j_regex_match")
+        return call("neo4j_regex_match", node.children[0], node.children[-1])
 
     def pre_case_expr(self, node: Tree) -> Tree:
         refuse_mixed_result(node)

@@ -1458,4 +1458,13 @@ CASES: list[Case] = [
          [["R1", 1, 2], ["R2", 0, 1], ["R3", 0, 0]], True,
          "a CASE without ELSE is NULL on the empty row when no WHEN holds there (refused "
          "before)"),
+    Case("regex_java_reads_like_python",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ '^(?!tr).*$' AS a, "
+         "o.nodeSymbol =~ '(\\\\w)\\\\d\\\\1?' AS b, o.class =~ '(?>ch|c)air' AS c, "
+         "o.class =~ 'l.*+p' AS d ORDER BY s",
+         [["O1", False, True, False, False], ["O2", True, True, True, False],
+          ["O3", True, True, False, False]], True,
+         "lookaround, a backreference, an atomic group and a possessive quantifier, which RE2 "
+         "lacks (refused before; `(?>ch|c)air` cannot backtrack into 'c', so 'chair' matches "
+         "only by 'ch'; `.*+` takes the 'p' `p` needs)"),
 ]
