@@ -7,7 +7,9 @@ pattern names bound). The engines have neither, but the translator already answe
 comprehensions where it can be faithful (`pattern_lists.py`), so such a subquery becomes one
 before any other pass reads the tree. Only that shape: one non-optional MATCH of one path with
 a relationship and no path variable, an optional WHERE, and a RETURN of one value without
-DISTINCT, ORDER BY, SKIP, LIMIT or an aggregate; any other COLLECT stays refused.
+DISTINCT or an aggregate; any other COLLECT stays refused. A RETURN's ORDER BY, SKIP and LIMIT
+ride on the comprehension (`ranked`): `pattern_lists.py` sorts and slices the collected list,
+and where it cannot rewrite the comprehension the COLLECT is refused.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ def _comprehension(body: Tree) -> Tree | None:
     if not (isinstance(chain, Tree) and chain.data == "chain" and len(chain.children) >= 3):
         return None
     projection = ret.children[0]
-    if any(not isinstance(c, Tree) or c.data != "proj_items" for c in projection.children):
-        return None   # DISTINCT, ORDER BY, SKIP, LIMIT
+    if any(not isinstance(c, Tree) for c in projection.children):
+        return None   # DISTINCT
+    ranked = [c for c in projection.children if c.data != "proj_items"]   # ORDER BY, SKIP, LIMIT
     items = projection.children[0].children
     if len(items) != 1 or not isinstance(items[0], Tree) or has_aggregate(items[0].children[0]):
         return None
@@ -47,9 +50,11 @@ def _comprehension(body: Tree) -> Tree | None:
     first, rel, *rest = chain.children
     predicate = tree("pattern_predicate", first, rel, tree("pattern_tail", *rest))
     where = next((c for c in match.children if c.data == "where"), None)
-    if where is None:
-        return tree("list_comp_map", predicate, value)
-    return tree("list_comp", predicate, where.children[0], value)
+    made = tree("list_comp_map", predicate, value) if where is None \
+        else tree("list_comp", predicate, where.children[0], value)
+    if ranked:   # only `pattern_lists.py` can keep the order; anything else refuses it
+        made.ranked = ranked  # type: ignore[attr-defined]
+    return made
 
 
 def comprehend_collect_subqueries(root: Tree) -> bool:
@@ -64,5 +69,7 @@ def comprehend_collect_subqueries(root: Tree) -> bool:
         comprehension = _comprehension(body)
         if comprehension is not None:
             sub.data, sub.children = comprehension.data, comprehension.children
+            if hasattr(comprehension, "ranked"):
+                sub.ranked = comprehension.ranked  # type: ignore[attr-defined]
             changed = True
     return changed

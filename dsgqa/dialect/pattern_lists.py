@@ -22,6 +22,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
     NON_NULL_LITERALS,
@@ -71,6 +72,44 @@ def _never_null(mapping: object, pattern_nodes: set[str]) -> bool:
     return mapping.data in ("list_literal", "map_literal", "map_projection", *NON_NULL_LITERALS)
 
 
+def _sorted(ranked: list[Tree], scope: list[str], mapping: Tree,
+            names: FreshNames) -> tuple[list[Tree], Tree]:
+    """A COLLECT's ORDER BY: the matches sorted in a WITH before the collect() (the order
+    barrier keeps the order into it); the WITH and the value's name in it."""
+    order = next((c for c in ranked if c.data == "order"), None)
+    if order is None:
+        return [], mapping
+    value = names.fresh("_pv")
+    keys = []
+    items = [tree("proj_item", var(v)) for v in scope] + [tree("proj_item", mapping, name(value))]
+    for sort_item in order.children:
+        key = names.fresh("_pk")
+        items.append(tree("proj_item", sort_item.children[0], name(key)))
+        keys.append(tree("sort_item", var(key), *sort_item.children[1:]))
+    return [tree("with_clause", tree("projection", tree("proj_items", *items),
+                                     tree("order", *keys)))], var(value)
+
+
+def _window(collected: Tree, ranked: list[Tree] | None) -> Tree:
+    """`collect(v)[skip .. skip + limit]` for a COLLECT's SKIP and LIMIT."""
+    skip = next((c.children[0] for c in ranked or () if c.data == "skip"), None)
+    limit = next((c.children[0] for c in ranked or () if c.data == "limit"), None)
+    if skip is None and limit is None:
+        return collected
+    end = limit if skip is None or limit is None else \
+        tree("arith", skip, Token("ADD_OP", "+"), limit)
+    return tree("slice", collected, *([skip] if skip is not None else []), Token("DOTDOT", ".."),
+                *([end] if end is not None else []))
+
+
+def refuse_ranked_leftovers(root: Tree) -> None:
+    """A COLLECT with ORDER BY, SKIP or LIMIT this module could not rewrite: its order would
+    be lost, so it is refused."""
+    if any(getattr(node, "ranked", None) for node in root.iter_subtrees()):
+        raise DialectError("COLLECT { } with ORDER BY, SKIP or LIMIT outside a projection "
+                           "whose earlier clauses are MATCHes with every element named")
+
+
 def collect_pattern_comprehensions(root: Tree, names: FreshNames,
                                    chain_of: object) -> bool:
     """Rewrite the comprehensions that qualify, in place; True when one did. `chain_of` turns a
@@ -118,8 +157,13 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
                 if where is not None:
                     match.children.append(tree("where", where))
                 carried = [tree("proj_item", var(v)) for v in scope]
-                collected = tree("proj_item", call("collect", mapping), name(column))
-                new_clauses += [match, tree("with_clause", tree(
+                ranked = getattr(comprehension, "ranked", None)
+                sorted_rows: list[Tree] = []
+                if ranked is not None:
+                    sorted_rows, mapping = _sorted(ranked, scope, mapping, names)
+                collected = tree("proj_item", _window(call("collect", mapping), ranked),
+                                 name(column))
+                new_clauses += [match, *sorted_rows, tree("with_clause", tree(
                     "projection", tree("proj_items", *carried, collected)))]
                 scope.append(column)
                 parent.children[index] = var(column)

@@ -105,7 +105,10 @@ from dsgqa.dialect.path_items import alias_path_items
 from dsgqa.dialect.path_parts import REWRITE as PATH_PARTS
 from dsgqa.dialect.path_parts import carry_path_segments
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
-from dsgqa.dialect.pattern_lists import collect_pattern_comprehensions
+from dsgqa.dialect.pattern_lists import (
+    collect_pattern_comprehensions,
+    refuse_ranked_leftovers,
+)
 from dsgqa.dialect.projection_checks import check_projections
 from dsgqa.dialect.reduce_folds import REWRITE as REDUCE_FOLDS
 from dsgqa.dialect.reduce_folds import refold
@@ -334,6 +337,7 @@ class Rewriter:
         self.node_names = node_names(root)
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
             self.note(PATTERN_LISTS)
+        refuse_ranked_leftovers(root)
         self.uniqueness = Uniqueness(names)
         if self.target == "ladybug":
             refuse_zero_hops_off_tables(root)

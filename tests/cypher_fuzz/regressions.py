@@ -1467,4 +1467,12 @@ CASES: list[Case] = [
          "lookaround, a backreference, an atomic group and a possessive quantifier, which RE2 "
          "lacks (refused before; `(?>ch|c)air` cannot backtrack into 'c', so 'chair' matches "
          "only by 'ch'; `.*+` takes the 'p' `p` needs)"),
+    Case("collect_subquery_ordered_and_limited",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, COLLECT { MATCH (r)-[:CONTAINS]->(m) "
+         "RETURN m.nodeSymbol ORDER BY m.center.y DESC } AS ms, COLLECT { MATCH "
+         "(r)-[:CONTAINS]->(m) RETURN m.nodeSymbol ORDER BY m.nodeSymbol DESC SKIP 1 LIMIT 1 } "
+         "AS second ORDER BY r",
+         [["R1", ["p1", "P1"], ["P1"]], ["R2", ["P2"], []], ["R3", [], []]], True,
+         "the matches sorted before collect() and the list sliced (refused before; held-out "
+         "hj08)"),
 ]
