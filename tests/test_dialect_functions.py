@@ -12,6 +12,7 @@ import pytest
 
 from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
 from dsgqa.dialect.functions import neo4j_round
+from dsgqa.dialect.regex_patterns import neo4j_regex_match
 from dsgqa.dialect.text_functions import (
     neo4j_left,
     neo4j_right,
@@ -123,3 +124,24 @@ def test_float_sum_of_zero_is_refused_where_its_type_shows() -> None:
     for args in ((0.0, 0.0, "/", False), (7.0, 0.0, "/", True), (0.0, 0.0, "%", False)):
         with pytest.raises(ValueError, match="float sum of 0"):
             neo4j_sum_arith(*args)
+
+
+@pytest.mark.parametrize(("text", "pattern", "expected"), [
+    ("trash", "^(?!sign).*$", True),      # lookaround, which RE2 lacks
+    ("O55", r"O\d*(\d)\1", True),         # a backreference
+    ("lamp", "l.*+p", False),             # a possessive quantifier takes the p
+    ("CAFÉ", "(?i)café", False),          # Java folds ASCII case only
+    ("naïve", r"\w+", False),             # Java's \w is ASCII
+])
+def test_regex_reads_as_java(text: str, pattern: str, expected: bool) -> None:
+    assert neo4j_regex_match(text, pattern) is expected
+
+
+@pytest.mark.parametrize(("text", "pattern"), [
+    ("a\rb", "a.b"),                      # Java's . stops at \r; Python's does not
+    ("fireexit", "(?x) [a-z ]+ "),        # (?x) skips class whitespace only in Java
+    ("alpha", "[[:alpha:]]+"),            # a computed pattern is checked when it runs
+])
+def test_regex_python_reads_otherwise_is_refused(text: str, pattern: str) -> None:
+    with pytest.raises(ValueError, match="regular expression"):
+        neo4j_regex_match(text, pattern)

@@ -47,6 +47,8 @@ from dsgqa.dialect.uniqueness import FreshNames
 REWRITE = "quantifier nested in a lambda->table of pairs"
 _LAMBDAS = frozenset({"list_comp", "list_comp_map"})
 _QUANTIFIERS = frozenset({"any", "all", "none"})
+# Trees that hold patterns: the outer or inner element cannot be replaced by an index there.
+_PATTERNS = frozenset({"pattern_predicate", "subquery", "anon_node"})
 
 
 def _typed(node: Tree, kind: str) -> Tree:
@@ -137,6 +139,10 @@ class _Tables:
         tabulated = {id(parent.children[index]) for parent, index, _ in found}
         if any(self._other_lambda_reads(body, outer_name, tabulated) for body in bodies):
             return False
+        if any(isinstance(body, Tree) and any(sub.data in _PATTERNS
+                                              for sub in body.iter_subtrees())
+               for body in bodies):
+            return False   # an element read by index cannot stand in a pattern
         position = self.names.fresh("_p")
         for parent, index, kind, other, inner_name, predicate in plans:
             parent.children[index] = self._slice(kind, source, other, outer_name, inner_name,

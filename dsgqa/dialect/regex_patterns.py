@@ -14,6 +14,7 @@ or `\\e`, or raise). A computed pattern Python cannot compile is refused when it
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lark import Tree
@@ -23,21 +24,34 @@ from dsgqa.dialect.errors import DialectError
 
 # Constructs whose meaning differs, as found in a pattern's text.
 _JAVA_ONLY: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("a named group", re.compile(r"\(\?<[A-Za-z]|\\k<")),
+    ("a named group", re.compile(r"\(\?P?<[A-Za-z]|\\k<|\(\?P[=>]")),
+    ("a comment group", re.compile(r"\(\?#")),
+    ("a repetition without a lower bound", re.compile(r"(?<!\\)\{,")),
     ("a character class name", re.compile(r"\\[pP]\{")),
     ("a class intersection", re.compile(r"&&")),
     ("a nested or POSIX class", re.compile(r"\[[^\]]*\[")),
     ("an escape Python reads otherwise", re.compile(r"(?<!\\)(?:\\\\)*\\[ZhHRGXvV0]")),
 )
+# Inline flags: Java's i, m and s read alike in Python (with ASCII); x skips whitespace inside
+# classes only in Java, u and U switch Unicode on, d changes the line terminators, and Python's
+# a and L are errors in Java.
+_INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?[:)]")
+# Line terminators Java reads in `.`, `^` and `$` and Python does not (Python: `\n` alone).
+_OTHER_LINE_ENDS = re.compile("[\r\u0085\u2028\u2029]")
+_READS_LINE_ENDS = re.compile(r"[.^$]")
 
 
 def java_only(pattern: str) -> str | None:
-    """The first construct of `pattern` the engines read otherwise than Java, or None."""
+    """The first construct of `pattern` Python's re (ASCII) reads otherwise than Java, or
+    None."""
     for what, finder in _JAVA_ONLY:
         if finder.search(pattern):
             return what
+    for flags in _INLINE_FLAGS.finditer(pattern):
+        if not set((flags.group(1) or "") + (flags.group(2) or "")) <= set("ims"):
+            return "an inline flag other than i, m or s"
     try:
-        re.compile(pattern)
+        re.compile(pattern, re.ASCII)
     except re.error:   # Java may read it (`\\Q..\\E`, `\\e`) or raise: unknown
         return "a pattern Python cannot read"
     return None
@@ -54,9 +68,23 @@ def refuse_java_only_patterns(regex: Tree) -> None:
                                    "otherwise than Neo4j's Java regex)")
 
 
+@functools.lru_cache(maxsize=256)
+def _as_java(pattern: str) -> re.Pattern[str]:
+    """The pattern compiled to read as Java's: ASCII classes and case folding (Java's default);
+    a computed pattern is checked here, where its text is known."""
+    what = java_only(pattern)
+    if what is not None:
+        raise ValueError(f"a regular expression with {what} (Python's re reads it otherwise "
+                         "than Neo4j's Java regex)")
+    return re.compile(pattern, re.ASCII)
+
+
 def neo4j_regex_match(text: str, pattern: str) -> bool:
-    """`text =~ pattern`: the whole string matches (Java's `Matcher.matches`)."""
-    try:
-        return re.fullmatch(pattern, text) is not None
-    except re.error as exc:   # computed: Java may read it or raise, which is not known here
-        raise ValueError(f"a regular expression Python cannot read ({exc})") from None
+    """`text =~ pattern`: the whole string matches (Java's `Matcher.matches`). A text holding
+    a line terminator other than `\\n` is refused where the pattern has `.`, `^` or `$`."""
+    compiled = _as_java(pattern)
+    if _OTHER_LINE_ENDS.search(text) and _READS_LINE_ENDS.search(pattern):
+        raise ValueError("a regular expression's . ^ or $ over a text with a line terminator "
+                         "other than \\n (Java reads \\r, \\u0085, \\u2028 and \\u2029 as line "
+                         "ends, Python does not)")
+    return compiled.fullmatch(text) is not None

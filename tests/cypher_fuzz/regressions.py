@@ -1475,4 +1475,25 @@ CASES: list[Case] = [
          [["R1", ["p1", "P1"], ["P1"]], ["R2", ["P2"], []], ["R3", [], []]], True,
          "the matches sorted before collect() and the list sliced (refused before; held-out "
          "hj08)"),
+    Case("regex_reads_ascii_as_java",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN 'CAFÉ' =~ '(?i)café' AS a, "
+         "'Café' =~ '(?i)CAFé' AS b, 'naïve' =~ '\\\\w+' AS c, 'x_1' =~ '\\\\w+' AS d",
+         [[False, True, False, True]], False,
+         "Java's (?i), \\w, \\d and \\s are ASCII unless asked otherwise (Python's re read "
+         "them as Unicode; the tenth held-out probe)"),
+    Case("regex_line_terminators",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN r.nodeSymbol + '\\r' + r.class =~ 'R1.kitchen' "
+         "AS a",
+         [[False]], False, "Java's . does not match \\r (refused: Python's does)"),
+    Case("computed_regex_with_a_java_construct",
+         "WITH '[a-z&&[^x]]+' AS p MATCH (o:Object) RETURN count(CASE WHEN o.class =~ p THEN 1 "
+         "END) AS n",
+         [[3]], False, "a class intersection in a computed pattern (refused when it runs)"),
+    Case("pattern_in_a_nested_quantifier",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r) AS rs RETURN "
+         "[a IN rs WHERE any(b IN rs WHERE (a)-[:ROOM_CONNECTED]->(b) AND b.center.x > "
+         "a.center.x) | a.nodeSymbol] AS up",
+         [[["R1", "R3"]]], False,
+         "a pattern between the two elements (charged as a syntax error before; the tenth "
+         "held-out probe)"),
 ]
