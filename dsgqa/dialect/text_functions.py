@@ -14,8 +14,9 @@ Measured on Kuzu 0.11.3 and Ladybug 0.22.0:
   to one ('STRAẞE', 'οδοσ'). Python's `str.upper` and `str.lower` follow the same Unicode rules
   as Java's (SpecialCasing, Final_Sigma) without a locale.
 
-Errors Neo4j raises too begin "Neo4j raises:" (`graphstore.error_kind` charges them to the
-model, as Neo4j would).
+Errors Neo4j raises too begin "Neo4j raises:". They are `dialect`, not charged to the model
+(`graphstore.error_kind`): the engines may evaluate the call on rows Neo4j never reaches. A
+negative literal is refused before the query runs.
 """
 
 from __future__ import annotations

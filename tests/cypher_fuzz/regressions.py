@@ -1496,4 +1496,14 @@ CASES: list[Case] = [
          [[["R1", "R3"]]], False,
          "a pattern between the two elements (charged as a syntax error before; the tenth "
          "held-out probe)"),
+    Case("distinct_boxes_some_null",
+         "MATCH (a:Room), (o:Object) RETURN DISTINCT o.bbox_center AS c",
+         [[{"x": 1.0, "y": 0.0, "z": 0.0}], [None], [{"x": 3.0, "y": 3.0, "z": 1.0}]], False,
+         "O2 has no box: one NULL key (Kuzu gave NULL three times; fuzz seed 8484)"),
+    Case("negative_start_never_evaluated",
+         "MATCH (b:Building {class: 'none'}) OPTIONAL MATCH (b)-[:CONTAINS]->(r) "
+         "WHERE substring(r.class, -1) < 'x' RETURN b.nodeSymbol AS b",
+         [], False,
+         "no building matches, so Neo4j never evaluates the substring (both engines raised "
+         "the UDF's error in a WHERE pushed into a scan, charged to the model; fuzz seed 8484)"),
 ]
