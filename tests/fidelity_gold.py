@@ -1263,6 +1263,64 @@ def _objects_not_between_heights(g: Graph) -> Any:
     return sum(1 for o in g.of("Object") if not 0.2 <= o.center[2] < 1.0)
 
 
+@gold("fid142")
+def _mesh_places_per_room_by_call(g: Graph) -> Any:
+    return _mesh_place_counts(g)
+
+
+@gold("fid143")
+def _signs_or_high_objects(g: Graph) -> Any:
+    return len({o.symbol for o in g.of("Object") if o.cls == "sign" or o.center[2] > 2.0})
+
+
+@gold("fid144")
+def _highest_mesh_place_per_room(g: Graph) -> Any:
+    answer = {}
+    for r in g.of("Room"):
+        heights = sorted(((g.nodes[m].center[2], m) for m in _mesh_children(g, r.symbol)),
+                         reverse=True)
+        if heights:
+            assert len(heights) == 1 or heights[0][0] != heights[1][0], "a tie at the cut"
+            answer[r.symbol] = heights[0][1]
+    return answer
+
+
+@gold("fid145")
+def _mesh_height_spread_per_room(g: Graph) -> Any:
+    answer = {}
+    for r in g.of("Room"):
+        zs = [g.nodes[m].center[2] for m in _mesh_children(g, r.symbol)]
+        if zs:
+            spread = sum(abs(z - r.center[2]) for z in zs)
+            answer[r.symbol] = _java_round(spread, 2)
+    return answer
+
+
+@gold("fid146")
+def _objects_near_another_per_room(g: Graph) -> Any:
+    answer = {}
+    for room, objects in _room_objects(g).items():
+        if objects:
+            answer[room] = sum(1 for a in objects if any(
+                b != a and _clear(math.dist(g.nodes[a].center, g.nodes[b].center), 1.0) < 1.0
+                for b in objects))
+    return answer
+
+
+@gold("fid147")
+def _classes_not_starting_sign_or_seating(g: Graph) -> Any:
+    return {o.cls for o in g.of("Object")
+            if not (o.cls.startswith("sign") or o.cls.startswith("seating"))}
+
+
+def _java_round(value: float, places: int) -> float:
+    """Neo4j's round(x, places): the decimal digits Java prints, rounded half up."""
+    import decimal
+    digits = decimal.Decimal(repr(value))
+    return float(digits.quantize(decimal.Decimal(1).scaleb(-places),
+                                 rounding=decimal.ROUND_HALF_UP))
+
+
 def answers(graph: Graph | None = None) -> dict[str, str]:
     """uid -> canonical SLDP text of every gold answer."""
     graph = graph or load_graph()

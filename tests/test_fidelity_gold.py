@@ -52,6 +52,9 @@ IDIOMS = {
     "idiom-chained-comparison": re.compile(r"[<>]=? [\w.]+ [<>]=? "),
     "idiom-cross-product": re.compile(r"MATCH \([^()]*\), \("),
     "idiom-all-abs": re.compile(r"WITH .* WHERE .*all\(\w+ IN \w+ WHERE abs\("),
+    "idiom-call-subquery": re.compile(r"\bCALL\s*(\(\w*\)\s*)?\{"),
+    "idiom-nested-quantifier": re.compile(r"\[\w+ IN \w+ WHERE (any|all|none)\(\w+ IN "),
+    "idiom-regex-lookaround": "=~ '^(?!",
 }
 
 
