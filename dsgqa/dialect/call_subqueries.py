@@ -44,6 +44,7 @@ from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
 from dsgqa.dialect.trees import (
     CALLS,
     NON_NULL_LITERALS,
+    Splice,
     all_named,
     call,
     child_of,
@@ -58,6 +59,7 @@ from dsgqa.dialect.trees import (
     projected_names,
     reads,
     rel_detail,
+    splice_clauses,
     tree,
     var,
 )
@@ -434,20 +436,9 @@ def _stars(clauses: list[Tree]) -> bool:
 def inline_call_subqueries(root: Tree, names: FreshNames) -> bool:
     """Replace each CALL subquery by its clauses, in place; True when one was. Any CALL left
     is refused later."""
-    changed = False
-    for single in list(root.iter_subtrees_topdown()):
-        if single.data != "single_query":
-            continue
-        clauses = single.children
-        k = 0
-        while k < len(clauses):
-            clause = clauses[k]
-            if not (isinstance(clause, Tree) and clause.data == "call_subquery"):
-                k += 1
-                continue
-            inlined, at = _inline(clause, clauses[:k], names, _stars(clauses[k + 1:]))
-            clauses[k:k + 1] = []
-            clauses[at:at] = inlined
-            k += len(inlined)
-            changed = True
-    return changed
+    def inlined(clauses: list[Tree], k: int) -> Splice | None:
+        if clauses[k].data != "call_subquery":
+            return None
+        new, at = _inline(clauses[k], clauses[:k], names, _stars(clauses[k + 1:]))
+        return at, new, False
+    return splice_clauses(root, inlined)

@@ -26,11 +26,13 @@ from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
     NON_NULL_LITERALS,
+    Splice,
     all_named,
     call,
     child_of,
     function_name,
     name,
+    splice_clauses,
     tree,
     var,
 )
@@ -114,61 +116,51 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
                                    chain_of: object) -> bool:
     """Rewrite the comprehensions that qualify, in place; True when one did. `chain_of` turns a
     `pattern_predicate` into a `chain` (the rewriter's own node reader)."""
-    changed = False
-    for single in list(root.iter_subtrees_topdown()):
-        if single.data != "single_query":
-            continue
-        clauses = single.children
-        k = 0
-        while k < len(clauses):
-            clause = clauses[k]
-            k += 1
-            if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
+    def matched_first(clauses: list[Tree], k: int) -> Splice | None:
+        clause = clauses[k]
+        if clause.data not in ("with_clause", "return_clause"):
+            return None
+        before = clauses[:k]
+        if not before or not all(isinstance(c, Tree) and c.data == "match" and all_named(c)
+                                 for c in before):
+            return None
+        projection = clause.children[0]
+        items = child_of(projection, "proj_items")
+        if any(isinstance(c, Token) for c in items.children) or has_aggregate(items):
+            return None
+        found: list[tuple[Tree, int]] = []
+        _comprehensions(items, found)
+        scope = list(getattr(projection, "scope_before", {}))
+        new_clauses: list[Tree] = []
+        for parent, index in found:
+            comprehension = parent.children[index]
+            chain = chain_of(comprehension.children[0])  # type: ignore[operator]
+            pattern_nodes = {plain_name(c.children[0]) for c in chain.children
+                             if c.data == "node_pattern" and c.children
+                             and isinstance(c.children[0], Tree)
+                             and c.children[0].data == "name"}
+            mapping = comprehension.children[-1]
+            where = comprehension.children[1] if comprehension.data == "list_comp" \
+                and len(comprehension.children) == 3 else None
+            if comprehension.data == "list_comp" and len(comprehension.children) == 2:
+                continue  # [(a)-->(b) WHERE p]: a list of paths, left to be refused
+            if not _never_null(mapping, pattern_nodes):
                 continue
-            before = clauses[:k - 1]
-            if not before or not all(isinstance(c, Tree) and c.data == "match" and all_named(c)
-                                     for c in before):
-                continue
-            projection = clause.children[0]
-            items = child_of(projection, "proj_items")
-            if any(isinstance(c, Token) for c in items.children) or has_aggregate(items):
-                continue
-            found: list[tuple[Tree, int]] = []
-            _comprehensions(items, found)
-            scope = list(getattr(projection, "scope_before", {}))
-            new_clauses: list[Tree] = []
-            for parent, index in found:
-                comprehension = parent.children[index]
-                chain = chain_of(comprehension.children[0])  # type: ignore[operator]
-                pattern_nodes = {plain_name(c.children[0]) for c in chain.children
-                                 if c.data == "node_pattern" and c.children
-                                 and isinstance(c.children[0], Tree)
-                                 and c.children[0].data == "name"}
-                mapping = comprehension.children[-1]
-                where = comprehension.children[1] if comprehension.data == "list_comp" \
-                    and len(comprehension.children) == 3 else None
-                if comprehension.data == "list_comp" and len(comprehension.children) == 2:
-                    continue  # [(a)-->(b) WHERE p]: a list of paths, left to be refused
-                if not _never_null(mapping, pattern_nodes):
-                    continue
-                column = names.fresh("_pc")
-                match = tree("match", Token("OPTIONAL", "OPTIONAL"),
-                             tree("pattern_list", tree("pattern", chain)))
-                if where is not None:
-                    match.children.append(tree("where", where))
-                carried = [tree("proj_item", var(v)) for v in scope]
-                ranked = getattr(comprehension, "ranked", None)
-                sorted_rows: list[Tree] = []
-                if ranked is not None:
-                    sorted_rows, mapping = _sorted(ranked, scope, mapping, names)
-                collected = tree("proj_item", _window(call("collect", mapping), ranked),
-                                 name(column))
-                new_clauses += [match, *sorted_rows, tree("with_clause", tree(
-                    "projection", tree("proj_items", *carried, collected)))]
-                scope.append(column)
-                parent.children[index] = var(column)
-            if new_clauses:
-                clauses[k - 1:k - 1] = new_clauses
-                k += len(new_clauses)
-                changed = True
-    return changed
+            column = names.fresh("_pc")
+            match = tree("match", Token("OPTIONAL", "OPTIONAL"),
+                         tree("pattern_list", tree("pattern", chain)))
+            if where is not None:
+                match.children.append(tree("where", where))
+            carried = [tree("proj_item", var(v)) for v in scope]
+            ranked = getattr(comprehension, "ranked", None)
+            sorted_rows: list[Tree] = []
+            if ranked is not None:
+                sorted_rows, mapping = _sorted(ranked, scope, mapping, names)
+            collected = tree("proj_item", _window(call("collect", mapping), ranked),
+                             name(column))
+            new_clauses += [match, *sorted_rows, tree("with_clause", tree(
+                "projection", tree("proj_items", *carried, collected)))]
+            scope.append(column)
+            parent.children[index] = var(column)
+        return (k, new_clauses, True) if new_clauses else None
+    return splice_clauses(root, matched_first)

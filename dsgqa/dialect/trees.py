@@ -329,28 +329,45 @@ def star_with(items: list[Tree] | tuple[Tree, ...] = (), where: Tree | None = No
     return clause
 
 
-def with_before_projections(root: Tree,
-                            items_for: Callable[[Tree, set[str]], list[Tree]]) -> bool:
-    """For each WITH and RETURN of the query (after the types are annotated), insert
-    `WITH *, items` before it when `items_for(projection, names in scope before it)` gives
-    items (it may rewrite the projection to read them); True when one was inserted."""
+# (where to insert, the clauses to insert, whether the clause looked at stays)
+Splice = tuple[int, list[Tree], bool]
+
+
+def splice_clauses(root: Tree, splice: Callable[[list[Tree], int], Splice | None]) -> bool:
+    """Walk every clause of every part of the query, in order; `splice(clauses, k)` may give
+    new clauses to insert at an index up to k, keeping or dropping clause k. Inserted clauses
+    are not walked. True when one splice happened."""
     changed = False
     for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
         clauses = single.children
         k = 0
         while k < len(clauses):
-            clause = clauses[k]
-            k += 1
-            if not (isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause")):
-                continue
-            projection = clause.children[0]
-            scope = getattr(projection, "scope_before", None)
-            items = items_for(projection, set(scope)) if scope else []
-            if items:
-                clauses.insert(k - 1, star_with(items))
+            found = splice(clauses, k) if isinstance(clauses[k], Tree) else None
+            if found is None:
                 k += 1
-                changed = True
+                continue
+            at, new, keep = found
+            if not keep:
+                del clauses[k]
+            clauses[at:at] = new
+            k += len(new) + keep
+            changed = True
     return changed
+
+
+def with_before_projections(root: Tree,
+                            items_for: Callable[[Tree, set[str]], list[Tree]]) -> bool:
+    """For each WITH and RETURN of the query (after the types are annotated), insert
+    `WITH *, items` before it when `items_for(projection, names in scope before it)` gives
+    items (it may rewrite the projection to read them); True when one was inserted."""
+    def before(clauses: list[Tree], k: int) -> Splice | None:
+        if clauses[k].data not in ("with_clause", "return_clause"):
+            return None
+        projection = clauses[k].children[0]
+        scope = getattr(projection, "scope_before", None)
+        items = items_for(projection, set(scope)) if scope else []
+        return (k, [star_with(items)], True) if items else None
+    return splice_clauses(root, before)
 
 
 def node_names(root: Tree) -> set[str]:
