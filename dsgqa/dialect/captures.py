@@ -29,7 +29,7 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import AGGREGATES
 from dsgqa.dialect.trees import bare, call, clone, function_name, int_lit, name, tree, var
-from dsgqa.dialect.types import ctype, element
+from dsgqa.dialect.types import ctype, element, typed
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "comprehension over nodes->over positions"
@@ -101,6 +101,20 @@ def _packs_element(bodies: list[object], bound: str) -> bool:
             if sub.data == "list_literal" and any(is_element(c) for c in sub.children):
                 return True
     return False
+
+
+def position_range(last: Tree) -> Tree:
+    """`range(0, last)`: positions a lambda walks, marked so that no pass walks them again."""
+    positions = typed(call("range", int_lit(0), last), "list<int>")
+    positions.positions = True  # type: ignore[attr-defined]
+    return positions
+
+
+def positions_of(source: Tree) -> Tree:
+    """The positions of `source`'s elements, `range(0, size(source) - 1)` (see
+    `position_range`)."""
+    return position_range(tree("arith", call("size", clone(source)), Token("ADD_OP", "-"),
+                               int_lit(1)))
 
 
 def walked(source: object) -> bool:
@@ -181,12 +195,8 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
     element_of = tree("index", clone(source), var(position))
     element_of.ctype = element(ctype(source))  # type: ignore[attr-defined]
     element_of.by_position = True  # type: ignore[attr-defined]  # no node of a pattern
-    positions = call("range", int_lit(0), tree("arith", call("size", clone(source)),
-                                               Token("ADD_OP", "-"), int_lit(1)))
-    positions.ctype = "list<int>"  # type: ignore[attr-defined]
-    positions.positions = True  # type: ignore[attr-defined]
     binding.children[0] = var(name(position))
-    binding.children[1] = positions
+    binding.children[1] = positions_of(source)
     out = [_substitute(body, bound, element_of) for body in bodies]  # type: ignore[misc]
     if whole_result:
         out.append(clone(element_of))

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from lark import Token, Tree
 
+from dsgqa.dialect.captures import positions_of
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import call, child_of, clone, hops, int_lit, name, tree, var
@@ -178,11 +179,7 @@ class Endpoints:
         self.note(PATH_POSITIONS)
         path = source.children[1]
         position = self.names.fresh("_e")
-        last = tree("arith", call("size", clone(source)), Token("ADD_OP", "-"), int_lit(1))
-        positions = call("range", int_lit(0), last)
-        positions.ctype = "list<int>"  # type: ignore[attr-defined]
-        positions.positions = True  # type: ignore[attr-defined]   # a walk: not walked again
-        binding.children = [var(position), positions]
+        binding.children = [var(position), positions_of(source)]
         here = var(position)
         after = tree("arith", var(position), Token("ADD_OP", "+"), int_lit(1))
         start, end = (here, after) if direction == "right" else (after, here)

@@ -26,7 +26,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.java_numbers import java_double_string
 from dsgqa.dialect.trees import bare, call, clone, function_name, int_lit, tree
-from dsgqa.dialect.types import FLOAT_SUM, ctype
+from dsgqa.dialect.types import FLOAT_SUM, ctype, typed
 
 REWRITE = "toString(sum of floats)->'0' where count() is 0"
 _UNDECIDED = ("a float sum of 0 (Neo4j's sum of no values is the integer 0; the engine holds "
@@ -52,11 +52,6 @@ def neo4j_sum_arith(left: float, right: float, op: str, integer_left: bool) -> f
     return left / right if op == "/" else math.fmod(left, right)
 
 
-def _typed(node: Tree, node_type: str) -> Tree:
-    node.ctype = node_type  # type: ignore[attr-defined]
-    return node
-
-
 def _direct_sum(node: object) -> Tree | None:
     """`sum(x)` of floats written in place (not an alias), whose rows are at hand."""
     node = bare(node)
@@ -68,13 +63,13 @@ def _direct_sum(node: object) -> Tree | None:
 
 def _decided_text(total: Tree) -> Tree:
     """The text of a float sum in place: '0' where it counted no values, else the float's."""
-    counted = _typed(call("count", clone(total.children[1])), "int")
-    as_float = _typed(tree("arith", total, Token("ADD_OP", "+"),
-                           _typed(tree("float_lit", Token("FLOAT", "0.0")), "float")), "float")
-    return _typed(tree("case_expr", tree(
-        "case_when", tree("compare", counted, Token("EQ", "="), _typed(int_lit(0), "int")),
-        _typed(tree("str_lit", Token("STRING", "'0'")), "str")),
-        _typed(call("toString", as_float), "str")), "str")
+    counted = typed(call("count", clone(total.children[1])), "int")
+    as_float = typed(tree("arith", total, Token("ADD_OP", "+"),
+                           typed(tree("float_lit", Token("FLOAT", "0.0")), "float")), "float")
+    return typed(tree("case_expr", tree(
+        "case_when", tree("compare", counted, Token("EQ", "="), typed(int_lit(0), "int")),
+        typed(tree("str_lit", Token("STRING", "'0'")), "str")),
+        typed(call("toString", as_float), "str")), "str")
 
 
 def decide_sums_in_place(root: Tree) -> bool:

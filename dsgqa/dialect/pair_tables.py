@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.captures import position_range, positions_of
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
@@ -41,7 +42,7 @@ from dsgqa.dialect.trees import (
     var,
     with_before_projections,
 )
-from dsgqa.dialect.types import ctype, element
+from dsgqa.dialect.types import ctype, element, typed
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "quantifier nested in a lambda->table of pairs"
@@ -49,11 +50,6 @@ _LAMBDAS = frozenset({"list_comp", "list_comp_map"})
 _QUANTIFIERS = frozenset({"any", "all", "none"})
 # Trees that hold patterns: the outer or inner element cannot be replaced by an index there.
 _PATTERNS = frozenset({"pattern_predicate", "subquery", "anon_node"})
-
-
-def _typed(node: Tree, kind: str) -> Tree:
-    node.ctype = kind  # type: ignore[attr-defined]
-    return node
 
 
 def _binding(lam: Tree) -> Tree | None:
@@ -95,14 +91,7 @@ def _substitute(node: object, values: dict[str, Tree]) -> object:
 
 def _at(source: Tree, position: Tree) -> Tree:
     """`source[position]`, typed as the source's element."""
-    return _typed(tree("index", clone(source), position), element(ctype(source)))
-
-
-def _positions(source: Tree) -> Tree:
-    last = tree("arith", call("size", clone(source)), Token("ADD_OP", "-"), int_lit(1))
-    walk = _typed(call("range", int_lit(0), last), "list<int>")
-    walk.positions = True  # type: ignore[attr-defined]   # a walk already: not walked again
-    return walk
+    return typed(tree("index", clone(source), position), element(ctype(source)))
 
 
 class _Tables:
@@ -186,8 +175,8 @@ class _Tables:
         width = call("size", clone(other))
         row = tree("arith", var(pair), Token("MUL_OP", "/"), clone(width))
         column = tree("arith", var(pair), Token("MUL_OP", "%"), clone(width))
-        truth = _substitute(clone(predicate), {outer_name: _at(source, _typed(row, "int")),
-                                               inner_name: _at(other, _typed(column, "int"))})
+        truth = _substitute(clone(predicate), {outer_name: _at(source, typed(row, "int")),
+                                               inner_name: _at(other, typed(column, "int"))})
         last = tree("arith", tree("arith", call("size", clone(source)), Token("STAR", "*"),
                                   clone(width)), Token("ADD_OP", "-"), int_lit(1))
         # The engines' 1-based inclusive slice: positions _p * width + 1 .. (_p + 1) * width.
@@ -197,16 +186,15 @@ class _Tables:
                                               int_lit(1))), Token("STAR", "*"), clone(width))
 
         def table_sum(test: Tree, prefix: str) -> Tree:
-            pairs = _typed(call("range", int_lit(0), clone(last)), "list<int>")
-            pairs.positions = True  # type: ignore[attr-defined]
+            pairs = position_range(clone(last))
             table = self.names.fresh(prefix)
-            counted = tree("case_expr", tree("case_when", test, _typed(int_lit(1), "int")),
-                           _typed(int_lit(0), "int"))
-            self.items.append(tree("proj_item", _typed(tree(
-                "list_comp_map", tree("in_", var(pair), pairs), _typed(counted, "int")),
+            counted = tree("case_expr", tree("case_when", test, typed(int_lit(1), "int")),
+                           typed(int_lit(0), "int"))
+            self.items.append(tree("proj_item", typed(tree(
+                "list_comp_map", tree("in_", var(pair), pairs), typed(counted, "int")),
                 "list<int>"), name(table)))
-            mine = call("list_slice", _typed(var(table), "list<int>"), clone(start), clone(end))
-            return _typed(call("coalesce", call("list_sum", mine), _typed(int_lit(0), "int")),
+            mine = call("list_slice", typed(var(table), "list<int>"), clone(start), clone(end))
+            return typed(call("coalesce", call("list_sum", mine), typed(int_lit(0), "int")),
                           "int")
 
         trues = table_sum(truth, "_pairs")
@@ -216,13 +204,13 @@ class _Tables:
         size = call("size", clone(other))
 
         def positive(count: Tree) -> Tree:
-            return tree("compare", count, Token("COMP_OP", ">"), _typed(int_lit(0), "int"))
+            return tree("compare", count, Token("COMP_OP", ">"), typed(int_lit(0), "int"))
         falses = tree("arith", tree("arith", size, Token("ADD_OP", "-"), trues),
                       Token("ADD_OP", "-"), clone(nulls))
         decisive, when_found = {"any": (trues, True), "none": (trues, False),
                                 "all": (falses, False)}[kind]
         found, otherwise = ("true_lit", "false_lit") if when_found else ("false_lit", "true_lit")
-        return _typed(tree("case_expr", tree("case_when", positive(decisive), tree(found)),
+        return typed(tree("case_expr", tree("case_when", positive(decisive), tree(found)),
                            tree("case_when", positive(nulls), tree("null_lit")),
                            tree(otherwise)), "bool")
 
@@ -236,7 +224,7 @@ class _Tables:
                                for c in holder.children[1:]]
         if lam.data == "list_comp" and len(lam.children) == 2:   # a filter: keep the elements
             lam.children.append(clone(element_at))
-        binding.children = [var(position), _positions(source)]
+        binding.children = [var(position), positions_of(source)]
 
 
 def _outer_lambdas(node: object) -> list[Tree]:

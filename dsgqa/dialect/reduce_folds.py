@@ -44,7 +44,15 @@ from dsgqa.dialect.trees import (
     tree,
     var,
 )
-from dsgqa.dialect.types import KUZU_SCALAR_TYPES, NUMBERS, UNKNOWN, arith_type, ctype, element
+from dsgqa.dialect.types import (
+    KUZU_SCALAR_TYPES,
+    NUMBERS,
+    UNKNOWN,
+    arith_type,
+    ctype,
+    element,
+    typed,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "reduce() over another type->reduce() over the steps' values"
@@ -61,7 +69,7 @@ def _steps(body: object, accumulator: str) -> tuple[str, list[object]] | None:
     while isinstance(node, Tree) and node.data == "arith":
         op = str(node.children[1])
         ops.add(op)
-        operands.insert(0, node.children[2] if op != "-" else _typed(
+        operands.insert(0, node.children[2] if op != "-" else typed(
             tree("unary", Token("ADD_OP", "-"), tree("paren", node.children[2])),
             ctype(node.children[2])))
         node = bare(node.children[0])
@@ -79,24 +87,19 @@ def _steps(body: object, accumulator: str) -> tuple[str, list[object]] | None:
     return op, operands
 
 
-def _typed(node: Tree, kind: str) -> Tree:
-    node.ctype = kind  # type: ignore[attr-defined]
-    return node
-
-
 def _joined(op: str, operands: list[object], text: bool) -> Tree | object:
     """The operands of one step as one value: `'' + a + b` for text, `a OP b` for numbers."""
-    parts = [_typed(tree("str_lit", Token("STRING", "''")), "str"), *operands] if text \
+    parts = [typed(tree("str_lit", Token("STRING", "''")), "str"), *operands] if text \
         else operands
     value = parts[0]
     for part in parts[1:]:
         kind = arith_type(ctype(value), op, ctype(part))
-        value = _typed(tree("arith", value, Token(_TOKENS[op], op), part), kind)
+        value = typed(tree("arith", value, Token(_TOKENS[op], op), part), kind)
     return value
 
 
 def _float(value: object) -> Tree:
-    return _typed(call("toFloat", value), "float")
+    return typed(call("toFloat", value), "float")
 
 
 def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
@@ -125,19 +128,19 @@ def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
         return False
     value = _joined(op, operands, text)
     if unknown_values and ctype(value) == UNKNOWN:
-        value = _typed(value, start)  # type: ignore[arg-type]
+        value = typed(value, start)  # type: ignore[arg-type]
     if not text:
         if start == "int" and ctype(value) != "int":
             seed.children[2] = _float(seed.children[2])
         elif ctype(value) == "int" and start != "int":
             value = _float(value)
-    values = _typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
+    values = typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
                          value), f"list<{ctype(value)}>")
     step = names.fresh("_y")
     loop.children = [tree("in_", var(step), values),
-                     _typed(tree("arith", _typed(var(accumulator), body_type),
+                     typed(tree("arith", typed(var(accumulator), body_type),
                                  Token(_TOKENS[op], op),
-                                 _typed(var(name(step)), ctype(value))), body_type)]
+                                 typed(var(name(step)), ctype(value))), body_type)]
     return True
 
 
@@ -150,22 +153,22 @@ def _fold_lists(seed: Tree, loop: Tree, accumulator: str, operands: list[object]
     if kuzu_type is None:
         return False
     body_type = f"list<{next(k for k, v in KUZU_SCALAR_TYPES.items() if v == kuzu_type)}>"
-    parts = [o if ctype(o).startswith("list<") else _typed(tree("list_literal", o), body_type)
+    parts = [o if ctype(o).startswith("list<") else typed(tree("list_literal", o), body_type)
              for o in operands]
     value = parts[0]
     for part in parts[1:]:
-        value = _typed(call("list_concat", value, part), body_type)
+        value = typed(call("list_concat", value, part), body_type)
     start = seed.children[2]
     if nothing_but_nulls(start):
-        seed.children[2] = _typed(call("CAST", tree("cast_arg", start, name(f"{kuzu_type}[]"))),
+        seed.children[2] = typed(call("CAST", tree("cast_arg", start, name(f"{kuzu_type}[]"))),
                                   body_type)
     binding = loop.children[0]
-    values = _typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
+    values = typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
                          value), f"list<{body_type}>")
     step = names.fresh("_y")
     loop.children = [tree("in_", var(step), values),
-                     _typed(call("list_concat", _typed(var(accumulator), body_type),
-                                 _typed(var(name(step)), body_type)), body_type)]
+                     typed(call("list_concat", typed(var(accumulator), body_type),
+                                 typed(var(name(step)), body_type)), body_type)]
     return True
 
 
@@ -192,12 +195,12 @@ def _fold_one_read(loop: Tree, body: object, accumulator: str, binding: Tree, st
             or ctype(reads[0]) != start:
         return False
     step = names.fresh("_y")
-    values = _typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
+    values = typed(tree("list_comp_map", tree("in_", binding.children[0], binding.children[1]),
                          clone(reads[0])), f"list<{start}>")
 
     def replaced(node: object) -> object:
         if any(node is read for read in reads):
-            return _typed(var(name(step)), start)
+            return typed(var(name(step)), start)
         if isinstance(node, Tree):
             node.children = [replaced(child) for child in node.children]
         return node

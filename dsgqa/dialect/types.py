@@ -380,6 +380,13 @@ def annotate_types(root: Tree) -> None:
     root.has_numbers = annotator.has_numbers  # type: ignore[attr-defined]
 
 
+def typed(node: Tree, node_type: str) -> Tree:
+    """`node` with its annotated type set: a tree a pass builds after the annotation, which
+    later type-directed rewrites read like the annotator's."""
+    node.ctype = node_type  # type: ignore[attr-defined]
+    return node
+
+
 def ctype(node: object) -> str:
     """The annotated type of an original expression node (`?` for nodes a rewrite built)."""
     return getattr(node, "ctype", UNKNOWN)
