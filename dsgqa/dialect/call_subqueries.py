@@ -301,7 +301,7 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     parts = [c for c in query.children if isinstance(c, Tree) and c.data == "single_query"]
     outer = _scope(before)
     if len(parts) > 1:
-        return _inline_union(subquery, query, parts, before, names, later_star)
+        return _inline_union(subquery, query, parts, before, outer, names, later_star)
     imported, clauses, ret = _body(subquery, parts[0], outer)
     items = child_of(ret.children[0], "proj_items")
     projection = ret.children[0]
@@ -370,7 +370,8 @@ def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[
 
 
 def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[Tree],
-                  names: FreshNames, later_star: bool) -> tuple[list[Tree], int]:
+                  outer: list[str], names: FreshNames,
+                  later_star: bool) -> tuple[list[Tree], int]:
     """`CALL { part UNION [ALL] part ... }`: each part's rows collected as a list of maps (its
     one MATCH made OPTIONAL, the empty row left out), the lists joined and unwound, and the
     maps read back (`WITH DISTINCT` for UNION). Each part must be one MATCH and a RETURN of
@@ -378,7 +379,6 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
     kinds = {bool(u.children) for u in query.children if isinstance(u, Tree) and u.data == "union"}
     if len(kinds) != 1:
         raise _refuse("mixing UNION and UNION ALL")
-    outer = _scope(before)
     shaped = [_body(subquery, part, outer) for part in parts]
     columns = [item_name(i) for i in child_of(shaped[0][2].children[0], "proj_items").children]
     for _imported, clauses, ret in shaped:

@@ -63,20 +63,18 @@ _TOKENS = {"+": "ADD_OP", "-": "ADD_OP", "*": "STAR", "/": "MUL_OP"}
 def _steps(body: object, accumulator: str) -> tuple[str, list[object]] | None:
     """`acc OP a OP b ...` as (OP, [a, b, ...]), or None for any other step. A chain of numbers
     mixing `+` and `-` is `acc + (a - b ...)`: ("+", [a, -b, ...])."""
-    operands: list[object] = []
-    ops: set[str] = set()
+    steps: list[tuple[str, object]] = []   # (OP, operand), first step first
     node = bare(body)
     while isinstance(node, Tree) and node.data == "arith":
-        op = str(node.children[1])
-        ops.add(op)
-        operands.insert(0, node.children[2] if op != "-" else typed(
-            tree("unary", Token("ADD_OP", "-"), tree("paren", node.children[2])),
-            ctype(node.children[2])))
+        steps.insert(0, (str(node.children[1]), node.children[2]))
         node = bare(node.children[0])
+    ops = {op for op, _ in steps}
+    operands = [operand for _, operand in steps]
     if ops == {"+", "-"} and ctype(body) in NUMBERS:
         ops = {"+"}
-    elif ops == {"-"}:   # a single subtraction stays `acc - a`
-        operands = [o.children[1].children[0] for o in operands]  # type: ignore[union-attr]
+        operands = [operand if op == "+" else typed(
+            tree("unary", Token("ADD_OP", "-"), tree("paren", operand)), ctype(operand))
+            for op, operand in steps]
     if not (isinstance(node, Tree) and node.data == "var"
             and plain_name(node.children[0]) == accumulator) or len(ops) != 1:
         return None

@@ -902,10 +902,9 @@ class Rewriter:
 
     def r_regex(self, node: Tree) -> Tree:
         refuse_java_only_patterns(node)
-        across = text_test_on_non_text(node)
-        if across is not None:
-            self.note(CROSS_TYPES)
-            return across
+        checked = self._text_test(node)
+        if checked is not node:   # an operand that is no string: NULL
+            return checked
         self.note("=~->neo4j_regex_match")
         return call("neo4j_regex_match", node.children[0], node.children[-1])
 
@@ -1377,7 +1376,8 @@ def _tail(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 def _positions_checked(fname: str, node: Tree, args: list, first: int) -> bool:
     """Whether the lengths and starts from `args[first]` on need Neo4j's checks
-    (`text_functions.py`): anything but a non-negative integer literal. A float is refused."""
+    (`text_functions.py`): anything but an integer literal. A float or a negative literal is
+    refused."""
     for i in range(first, len(args)):
         if node.child_types[i + 1] in ("float", "number", FLOAT_SUM):
             raise DialectError(f"{fname}() with a length or start that is a float")
@@ -1387,8 +1387,7 @@ def _positions_checked(fname: str, node: Tree, args: list, first: int) -> bool:
             # Neo4j never reaches (a WHERE pushed into a scan), so the model is not charged.
             raise DialectError(f"{fname}() with a negative length or start (Neo4j raises an "
                                "error where it evaluates it)")
-    literals = [_int_value(arg) for arg in args[first:]]
-    return any(value is None or value < 0 for value in literals)
+    return any(_int_value(arg) is None for arg in args[first:])
 
 
 def _left_right(fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
