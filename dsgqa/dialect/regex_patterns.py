@@ -69,21 +69,22 @@ def refuse_java_only_patterns(regex: Tree) -> None:
 
 
 @functools.lru_cache(maxsize=256)
-def _as_java(pattern: str) -> re.Pattern[str]:
-    """The pattern compiled to read as Java's: ASCII classes and case folding (Java's default);
-    a computed pattern is checked here, where its text is known."""
+def _as_java(pattern: str) -> tuple[re.Pattern[str], bool]:
+    """The pattern compiled to read as Java's: ASCII classes and case folding (Java's default),
+    and whether it reads line ends (`.`, `^`, `$`); a computed pattern is checked here, where
+    its text is known. Once per pattern, not per row."""
     what = java_only(pattern)
     if what is not None:
         raise ValueError(f"a regular expression with {what} (Python's re reads it otherwise "
                          "than Neo4j's Java regex)")
-    return re.compile(pattern, re.ASCII)
+    return re.compile(pattern, re.ASCII), _READS_LINE_ENDS.search(pattern) is not None
 
 
 def neo4j_regex_match(text: str, pattern: str) -> bool:
     """`text =~ pattern`: the whole string matches (Java's `Matcher.matches`). A text holding
     a line terminator other than `\\n` is refused where the pattern has `.`, `^` or `$`."""
-    compiled = _as_java(pattern)
-    if _OTHER_LINE_ENDS.search(text) and _READS_LINE_ENDS.search(pattern):
+    compiled, reads_line_ends = _as_java(pattern)
+    if reads_line_ends and _OTHER_LINE_ENDS.search(text):
         raise ValueError("a regular expression's . ^ or $ over a text with a line terminator "
                          "other than \\n (Java reads \\r, \\u0085, \\u2028 and \\u2029 as line "
                          "ends, Python does not)")
