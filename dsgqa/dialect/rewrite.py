@@ -56,6 +56,8 @@ from dsgqa.dialect.cross_types import (
 )
 from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
+from dsgqa.dialect.empty_filters import REWRITE as EMPTY_FILTERS
+from dsgqa.dialect.empty_filters import guard_empty_filters
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.float_sums import REWRITE as SUMS_IN_PLACE
@@ -360,6 +362,8 @@ class Rewriter:
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):
             self.note(TERNARY_NULLS)
+        if guard_empty_filters(result):   # on the filters the passes above wrote
+            self.note(EMPTY_FILTERS)
         if lambdas_outside_cases(result):   # after the NULL guards the passes above write
             self.note(LAMBDA_SOURCES)
         if compare_case_conditions(result):
