@@ -35,7 +35,17 @@ from lark import Token, Tree
 from dsgqa.dialect.captures import positions_of
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, child_of, clone, hops, int_lit, name, tree, var
+from dsgqa.dialect.trees import (
+    call,
+    child_of,
+    clone,
+    hops,
+    int_lit,
+    name,
+    null_when_null,
+    tree,
+    var,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 DIRECTED = "startNode->start_node"
@@ -133,10 +143,19 @@ class Endpoints:
         if binding is None:
             raise DialectError(f"{shown}: {rel} is not a relationship bound by a single "
                                "hop in scope, so its stored direction is unknown on Kuzu")
+        relationship = endpoint_call.children[1]
+        may_be_null = getattr(relationship, "nullable", True)
+        if key is None and may_be_null and not whole_item:
+            raise DialectError(f"{shown} of a relationship an OPTIONAL MATCH may leave NULL, "
+                               f"other than as {shown}.property or a whole RETURN/WITH item")
         if binding.directed:
             self.note(DIRECTED)
             kuzu = call(_KUZU[fname], var(rel))
-            return kuzu if key is None else tree("prop", kuzu, key)
+            # The engines give an unmatched relationship's start node (`start_node` of NULL is
+            # the row's other end); a property read is guarded, not the node (Kuzu reads a
+            # property of a NULL node a CASE gives as another value).
+            value = kuzu if key is None else tree("prop", kuzu, key)
+            return null_when_null(relationship, value)
         if not binding.alive:
             raise DialectError(f"{shown} of an undirected match after a WITH that "
                                "dropped its endpoints: the stored direction is unknown on Kuzu")
@@ -151,7 +170,8 @@ class Endpoints:
         if key is not None:
             pick = [tree("prop", p, key) for p in pick]
         self.note(UNDIRECTED)
-        return tree("case_expr", tree("case_when", is_src, pick[0]), pick[1])
+        return null_when_null(relationship,
+                              tree("case_expr", tree("case_when", is_src, pick[0]), pick[1]))
 
     def _walk_path_relationships(self, lam: Tree) -> Tree | None:
         """`[r IN relationships(p) ...]` (or a quantifier) whose body asks for r's ends, over the

@@ -15,6 +15,10 @@ That is faithful only when (checked here, else the comprehension is left to be r
 - the mapped value is never NULL (collect() skips NULLs, a comprehension keeps them): a node of
   the pattern, or its nodeSymbol, class, name or center (or a field of the center), which every
   node has, a literal, or a list or map (a value even when it holds NULLs).
+
+A value that is not NULL where the pattern matched nothing (a literal, a list or map, a node in
+scope before it) is collected as `CASE WHEN m IS NULL THEN NULL ELSE value END` on a node `m`
+the pattern binds (an anonymous one is named), so a row without a match collects nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from dsgqa.dialect.trees import (
     child_of,
     function_name,
     name,
+    null_when_null,
     splice_clauses,
     tree,
     var,
@@ -72,6 +77,28 @@ def _never_null(mapping: object, pattern_nodes: set[str]) -> bool:
         return plain_name(mapping.children[1]) in POINT_FIELDS   # `m.center.z`
     # A list or map is a value even when it holds NULLs (`[m.nodeSymbol, m.name]`).
     return mapping.data in ("list_literal", "map_literal", "map_projection", *NON_NULL_LITERALS)
+
+
+def _null_when_unmatched(mapping: Tree, new_nodes: set[str]) -> bool:
+    """Whether `mapping` is a node the pattern binds or a property (of a property) of one,
+    which is NULL on the row of an OPTIONAL MATCH that matched nothing."""
+    while mapping.data == "prop":
+        mapping = mapping.children[0]
+    return mapping.data == "var" and plain_name(mapping.children[0]) in new_nodes
+
+
+def _matched_only(mapping: Tree, chain: Tree, new_nodes: set[str], names: FreshNames) -> Tree:
+    """`mapping`, NULL where the OPTIONAL MATCH matched nothing: tested on a node the pattern
+    binds, an anonymous one named for it."""
+    if new_nodes:
+        witness = min(new_nodes)
+    else:
+        anonymous = next(c for c in chain.children if c.data == "node_pattern"
+                         and not (c.children and isinstance(c.children[0], Tree)
+                                  and c.children[0].data == "name"))
+        witness = names.fresh("_pn")
+        anonymous.children.insert(0, name(witness))
+    return null_when_null(var(witness), mapping)
 
 
 def _sorted(ranked: list[Tree], scope: list[str], mapping: Tree,
@@ -146,6 +173,11 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
                 continue  # [(a)-->(b) WHERE p]: a list of paths, left to be refused
             if not _never_null(mapping, pattern_nodes):
                 continue
+            new_nodes = pattern_nodes - set(scope)
+            if not _null_when_unmatched(mapping, new_nodes):
+                # A value that is not NULL where nothing matched (a literal, a list or map, an
+                # outer node's property): the unmatched row's would be collected.
+                mapping = _matched_only(mapping, chain, new_nodes, names)
             column = names.fresh("_pc")
             match = tree("match", Token("OPTIONAL", "OPTIONAL"),
                          tree("pattern_list", tree("pattern", chain)))

@@ -1003,7 +1003,15 @@ class Rewriter:
             else:
                 fields.append(tree("map_entry", *entry.children))
         self.note("map projection->struct")
-        return tree("map_literal", *fields)
+        projected = tree("map_literal", *fields)
+        # Neo4j's projection of a NULL node or map is NULL, not a map of NULLs (which
+        # collect() keeps, count() counts and coalesce() takes).
+        if subject.data != "var":
+            return projected
+        if getattr(subject, "element", False):   # an element of a list that may hold NULL
+            return tree("case_expr", tree("case_when", tree("is_null", clone(subject)),
+                                          tree("null_lit")), projected)
+        return null_when_null(subject, projected)
 
     def r_list_comp(self, node: Tree) -> Tree:
         binding, predicate, *mapping = node.children
@@ -1269,6 +1277,17 @@ def _rename(kuzu_name: str, label: str, arity: int | None = None
         rw.note(label)
         return call(kuzu_name, *args)
     return rewrite
+
+
+def _type(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`type(r)` as `label(r)`; NULL for a NULL relationship (the engines give an OPTIONAL
+    MATCH's unmatched relationship of one type that type's name)."""
+    _arity("type", args, 1)
+    rw.note("type->label")
+    (arg,) = args
+    if rw.target == "kuzu" and arg.data != "var":
+        return call("label", arg)   # guarded with the struct read Kuzu needs there
+    return null_when_null(arg, call("label", arg))
 
 
 def _labels(rw: Rewriter, node: Tree, args: list) -> Tree:
@@ -1604,7 +1623,7 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "tostringornull": _to_string,
     "toboolean": _simple_cast("BOOLEAN", "toBoolean"),
     "tobooleanornull": _simple_cast("BOOLEAN", "toBoolean"),
-    "type": _rename("label", "type->label"),
+    "type": _type,
     # The engines' log() is base 10; Neo4j's is the natural logarithm.
     "log": _rename("ln", "log->ln"),
     "e": _e,

@@ -15,6 +15,9 @@ Types are strings: `str`, `int`, `float`, `bool`, `point` (3-D: every point of t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
@@ -90,6 +93,22 @@ def unify_results(types: list[str]) -> str:
     return "number" if len(known) > 1 and known <= NUMBERS else _unify(types)
 
 
+T = TypeVar("T")
+
+
+def _pattern_names(match: Tree) -> set[str]:
+    """The node and relationship variables a MATCH's patterns name."""
+    found = set()
+    for patterns in match.children:
+        if isinstance(patterns, Tree) and patterns.data == "pattern_list":
+            for part in patterns.iter_subtrees():
+                if part.data in ("node_pattern", "rel_detail") and part.children \
+                        and isinstance(part.children[0], Tree) \
+                        and part.children[0].data == "name":
+                    found.add(plain_name(part.children[0]))
+    return found
+
+
 class TypeAnnotator:
     """Walks the clauses of each single query in order, keeping the variables in scope."""
 
@@ -97,6 +116,12 @@ class TypeAnnotator:
         self.has_numbers = False  # a value typed `number` (read by number_results.py)
         # Variables an OPTIONAL MATCH bound first: they may be NULL (read by null_struct.py).
         self.optional: set[str] = set()
+        # Variables a WITH, RETURN or UNWIND bound to a value other than a variable's (`WITH
+        # head(collect(o)) AS top`): they may be NULL too, and hold a value an expression made.
+        self.computed: set[str] = set()
+        # Variables a lambda binds, where it is read: an element of a list (`[x IN [b] | ..]`
+        # holds NULL where b is NULL; one of nodes(p) never does).
+        self.elements: set[str] = set()
         # Node variables -> the labels their patterns allow (absent: any label).
         self.labels: dict[str, frozenset[str]] = {}
 
@@ -121,6 +146,8 @@ class TypeAnnotator:
                     self._bind_patterns(child, scope)
             if is_optional(clause):
                 self.optional |= set(scope) - before
+            else:   # a MATCH finds no row for a NULL node
+                self.computed -= _pattern_names(clause)
             for child in clause.children:
                 if isinstance(child, Tree) and child.data == "where":
                     self.expr(child.children[0], scope)
@@ -129,6 +156,7 @@ class TypeAnnotator:
             source, alias = clause.children
             scope = dict(scope)
             scope[plain_name(alias)] = element(self.expr(source, scope))
+            self.computed.add(plain_name(alias))
             return scope
         if kind in ("with_clause", "return_clause"):
             new_scope = self._projection(clause.children[0], scope)
@@ -165,15 +193,26 @@ class TypeAnnotator:
         projection.scope_before = dict(scope)  # type: ignore[attr-defined]
         items = child_of(projection, "proj_items")
         new_scope: dict[str, str] = {}
+        computed: set[str] = set()
+        plain: set[str] = set()
         for item in items.children:
             if isinstance(item, Token):  # *
                 new_scope.update(scope)
                 continue
             value = self.expr(item.children[0], scope)
             if len(item.children) > 1:
-                new_scope[plain_name(item.children[1])] = value
+                alias = plain_name(item.children[1])
+                new_scope[alias] = value
+                read = item.children[0]
+                if read.data == "var" and plain_name(read.children[0]) not in self.computed:
+                    plain.add(alias)
+                    if plain_name(read.children[0]) in self.optional:
+                        self.optional.add(alias)
+                else:
+                    computed.add(alias)
             elif item.children[0].data == "var":
                 new_scope[plain_name(item.children[0].children[0])] = value
+        self.computed = (self.computed - plain) | computed
         order_scope = {**scope, **new_scope}
         for child in projection.children:
             if isinstance(child, Tree) and child.data in ("order", "skip", "limit"):
@@ -202,7 +241,10 @@ class TypeAnnotator:
                 self.expr(child, scope)
             return "bool"
         if kind == "var":
-            node.nullable = plain_name(node.children[0]) in self.optional  # type: ignore[attr-defined]
+            held = plain_name(node.children[0])
+            node.computed = held in self.computed  # type: ignore[attr-defined]
+            node.nullable = held in self.optional or node.computed  # type: ignore[attr-defined]
+            node.element = held in self.elements  # type: ignore[attr-defined]
             node.labels = self.labels.get(plain_name(node.children[0]))  # type: ignore[attr-defined]
             return scope.get(plain_name(node.children[0]), UNKNOWN)
         if kind == "paren":
@@ -307,11 +349,23 @@ class TypeAnnotator:
     def _bound(self, binding: object, body: object, scope: dict[str, str]) -> str:
         """`x IN list` binds x to the list's element inside `body`; the body's type."""
         inner = dict(scope)
+        bound: list[str] = []
         if isinstance(binding, Tree) and binding.data == "in_":
             source = self.expr(binding.children[1], scope)
             if binding.children[0].data == "var":
-                inner[plain_name(binding.children[0].children[0])] = element(source)
-        return self.expr(body, inner)
+                bound.append(plain_name(binding.children[0].children[0]))
+                inner[bound[0]] = element(source)
+        return self._inside(bound, lambda: self.expr(body, inner))
+
+    def _inside(self, bound: list[str], typed: Callable[[], T]) -> T:
+        """`typed()` with the names a lambda binds marked as its elements, the outer meaning
+        of those names restored after."""
+        outer = self.elements & set(bound)
+        self.elements |= set(bound)
+        try:
+            return typed()
+        finally:
+            self.elements = (self.elements - set(bound)) | outer
 
     def _list_comp(self, node: Tree, scope: dict[str, str]) -> str:
         binding, *rest = node.children
@@ -321,9 +375,11 @@ class TypeAnnotator:
             return f"list<{UNKNOWN}>"
         source = self.expr(binding.children[1], scope)
         inner = dict(scope)
+        bound: list[str] = []
         if binding.children[0].data == "var":
-            inner[plain_name(binding.children[0].children[0])] = element(source)
-        results = [self.expr(part, inner) for part in rest]
+            bound.append(plain_name(binding.children[0].children[0]))
+            inner[bound[0]] = element(source)
+        results = self._inside(bound, lambda: [self.expr(part, inner) for part in rest])
         if node.data == "list_comp_map" or len(rest) == 2:
             return f"list<{results[-1]}>"
         return source
@@ -332,11 +388,15 @@ class TypeAnnotator:
         init, body = args
         inner = dict(scope)
         start = UNKNOWN
+        bound: list[str] = []
         if init.data == "compare" and init.children[0].data == "var":
             start = self.expr(init.children[2], scope)
-            inner[plain_name(init.children[0].children[0])] = start
+            bound.append(plain_name(init.children[0].children[0]))
+            inner[bound[0]] = start
         if body.data == "pipe_arg":
-            return unify_results([start, self._bound(body.children[0], body.children[1], inner)])
+            step = self._inside(bound, lambda: self._bound(body.children[0], body.children[1],
+                                                           inner))
+            return unify_results([start, step])
         return start
 
 

@@ -1521,4 +1521,36 @@ CASES: list[Case] = [
          [["R1", 0, 1], ["R2", 0, 1], ["R3", 0, 0]], False,
          "a room without objects read the positions of the room before (a list_extract "
          "error about a third of the runs on Ladybug; the tenth held-out probe)"),
+    Case("map_projection_of_a_null_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN r.nodeSymbol AS r, "
+         "m {.nodeSymbol, k: 1} AS p, m {.nodeSymbol} IS NULL AS missing ORDER BY r",
+         [["R1", {"nodeSymbol": "P1", "k": 1}, False], ["R2", {"nodeSymbol": "P2", "k": 1}, False],
+          ["R3", None, True]], True,
+         "a projection of a NULL node is NULL, not a map of NULLs that collect() keeps and "
+         "count() counts (both engines; the twelfth held-out probe)"),
+    Case("count_of_map_projections",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN "
+         "count(m {.nodeSymbol}) AS n, size(collect(m {.class})) AS c",
+         [[2, 2]], False, "R3's NULL projection is neither counted nor collected"),
+    Case("pattern_comprehension_of_values_with_no_match",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, [(r)-[:CONTAINS]->(m:MeshPlace) | 1] AS a, "
+         "[(r)-[:CONTAINS]->(:MeshPlace) | r.nodeSymbol] AS b, "
+         "[(r)-[:CONTAINS]->(m:MeshPlace) | {s: m.nodeSymbol}] AS c ORDER BY r",
+         [["R1", [1], ["R1"], [{"s": "P1"}]], ["R2", [1], ["R2"], [{"s": "P2"}]],
+          ["R3", [], [], []]], True,
+         "a room with no mesh place has empty lists (both engines collected the unmatched "
+         "row's literal, outer property or map; the twelfth held-out probe)"),
+    Case("type_and_ends_of_an_unmatched_relationship",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[d:ROOM_CONNECTED]->(:Room {class: 'office'}) "
+         "RETURN r.nodeSymbol AS r, type(d) AS t, startNode(d).nodeSymbol AS s, "
+         "endNode(d).nodeSymbol AS e ORDER BY r",
+         [["R1", "ROOM_CONNECTED", "R1", "R2"], ["R2", None, None, None],
+          ["R3", "ROOM_CONNECTED", "R3", "R2"]], True,
+         "NULL for R2's unmatched relationship (both engines gave its type and the row's "
+         "room as its start; the twelfth held-out probe)"),
+    Case("start_of_an_unmatched_undirected_relationship",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[d:ROOM_CONNECTED]-(:Room {class: 'office'}) "
+         "RETURN r.nodeSymbol AS r, startNode(d).nodeSymbol AS s ORDER BY r, s",
+         [["R1", "R1"], ["R1", "R2"], ["R2", None], ["R3", "R2"], ["R3", "R3"]], True,
+         "each edge is stored both ways; R2 matches nothing"),
 ]
