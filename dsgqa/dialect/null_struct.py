@@ -8,7 +8,10 @@ number (and so is every `point.distance(r.center, t.center)`, which reads the fi
 
     CASE WHEN t.center IS NULL THEN NULL ELSE t.center.x END
 
-which is the same value wherever the struct is not NULL.
+which is the same value wherever the struct is not NULL. A node a WITH computed (`coalesce(s,
+s) AS top`, `[s][0] AS top`, `CASE .. THEN s END AS top`) reads another row's properties where
+it is NULL, so there `top.nodeSymbol` is read as `CASE WHEN top IS NULL THEN NULL ELSE
+top.nodeSymbol END` too.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ def needs_guard(field: Tree) -> bool:
     a property of a node taken out of a list (`last([]).nodeSymbol` is '' on Kuzu)."""
     base = field.children[0]
     if plain_name(field.children[1]) not in POINT_FIELDS:
-        return isinstance(base, Tree) and base.data in ("index", "case_expr")
+        return isinstance(base, Tree) and (base.data in ("index", "case_expr") or (
+            base.data == "var" and getattr(base, "computed", False)
+            and ctype(base) in ("node", "rel")))
     if ctype(base) in ("node", "rel") or (isinstance(base, Tree) and base.data == "map_literal"):
         return False
     if isinstance(base, Tree) and base.data == "prop" and plain_name(base.children[1]) == "center":
