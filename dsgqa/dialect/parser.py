@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lark import Lark, Tree
+from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from benchcore.once import built_once
@@ -15,10 +15,25 @@ from dsgqa.dialect.errors import CypherSyntaxError
 GRAMMAR = Path(__file__).with_name("cypher.lark")
 
 
+def _plain_integer(token: Token) -> Token:
+    """An integer literal as decimal digits (`0x1F`, `0o17`, `1_000`); a legacy leading-zero
+    literal (`017`) is kept, and refused where it is read."""
+    text = token.value.replace("_", "")
+    if text[:2] in ("0x", "0o") or not text.startswith("0"):
+        return token.update(value=str(int(text, 0)))
+    return token.update(value=text)
+
+
+def _plain_float(token: Token) -> Token:
+    """A float literal without the underscores Neo4j allows between digits."""
+    return token.update(value=token.value.replace("_", ""))
+
+
 @built_once
 def _parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                propagate_positions=True, maybe_placeholders=False, cache=False)
+                propagate_positions=True, maybe_placeholders=False, cache=False,
+                lexer_callbacks={"INT": _plain_integer, "FLOAT": _plain_float})
 
 
 # The text a label expression may hold after its `:` (names, `|`, `&`, `!`, `%`, parentheses).
