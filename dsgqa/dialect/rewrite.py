@@ -55,6 +55,8 @@ from dsgqa.dialect.cross_types import (
     text_test_on_non_text,
 )
 from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
+from dsgqa.dialect.distinct_folds import REWRITE as DISTINCT_FOLDS
+from dsgqa.dialect.distinct_folds import unfold_distinct_folds
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.empty_filters import REWRITE as EMPTY_FILTERS
 from dsgqa.dialect.empty_filters import guard_empty_filters
@@ -317,6 +319,8 @@ class Rewriter:
             self.note(COLLECT_SUBQUERIES)
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
+        if _REDUCE_WORD.search(self.source) and unfold_distinct_folds(root, names):
+            self.note(DISTINCT_FOLDS)
         annotate_types(root)
         if _SUM_WORD.search(self.source) and decide_sums_in_place(root):
             self.note(SUMS_IN_PLACE)

@@ -1560,4 +1560,17 @@ CASES: list[Case] = [
          [["R1", "P1", "floor", 0.5], ["R2", "P2", "floor", 9.5], ["R3", None, None, None]], True,
          "a property of a NULL node a WITH computed is NULL (Kuzu read the row before's "
          "node; the twelfth held-out probe)"),
+    Case("fold_keeping_each_value_once",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(n) WITH r, n ORDER BY n.nodeSymbol "
+         "WITH r, collect(n) AS ns RETURN r.nodeSymbol AS r, reduce(cs = [], x IN ns | CASE "
+         "WHEN x.class IN cs THEN cs ELSE cs + x.class END) AS cs ORDER BY r",
+         [["R1", ["floor", "unknown"]], ["R2", ["floor"]], ["R3", []]], True,
+         "the distinct classes in first order (refused before: the step tests the "
+         "accumulator; the twelfth held-out probe)"),
+    Case("fold_keeping_each_value_once_with_nulls",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) UNWIND [[1, null, 2, 1, null, 3, 2], [], null] AS xs "
+         "RETURN reduce(acc = [], x IN xs | CASE WHEN x IN acc THEN acc ELSE acc + [x] END) AS d",
+         [[[1, None, 2, None, 3]], [[]], [None]], False,
+         "NULL IN a list holding NULL is NULL, so every NULL and every value after one is "
+         "appended unless the list holds it"),
 ]
