@@ -28,7 +28,14 @@ from lark import Token, Tree
 
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import NON_NULL_LITERALS, call, clone, function_name, name, tree
-from dsgqa.dialect.types import NUMBERS, UNKNOWN, element, result_positions, result_type
+from dsgqa.dialect.types import (
+    NULL_FREE_LISTS,
+    NUMBERS,
+    UNKNOWN,
+    element,
+    result_positions,
+    result_type,
+)
 
 REWRITE = "comparison across types->Neo4j's value"
 CHAIN_REWRITE = "a < b < c->a < b AND b < c"
@@ -71,9 +78,7 @@ def _elements_differ(left: str, right: str) -> bool:
     return False
 
 
-# Functions whose lists never hold NULL (collect() skips it).
-_NULL_FREE_LISTS = frozenset({"collect", "split", "range", "labels", "keys", "nodes",
-                              "relationships", "tail"})
+_NULL_FREE_LISTS = NULL_FREE_LISTS | {"tail"}
 
 
 def _null_free(node: object) -> bool:
@@ -85,6 +90,8 @@ def _null_free(node: object) -> bool:
         return True
     if node.data == "paren":
         return _null_free(node.children[0])
+    if node.data == "var":   # a WITH's collect() and the like (`types.py`)
+        return getattr(node, "null_free", False)
     if node.data == "list_literal":
         return all(_null_free(child) for child in node.children)
     if node.data == "map_literal":

@@ -96,6 +96,21 @@ def unify_results(types: list[str]) -> str:
 T = TypeVar("T")
 
 
+# Functions whose lists never hold NULL (collect() skips it).
+NULL_FREE_LISTS = frozenset({"collect", "split", "range", "labels", "keys", "nodes",
+                             "relationships"})
+
+
+def _null_free_list(value: Tree, value_type: str) -> bool:
+    """Whether `value` is a list that never holds NULL, nor a list or map that could."""
+    if value.data != "call" or not isinstance(value.children[0], Tree) \
+            or function_name(value.children[0]).lower() not in NULL_FREE_LISTS:
+        return False
+    inner = element(value_type)
+    return value_type.startswith("list<") and not inner.startswith("list<") \
+        and inner not in ("map", UNKNOWN)
+
+
 def _pattern_names(match: Tree) -> set[str]:
     """The node and relationship variables a MATCH's patterns name."""
     found = set()
@@ -122,6 +137,9 @@ class TypeAnnotator:
         # Variables a lambda binds, where it is read: an element of a list (`[x IN [b] | ..]`
         # holds NULL where b is NULL; one of nodes(p) never does).
         self.elements: set[str] = set()
+        # Variables a WITH bound to a list that never holds NULL: a collect() (or split(),
+        # range(), ..) of values other than lists and maps (read by cross_types.py).
+        self.null_free: set[str] = set()
         # Node variables -> the labels their patterns allow (absent: any label).
         self.labels: dict[str, frozenset[str]] = {}
 
@@ -195,9 +213,11 @@ class TypeAnnotator:
         new_scope: dict[str, str] = {}
         computed: set[str] = set()
         plain: set[str] = set()
+        null_free: set[str] = set()
         for item in items.children:
             if isinstance(item, Token):  # *
                 new_scope.update(scope)
+                null_free |= self.null_free
                 continue
             value = self.expr(item.children[0], scope)
             if len(item.children) > 1:
@@ -208,11 +228,18 @@ class TypeAnnotator:
                     plain.add(alias)
                     if plain_name(read.children[0]) in self.optional:
                         self.optional.add(alias)
+                    if plain_name(read.children[0]) in self.null_free:
+                        null_free.add(alias)
                 else:
                     computed.add(alias)
+                    if _null_free_list(read, value):
+                        null_free.add(alias)
             elif item.children[0].data == "var":
                 new_scope[plain_name(item.children[0].children[0])] = value
         self.computed = (self.computed - plain) | computed
+        kept = {plain_name(i.children[0].children[0]) for i in items.children
+                if isinstance(i, Tree) and len(i.children) == 1 and i.children[0].data == "var"}
+        self.null_free = null_free | (self.null_free & kept)
         order_scope = {**scope, **new_scope}
         for child in projection.children:
             if isinstance(child, Tree) and child.data in ("order", "skip", "limit"):
@@ -245,6 +272,7 @@ class TypeAnnotator:
             node.computed = held in self.computed  # type: ignore[attr-defined]
             node.nullable = held in self.optional or node.computed  # type: ignore[attr-defined]
             node.element = held in self.elements  # type: ignore[attr-defined]
+            node.null_free = held in self.null_free  # type: ignore[attr-defined]
             node.labels = self.labels.get(plain_name(node.children[0]))  # type: ignore[attr-defined]
             return scope.get(plain_name(node.children[0]), UNKNOWN)
         if kind == "paren":
