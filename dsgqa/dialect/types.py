@@ -228,12 +228,11 @@ class TypeAnnotator:
                     plain.add(alias)
                     if plain_name(read.children[0]) in self.optional:
                         self.optional.add(alias)
-                    if plain_name(read.children[0]) in self.null_free:
-                        null_free.add(alias)
                 else:
                     computed.add(alias)
-                    if _null_free_list(read, value):
-                        null_free.add(alias)
+                if _null_free_list(read, value) or (read.data == "var" and plain_name(
+                        read.children[0]) in self.null_free):
+                    null_free.add(alias)
             elif item.children[0].data == "var":
                 new_scope[plain_name(item.children[0].children[0])] = value
         self.computed = (self.computed - plain) | computed
