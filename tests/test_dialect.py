@@ -805,8 +805,6 @@ def test_a_call_subquery_is_inlined(target, cypher, inline):
      "RETURN n", "path or variable-length"),
     ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN count(m) AS n ORDER BY n LIMIT 1 } "
      "RETURN n", "ordering or limiting aggregated rows"),
-    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN collect({s: m.name}) AS ms } "
-     "RETURN ms", "not NULL where it matched nothing"),
     ("MATCH (r:Room) CALL { MATCH (r:Object) RETURN count(r) AS n } RETURN n",
      "sharing a variable name"),
     ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN r AS r2, m AS r } RETURN r",

@@ -56,6 +56,7 @@ from dsgqa.dialect.trees import (
     is_optional,
     item_name,
     name,
+    null_when_null,
     projected_names,
     reads,
     rel_detail,
@@ -178,8 +179,13 @@ def _optional(match: Tree, items: Tree, new: set[str], names: FreshNames) -> Non
             aggregate.children = [aggregate.children[0], var(counted)]
             continue
         values = [c for c in aggregate.children[1:] if isinstance(c, Tree)]
-        if not values or not _null_when_empty(values[0], new):
-            raise _refuse("aggregating a value that is not NULL where it matched nothing")
+        if not values:
+            raise _refuse("an aggregate of no value")
+        if not _null_when_empty(values[0], new):
+            # `sum(CASE WHEN .. THEN 1 ELSE 0 END)`: the empty row's value is kept out.
+            witness = _counted_node(match, new, names)
+            index = aggregate.children.index(values[0])
+            aggregate.children[index] = null_when_null(var(witness), values[0])
     match.children.insert(0, Token("OPTIONAL", "OPTIONAL"))
 
 

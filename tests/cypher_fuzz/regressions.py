@@ -1573,4 +1573,13 @@ CASES: list[Case] = [
          [[[1, None, 2, None, 3]], [[]], [None]], False,
          "NULL IN a list holding NULL is NULL, so every NULL and every value after one is "
          "appended unless the list holds it"),
+    Case("call_aggregating_values_of_the_empty_row",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN "
+         "sum(CASE WHEN m.class = 'floor' THEN 1 ELSE 0 END) AS floors, "
+         "count(CASE WHEN m.center.x > 1 THEN 1 END) AS far, "
+         "max(coalesce(m.name, 'none')) AS top } RETURN r.nodeSymbol AS r, floors, far, top "
+         "ORDER BY r",
+         [["R1", 1, 0, ""], ["R2", 1, 1, ""], ["R3", 0, 0, None]], True,
+         "R3 matches nothing: its aggregates are of no value (the row an OPTIONAL MATCH "
+         "makes for it is kept out; refused before)"),
 ]
