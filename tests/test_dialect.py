@@ -883,3 +883,12 @@ def test_a_list_that_may_hold_null_is_still_refused_in_a_comparison() -> None:
     with pytest.raises(DialectError):
         translate("MATCH (r:Room) WITH [r.name, null] AS cs RETURN cs = [r.name, null] AS s",
                   "ladybug")
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_subquery_sees_the_types_of_the_variables_around_it(target: str) -> None:
+    """`s.center` of an outer node inside EXISTS { } is a 3-D point (refused before: the
+    subquery was typed as if it stood alone)."""
+    query = ("MATCH (s:Object {class: 'storage'}) WHERE NOT EXISTS { MATCH (c:Object {class: "
+             "'seating'}) WHERE point.distance(c.center, s.center) < 1.0 } RETURN s.nodeSymbol")
+    assert "(c.center.z - s.center.z) ^ 2" in translate(query, target).query

@@ -96,6 +96,16 @@ def unify_results(types: list[str]) -> str:
 T = TypeVar("T")
 
 
+def _outer_single_queries(node: Tree) -> list[Tree]:
+    """The single queries of `node` outside any subquery (those are typed in their scope)."""
+    if node.data == "single_query":
+        return [node]
+    if node.data == "subquery":
+        return []
+    return [found for child in node.children if isinstance(child, Tree)
+            for found in _outer_single_queries(child)]
+
+
 # Functions whose lists never hold NULL (collect() skips it).
 NULL_FREE_LISTS = frozenset({"collect", "split", "range", "labels", "keys", "nodes",
                              "relationships"})
@@ -144,9 +154,28 @@ class TypeAnnotator:
         self.labels: dict[str, frozenset[str]] = {}
 
     def run(self, root: Tree) -> None:
-        for single in root.iter_subtrees_topdown():
-            if single.data == "single_query":
-                self._single_query(single, {})
+        for single in _outer_single_queries(root):
+            self._single_query(single, {})
+
+    def _subquery(self, node: Tree, scope: dict[str, str]) -> None:
+        """An EXISTS, COUNT or COLLECT subquery's parts, seeing the variables in scope around it
+        (`point.distance(c.center, s.center)` of an outer s); what it binds stays inside."""
+        saved = (set(self.computed), set(self.elements), set(self.null_free), dict(self.labels))
+        for part in node.children[1:]:
+            if not isinstance(part, Tree):
+                continue
+            if part.data == "query":
+                for single in part.children:
+                    if isinstance(single, Tree) and single.data == "single_query":
+                        self._single_query(single, dict(scope))
+            elif part.data == "subquery_pattern":
+                inner = dict(scope)
+                for child in part.children:
+                    if isinstance(child, Tree) and child.data == "pattern_list":
+                        self._bind_patterns(child, inner)
+                    elif isinstance(child, Tree) and child.data == "where":
+                        self.expr(child.children[0], inner)
+        self.computed, self.elements, self.null_free, self.labels = saved
 
     def _single_query(self, single: Tree, scope: dict[str, str]) -> None:
         for clause in single.children:
@@ -311,6 +340,7 @@ class TypeAnnotator:
         if kind in ("list_comp", "list_comp_map"):
             return self._list_comp(node, scope)
         if kind == "subquery":
+            self._subquery(node, scope)
             keyword = function_name(node.children[0]).lower()
             return {"count": "int", "exists": "bool"}.get(keyword, UNKNOWN)
         if kind == "map_projection":
