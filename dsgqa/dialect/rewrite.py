@@ -180,7 +180,7 @@ _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
 UNSUPPORTED_FUNCTIONS = frozenset({
     "date",
     "datetime", "localdatetime", "localtime", "time", "duration", "timestamp", "randomuuid",
-    "point.withinbbox", "isempty", "valuetype",
+    "point.withinbbox", "valuetype",
     "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist",
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
@@ -249,6 +249,12 @@ def _slice_bound(base: object, bound: object, offset: int) -> Tree:
     return tree("case_expr",
                 tree("case_when", tree("compare", bound, Token("COMP_OP", ">="), int_lit(0)),
                      counted), clamped, shifted)
+
+
+# A cartesian point's crs and srid by its dimension (Neo4j's names and EPSG-style codes).
+POINT_TYPES = ("point", POINT_2D)
+_POINT_CRS = {"crs": {"point": "cartesian-3d", POINT_2D: "cartesian"},
+              "srid": {"point": 9157, POINT_2D: 7203}}
 
 
 def _plus_one(index: object) -> Tree:
@@ -789,6 +795,15 @@ class Rewriter:
             self.note("ORDER BY float->+ 0.0")
 
     def r_prop(self, node: Tree) -> Tree:
+        point_type = node.child_types[0] if node.child_types else None
+        key = plain_name(node.children[1])
+        if point_type in POINT_TYPES and key in _POINT_CRS:
+            # Every point here is cartesian: its crs and srid follow from its dimension.
+            self.note("point crs/srid->literal")
+            value = _POINT_CRS[key][point_type]
+            literal = tree("str_lit", Token("STRING", f"'{value}'")) if key == "crs" \
+                else int_lit(value)
+            return null_when_null(node.children[0], literal)
         return self.point_field(node)
 
     def point_field(self, node: Tree) -> Tree:
@@ -1294,6 +1309,21 @@ def _type(rw: Rewriter, node: Tree, args: list) -> Tree:
     return null_when_null(arg, call("label", arg))
 
 
+def _is_empty(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`isEmpty(x)` of a list or a string: whether it has no element or character (NULL for
+    NULL). A map's, or a value of a type the query does not show, is refused."""
+    _arity("isEmpty", args, 1)
+    (arg,) = args
+    arg_type = node.child_types[1]
+    rw.note("isEmpty->size() = 0")
+    if arg_type.startswith("list<"):
+        return tree("compare", call("size", arg), Token("EQ", "="), int_lit(0))
+    if arg_type == "str":
+        return tree("compare", arg, Token("EQ", "="), tree("str_lit", Token("STRING", "''")))
+    raise DialectError("isEmpty() of a map, or of a value the query does not show to be a "
+                       "list or a string")
+
+
 def _labels(rw: Rewriter, node: Tree, args: list) -> Tree:
     """`labels(x)` as the one-label list `[label(x)]`; NULL for a NULL node (Neo4j), where the
     list would hold NULL. A variable no OPTIONAL MATCH bound is never NULL."""
@@ -1637,6 +1667,7 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "floor": _float_result("floor"),
     "ceil": _float_result("ceil"),
     "labels": _labels,
+    "isempty": _is_empty,
     "relationships": _rename("rels", "relationships->rels"),
     "split": _split,
     "reverse": _reverse,

@@ -1582,4 +1582,13 @@ CASES: list[Case] = [
          [["R1", 1, 0, ""], ["R2", 1, 1, ""], ["R3", 0, 0, None]], True,
          "R3 matches nothing: its aggregates are of no value (the row an OPTIONAL MATCH "
          "makes for it is kept out; refused before)"),
+    Case("is_empty_and_point_crs",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) WITH r, collect(m) AS ms, "
+         "m RETURN r.nodeSymbol AS r, isEmpty(ms) AS e, isEmpty(r.name) AS n, m.center.crs AS "
+         "crs, r.center.srid AS srid, point({x: 1, y: 2}).crs AS flat ORDER BY r",
+         [["R1", False, True, "cartesian-3d", 9157, "cartesian"],
+          ["R2", False, True, "cartesian-3d", 9157, "cartesian"],
+          ["R3", True, True, None, 9157, "cartesian"]], True,
+         "isEmpty() of a list and a string, a point's crs and srid (all refused before; the "
+         "eleventh held-out probes)"),
 ]
