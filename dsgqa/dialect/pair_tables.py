@@ -77,6 +77,13 @@ def _inner(node: Tree) -> tuple[str, Tree, Tree] | None:
         binding = _binding(comprehension)
         if binding is not None:
             return "count", binding, comprehension.children[1]
+    if node.data in _LAMBDAS:   # [b IN L WHERE P | F], [b IN L | F], [b IN L WHERE P]
+        binding = _binding(node)
+        if binding is not None:
+            test = node.children[1] if node.data == "list_comp" else tree("true_lit")
+            mapped = node.children[-1] if len(node.children) == 3 or node.data == \
+                "list_comp_map" else clone(binding.children[0])
+            return "map", binding, tree("map_parts", test, mapped)
     return None
 
 
@@ -197,6 +204,8 @@ class _Tables:
             return typed(call("coalesce", call("list_sum", mine), typed(int_lit(0), "int")),
                           "int")
 
+        if kind == "map":
+            return self._sublist(truth, pair, last, width, position)
         trues = table_sum(truth, "_pairs")
         if kind == "count":
             return trues
@@ -213,6 +222,36 @@ class _Tables:
         return typed(tree("case_expr", tree("case_when", positive(decisive), tree(found)),
                            tree("case_when", positive(nulls), tree("null_lit")),
                            tree(otherwise)), "bool")
+
+    def _sublist(self, parts: Tree, pair: str, last: Tree, width: Tree, position: str) -> Tree:
+        """An inner comprehension that maps: the kept values of every pair in one flat list
+        and a table of which pairs were kept; this position's values are the slice of the flat
+        list between the kept counts before its pairs and after them."""
+        test, mapped = parts.children
+        kept = self.names.fresh("_kept")
+        values = self.names.fresh("_values")
+        counted = tree("case_expr", tree("case_when", clone(test), typed(int_lit(1), "int")),
+                       typed(int_lit(0), "int"))
+        self.items.append(tree("proj_item", typed(tree(
+            "list_comp_map", tree("in_", var(pair), position_range(clone(last))),
+            typed(counted, "int")), "list<int>"), name(kept)))
+        value_type = f"list<{ctype(mapped)}>"
+        self.items.append(tree("proj_item", typed(tree(
+            "list_comp", tree("in_", var(pair), position_range(clone(last))), test, mapped),
+            value_type), name(values)))
+
+        def kept_before(pairs: Tree) -> Tree:
+            mine = call("list_slice", typed(var(kept), "list<int>"), typed(int_lit(1), "int"),
+                        pairs)
+            return typed(call("coalesce", call("list_sum", mine), typed(int_lit(0), "int")),
+                         "int")
+        before = kept_before(tree("arith", var(position), Token("STAR", "*"), clone(width)))
+        through = kept_before(tree("arith", tree("paren", tree(
+            "arith", var(position), Token("ADD_OP", "+"), int_lit(1))), Token("STAR", "*"),
+            clone(width)))
+        start = tree("arith", before, Token("ADD_OP", "+"), int_lit(1))
+        return typed(call("list_slice", typed(var(values), value_type), start, through),
+                     value_type)
 
     @staticmethod
     def _walk_positions(lam: Tree, binding: Tree, source: Tree, outer_name: str,

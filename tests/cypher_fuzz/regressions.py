@@ -1591,4 +1591,18 @@ CASES: list[Case] = [
           ["R3", True, True, None, 9157, "cartesian"]], True,
          "isEmpty() of a list and a string, a point's crs and srid (all refused before; the "
          "eleventh held-out probes)"),
+    Case("nested_comprehension_that_maps",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r) AS rs RETURN "
+         "[a IN rs | [b IN rs WHERE b <> a AND point.distance(a.center, b.center) < 8 | "
+         "b.nodeSymbol]] AS near, [a IN rs | [b IN rs | b.center.x - a.center.x]] AS dx",
+         [[[["R3"], ["R3"], ["R1", "R2"]],
+           [[0.0, 10.0, 5.0], [-10.0, 0.0, -5.0], [-5.0, 5.0, 0.0]]]], False,
+         "an inner comprehension reading the outer element (refused before: 'Lambda "
+         "paramName cannot found'; the seventh held-out round)"),
+    Case("nested_comprehension_over_empty_lists",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(n) WITH r, n ORDER BY n.nodeSymbol "
+         "WITH r, collect(n) AS ns RETURN r.nodeSymbol AS r, [a IN ns | [b IN ns WHERE b <> a "
+         "| b.nodeSymbol]] AS others ORDER BY r",
+         [["R1", [["p1"], ["P1"]]], ["R2", [[]]], ["R3", []]], True,
+         "one empty inner list, and an empty outer one"),
 ]
