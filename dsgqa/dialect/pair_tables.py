@@ -16,10 +16,15 @@ Neo4j's three-valued quantifiers follow from counts over the outer position's sl
 tables (1 where the predicate is true; 1 where it is NULL), summed without a lambda: `any` is
 true with a true pair, else NULL with a NULL one, else false; `none` the opposite; `all` false
 with a false pair, else NULL with a NULL one, else true; `size([b IN L WHERE P])` is the count
-of trues. The inner list must not depend on the outer
-element, both lists and everything else the predicate reads must be in scope before the clause,
-and the outer lambda must be in a WITH's or RETURN's items outside any other lambda; any other
-nesting (an inner comprehension that maps, reduce(), single()) stays refused.
+of trues. An inner comprehension that maps (`[b IN L WHERE P | F]`, or one that only filters)
+is a flat list of F over every kept pair, in a WITH of its own beside a table of which pairs
+were kept; the outer position's list is the slice of the flat list between the kept counts
+before its pairs and through them (sums again, no lambda inside the outer one).
+
+The inner list must not depend on the outer element, both lists and everything else the
+predicate reads must be in scope before the clause, and the outer lambda must be in a WITH's
+or RETURN's items outside any other lambda; any other nesting (reduce(), single(), an UNWIND of
+the outer list) stays refused.
 """
 
 from __future__ import annotations
