@@ -837,7 +837,20 @@ class Rewriter:
             return tree("index", call("list_concat",
                                       call("list_slice", base, position, clone(position)),
                                       _null_list(kuzu_type)), int_lit(1))
-        return tree("index", base, _plus_one(index))
+        # A list of nodes or structs has no typed NULL to pad it with: a position past either
+        # end reads at a NULL index, which the engines answer with NULL (a CASE around the read
+        # would still evaluate it, and fail, on every row).
+        size = call("size", clone(base))
+        position = _int_value(index)
+        if position is not None:   # `xs[0]`: its size is all that can put it out of range
+            inside = tree("compare", size, Token("COMP_OP", ">"),
+                          int_lit(position if position >= 0 else -position - 1))
+        else:
+            inside = tree("and_", tree("compare", clone(index), Token("COMP_OP", "<"), size),
+                          tree("compare", clone(index), Token("COMP_OP", ">="),
+                               tree("unary", Token("ADD_OP", "-"), clone(size))))
+        return tree("index", base, tree("case_expr", tree("case_when", inside,
+                                                          _plus_one(index)), tree("null_lit")))
 
     def r_slice(self, node: Tree) -> Tree:
         """Neo4j's `xs[a..b]` (0-based, end excluded, a negative bound counts from the end,
@@ -1414,15 +1427,18 @@ def _safe_index(lst: object, index: Tree, element_type: str, first: bool) -> Tre
     """The first or last element, NULL for an empty list as in Neo4j (Kuzu's list_extract
     fails). A list of scalars gets a typed NULL on the far end, so the read never fails: a
     CASE on the size was evaluated for every row where its list held a lambda (`head([x IN cs
-    WHERE x = 'floor'])` failed as soon as one row had no floor). Other lists keep the CASE."""
+    WHERE x = 'floor'])` failed as soon as one row had no floor). Other lists are read at a
+    NULL index where they are empty."""
     kuzu_type = KUZU_SCALAR_TYPES.get(element_type)
     if kuzu_type is not None:
         pad = _null_list(kuzu_type)
         padded = call("list_concat", lst, pad) if first else call("list_concat", pad, lst)
         return tree("index", padded, index)
-    return tree("case_expr", tree("case_when", tree("compare", call("size", lst),
-                                                    Token("EQ", "="), int_lit(0)),
-                                  tree("null_lit")), tree("index", lst, index))
+    # No typed NULL to pad a list of nodes or structs with: an empty list is read at a NULL
+    # index, which gives NULL (a CASE around the read evaluated it on every row, and failed).
+    return tree("index", lst, tree("case_expr", tree("case_when", tree(
+        "compare", call("size", clone(lst)), Token("EQ", "="), int_lit(0)), tree("null_lit")),
+        index))
 
 
 def _tail(rw: Rewriter, node: Tree, args: list) -> Tree:

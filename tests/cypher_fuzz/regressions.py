@@ -1605,4 +1605,13 @@ CASES: list[Case] = [
          "| b.nodeSymbol]] AS others ORDER BY r",
          [["R1", [["p1"], ["P1"]]], ["R2", [[]]], ["R3", []]], True,
          "one empty inner list, and an empty outer one"),
+    Case("first_node_of_lists_some_empty",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(n) WITH r, n ORDER BY n.nodeSymbol "
+         "WITH r, collect(n) AS ns, head(collect(n)) AS top RETURN r.nodeSymbol AS r, "
+         "top.nodeSymbol AS t, last(ns).class AS c, ns[1].nodeSymbol AS second, "
+         "ns[-3] IS NULL AS short ORDER BY r",
+         [["R1", "P1", "unknown", "p1", True], ["R2", "P2", "floor", None, True],
+          ["R3", None, None, None, True]], True,
+         "R3 collects nothing: the first, last and second of its list are NULL (both engines "
+         "failed the whole query, reading past the end on every row)"),
 ]
