@@ -800,8 +800,8 @@ def test_a_call_subquery_is_inlined(target, cypher, inline):
 @pytest.mark.parametrize(("cypher", "why"), [
     ("CALL { MATCH (r:Room) RETURN r.name AS n UNION MATCH (o:Object) WITH o "
      "RETURN o.name AS n } RETURN n ORDER BY n", "WITH inside a UNION part"),
-    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) WITH m, count(*) AS k RETURN k } RETURN k",
-     "WITH inside, run per outer row"),
+    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) WITH m LIMIT 2 RETURN m } RETURN m",
+     "skips or limits rows inside, run per outer row"),
     ("CALL { CALL { MATCH (r:Room) RETURN r } RETURN r } RETURN r", "another CALL"),
     ("CALL { MATCH (r:Room) RETURN r.name AS n UNION MATCH (o:Object) RETURN o.class AS c } "
      "RETURN n", "other columns"),

@@ -21,17 +21,23 @@ independent total. Three shapes have a faithful form in plain clauses:
    gives the same groups only where no two outer rows are equal, which holds where every
    clause before is a MATCH whose nodes and relationships all have names. Aggregates without a
    grouping key return one row even when the subquery matched nothing (`count` 0), so its one
-   MATCH becomes an OPTIONAL MATCH; that is faithful when each aggregate's value is NULL in the
-   row the OPTIONAL MATCH leaves empty (a variable the pattern binds, a property of one, or a
-   function or arithmetic of such), and `count(*)` counts one of the pattern's own nodes.
+   MATCH becomes an OPTIONAL MATCH, and no aggregate may see the row it leaves empty:
+   `count(*)` counts one of the pattern's own nodes, and a value that is not NULL there
+   (`sum(CASE WHEN .. THEN 1 ELSE 0 END)`) is read as NULL where that node is.
 
        MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(o:Object) RETURN count(*) AS n }
     -> MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(o:Object) WITH r, count(o) AS n
 
+4. ORDER BY / SKIP / LIMIT per outer row (the nearest place per object): the rows sorted,
+   collected per outer row in order, sliced and unwound (`_first_rows`). A WITH inside a
+   subquery run per outer row passes every outer variable on (`_carry_outer`); one that groups
+   does so per outer row, under the condition of 3. A UNION inside is each part's rows
+   collected as maps and joined (`_inline_union`).
+
 A subquery's variables are its own: one that reads an outer name it does not import (Neo4j's
-new variable of that name), returns a name the outer query has, holds a UNION, a WITH or
-another CALL, or orders and limits per outer row, stays refused (`dialect`). Imports are
-`CALL (a, b) { }`, `CALL (*) { }` or a first `WITH a, b` / `WITH *`.
+new variable of that name), returns a name the outer query has, holds another CALL, or skips or
+limits rows in a WITH per outer row, stays refused (`dialect`). Imports are `CALL (a, b) { }`,
+`CALL (*) { }` or a first `WITH a, b` / `WITH *`.
 """
 
 from __future__ import annotations
@@ -234,8 +240,7 @@ def _name_elements(match: Tree, names: FreshNames) -> None:
 
 def _body(subquery: Tree, part: Tree, outer: list[str]) -> tuple[set[str], list[Tree], Tree]:
     """One part of the subquery: the names it imports, its clauses before the RETURN, and the
-    RETURN; refused where it is no shape this module writes (a WITH inside only where the
-    subquery runs once, before the outer clauses: `_inline` checks)."""
+    RETURN; refused where it is no shape this module writes."""
     imported, body = _imports(subquery, list(part.children), outer)
     if not body or body[-1].data != "return_clause":
         raise _refuse("that returns nothing")
@@ -315,7 +320,7 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     if not imported and all(c.data in ("match", "unwind") for c in before):
         return [*clauses, _as_with(ret, [], keep_order=True)], 0
     if any(c.data == "with_clause" for c in clauses):
-        raise _refuse("with a WITH inside, run per outer row")
+        _carry_outer(clauses, outer, before, names, later_star)
     if len(projection.children) > 2 or (len(projection.children) == 2
                                          and not is_distinct(projection)):
         if aggregating:
@@ -333,6 +338,28 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     return [*clauses, _as_with(ret, outer, keep_order=False)], len(before)
 
 
+def _carry_outer(clauses: list[Tree], outer: list[str], before: list[Tree], names: FreshNames,
+                 later_star: bool) -> None:
+    """A WITH inside a subquery run per outer row passes every outer variable on, in place:
+    `WITH m, point.distance(m.center, o.center) AS d` becomes `WITH o, m, ... AS d`. One that
+    aggregates or is DISTINCT then groups per outer row, which is faithful only where no two
+    outer rows are equal (checked as for aggregates); one that skips or limits would cut across
+    outer rows, and is refused."""
+    for clause in clauses:
+        if clause.data != "with_clause":
+            continue
+        projection = clause.children[0]
+        if child_of(projection, "skip") is not None or child_of(projection, "limit") is not None:
+            raise _refuse("with a WITH that skips or limits rows inside, run per outer row")
+        items = child_of(projection, "proj_items")
+        if has_aggregate(items) or is_distinct(projection):
+            _distinct_outer(before, names, later_star)
+        if any(isinstance(c, Token) for c in items.children):   # WITH *: passes them on
+            continue
+        passed = {item_name(item) for item in items.children}
+        items.children[:0] = [tree("proj_item", var(n)) for n in outer if n not in passed]
+
+
 def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[str],
                 names: FreshNames) -> list[Tree]:
     """`RETURN items ORDER BY keys [SKIP s] [LIMIT k]` per outer row: the rows sorted, collected
@@ -345,8 +372,7 @@ def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[
     projection = ret.children[0]
     items = child_of(projection, "proj_items")
     columns = [item_name(item) for item in items.children]
-    own = sorted(set().union(*(declared_outside_subqueries(c) for c in clauses))
-                 - imported - set(outer))
+    own = sorted(set(_scope(clauses)) - imported - set(outer))
     if set(columns) & set(own) - {plain_name(i.children[0].children[0]) for i in items.children
                                   if i.children[0].data == "var"}:
         raise _refuse("returning a value under the name of one of its own variables")

@@ -1614,4 +1614,17 @@ CASES: list[Case] = [
           ["R3", None, None, None, True]], True,
          "R3 collects nothing: the first, last and second of its list are NULL (both engines "
          "failed the whole query, reading past the end on every row)"),
+    Case("call_with_a_with_per_outer_row",
+         "MATCH (r:Room) CALL (r) { MATCH (m:MeshPlace) WITH m, point.distance(m.center, "
+         "r.center) AS d RETURN m.nodeSymbol AS nearest, round(d, 2) AS dist ORDER BY d, "
+         "m.nodeSymbol LIMIT 1 } RETURN r.nodeSymbol AS r, nearest, dist ORDER BY r",
+         [["R1", "P1", 0.5], ["R2", "P2", 0.5], ["R3", "P1", 6.73]], True,
+         "the nearest mesh place per room through a WITH inside the CALL (refused before; "
+         "the twelfth held-out round)"),
+    Case("call_grouping_in_a_with_per_outer_row",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(n) WITH n.class AS cls, count(*) "
+         "AS k RETURN cls, k ORDER BY k DESC, cls LIMIT 1 } RETURN r.nodeSymbol AS r, cls, k "
+         "ORDER BY r",
+         [["R1", "floor", 1], ["R2", "floor", 1]], True,
+         "grouped per room inside the CALL; R3 has no row (the CALL returns none for it)"),
 ]
