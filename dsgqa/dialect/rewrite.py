@@ -55,8 +55,6 @@ from dsgqa.dialect.cross_types import (
     text_test_on_non_text,
 )
 from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
-from dsgqa.dialect.distinct_folds import REWRITE as DISTINCT_FOLDS
-from dsgqa.dialect.distinct_folds import unfold_distinct_folds
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.empty_filters import REWRITE as EMPTY_FILTERS
 from dsgqa.dialect.empty_filters import guard_empty_filters
@@ -83,6 +81,8 @@ from dsgqa.dialect.layout_names import (
     check_property_names,
     names_collide,
 )
+from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
+from dsgqa.dialect.list_folds import unfold_list_folds
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
 from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
 from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
@@ -325,9 +325,10 @@ class Rewriter:
             self.note(COLLECT_SUBQUERIES)
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
-        if _REDUCE_WORD.search(self.source) and unfold_distinct_folds(root, names):
-            self.note(DISTINCT_FOLDS)
         annotate_types(root)
+        if _REDUCE_WORD.search(self.source) and unfold_list_folds(root, names):
+            self.note(LIST_FOLDS)
+            annotate_types(root)   # the comprehensions they became
         if _SUM_WORD.search(self.source) and decide_sums_in_place(root):
             self.note(SUMS_IN_PLACE)
         if collide:

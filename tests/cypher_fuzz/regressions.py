@@ -1627,4 +1627,14 @@ CASES: list[Case] = [
          "ORDER BY r",
          [["R1", "floor", 1], ["R2", "floor", 1]], True,
          "grouped per room inside the CALL; R3 has no row (the CALL returns none for it)"),
+    Case("folds_that_build_lists",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r) AS rs RETURN "
+         "reduce(acc = [], x IN rs | [x.nodeSymbol] + acc) AS back, "
+         "reduce(acc = [], x IN rs | CASE WHEN x.center.x > 1 THEN acc + x.class ELSE acc END) "
+         "AS far, reduce(acc = [], x IN [1, null, 3] | CASE WHEN x > 1 THEN acc ELSE acc + [x] "
+         "END) AS low, reduce(acc = [], l IN [[1, 2], [3]] | acc + l) AS flat",
+         [[["R3", "R2", "R1"], ["office", "hallway"], [1, None], [1, 2, 3]]], False,
+         "a fold that prepends, appends under a test (a NULL test appends where the append is "
+         "the ELSE), or concatenates lists (refused before where the step tested; the tenth "
+         "held-out round)"),
 ]
