@@ -1313,6 +1313,57 @@ def _classes_not_starting_sign_or_seating(g: Graph) -> Any:
             if not (o.cls.startswith("sign") or o.cls.startswith("seating"))}
 
 
+@gold("fid148")
+def _nearest_mesh_place_per_sign(g: Graph) -> Any:
+    answer = {}
+    for sign in g.of("Object", "sign"):
+        ranked = sorted((math.dist(m.center, sign.center), m.symbol) for m in g.of("MeshPlace"))
+        assert ranked[0][0] != ranked[1][0], "a tie at the cut"
+        answer[sign.symbol] = ranked[0][1]
+    return answer
+
+
+@gold("fid149")
+def _distinct_classes_in_symbol_order(g: Graph) -> Any:
+    answer = {}
+    for room, objects in _room_objects(g).items():
+        if objects:
+            classes: list[str] = []
+            for o in sorted(objects):
+                if g.nodes[o].cls not in classes:
+                    classes.append(g.nodes[o].cls)
+            answer[room] = classes
+    return answer
+
+
+def _paths_to(g: Graph, room: str, cls: str) -> int:
+    return len(_contained_in_room(g, room, cls))
+
+
+@gold("fid150")
+def _bed_paths_per_room(g: Graph) -> Any:
+    return {r.symbol: _paths_to(g, r.symbol, "bed") for r in g.of("Room")}
+
+
+@gold("fid151")
+def _structure_places_per_room(g: Graph) -> Any:
+    return {r.symbol: sum(1 for m in _mesh_children(g, r.symbol)
+                          if g.nodes[m].cls == "structure") for r in g.of("Room")}
+
+
+@gold("fid152")
+def _links_to_lounges_per_room(g: Graph) -> Any:
+    return {r.symbol: sum(1 for n in g.neighbours.get(r.symbol, ())
+                          if g.nodes[n].label == "Room" and g.nodes[n].cls == "lounge")
+            for r in g.of("Room")}
+
+
+@gold("fid153")
+def _first_sign_per_room(g: Graph) -> Any:
+    return {r.symbol: min(_contained_in_room(g, r.symbol, "sign"), default="none")
+            for r in g.of("Room")}
+
+
 def _java_round(value: float, places: int) -> float:
     """Neo4j's round(x, places): the decimal digits Java prints, rounded half up."""
     import decimal

@@ -55,6 +55,10 @@ IDIOMS = {
     "idiom-call-subquery": re.compile(r"\bCALL\s*(\(\w*\)\s*)?\{"),
     "idiom-nested-quantifier": re.compile(r"\[\w+ IN \w+ WHERE (any|all|none)\(\w+ IN "),
     "idiom-regex-lookaround": "=~ '^(?!",
+    "idiom-call-with": re.compile(r"\bCALL\s*\(\w+\)\s*\{\s*MATCH [^}]* WITH "),
+    "idiom-reduce-distinct": re.compile(r"reduce\(\w+ = \[\], .*CASE WHEN \w+ IN \w+ THEN"),
+    "idiom-map-projection": re.compile(r"\w+ \{\.\w+"),
+    "idiom-head-collect": "head(collect(",
 }
 
 
