@@ -13,10 +13,15 @@ next, empty room (a pairwise count over rooms failed on that, or counted the roo
 A list held in a variable, `list_transform`, `list_reduce` and the quantifiers are right, and
 so is the filter for every non-empty list.
 
-So such a filter is taken only where its list has elements, the empty list itself otherwise
-(which has the element type the filter would give): `CASE WHEN size(S) = 0 THEN S ELSE
-list_filter(S, ..) END`. A NULL list still gives NULL. Read once every pass has run, before
-the lambdas over a CASE are distributed (`lambda_sources.py`).
+So where the list reads only variables of the row (no lambda's, no aggregate, no pattern) and
+the filter is in a WITH's or RETURN's items, the list is computed in a `WITH *, S AS _listN`
+before the clause and the filter reads the variable (every copy of S in the items, which a
+walk by position makes several of, reads it). Anywhere else such a filter is taken only where
+its list has elements, the empty list itself otherwise (which has the element type the filter
+would give): `CASE WHEN size(S) = 0 THEN S ELSE list_filter(S, ..) END`; a NULL list still
+gives NULL. That repeats S three times, and a filter over such a filter nine: a filtered range
+read by position grew to 35 KB and ran out of memory, which the WITH avoids. Read once every
+pass has run, before the lambdas over a CASE are distributed (`lambda_sources.py`).
 """
 
 from __future__ import annotations
@@ -24,9 +29,29 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import bare, call, clone, function_name, int_lit, reads, tree
+from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.trees import (
+    Splice,
+    bare,
+    call,
+    child_of,
+    clone,
+    function_name,
+    int_lit,
+    name,
+    reads,
+    shape,
+    splice_clauses,
+    star_with,
+    tree,
+    var,
+)
+from dsgqa.dialect.uniqueness import FreshNames
 
-REWRITE = "filter over a computed list reading the row->taken only where it has elements"
+REWRITE = ("filter over a computed list reading the row->its list in a WITH, or taken only "
+           "where it has elements")
+# Trees that hold patterns or subqueries: a WITH cannot compute them for the clause.
+_PATTERNS = frozenset({"pattern_predicate", "subquery", "anon_node", "pattern_list"})
 
 
 def _filter_parts(node: Tree) -> tuple[object, Tree] | None:
@@ -69,8 +94,73 @@ class _Guard:
         return _guarded(node, parts[0])
 
 
-def guard_empty_filters(root: Tree) -> bool:
+_LAMBDA_CALLS = frozenset({"list_filter", "list_transform"})
+
+
+def _lambda_call(node: Tree) -> bool:
+    return node.data == "call" and isinstance(node.children[0], Tree) \
+        and function_name(node.children[0]).lower() in _LAMBDA_CALLS
+
+
+def _hoistable(node: Tree, scope: set[str]) -> bool:
+    """A lambda call a WITH before the clause can compute: it reads only names in scope there,
+    holds no other lambda call, no aggregate and no pattern."""
+    return _lambda_call(node) and reads(node) <= scope and not has_aggregate(node) \
+        and not any(sub is not node and (_lambda_call(sub) or sub.data in _PATTERNS)
+                    for sub in node.iter_subtrees())
+
+
+def _replaced(node: object, key: object, name_: str) -> object:
+    """`node` with every subtree of shape `key` read from the variable `name_`."""
+    if not isinstance(node, Tree):
+        return node
+    if shape(node) == key:
+        return var(name_)
+    node.children = [_replaced(child, key, name_) for child in node.children]
+    return node
+
+
+def _needs_hoisting(items: Tree) -> bool:
+    return any((parts := _filter_parts(sub)) is not None and _needs_guard(*parts)
+               and any(_lambda_call(inner) for inner in parts[0].iter_subtrees())
+               for sub in items.iter_subtrees())
+
+
+def _hoisted_lists(root: Tree, names: FreshNames) -> bool:
+    """Where a filter's list is made by another lambda (a filtered range read by position),
+    each innermost lambda call that reads only the row is computed in a WITH of its own
+    before the WITH or RETURN, innermost first (a WITH's items cannot read one another)."""
+    def levels_before(clauses: list[Tree], k: int) -> Splice | None:
+        if clauses[k].data not in ("with_clause", "return_clause"):
+            return None
+        projection = clauses[k].children[0]
+        scope = set(getattr(projection, "scope_before", None) or ())
+        items = child_of(projection, "proj_items")
+        if not scope or any(isinstance(c, Token) for c in items.children) \
+                or not _needs_hoisting(items):
+            return None
+        levels: list[Tree] = []
+        while True:
+            found = [sub for sub in items.iter_subtrees() if _hoistable(sub, scope)]
+            if not found:
+                break
+            level = []
+            for call_ in found:
+                key = shape(call_)
+                if any(shape(item.children[0]) == key for item in level):
+                    continue
+                held = names.fresh("_list")
+                level.append(tree("proj_item", clone(call_), name(held)))
+                items.children = [_replaced(item, key, held) for item in items.children]
+            scope |= {plain_name(item.children[1]) for item in level}
+            levels.append(star_with(level))
+        return (k, levels, True) if levels else None
+    return splice_clauses(root, levels_before)
+
+
+def guard_empty_filters(root: Tree, names: FreshNames) -> bool:
     """Apply the pass to the whole query, in place; whether it changed something."""
+    hoisted = _hoisted_lists(root, names)
     guard = _Guard()
     root.children = [guard.visit(child) for child in root.children]
-    return guard.changed
+    return hoisted or guard.changed

@@ -373,7 +373,7 @@ class Rewriter:
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):
             self.note(TERNARY_NULLS)
-        if guard_empty_filters(result):   # on the filters the passes above wrote
+        if guard_empty_filters(result, self.names):   # on the filters the passes above wrote
             self.note(EMPTY_FILTERS)
         if lambdas_outside_cases(result):   # after the NULL guards the passes above write
             self.note(LAMBDA_SOURCES)
