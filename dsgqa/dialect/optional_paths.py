@@ -20,6 +20,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import (
     child_of,
     is_optional,
@@ -147,6 +148,30 @@ def _keep_column_names(clause: Tree, paths: dict[str, str]) -> None:
             item.children.append(tree("name", Token("QUOTED_NAME", f"`{text}`")))
 
 
+def _refuse_path_read_in_own_where(match: Tree, path: str) -> None:
+    """Both engines find no match for an OPTIONAL MATCH whose WHERE reads its own path's
+    nodes or relationships once an earlier clause bound its start (`MATCH (a)--(b) OPTIONAL
+    MATCH p = (b)-->(c) WHERE type(relationships(p)[0]) <> 'X'` kept no c; Ladybug, fuzz seed
+    2727; Kuzu crashes). `length(p)` reads right there."""
+    where = child_of(match, "where")
+    if where is None:
+        return
+
+    def reads_path(node: object) -> bool:
+        if not isinstance(node, Tree):
+            return False
+        if node.data == "call" and isinstance(node.children[0], Tree) \
+                and node.children[0].data == "var" \
+                and plain_name(node.children[0].children[0]).lower() == "length":
+            return False
+        if node.data == "var" and plain_name(node.children[0]) == path:
+            return True
+        return any(reads_path(child) for child in node.children)
+    if reads_path(where.children[0]):
+        raise DialectError("a path's nodes or relationships read in the WHERE of the OPTIONAL "
+                           "MATCH that binds it (the engines find no match there)")
+
+
 def null_unmatched_paths(single_query: Tree, names: FreshNames) -> bool:
     """Rewrite the uses of optional paths in place; True when the query changed."""
     active: dict[str, str] = {}
@@ -167,6 +192,7 @@ def null_unmatched_paths(single_query: Tree, names: FreshNames) -> bool:
             for pattern in patterns.children:
                 if len(pattern.children) != 3:
                     continue
+                _refuse_path_read_in_own_where(clause, plain_name(pattern.children[0]))
                 witness = _witness(pattern.children[-1], names)
                 if witness is not None:
                     active[plain_name(pattern.children[0])] = witness

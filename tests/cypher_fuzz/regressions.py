@@ -1645,4 +1645,10 @@ CASES: list[Case] = [
          [["R1", [10.0]], ["R2", []], ["R3", [10.0]]], True,
          "the translation grew to 35 KB (each filter over a computed list repeated it three "
          "times) and ran out of memory; the lists are now computed in WITHs (fuzz seed 777)"),
+    Case("optional_path_read_in_its_own_where",
+         "MATCH (n1:MeshPlace)--(n2) OPTIONAL MATCH p3 = (n2)-->(n4) WHERE "
+         "type(relationships(p3)[-1]) ENDS WITH '' WITH n4, count(n1) AS a RETURN "
+         "n4.nodeSymbol AS c ORDER BY c",
+         [["O1"], ["O2"], ["P1"], ["P2"], ["R1"], ["R2"], ["R3"], ["p1"]], True,
+         "both engines kept one match and a NULL row: refused (fuzz seed 2727)"),
 ]
