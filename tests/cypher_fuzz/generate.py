@@ -150,8 +150,8 @@ class Generator:
         shape = self.rng.choices(
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
              "symmetric", "optional_struct", "unwind", "nullable_outer", "call",
-             "optional_groups"],
-            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3])[0]
+             "optional_groups", "pattern_lists"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
         drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
@@ -232,7 +232,7 @@ class Generator:
         others = [n for n in scope.nodes if n is not node]
         order += tuple(A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in others)
         limit = self.rng.randint(1, 4) if self.chance(0.5) else None
-        carried = [n.name for n in scope.nodes] + scope.paths
+        carried = [n.name for n in scope.nodes] + scope.paths + [d.name for d in scope.rels]
         clauses.append(A.Projection("WITH", tuple((A.Var(v), v) for v in carried),
                                     order=order, limit=limit))
         grouped = len(scope.nodes) > 1 and self.chance(0.4)
@@ -578,11 +578,36 @@ class Generator:
         ret = A.Projection("RETURN", tuple(reads), order=(A.SortItem(A.Var("rs")),))
         return A.Query(((first, opt, order, A.Projection("WITH", tuple(group)), ret),))
 
+    def q_pattern_lists(self) -> A.Query:
+        """Pattern comprehensions beside the node they start from, each row's list of what its
+        matches map to (empty where nothing matches, NULL values kept)."""
+        label = self.pick(LABELS)
+        n = NodeVar("n", label)
+        scope = Scope(nodes=[n])
+        where = None
+        if self.chance(0.3):
+            with self.unit() as tags:
+                where = self.boolean(scope, 1)
+                self.tag("where")
+            self.claim(tags, where)
+        match = A.Match(False, (A.PathPat((A.NodePat("n", label, self.inline_props(label)),)),),
+                        where)
+        items: list[tuple[A.Expr, str]] = [(A.Prop(A.Var("n"), "nodeSymbol"), "s")]
+        for i in range(self.rng.randint(1, 3)):
+            with self.unit() as tags:
+                comp = self.pattern_comprehension(scope)
+                assert comp is not None
+                if self.chance(0.15):
+                    comp = A.Func("size", (comp,))
+            self.claim(tags, comp)
+            items.append((comp, f"c{i}"))
+        ret = A.Projection("RETURN", tuple(items), order=(A.SortItem(A.Var("s")),))
+        return A.Query(((match, ret),))
+
     def group_read(self, scope: Scope) -> A.Expr:
         """A read of a group's lists xs (numbers) and ms (nodes), which may be empty."""
         xs, ms, n, r = A.Var("xs"), A.Var("ms"), A.Var("n"), A.Var("r")
-        choice = self.pick(("computed", "computed", "computed", "head", "map_lambda",
-                            "pattern_comp", "scalar"))
+        choice = self.pick(("computed", "computed", "computed", "head", "map_lambda", "scalar"))
         if choice == "head":
             self.tag("head_collect_nodes")
             first = self.pick((A.Func("head", (ms,)), A.Func("last", (ms,)),
@@ -591,10 +616,6 @@ class Generator:
         if choice == "map_lambda":
             self.tag("map_projection", "map_projection_in_lambda")
             return A.ListComp("x", ms, None, A.MapProj(A.Var("x"), self.selectors("Object")))
-        if choice == "pattern_comp":
-            comp = self.pattern_comprehension(scope)
-            if comp is not None:
-                return comp
         if choice == "scalar":
             return self.scalar(scope, 1)[0]
         self.tag("computed_list_lambda")
@@ -705,11 +726,22 @@ class Generator:
         options: list[A.Expr] = [A.Lit(self.pick((1, "x", 0.5, True))),
                                  A.ListLit((A.Lit(1), outer)),
                                  A.MapLit((("s", outer), ("k", A.Lit(2)))), outer]
+        nulls: list[A.Expr] = []
         if named:
             options += [A.Prop(m, self.pick(STR_PROPS)), A.MapProj(m, self.selectors(end.label)),
                         A.MapLit((("s", A.Prop(m, "nodeSymbol")),)),
                         A.ListLit((A.Prop(m, "nodeSymbol"), A.Prop(A.Prop(m, "center"), "x")))]
-        value = self.pick(options)
+            # values NULL for some matches: kept in the list, unlike collect()
+            nulls = [A.Case(((A.BinOp(">", A.Prop(A.Prop(m, "center"), "x"), A.Lit(0.0)),
+                              A.Prop(m, "nodeSymbol")),), None)]
+            if end.label in ("Object", None):
+                nulls += [A.Prop(m, self.pick(("bbox_center", "bbox_dim"))),
+                          A.Prop(A.Prop(m, "bbox_dim"), self.pick("xyz"))]
+        if nulls and self.chance(0.3):
+            self.tag("pattern_comprehension_null_value")
+            value = self.pick(nulls)
+        else:
+            value = self.pick(options)
         if isinstance(value, A.MapProj):
             self.tag("map_projection")
         where = self.sub_where(scope) if named else None
