@@ -161,6 +161,19 @@ class SimpleCase(Expr):
 
 
 @dataclass(frozen=True)
+class MapProj(Expr):
+    """`n {.key, name: expr}`: a property selector is an item whose value is None. NULL for a
+    NULL subject (Cypher Manual, "Maps": map projection)."""
+
+    base: Expr
+    items: tuple[tuple[str, Expr | None], ...]
+
+    def render(self) -> str:
+        parts = ", ".join(f".{k}" if v is None else f"{k}: {v.render()}" for k, v in self.items)
+        return f"{_atom(self.base)} {{{parts}}}"
+
+
+@dataclass(frozen=True)
 class ListComp(Expr):
     var: str
     source: Expr

@@ -50,11 +50,21 @@ class NodeVar:
 
 
 @dataclass
+class RelVar:
+    """A relationship variable of a one-hop pattern (never of a variable-length one)."""
+
+    name: str
+    nullable: bool  # bound by an OPTIONAL MATCH: NULL on rows without a match
+    direction: str  # out / in / both, as the pattern walks it
+
+
+@dataclass
 class Scope:
     nodes: list[NodeVar] = field(default_factory=list)
     scalars: dict[str, str] = field(default_factory=dict)  # name -> type
     paths: list[str] = field(default_factory=list)  # path variables (never shortest ones)
     nullable_scalars: set[str] = field(default_factory=set)  # scalars NULL on some rows
+    rels: list[RelVar] = field(default_factory=list)  # relationship variables
 
 
 Unit = tuple[tuple[object, ...], frozenset[str]]
@@ -139,8 +149,9 @@ class Generator:
         self.counter = 0
         shape = self.rng.choices(
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
-             "symmetric", "optional_struct", "unwind", "nullable_outer", "call"],
-            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3])[0]
+             "symmetric", "optional_struct", "unwind", "nullable_outer", "call",
+             "optional_groups", "pattern_lists"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
         drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
@@ -221,7 +232,7 @@ class Generator:
         others = [n for n in scope.nodes if n is not node]
         order += tuple(A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in others)
         limit = self.rng.randint(1, 4) if self.chance(0.5) else None
-        carried = [n.name for n in scope.nodes] + scope.paths
+        carried = [n.name for n in scope.nodes] + scope.paths + [d.name for d in scope.rels]
         clauses.append(A.Projection("WITH", tuple((A.Var(v), v) for v in carried),
                                     order=order, limit=limit))
         grouped = len(scope.nodes) > 1 and self.chance(0.4)
@@ -486,7 +497,7 @@ class Generator:
         clauses.append(A.Call((outer.name,) if correlated else (), tuple(body),
                               scoped=correlated and self.chance(0.4), others=tuple(others),
                               union_all=self.chance(0.5)))
-        after = Scope(nodes=scope.nodes, scalars={**scope.scalars, **returned})
+        after = Scope(nodes=scope.nodes, scalars={**scope.scalars, **returned}, rels=scope.rels)
         final = self.final_return(after, aggregate=self.chance(0.3))
         shown = tuple((A.Var(name), name) for name in returned)   # what the CALL returned
         clauses.append(replace(final, items=shown + final.items))
@@ -510,6 +521,234 @@ class Generator:
                  (A.Agg("count", None), "n"), (A.Agg("collect", A.Var("u")), "us"))
         ret = A.Projection("RETURN", items, order=(A.SortItem(A.Var("s")),))
         return A.Query(((match, unwind, ret),))
+
+    def q_optional_groups(self) -> A.Query:
+        """Groups some of which are empty: an OPTIONAL MATCH, rows put in order, then collect()
+        per group. Lambdas over a list computed from the group's list (range over its
+        positions, a slice, tail(), a filtered range) whose test reads the row, and the first
+        or last node of a group with a property read: both engines once gave an empty
+        computed list the previous row's result."""
+        label = self.pick(("Room", "Room", "MeshPlace", "Place", "Building", "Object"))
+        r = NodeVar("r", label)
+        first = A.Match(False, (A.PathPat((A.NodePat("r", label, self.inline_props(label)),)),))
+        kinds = (["down"] * 2 if CHILDREN[label] else []) + (["up"] if PARENTS[label] else []) \
+            + ["same"]
+        kind = self.pick(kinds)
+        if kind == "down":
+            rel, child = A.RelPat(None, ("CONTAINS",), "out"), self.pick(CHILDREN[label])
+        elif kind == "up":
+            rel, child = A.RelPat(None, ("CONTAINS",), "in"), self.pick(PARENTS[label])
+        else:   # one direction only: an undirected pattern finds each neighbour twice
+            rel, child = A.RelPat(None, (CONNECTED[label],), self.pick(("out", "in"))), label
+        m = A.Var("m")
+        where = None
+        if self.chance(0.6):   # fewer matches: more empty groups
+            where = self.pick((
+                A.BinOp("=", A.Prop(m, "class"), A.Lit(self.pick(CLASSES))),
+                A.BinOp(">", A.Prop(A.Prop(m, "center"), "x"), A.Lit(self.pick((0.25, 1.25)))),
+                A.BinOp("<", A.Prop(A.Prop(m, "center"), "y"), A.Prop(A.Prop(A.Var("r"), "center"),
+                                                                     "y"))))
+        opt = A.Match(True, (A.PathPat((A.NodePat("r"), rel, A.NodePat("m", child))),), where)
+        self.tag("optional_match", "empty_groups")
+        order = A.Projection("WITH", ((A.Var("r"), "r"), (m, "m")),
+                             order=(A.SortItem(A.Prop(A.Var("r"), "nodeSymbol")),
+                                    A.SortItem(A.Prop(m, "nodeSymbol"))))
+        group: list[tuple[A.Expr, str]] = [
+            (A.Var("r"), "r"), (A.Agg("collect", A.Prop(A.Prop(m, "center"),
+                                                        self.pick("xyz"))), "xs"),
+            (A.Agg("collect", m), "ms"), (A.Agg("count", m), "n")]
+        if self.chance(0.4):
+            with self.unit() as tags:
+                self.tag("head_collect_nodes")
+                first_of = self.pick((
+                    A.Func("head", (A.Agg("collect", m),)), A.Func("last", (A.Agg("collect", m),)),
+                    A.Index(A.Agg("collect", m), A.Lit(self.pick((0, -1, 1))))))
+                h = A.Prop(first_of, self.pick(("nodeSymbol", "class")))
+            self.claim(tags, h)
+            group.append((h, "h"))
+        scope = Scope(nodes=[r], scalars={"n": "int"})
+        reads: list[tuple[A.Expr, str]] = [(A.Prop(A.Var("r"), "nodeSymbol"), "rs")]
+        if any(a == "h" for _, a in group):
+            reads.append((A.Var("h"), "h"))
+        for i in range(self.rng.randint(1, 3)):
+            with self.unit() as tags:
+                read = self.group_read(scope)
+            self.claim(tags, read)
+            reads.append((read, f"v{i}"))
+        ret = A.Projection("RETURN", tuple(reads), order=(A.SortItem(A.Var("rs")),))
+        return A.Query(((first, opt, order, A.Projection("WITH", tuple(group)), ret),))
+
+    def q_pattern_lists(self) -> A.Query:
+        """Pattern comprehensions beside the node they start from, each row's list of what its
+        matches map to (empty where nothing matches, NULL values kept)."""
+        label = self.pick(LABELS)
+        n = NodeVar("n", label)
+        scope = Scope(nodes=[n])
+        where = None
+        if self.chance(0.3):
+            with self.unit() as tags:
+                where = self.boolean(scope, 1)
+                self.tag("where")
+            self.claim(tags, where)
+        match = A.Match(False, (A.PathPat((A.NodePat("n", label, self.inline_props(label)),)),),
+                        where)
+        items: list[tuple[A.Expr, str]] = [(A.Prop(A.Var("n"), "nodeSymbol"), "s")]
+        for i in range(self.rng.randint(1, 3)):
+            with self.unit() as tags:
+                comp = self.pattern_comprehension(scope)
+                assert comp is not None
+                if self.chance(0.15):
+                    comp = A.Func("size", (comp,))
+            self.claim(tags, comp)
+            items.append((comp, f"c{i}"))
+        ret = A.Projection("RETURN", tuple(items), order=(A.SortItem(A.Var("s")),))
+        return A.Query(((match, ret),))
+
+    def group_read(self, scope: Scope) -> A.Expr:
+        """A read of a group's lists xs (numbers) and ms (nodes), which may be empty."""
+        xs, ms, n, r = A.Var("xs"), A.Var("ms"), A.Var("n"), A.Var("r")
+        choice = self.pick(("computed", "computed", "computed", "head", "map_lambda", "scalar"))
+        if choice == "head":
+            self.tag("head_collect_nodes")
+            first = self.pick((A.Func("head", (ms,)), A.Func("last", (ms,)),
+                               A.Index(ms, A.Lit(self.pick((0, -1))))))
+            return A.Prop(first, self.pick(("nodeSymbol", "class", "name")))
+        if choice == "map_lambda":
+            self.tag("map_projection", "map_projection_in_lambda")
+            return A.ListComp("x", ms, None, A.MapProj(A.Var("x"), self.selectors("Object")))
+        if choice == "scalar":
+            return self.scalar(scope, 1)[0]
+        self.tag("computed_list_lambda")
+        # rarely a filtered range: its translation grows exponentially (an engine then times
+        # out or runs out of memory, 20 s each), which would dominate a short run
+        source_kind = self.rng.choices(("range", "range_n", "slice", "tail", "filtered"),
+                                       weights=(4, 4, 4, 4, 1))[0]
+        self.tag(f"computed_list_{source_kind}")
+        positions = A.Func("range", (A.Lit(0), A.BinOp("-", A.Func("size", (xs,)), A.Lit(1))))
+        k, x = A.Var("k"), A.Var("x")
+        cx = A.Prop(A.Prop(r, "center"), self.pick("xyz"))
+        if source_kind in ("range", "range_n", "filtered"):
+            var = "k"
+            source: A.Expr = positions
+            if source_kind == "range_n":
+                source = A.Func("range", (A.Lit(0), A.BinOp("-", n, A.Lit(1))))
+            elif source_kind == "filtered":
+                source = A.ListComp("j", positions, A.BinOp(
+                    self.pick((">", "<")), A.Index(xs, A.Var("j")), A.Lit(self.pick((0, 0.5)))),
+                    None)
+            where = self.pick((
+                A.BinOp(self.pick((">", "<", ">=")), A.Index(xs, k), cx),
+                A.BinOp("<", k, A.BinOp("-", n, A.Lit(1))),
+                A.BinOp(">", A.Prop(A.Prop(A.Index(ms, k), "center"), self.pick("xy")), cx),
+                A.BinOp("<>", A.Prop(A.Index(ms, k), "class"), A.Prop(r, "class"))))
+            proj = self.pick((None, A.Index(xs, k), A.Prop(A.Index(ms, k), "nodeSymbol"),
+                              A.BinOp("-", A.Index(xs, k), cx), A.BinOp("*", k, A.Lit(2))))
+        else:
+            var = "x"
+            source = (A.Slice(xs, A.Lit(1), None) if self.chance(0.5)
+                      else A.Slice(xs, None, A.Lit(-1))) if source_kind == "slice" \
+                else A.Func("tail", (xs,))
+            where = self.pick((A.BinOp(self.pick((">", "<")), x, cx),
+                               A.BinOp(">", A.BinOp("+", x, A.Lit(1)), cx)))
+            proj = self.pick((None, A.BinOp("-", x, cx), A.BinOp("*", x, A.Lit(2))))
+        shape = self.pick(("list", "list", "size", "quantifier"))
+        if shape == "quantifier":
+            self.tag("quantifier")
+            return A.Quant(self.pick(("any", "all", "none", "single")), var, source, where)
+        if proj is not None:
+            self.tag("computed_list_mapping")
+        comp = A.ListComp(var, source, where, proj)
+        return A.Func("size", (comp,)) if shape == "size" else comp
+
+    def relationship_function(self, scope: Scope) -> A.Expr:
+        """type(), startNode() or endNode() of a relationship variable: NULL where an
+        OPTIONAL MATCH bound it to nothing."""
+        d = self.pick(scope.rels)
+        self.tag("relationship_function")
+        if d.nullable:
+            self.tag("relationship_function_optional")
+        if d.direction == "both":
+            self.tag("relationship_function_undirected")
+        choice = self.pick(("type", "startNode", "endNode"))
+        if choice == "type":
+            return A.Func("type", (A.Var(d.name),))
+        return A.Prop(A.Func(choice, (A.Var(d.name),)), self.pick(("nodeSymbol", "class")))
+
+    def selectors(self, label: str | None) -> tuple[tuple[str, A.Expr | None], ...]:
+        keys = self.rng.sample(["nodeSymbol", "class", "name"], self.rng.randint(1, 2))
+        if label == "Object" and self.chance(0.15):
+            self.tag("map_projection_absent_property")  # the key is there, its value NULL
+            keys.append("bbox_dim")
+        return tuple((k, None) for k in keys)
+
+    def map_projection(self, scope: Scope) -> A.Expr:
+        """`n {.key, k: value}`, of a node an OPTIONAL MATCH may not have found when there is
+        one: NULL then, not a map of NULLs."""
+        self.tag("map_projection")
+        nullable = [n for n in scope.nodes if n.nullable]
+        n = self.pick(nullable) if nullable and self.chance(0.7) else self.node(scope)
+        if n.nullable:
+            self.tag("map_projection_of_null")
+        items = self.selectors(n.label)
+        if self.chance(0.4):
+            self.tag("map_projection_entry")
+            value = self.pick((lambda: A.Lit(self.rng.randint(0, 3)),
+                               lambda: self.string(scope, 0), lambda: self.float(scope, 0)))()
+            items += (("k", value),)
+        return A.MapProj(A.Var(n.name), items)
+
+    def map_projection_in_lambda(self, scope: Scope) -> A.Expr:
+        """`[x IN [a, b] | x {.key}]`: NULL for an element that is NULL."""
+        self.tag("map_projection", "map_projection_in_lambda")
+        nodes = [self.node(scope) for _ in range(2)]
+        nullable = [n for n in scope.nodes if n.nullable]
+        if nullable:
+            nodes[self.rng.randint(0, 1)] = self.pick(nullable)
+            self.tag("map_projection_of_null")
+        return A.ListComp("x", A.ListLit(tuple(A.Var(n.name) for n in nodes)), None,
+                          A.MapProj(A.Var("x"), self.selectors(None)))
+
+    def map_value(self, scope: Scope, depth: int) -> A.Expr:
+        return self.map_projection(scope)
+
+    def pattern_comprehension(self, scope: Scope) -> A.Expr | None:
+        """`[(n)-[..]->(m) WHERE .. | value]` whose value is a literal, a list or map literal,
+        a map projection, an outer node's property or the pattern node's property: a row with
+        no match gives []. Only from a node every row binds."""
+        bound = [n for n in scope.nodes if not n.nullable and n.label is not None]
+        if not bound:
+            return None
+        n = self.pick(bound)
+        self.tag("pattern_comprehension", "pattern_comprehension_value")
+        named = self.chance(0.75)
+        pat = self.sub_pattern(n, named=named)
+        end = pat.elements[-1]
+        assert isinstance(end, A.NodePat)
+        m = A.Var("m")
+        outer = A.Prop(A.Var(self.node(scope).name), self.pick(("nodeSymbol", "class")))
+        options: list[A.Expr] = [A.Lit(self.pick((1, "x", 0.5, True))),
+                                 A.ListLit((A.Lit(1), outer)),
+                                 A.MapLit((("s", outer), ("k", A.Lit(2)))), outer]
+        nulls: list[A.Expr] = []
+        if named:
+            options += [A.Prop(m, self.pick(STR_PROPS)), A.MapProj(m, self.selectors(end.label)),
+                        A.MapLit((("s", A.Prop(m, "nodeSymbol")),)),
+                        A.ListLit((A.Prop(m, "nodeSymbol"), A.Prop(A.Prop(m, "center"), "x")))]
+            # values NULL for some matches: kept in the list, unlike collect()
+            nulls = [A.Case(((A.BinOp(">", A.Prop(A.Prop(m, "center"), "x"), A.Lit(0.0)),
+                              A.Prop(m, "nodeSymbol")),), None)]
+            if end.label in ("Object", None):
+                nulls += [A.Prop(m, self.pick(("bbox_center", "bbox_dim"))),
+                          A.Prop(A.Prop(m, "bbox_dim"), self.pick("xyz"))]
+        if nulls and self.chance(0.3):
+            self.tag("pattern_comprehension_null_value")
+            value = self.pick(nulls)
+        else:
+            value = self.pick(options)
+        if isinstance(value, A.MapProj):
+            self.tag("map_projection")
+        where = self.sub_where(scope) if named else None
+        return A.PatternComp(pat, where, value)
 
     # ------------------------------------------------------------------ MATCH
 
@@ -556,6 +795,10 @@ class Generator:
         hops = self.rng.choices([0, 1, 2], weights=[2, 5, 2])[0]
         for _ in range(max(hops, 1 if bound else 0)):
             rel, label = self.hop(at.label)
+            if rel.hops is None and self.chance(0.3 if optional else 0.1):
+                self.tag("relationship_variable")
+                rel = replace(rel, var=self.fresh("d"))
+                scope.rels.append(RelVar(rel.var, optional, rel.direction))  # type: ignore[arg-type]
             new = NodeVar(self.fresh("n"), label, optional)
             keep_label = label is not None and self.chance(0.85)
             if self.chance(0.12):
@@ -687,7 +930,12 @@ class Generator:
     def aggregate(self, scope: Scope) -> tuple[A.Expr, str]:
         name = self.pick(("count", "count", "countd", "sum", "avg", "min", "max", "collect",
                           "stDev", "stDevP", "percentileCont", "percentileDisc", "size_collect",
-                          "mixed"))
+                          "mixed", "map_projection"))
+        if name == "map_projection":   # NULL for a NULL node: neither collected nor counted
+            projection = self.map_projection(scope)
+            if self.chance(0.5):
+                return A.Agg("count", projection), "int"
+            return A.Agg("collect", projection), "bag"
         if name == "mixed":
             self.tag("aggregate_mixed_types")
             which = self.pick(("min", "max", "collect"))
@@ -722,11 +970,11 @@ class Generator:
             scope, 1), kind
 
     def scalar(self, scope: Scope, depth: int) -> tuple[A.Expr, str]:
-        kind = self.rng.choices(["str", "int", "float", "bool", "point", "list", "mixed"],
-                                weights=[5, 4, 4, 2, 1, 2, 1])[0]
+        kind = self.rng.choices(["str", "int", "float", "bool", "point", "list", "mixed", "map"],
+                                weights=[5, 4, 4, 2, 1, 2, 1, 1])[0]
         make = {"str": self.string, "int": self.integer, "float": self.float,
                 "bool": self.boolean, "point": self.point, "list": self.list,
-                "mixed": self.mixed}[kind]
+                "mixed": self.mixed, "map": self.map_value}[kind]
         return make(scope, depth), kind
 
     # ------------------------------------------------------------------ expressions
@@ -738,6 +986,8 @@ class Generator:
         n = A.Var(self.node(scope).name)
         leaf = A.Prop(n, self.pick(STR_PROPS))
         str_scalars = [k for k, t in scope.scalars.items() if t == "str"]
+        if scope.rels and self.chance(0.25):
+            return self.relationship_function(scope)
         if depth <= 0 or self.chance(0.35):
             if str_scalars and self.chance(0.3):
                 return A.Var(self.pick(str_scalars))
@@ -1119,7 +1369,15 @@ class Generator:
 
     def list(self, scope: Scope, depth: int) -> A.Expr:
         n = self.node(scope)
-        choice = self.pick(("split", "literal", "mixed", "comp", "range", "slice"))
+        choice = self.pick(("split", "literal", "mixed", "comp", "range", "slice",
+                            "pattern_comp", "pattern_comp", "map_lambda"))
+        if choice == "pattern_comp":
+            comp = self.pattern_comprehension(scope)
+            if comp is not None:
+                return comp
+            choice = "split"
+        if choice == "map_lambda":
+            return self.map_projection_in_lambda(scope)
         if choice == "split":
             self.tag("split")
             return A.Func("split", (self.string(scope, depth - 1), A.Lit(self.pick(("O", "a")))))
@@ -1175,6 +1433,9 @@ class Generator:
             if needle == "" and op == "CONTAINS":
                 self.tag("contains_empty_string")
             return A.BinOp(op, self.string(scope, d), A.Lit(needle))
+        if choice == "is_null" and self.chance(0.25):
+            self.tag("is_null")
+            return A.IsNull(self.map_projection(scope), self.chance(0.5))
         if choice == "is_null":
             self.tag("is_null")
             if n.label == "Object" and self.chance(0.6):

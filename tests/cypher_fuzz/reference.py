@@ -516,6 +516,10 @@ class Evaluator:
                               None if e.lo is None else self.eval_agg(e.lo, rows, ordered),
                               None if e.hi is None else self.eval_agg(e.hi, rows, ordered),
                               e.lo is None, e.hi is None)
+        if isinstance(e, A.Prop):
+            return self.prop(self.eval_agg(e.base, rows, ordered), e.key)
+        if isinstance(e, A.IsNull):
+            return (self.eval_agg(e.arg, rows, ordered) is None) != e.negated
         if isinstance(e, A.ListComp):
             return self.listcomp(e, self.eval_agg(e.source, rows, ordered), {})
         if isinstance(e, A.Quant):
@@ -649,6 +653,8 @@ class Evaluator:
             return self.listcomp(e, self.eval(e.source, row), row)
         if isinstance(e, A.Quant):
             return self.quant(e, self.eval(e.source, row), row)
+        if isinstance(e, A.MapProj):
+            return self.map_projection(e, self.eval(e.base, row), row)
         if isinstance(e, A.PatternComp):
             out = []
             for r, _ in self.match_path(e.pattern, row, frozenset()):
@@ -710,6 +716,18 @@ class Evaluator:
         if trues > 1:
             return False
         return None if nulls else trues == 1
+
+    def map_projection(self, e: A.MapProj, base: object, row: Row) -> object:
+        """[Maps] a map projection of NULL is NULL; a property selector of a property the node
+        does not have gives the key with a NULL value; a literal entry is evaluated in the row."""
+        if base is None:
+            return None
+        if not isinstance(base, (NodeRef, dict)):
+            raise CypherError(f"map projection of a {type(base).__name__}")
+        out: dict[str, object] = {}
+        for key, value in e.items:
+            out[key] = self.prop(base, key) if value is None else self.eval(value, row)
+        return out
 
     def prop(self, base: object, key: str) -> object:
         if base is None:
@@ -859,6 +877,12 @@ class Evaluator:
         if name == "type":
             assert isinstance(a0, RelRef)
             return self.g.rels[a0.id].type
+        if name in ("startNode", "endNode"):
+            # [Scalar functions] the node the relationship is stored from / to, whatever the
+            # direction the pattern walked it in
+            assert isinstance(a0, RelRef)
+            rel = self.g.rels[a0.id]
+            return NodeRef(rel.src if name == "startNode" else rel.dst)
         if name == "labels":
             assert isinstance(a0, NodeRef)
             return [self.g.nodes[a0.id].label]
