@@ -68,7 +68,9 @@ def _filter_parts(node: Tree) -> tuple[object, Tree] | None:
 
 def _needs_guard(source: object, lam: Tree) -> bool:
     """A computed list and a test that reads more than its own element."""
-    if isinstance(bare(source), Tree) and bare(source).data == "var":  # type: ignore[union-attr]
+    held = bare(source)
+    if isinstance(held, Tree) and (held.data == "var" or (
+            held.data == "list_literal" and held.children)):   # never an empty computed list
         return False
     params = {plain_name(p) for p in lam.children[:-1]}
     return bool(reads(lam.children[-1], params))

@@ -373,7 +373,8 @@ class Rewriter:
             self.note(COUNT_JOINS)
         if null_free_ternaries(result):
             self.note(TERNARY_NULLS)
-        if guard_empty_filters(result, self.names):   # on the filters the passes above wrote
+        # on the filters the passes above wrote (every one comes from an `IN`)
+        if _IN_WORD.search(self.source) and guard_empty_filters(result, self.names):
             self.note(EMPTY_FILTERS)
         if lambdas_outside_cases(result):   # after the NULL guards the passes above write
             self.note(LAMBDA_SOURCES)
