@@ -40,6 +40,7 @@ from dsgqa.dialect.trees import (
     int_lit,
     name,
     reads,
+    replace_bottom_up,
     shape,
     splice_clauses,
     star_with,
@@ -81,19 +82,9 @@ def _guarded(node: Tree, source: object) -> Tree:
     return tree("case_expr", tree("case_when", empty, clone(source)), node)
 
 
-class _Guard:
-    def __init__(self) -> None:
-        self.changed = False
-
-    def visit(self, node: object) -> object:
-        if not isinstance(node, Tree):
-            return node
-        node.children = [self.visit(child) for child in node.children]
-        parts = _filter_parts(node)
-        if parts is None or not _needs_guard(*parts):
-            return node
-        self.changed = True
-        return _guarded(node, parts[0])
+def _guarded_filter(node: Tree) -> Tree | None:
+    parts = _filter_parts(node)
+    return _guarded(node, parts[0]) if parts is not None and _needs_guard(*parts) else None
 
 
 _LAMBDA_CALLS = frozenset({"list_filter", "list_transform"})
@@ -163,6 +154,4 @@ def _hoisted_lists(root: Tree, names: FreshNames) -> bool:
 def guard_empty_filters(root: Tree, names: FreshNames) -> bool:
     """Apply the pass to the whole query, in place; whether it changed something."""
     hoisted = _hoisted_lists(root, names)
-    guard = _Guard()
-    root.children = [guard.visit(child) for child in root.children]
-    return hoisted or guard.changed
+    return replace_bottom_up(root, _guarded_filter) or hoisted

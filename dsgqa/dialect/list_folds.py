@@ -36,7 +36,17 @@ from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.parser import parse
-from dsgqa.dialect.trees import bare, call, clone, function_name, mentions, shape, tree, var
+from dsgqa.dialect.trees import (
+    bare,
+    call,
+    clone,
+    function_name,
+    mentions,
+    replace_bottom_up,
+    shape,
+    tree,
+    var,
+)
 from dsgqa.dialect.types import UNKNOWN, ctype
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -167,17 +177,5 @@ def _distinct(element: str, source: Tree, value: Tree, names: FreshNames) -> Tre
 def unfold_list_folds(root: Tree, names: FreshNames) -> bool:
     """Rewrite every list-building reduce() under `root`, in place; whether one was (the
     caller annotates the types again)."""
-    changed = False
-
-    def visit(node: object) -> object:
-        nonlocal changed
-        if not isinstance(node, Tree):
-            return node
-        node.children = [visit(c) for c in node.children]
-        found = _rewritten(node, names) if node.data == "call" else None
-        if found is None:
-            return node
-        changed = True
-        return found
-    root.children = [visit(c) for c in root.children]
-    return changed
+    return replace_bottom_up(
+        root, lambda node: _rewritten(node, names) if node.data == "call" else None)

@@ -370,6 +370,25 @@ def with_before_projections(root: Tree,
     return splice_clauses(root, before)
 
 
+def replace_bottom_up(root: Tree, replacement: Callable[[Tree], Tree | None]) -> bool:
+    """Replace, in place and children first, each subtree of `root` for which
+    `replacement(subtree)` gives a tree; whether one was."""
+    changed = False
+
+    def visit(node: object) -> object:
+        nonlocal changed
+        if not isinstance(node, Tree):
+            return node
+        node.children = [visit(child) for child in node.children]
+        found = replacement(node)
+        if found is None:
+            return node
+        changed = True
+        return found
+    root.children = [visit(child) for child in root.children]
+    return changed
+
+
 def node_names(root: Tree) -> set[str]:
     """Names that stand for a node wherever a subquery reads them: named in a node pattern, and
     never an alias a WITH or UNWIND gives to something else (a RETURN's alias is read by its
