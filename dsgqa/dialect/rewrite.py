@@ -93,7 +93,7 @@ from dsgqa.dialect.null_struct import guarded, needs_guard
 from dsgqa.dialect.number_results import REWRITE as NUMBER_RESULTS
 from dsgqa.dialect.number_results import float_number_results
 from dsgqa.dialect.optional_paths import REWRITE as OPTIONAL_PATHS
-from dsgqa.dialect.optional_paths import null_unmatched_paths
+from dsgqa.dialect.optional_paths import null_unmatched_paths, refuse_outer_label_tests
 from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, groups, has_aggregate
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import REWRITE_COLUMN as ORDER_COLUMNS
@@ -326,6 +326,8 @@ class Rewriter:
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         annotate_types(root)
+        if "OPTIONAL" in self.source.upper():
+            refuse_outer_label_tests(root)   # reads the scopes the types were annotated with
         if _REDUCE_WORD.search(self.source) and unfold_list_folds(root, names):
             self.note(LIST_FOLDS)
             annotate_types(root)   # the comprehensions they became

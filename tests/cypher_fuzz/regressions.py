@@ -1651,4 +1651,10 @@ CASES: list[Case] = [
          "n4.nodeSymbol AS c ORDER BY c",
          [["O1"], ["O2"], ["P1"], ["P2"], ["R1"], ["R2"], ["R3"], ["p1"]], True,
          "both engines kept one match and a NULL row: refused (fuzz seed 2727)"),
+    Case("label_test_of_an_outer_node_in_an_optional_where",
+         "MATCH (n1:Object)-->(n2) OPTIONAL MATCH (n1)-[d3]-(n4) WITH DISTINCT n4 OPTIONAL "
+         "MATCH (n4)-->(n7) WHERE n4:Object RETURN n4.nodeSymbol AS a, n7.nodeSymbol AS b "
+         "ORDER BY a, b",
+         [["O1", "O2"], ["O2", "O1"], ["P1", None], ["P2", None]], True,
+         "both engines gave O2 no match (refused; fuzz seed 5656)"),
 ]
