@@ -63,6 +63,7 @@ from dsgqa.dialect.trees import (
     item_name,
     name,
     null_when_null,
+    own_node,
     projected_names,
     reads,
     rel_detail,
@@ -162,18 +163,10 @@ def _aggregate_arguments(node: object) -> list[Tree]:
 
 def _counted_node(match: Tree, new: set[str], names: FreshNames) -> str:
     """A node variable the MATCH binds and no outer clause does (one is named if need be)."""
-    for node in match.iter_subtrees_topdown():
-        if node.data == "node_pattern" and node.children and isinstance(node.children[0], Tree) \
-                and node.children[0].data == "name" and plain_name(node.children[0]) in new:
-            return plain_name(node.children[0])
-    for node in match.iter_subtrees_topdown():
-        if node.data == "node_pattern" and not (
-                node.children and isinstance(node.children[0], Tree)
-                and node.children[0].data == "name"):
-            made = names.fresh("_called")
-            node.children.insert(0, name(made))
-            return made
-    raise _refuse("counting rows of a pattern that binds no node of its own")
+    found = own_node(match, new, names, "_called")
+    if found is None:
+        raise _refuse("counting rows of a pattern that binds no node of its own")
+    return found
 
 
 def _optional(match: Tree, items: Tree, new: set[str], names: FreshNames) -> None:

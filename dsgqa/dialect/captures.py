@@ -28,7 +28,17 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import AGGREGATES
-from dsgqa.dialect.trees import bare, call, clone, function_name, int_lit, name, tree, var
+from dsgqa.dialect.trees import (
+    bare,
+    call,
+    clone,
+    function_name,
+    int_lit,
+    name,
+    substitute,
+    tree,
+    var,
+)
 from dsgqa.dialect.types import ctype, element, typed
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -152,15 +162,6 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
     return ctype(source) not in _SAFE_LISTS and reads_row
 
 
-def _substitute(node: object, bound: str, element_of: Tree) -> object:
-    if not isinstance(node, Tree):
-        return node
-    if node.data == "var" and plain_name(node.children[0]) == bound:
-        return clone(element_of)
-    node.children = [_substitute(c, bound, element_of) for c in node.children]
-    return node
-
-
 def _recomputes_badly(source: Tree) -> bool:
     """Whether reading `source[_i]` once per element would not give the same list each time:
     an aggregate (which cannot sit in a lambda), `rand()`, or a subquery or pattern. Any other
@@ -197,7 +198,7 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
     element_of.by_position = True  # type: ignore[attr-defined]  # no node of a pattern
     binding.children[0] = var(name(position))
     binding.children[1] = positions_of(source)
-    out = [_substitute(body, bound, element_of) for body in bodies]  # type: ignore[misc]
+    out = [substitute(body, {bound: element_of}) for body in bodies]  # type: ignore[misc]
     if whole_result:
         out.append(clone(element_of))
     return out  # type: ignore[return-value]

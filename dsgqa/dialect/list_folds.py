@@ -44,6 +44,7 @@ from dsgqa.dialect.trees import (
     mentions,
     replace_bottom_up,
     shape,
+    substitute,
     tree,
     var,
 )
@@ -146,32 +147,15 @@ def _rewritten(node: Tree, names: FreshNames) -> Tree | None:
     return None
 
 
-def _substituted(node: object, variable: str, by: Tree) -> object:
-    """A copy of `node` with each read of `variable` replaced by a copy of `by`."""
-    if _is_var(node, variable):
-        return clone(by)
-    if not isinstance(node, Tree):
-        return node
-    return Tree(node.data, [_substituted(c, variable, by) for c in node.children])
-
-
 def _distinct(element: str, source: Tree, value: Tree, names: FreshNames) -> Tree:
     position, earlier = names.fresh("_d"), names.fresh("_dy")
     built = next(parse(_DISTINCT).find_data("case_expr"))   # the RETURN's expression
     at = tree("index", clone(source), var(position))
-    fill = {"__list": source, "__i": var(position), "__y": var(earlier),
-            "__value": _substituted(value, element, at),
-            "__earlier": _substituted(value, element, var(earlier)),
-            "__kept": _substituted(value, element, at)}
-
-    def filled(node: object) -> object:
-        if isinstance(node, Tree) and node.data == "var" \
-                and plain_name(node.children[0]) in fill:
-            return clone(fill[plain_name(node.children[0])])
-        if not isinstance(node, Tree):
-            return node
-        return Tree(node.data, [filled(c) for c in node.children])
-    return filled(built)  # type: ignore[return-value]
+    return substitute(built, {
+        "__list": source, "__i": var(position), "__y": var(earlier),
+        "__value": substitute(clone(value), {element: at}),
+        "__earlier": substitute(clone(value), {element: var(earlier)}),
+        "__kept": substitute(clone(value), {element: at})})  # type: ignore[return-value]
 
 
 def unfold_list_folds(root: Tree, names: FreshNames) -> bool:

@@ -43,6 +43,7 @@ from dsgqa.dialect.trees import (
     mentions,
     name,
     reads,
+    substitute,
     tree,
     var,
     with_before_projections,
@@ -90,15 +91,6 @@ def _inner(node: Tree) -> tuple[str, Tree, Tree] | None:
                 "list_comp_map" else clone(binding.children[0])
             return "map", binding, tree("map_parts", test, mapped)
     return None
-
-
-def _substitute(node: object, values: dict[str, Tree]) -> object:
-    if not isinstance(node, Tree):
-        return node
-    if node.data == "var" and plain_name(node.children[0]) in values:
-        return clone(values[plain_name(node.children[0])])
-    node.children = [_substitute(child, values) for child in node.children]
-    return node
 
 
 def _at(source: Tree, position: Tree) -> Tree:
@@ -187,7 +179,7 @@ class _Tables:
         width = call("size", clone(other))
         row = tree("arith", var(pair), Token("MUL_OP", "/"), clone(width))
         column = tree("arith", var(pair), Token("MUL_OP", "%"), clone(width))
-        truth = _substitute(clone(predicate), {outer_name: _at(source, typed(row, "int")),
+        truth = substitute(clone(predicate), {outer_name: _at(source, typed(row, "int")),
                                                inner_name: _at(other, typed(column, "int"))})
         last = tree("arith", tree("arith", call("size", clone(source)), Token("STAR", "*"),
                                   clone(width)), Token("ADD_OP", "-"), int_lit(1))
@@ -264,7 +256,7 @@ class _Tables:
         """The outer lambda over positions, its element read by index."""
         element_at = _at(source, var(position))
         holder = lam if lam.data in _LAMBDAS else lam.children[1]
-        holder.children[1:] = [_substitute(c, {outer_name: element_at})
+        holder.children[1:] = [substitute(c, {outer_name: element_at})
                                for c in holder.children[1:]]
         if lam.data == "list_comp" and len(lam.children) == 2:   # a filter: keep the elements
             lam.children.append(clone(element_at))

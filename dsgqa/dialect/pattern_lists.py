@@ -37,6 +37,7 @@ from dsgqa.dialect.trees import (
     function_name,
     name,
     null_when_null,
+    own_node,
     splice_clauses,
     tree,
     var,
@@ -90,14 +91,8 @@ def _null_when_unmatched(mapping: Tree, new_nodes: set[str]) -> bool:
 def _matched_only(mapping: Tree, chain: Tree, new_nodes: set[str], names: FreshNames) -> Tree:
     """`mapping`, NULL where the OPTIONAL MATCH matched nothing: tested on a node the pattern
     binds, an anonymous one named for it."""
-    if new_nodes:
-        witness = min(new_nodes)
-    else:
-        anonymous = next(c for c in chain.children if c.data == "node_pattern"
-                         and not (c.children and isinstance(c.children[0], Tree)
-                                  and c.children[0].data == "name"))
-        witness = names.fresh("_pn")
-        anonymous.children.insert(0, name(witness))
+    witness = own_node(chain, new_nodes, names, "_pn")
+    assert witness is not None, "a pattern comprehension's pattern always has a node"
     return null_when_null(var(witness), mapping)
 
 

@@ -1044,10 +1044,7 @@ class Rewriter:
         # collect() keeps, count() counts and coalesce() takes).
         if subject.data != "var":
             return projected
-        if getattr(subject, "element", False):   # an element of a list that may hold NULL
-            return tree("case_expr", tree("case_when", tree("is_null", clone(subject)),
-                                          tree("null_lit")), projected)
-        return null_when_null(subject, projected)
+        return null_when_null(subject, projected, always=getattr(subject, "element", False))
 
     def r_list_comp(self, node: Tree) -> Tree:
         binding, predicate, *mapping = node.children

@@ -5,6 +5,7 @@ nodes the same way, and walks a MATCH pattern's relationships the same way (`hop
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
+from typing import Protocol
 
 from lark import Token, Tree
 
@@ -28,10 +29,11 @@ def var(text: str | Tree) -> Tree:
     return tree("var", text if isinstance(text, Tree) else name(text))
 
 
-def null_when_null(subject: Tree, value: Tree) -> Tree:
+def null_when_null(subject: Tree, value: Tree, always: bool = False) -> Tree:
     """`value`, or NULL where `subject` is NULL (`CASE WHEN subject IS NULL THEN NULL ELSE value
-    END`); `value` alone for a variable no OPTIONAL MATCH bound, which is never NULL."""
-    if subject.data == "var" and not getattr(subject, "nullable", True):
+    END`); `value` alone for a variable no OPTIONAL MATCH bound, which is never NULL, unless
+    `always` (an element of a list, which may be NULL whatever bound the list)."""
+    if subject.data == "var" and not always and not getattr(subject, "nullable", True):
         return value
     return tree("case_expr", tree("case_when", tree("is_null", clone(subject)), tree("null_lit")),
                 value)
@@ -368,6 +370,41 @@ def with_before_projections(root: Tree,
         items = items_for(projection, set(scope)) if scope else []
         return (k, [star_with(items)], True) if items else None
     return splice_clauses(root, before)
+
+
+class FreshNamer(Protocol):
+    """What makes names no query uses (`uniqueness.FreshNames`)."""
+
+    def fresh(self, prefix: str) -> str: ...
+
+
+def substitute(node: object, values: dict[str, Tree]) -> object:
+    """`node` with each read of a variable named in `values` replaced by a copy of its value,
+    in place (give it a copy to keep the original)."""
+    if not isinstance(node, Tree):
+        return node
+    if node.data == "var" and plain_name(node.children[0]) in values:
+        return clone(values[plain_name(node.children[0])])
+    node.children = [substitute(child, values) for child in node.children]
+    return node
+
+
+def own_node(pattern: Tree, new: set[str], names: FreshNamer, prefix: str) -> str | None:
+    """A node variable `pattern` binds and no earlier clause does: one of `new` it names, else
+    an anonymous node named from `prefix`; None where it has neither."""
+    def named(node: Tree) -> bool:
+        return bool(node.children) and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "name"
+    nodes = [n for n in pattern.iter_subtrees_topdown() if n.data == "node_pattern"]
+    for node in nodes:
+        if named(node) and plain_name(node.children[0]) in new:
+            return plain_name(node.children[0])
+    for node in nodes:
+        if not named(node):
+            made = names.fresh(prefix)
+            node.children.insert(0, name(made))
+            return made
+    return None
 
 
 def replace_bottom_up(root: Tree, replacement: Callable[[Tree], Tree | None]) -> bool:
