@@ -584,12 +584,7 @@ class Generator:
         label = self.pick(LABELS)
         n = NodeVar("n", label)
         scope = Scope(nodes=[n])
-        where = None
-        if self.chance(0.3):
-            with self.unit() as tags:
-                where = self.boolean(scope, 1)
-                self.tag("where")
-            self.claim(tags, where)
+        where = self.maybe_where(scope, 0.3, 1)
         match = A.Match(False, (A.PathPat((A.NodePat("n", label, self.inline_props(label)),)),),
                         where)
         items: list[tuple[A.Expr, str]] = [(A.Prop(A.Var("n"), "nodeSymbol"), "s")]
@@ -768,12 +763,7 @@ class Generator:
         if not optional and self.chance(0.15):
             self.tag("comma_patterns")
             patterns.append(self.path(scope, None, optional))
-        where = None
-        if self.chance(0.6):
-            with self.unit() as tags:
-                where = self.boolean(scope, 2)
-                self.tag("where")
-            self.claim(tags, where)
+        where = self.maybe_where(scope, 0.6, 2)
         return A.Match(optional, tuple(patterns), where)
 
     def path(self, scope: Scope, start: NodeVar | None, optional: bool) -> A.PathPat:
@@ -821,6 +811,16 @@ class Generator:
             self.tag("path_variable")
             scope.paths.append(path_var)
         return A.PathPat(tuple(elements), path_var)
+
+    def maybe_where(self, scope: Scope, p: float, depth: int) -> A.Expr | None:
+        """A MATCH's WHERE, drawn with chance `p`, its constructs tagged as one unit."""
+        if not self.chance(p):
+            return None
+        with self.unit() as tags:
+            where = self.boolean(scope, depth)
+            self.tag("where")
+        self.claim(tags, where)
+        return where
 
     def hop(self, label: str | None) -> tuple[A.RelPat, str | None]:
         options = []
