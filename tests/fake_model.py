@@ -11,7 +11,8 @@ from pathlib import Path
 
 import yaml
 
-from benchcore.llm.base import ModelConfig
+from benchcore.llm.base import ModelConfig, ToolSpec
+from benchcore.llm.cache import ResponseCache
 from tests.conftest import PROJECT_ROOT
 from tests.fake_openai import FakeOpenAIServer, Reply, chat_reply, error_reply, tool_call_reply
 
@@ -80,12 +81,14 @@ class ReferenceModel:
 
 class ReferenceAgent:
     """An agent behind the loopback server: turn 1 calls `run_cypher` with the question's
-    reference query, turn 2 answers with the solution. Records (uid, turn) per request."""
+    reference query, turn 2 answers with the solution. Records (uid, turn) per request in
+    `asked`, and the request itself beside it in `requests`."""
 
     def __init__(self, questions: dict[str, dict], latency_s: float = 0.0) -> None:
         self.questions = questions
         self.latency_s = latency_s
         self.asked: list[tuple[str, int]] = []
+        self.requests: list[dict] = []
         self._lock = threading.Lock()
 
     def __call__(self, request: dict, n: int) -> Reply:
@@ -95,11 +98,20 @@ class ReferenceAgent:
         turn = 1 + sum(m["role"] == "assistant" for m in messages)
         with self._lock:
             self.asked.append((uid, turn))
+            self.requests.append(request)
         if self.latency_s:
             time.sleep(self.latency_s)
         if turn == 1:
             return tool_call_reply([("run_cypher", json.dumps({"query": q.get("cypher", "")}))])
         return tool_call_reply([("answer", json.dumps({"answer": q.get("solution", "")}))])
+
+
+def cache_holds(cache: ResponseCache, model: ModelConfig, request: dict) -> bool:
+    """Whether the response cache holds the reply to a request the loopback server recorded:
+    a kill -9 test tells by it which replies reached the cache before the kill (a reply the
+    server sent may not have)."""
+    tools = [ToolSpec(**tool["function"]) for tool in request.get("tools", [])]
+    return cache.get(ResponseCache.key(model, request["messages"], tools)) is not None
 
 
 def serve(model: ReferenceModel | ReferenceAgent | ReferenceCoder) -> FakeOpenAIServer:
@@ -162,7 +174,8 @@ class ChattyModel:
 class ReferenceCoder:
     """A coding model behind the loopback server: asked for code, it replies with the demo
     question's hand-written `code:` solution; asked to refine, with the solution. Records
-    (uid, stage) per request."""
+    (uid, stage) per request in `asked`, and the request itself beside it in `requests`
+    (`cache_holds` finds its reply in the response cache)."""
 
     CODE_PROMPT = "You answer questions about a robot's 3D scene graph by writing ONE Python"
 
@@ -170,6 +183,7 @@ class ReferenceCoder:
         self.questions = questions
         self.latency_s = latency_s
         self.asked: list[tuple[str, str]] = []
+        self.requests: list[dict] = []
         self._lock = threading.Lock()
 
     def __call__(self, request: dict, n: int) -> Reply:
@@ -179,6 +193,7 @@ class ReferenceCoder:
                        if q["question"] in messages[-1]["content"]), ("?", {}))
         with self._lock:
             self.asked.append((uid, stage))
+            self.requests.append(request)
         if self.latency_s:
             time.sleep(self.latency_s)
         if stage == "code":
