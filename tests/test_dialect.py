@@ -22,13 +22,20 @@ from tests.test_scene_graph import EXAMPLE
 REWRITES = [
     ("=~->neo4j_regex_match",
      "MATCH (r:Room) WHERE r.nodeSymbol =~ 'R[12]' RETURN r.nodeSymbol AS s",
-     "MATCH (r:Room) WHERE neo4j_regex_match(r.nodeSymbol, 'R[12]') RETURN r.nodeSymbol AS s",
+     "MATCH (r:Room) WHERE neo4j_regex_match(r.nodeSymbol, 'R[12]') = true "
+     "RETURN r.nodeSymbol AS s",
      "MATCH (r:Room) WHERE r.nodeSymbol IN ['R1', 'R2'] RETURN r.nodeSymbol AS s"),
     ("comparison across types->Neo4j's value",
      "MATCH (r:Room) WHERE r.center.x <> 'R1' RETURN r.nodeSymbol AS s",
-     "MATCH (r:Room) WHERE CASE WHEN r.center.x IS NULL THEN NULL ELSE true END "
+     "MATCH (r:Room) WHERE CASE WHEN r.center.x IS NULL THEN NULL ELSE true END = true "
      "RETURN r.nodeSymbol AS s",
      "MATCH (r:Room) RETURN r.nodeSymbol AS s"),
+    ("boolean function in WHERE->= true",
+     "MATCH (n) WHERE n.nodeSymbol IN ['R1', 'O1'] AND n.center.x > -100 "
+     "RETURN n.nodeSymbol AS s",
+     "MATCH (n) WHERE (n.nodeSymbol IN ['R1', 'O1']) = true AND n.center.x > -100 "
+     "RETURN n.nodeSymbol AS s",
+     "MATCH (n) WHERE n.nodeSymbol = 'R1' OR n.nodeSymbol = 'O1' RETURN n.nodeSymbol AS s"),
     ("a < b < c->a < b AND b < c",
      "MATCH (r:Room) WHERE -100 < r.center.x < 100 RETURN r.nodeSymbol AS s",
      "MATCH (r:Room) WHERE (-100 < r.center.x AND r.center.x < 100) RETURN r.nodeSymbol AS s",
@@ -185,7 +192,8 @@ UNCHANGED = [
     "MATCH (r:Room) RETURN count(DISTINCT r.class) AS n",
     "MATCH (r:Room) RETURN r.center AS c, r.center.x AS x ORDER BY x",
     "MATCH (r:Room) WHERE r.class STARTS WITH 'hall' RETURN r.nodeSymbol",
-    "MATCH (r:Room) WHERE r.nodeSymbol IN ['R1', 'R2'] RETURN r.nodeSymbol ORDER BY r.nodeSymbol",
+    "MATCH (r:Room) WHERE r.nodeSymbol = 'R1' OR r.nodeSymbol = 'R2' RETURN r.nodeSymbol "
+    "ORDER BY r.nodeSymbol",
     "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN r.nodeSymbol, count(m)",
     "UNWIND [3, 1, 2] AS x RETURN x ORDER BY x DESC SKIP 1 LIMIT 1",
     "MATCH (r:Room) WHERE EXISTS { MATCH (r)-[:CONTAINS]->(:MeshPlace) } RETURN count(r) AS n",

@@ -60,6 +60,8 @@ from dsgqa.dialect.empty_filters import REWRITE as EMPTY_FILTERS
 from dsgqa.dialect.empty_filters import guard_empty_filters
 from dsgqa.dialect.endpoints import Endpoints
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.filter_conditions import REWRITE as FILTER_CONDITIONS
+from dsgqa.dialect.filter_conditions import compare_filter_conditions
 from dsgqa.dialect.float_sums import REWRITE as SUMS_IN_PLACE
 from dsgqa.dialect.float_sums import decide_sums_in_place
 from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
@@ -382,6 +384,8 @@ class Rewriter:
             self.note(LAMBDA_SOURCES)
         if compare_case_conditions(result):
             self.note(CASE_CONDITIONS)
+        if self.target == "kuzu" and compare_filter_conditions(result):
+            self.note(FILTER_CONDITIONS)
         if skip_union_parts(result):
             self.note(UNION_PARTS)
         self.distinct_rows = read_union_as_all(result)

@@ -1657,4 +1657,32 @@ CASES: list[Case] = [
          "ORDER BY a, b",
          [["O1", "O2"], ["O2", "O1"], ["P1", None], ["P2", None]], True,
          "both engines gave O2 no match (refused; fuzz seed 5656)"),
+    Case("in_filter_on_the_one_node_of_a_label",
+         "MATCH (n) WHERE n.class IN ['apartment'] RETURN n.nodeSymbol AS s",
+         [["B1"]], False,
+         "B1 is the only building; Kuzu's filter on a boolean function over several labels "
+         "returned R3 instead (fuzz seed 6767)"),
+    Case("in_filter_on_an_expanded_node_of_a_one_node_label",
+         "MATCH (a)-[:CONTAINS]->(b) WHERE a.nodeSymbol IN ['B1'] RETURN b.nodeSymbol AS s "
+         "ORDER BY s",
+         [["R1"], ["R2"]], True,
+         "B1 contains R1 and R2 (Kuzu found no row)"),
+    Case("regex_filter_on_the_one_node_of_a_label",
+         "MATCH (n) WHERE n.class =~ 'apart.*' RETURN n.nodeSymbol AS s",
+         [["B1"]], False,
+         "only B1's class matches (the UDF `=~` becomes was filtered wrong on Kuzu)"),
+    Case("all_over_a_property_list_in_a_filter",
+         "MATCH (n) WHERE all(x IN [n.class] WHERE x = 'apartment') RETURN n.nodeSymbol AS s",
+         [["B1"]], False,
+         "only B1's class is apartment (Kuzu returned R3)"),
+    Case("in_filter_with_another_condition",
+         "MATCH (n) WHERE toLower(n.class) IN ['apartment', 'hallway'] AND n.center.x > 1 "
+         "RETURN n.nodeSymbol AS s ORDER BY s",
+         [["B1"], ["R3"]], True,
+         "B1 (x 5) and R3 (x 5) are the apartment and the hallway (Kuzu gave R3 twice)"),
+    Case("in_filter_inside_a_call_subquery",
+         "MATCH (r:Room) CALL (r) { MATCH (b)-[:CONTAINS]->(r) WHERE toLower(b.class) IN "
+         "['apartment'] RETURN b } RETURN r.nodeSymbol AS r, b.nodeSymbol AS b ORDER BY r",
+         [["R1", "B1"], ["R2", "B1"]], True,
+         "B1 contains R1 and R2; R3 is in no building (Kuzu found no row)"),
 ]

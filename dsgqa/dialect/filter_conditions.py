@@ -1,0 +1,43 @@
+"""Kuzu only: a WHERE condition that is a boolean function's value, compared with true.
+
+Kuzu 0.11.3 filters wrongly on such a condition when the node it reads comes from a label
+holding a single node and the scan or expansion reads several labels: `MATCH (n) WHERE
+n.nodeSymbol IN ['R0']` returns the last node of another label instead of the one room
+(`list_contains`, `list_has_all`, `all(..)` over a list and Python UDFs such as the one `=~`
+becomes were measured wrong; a comparison, `STARTS WITH` or `IS NULL` were right, and the same
+expression in RETURN was right). The fuzzer found it as a CALL subquery's `toLower(n4.class) IN
+['hallway']` that let a place through (`bench_dialect_fuzz.py --seed 6767`). Compared with true,
+`(n.nodeSymbol IN ['R0']) = true`, the filter is right, and its three values are the same, so
+every operand of a WHERE's AND / OR / XOR / NOT that is not itself a comparison is compared.
+Ladybug 0.22.0 filters right on all of them and is left as written.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from dsgqa.dialect.case_conditions import compared
+
+REWRITE = "boolean function in WHERE->= true"
+# Conditions Kuzu filters on right: comparisons, NULL and string tests, literals, and the
+# subqueries and pattern predicates it plans as joins.
+_FILTERED_RIGHT = frozenset({
+    "compare", "is_null", "is_not_null", "starts_with", "ends_with", "contains",
+    "true_lit", "false_lit", "null_lit", "subquery", "pattern_predicate",
+})
+
+
+def _needs(condition: Tree) -> bool:
+    return condition.data not in _FILTERED_RIGHT
+
+
+def compare_filter_conditions(root: Tree) -> bool:
+    """Rewrite every WHERE under `root` in place; True when one changed."""
+    changed = False
+    seen: set[int] = set()   # a rewritten tree may share a subtree: rewrite it once
+    for node in list(root.iter_subtrees_topdown()):
+        if node.data == "where" and id(node) not in seen:
+            seen.add(id(node))
+            node.children[-1], fired = compared(node.children[-1], _needs)
+            changed |= fired
+    return changed
