@@ -36,6 +36,13 @@ REWRITES = [
      "MATCH (n) WHERE (n.nodeSymbol IN ['R1', 'O1']) = true AND n.center.x > -100 "
      "RETURN n.nodeSymbol AS s",
      "MATCH (n) WHERE n.nodeSymbol = 'R1' OR n.nodeSymbol = 'O1' RETURN n.nodeSymbol AS s"),
+    ("||->+",
+     "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r.nodeSymbol) AS a "
+     "RETURN a || ['x'] AS s",
+     "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol SKIP 0 WITH coalesce(collect(r.nodeSymbol), "
+     "[]) AS a RETURN a + ['x'] AS s",
+     "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol SKIP 0 WITH collect(r.nodeSymbol) AS a "
+     "RETURN list_append(a, 'x') AS s"),
     ("a < b < c->a < b AND b < c",
      "MATCH (r:Room) WHERE -100 < r.center.x < 100 RETURN r.nodeSymbol AS s",
      "MATCH (r:Room) WHERE (-100 < r.center.x AND r.center.x < 100) RETURN r.nodeSymbol AS s",
@@ -266,6 +273,9 @@ DIALECT_ERRORS = [
     "MATCH (r:Room) RETURN toUpper(r.center.x) AS s",
     "MATCH (r:Room) RETURN size(r.center.x) AS s",
     "MATCH (r:Room) RETURN replace(r.nodeSymbol, 1, 'a') AS s",
+    # `||` concatenates two strings or two lists only (Neo4j raises on a string and a number).
+    "MATCH (r:Room) RETURN r.nodeSymbol || r.center.x AS s",
+    "MATCH (r:Room) WITH collect(r.nodeSymbol) AS a RETURN a || 'x' AS s",
     # Results of two kinds read by a later clause or sorted by: the engines make them one type
     # (a whole column of the final RETURN is held as a struct, `mixed_results.py`).
     "MATCH (r:Room) WITH CASE WHEN r.center.x > 0 THEN r.nodeSymbol ELSE r.center.x END AS v "
@@ -282,7 +292,7 @@ DIALECT_ERRORS = [
     "RETURN date()",
     "MATCH (n:Room)-->() RETURN [(n)-->(m) | m.nodeSymbol]",
     "RETURN point({latitude: 1.0, longitude: 2.0})",
-    "MATCH (n:Room) RETURN n {.*}",
+    "WITH {a: 1} AS m RETURN m {.*}",   # .* of a map (of a node it is the layout's keys)
     # A COLLECT's order kept only where pattern_lists.py rewrites it (not after an UNWIND).
     "MATCH (n:Room) UNWIND [1, 2] AS k RETURN COLLECT { MATCH (n)-->(m) RETURN m "
     "ORDER BY m.nodeSymbol }",

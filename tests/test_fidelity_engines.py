@@ -37,8 +37,6 @@ KNOWN_GAPS: dict[str, str] = {}
 REFUSED_ON_BOTH: dict[str, str] = {}
 REFUSED_ON_KUZU = {
     **REFUSED_ON_BOTH,
-    "fid111": "properties(n) as a whole map (Kuzu 0.11.3 has no node -> map)",
-    "fid112": "properties(n) as a whole map (Kuzu 0.11.3 has no node -> map)",
     "fid130": "shortestPath() filtered on its nodes (Kuzu's SHORTEST ignores node filters)",
     "fid60": "a variable-length pattern from 0 hops (Kuzu miscounts zero-length paths)",
     "fid132": "shortestPath() filtered on its nodes (Kuzu's SHORTEST ignores node filters)",

@@ -16,7 +16,7 @@ _PRECEDENCE = {
     "is_null": 6, "is_not_null": 6, "starts_with": 6, "ends_with": 6, "contains": 6, "in_": 6,
     "regex": 6, "has_label": 11,
 }
-_ARITH = {"+": 7, "-": 7, "*": 8, "/": 8, "%": 8, "^": 9}
+_ARITH = {"+": 7, "-": 7, "||": 7, "*": 8, "/": 8, "%": 8, "^": 9}
 _ATOM = 12
 
 
@@ -30,16 +30,20 @@ def precedence(node: object) -> int:
     return _PRECEDENCE.get(str(node.data), _ATOM)
 
 
-# Words Kuzu's and Ladybug's parsers reserve that Neo4j takes as names (`RETURN r.nodeSymbol AS
-# ends` failed to parse, measured on Ladybug 0.22.0); none is a function's name.
-# Words the engines' parsers reserve (or the write guard reads as a clause) that Neo4j takes as
-# names: backquoted wherever the translation prints them as one. Not the names of functions the
-# translation calls (`any`, `cast`, `exists`), which a backquote would turn into variables.
+# Words Kuzu's or Ladybug's parser reserves (or the write guard reads as a clause) that Neo4j
+# takes as names (`RETURN r.nodeSymbol AS ends`, `AS all`, `UNWIND range(0, 2) AS index` failed
+# to parse; measured as aliases on Kuzu 0.11.3 and Ladybug 0.22.0): backquoted wherever the
+# translation prints them as a name. A called function's name is printed as written
+# (`_callee`): a backquote would turn `any(..)` or `cast(..)` into a variable.
 _ENGINE_RESERVED = frozenset({
-    "ENDS", "STARTS", "ORDER", "GROUP", "END", "DESC", "ASC", "SHORTEST", "TABLE", "PROFILE",
-    "MACRO", "COLUMN", "DEFAULT", "PRIMARY", "GLOB", "ON", "COMMENT", "COPY", "CHECKPOINT",
-    "ATTACH", "DETACH", "USE", "INSTALL", "UNINSTALL", "LOAD", "EXPORT", "IMPORT", "BEGIN",
-    "COMMIT", "ROLLBACK", "CREATE", "DROP", "ALTER", "SET", "DELETE", "MERGE", "UPDATE",
+    "ACYCLIC", "ALL", "ALTER", "AND", "ANY", "ASC", "ASCENDING", "ATTACH", "BEGIN", "CASE",
+    "CAST", "CHECKPOINT", "COLUMN", "COMMENT", "COMMIT", "COPY", "CREATE", "DEFAULT", "DELETE",
+    "DESC", "DESCENDING", "DETACH", "DISTINCT", "DROP", "ELSE", "END", "ENDS", "EXISTS",
+    "EXPORT", "FALSE", "GLOB", "GROUP", "IMPORT", "IN", "INDEX", "INSTALL", "LOAD", "MACRO",
+    "MERGE", "NONE", "NOT", "NULL", "ON", "ONLY", "OPTIONAL", "OR", "ORDER", "PRIMARY",
+    "PROFILE", "ROLLBACK", "SET", "SHORTEST", "SINGLE", "STARTS", "TABLE", "THEN", "TRAIL",
+    "TRUE", "UNINSTALL", "UNION", "UNWIND", "UPDATE", "USE", "WHEN", "WHERE", "WITH",
+    "WSHORTEST", "XOR",
 })
 
 
@@ -357,16 +361,23 @@ class Emitter:
         base, low, high = node.children
         return f"{self._sub(base, _ATOM)}[{self.emit(low)}:{self.emit(high)}]"
 
+    def _callee(self, callee: object) -> str:
+        """A called function's name as written (a reserved word stays bare: `any(..)`)."""
+        if isinstance(callee, Tree) and callee.data == "var":
+            return str(callee.children[0].children[0]) if isinstance(
+                callee.children[0], Tree) else str(callee.children[0])
+        return self.emit(callee)
+
     def e_call(self, node: Tree) -> str:
         callee, *args = node.children
-        return f"{self.emit(callee)}({', '.join(self.emit(a) for a in args)})"
+        return f"{self._callee(callee)}({', '.join(self.emit(a) for a in args)})"
 
     def e_call_star(self, node: Tree) -> str:
-        return f"{self.emit(node.children[0])}(*)"
+        return f"{self._callee(node.children[0])}(*)"
 
     def e_call_distinct(self, node: Tree) -> str:
         callee, _distinct, *args = node.children
-        return f"{self.emit(callee)}(DISTINCT {', '.join(self.emit(a) for a in args)})"
+        return f"{self._callee(callee)}(DISTINCT {', '.join(self.emit(a) for a in args)})"
 
     def e_cast_arg(self, node: Tree) -> str:
         return f"{self.emit(node.children[0])} AS {name_text(node.children[1])}"

@@ -193,6 +193,21 @@ MIXED_LIST_KEY = "_neo4j_item_"
 MIXED_VALUE_KEY = "_neo4j_value_"
 
 
+# A node's properties as one map (`properties(n)`, `n {.*}`): a struct of the layout's keys and
+# this field, which names the keys a NULL value means absent (Neo4j stores no NULL property, so
+# an object without a box has no `bbox_center` key); rows drop those and this field.
+PROPERTIES_KEY = "_neo4j_properties_"
+
+
+def property_map(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The map such a struct stands for, or None for any other struct."""
+    if PROPERTIES_KEY not in value:
+        return None
+    absent = set(str(value[PROPERTIES_KEY] or "").split(","))
+    return {key: v for key, v in value.items()
+            if key != PROPERTIES_KEY and not (v is None and key in absent)}
+
+
 def mixed_value(value: dict[str, Any]) -> tuple[bool, Any]:
     """(True, the value) for such a struct, (False, None) for any other."""
     if not value or not all(str(key).startswith(MIXED_VALUE_KEY) for key in value):

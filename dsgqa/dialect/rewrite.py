@@ -66,7 +66,7 @@ from dsgqa.dialect.float_sums import REWRITE as SUMS_IN_PLACE
 from dsgqa.dialect.float_sums import decide_sums_in_place
 from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
 from dsgqa.dialect.free_aggregates import unwind_free_aggregates
-from dsgqa.dialect.functions import MIXED_LIST_KEY, UDFS
+from dsgqa.dialect.functions import MIXED_LIST_KEY, PROPERTIES_KEY, UDFS
 from dsgqa.dialect.hop_lists import REWRITE as HOP_LISTS
 from dsgqa.dialect.hop_lists import read_hops_as_lists
 from dsgqa.dialect.label_expressions import REWRITE as LABEL_EXPRESSIONS
@@ -1033,10 +1033,10 @@ class Rewriter:
 
     def r_map_projection(self, node: Tree) -> Tree:
         subject, *entries = node.children
+        if any(entry.data == "proj_all" for entry in entries):
+            return self._property_map(subject, ctype(subject), entries)
         fields = []
         for entry in entries:
-            if entry.data == "proj_all":
-                raise DialectError("map projection with .* has no Kuzu equivalent")
             if entry.data == "proj_prop":
                 fields.append(tree("map_entry", entry.children[0],
                                    prop(subject, plain_name(entry.children[0]))))
@@ -1048,6 +1048,39 @@ class Rewriter:
         # collect() keeps, count() counts and coalesce() takes).
         if subject.data != "var":
             return projected
+        return null_when_null(subject, projected, always=getattr(subject, "element", False))
+
+    def _property_map(self, subject: Tree, kind: str, entries: list[Tree]) -> Tree:
+        """`properties(n)` or `n {.*, ...}` of a node: a struct of the layout's keys its labels
+        have (`functions.PROPERTIES_KEY` names the ones a NULL means absent), then the other
+        entries; NULL for a NULL node. Where the labels are not known (a node from a list) a
+        key of another label cannot be read."""
+        if kind != "node" or subject.data != "var":
+            raise DialectError("properties() or a map projection with .* of anything but a "
+                               "node variable")
+        labels = getattr(subject, "labels", None)
+        if labels is not None and "Object" not in labels:
+            keys = NODE_KEYS
+        elif labels == frozenset({"Object"}) or not getattr(subject, "computed", True):
+            keys = OBJECT_KEYS
+        else:
+            raise DialectError("properties() or .* of a node whose labels are not known")
+        self.note("properties of a node->struct of the layout's keys")
+        fields = {key: tree("map_entry", key_name(key), prop(clone(subject), key))
+                  for key in keys}
+        for entry in entries:
+            if entry.data == "proj_prop":   # `.k` next to `.*`: the same value
+                key = plain_name(entry.children[0])
+                if key not in fields:
+                    fields[key] = tree("map_entry", entry.children[0], prop(clone(subject), key))
+            elif entry.data == "proj_key":
+                key = plain_name(entry.children[0])
+                if key in keys:
+                    raise DialectError(f"a map projection with .* that sets {key} again")
+                fields[key] = tree("map_entry", *entry.children)
+        absent = tree("str_lit", Token("STRING", quote_string(",".join(keys))))
+        projected = tree("map_literal", tree("map_entry", name(PROPERTIES_KEY), absent),
+                         *fields.values())
         return null_when_null(subject, projected, always=getattr(subject, "element", False))
 
     def r_list_comp(self, node: Tree) -> Tree:
@@ -1074,7 +1107,11 @@ class Rewriter:
     def pre_arith(self, node: Tree) -> Tree:
         """A `+` chain that makes a string (`r.nodeSymbol + ':' + n`) as one `str_concat` of its
         terms: Neo4j concatenates a number's toString() and gives NULL when any term is NULL;
-        Kuzu has no STRING + INT64 and takes a NULL string for ''."""
+        Kuzu has no STRING + INT64 and takes a NULL string for ''. `||` is read as `+` first."""
+        if str(node.children[1]) == "||" and "null" in map(ctype, node.children[::2]):
+            self.note("||->+")
+            return tree("null_lit")   # Kuzu has no STRING + NULL
+        self._concatenation_as_plus(node)
         if str(node.children[1]) != "+" or ctype(node) != "str":
             return node
         terms: list[object] = []
@@ -1087,6 +1124,24 @@ class Rewriter:
         concat = tree("str_concat", *terms)
         concat.ctype = "str"  # type: ignore[attr-defined]
         return concat
+
+    def _concatenation_as_plus(self, node: Tree) -> None:
+        """`a || b` (Neo4j 5.19, GQL's concatenation) as `a + b` down the chain it heads: the
+        same value where both are strings or both lists (a NULL operand: `pre_arith`). Neo4j
+        raises on any other pair; where the operands' types are not known to be such a pair,
+        refused."""
+        current: object = node
+        while isinstance(current, Tree) and current.data == "arith" \
+                and str(current.children[1]) in ("+", "||"):
+            if str(current.children[1]) == "||":
+                left, right = (ctype(child) for child in current.children[::2])
+                known = {left, right} - {"null"}
+                if not (known <= {"str"} or all(t.startswith("list<") for t in known)):
+                    raise DialectError("|| of operands not known to be two strings or two lists "
+                                       f"({left} || {right}: Neo4j raises on other values)")
+                self.note("||->+")
+                current.children[1] = Token("ADD_OP", "+")
+            current = current.children[0]
 
     def r_str_concat(self, node: Tree) -> Tree:
         self.note("string + value->NULL-aware concatenation")
@@ -1645,12 +1700,13 @@ def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 
 def _properties(rw: Rewriter, node: Tree, args: list) -> Tree:
-    """`properties(n)`: Ladybug returns a node's properties as a struct, as Neo4j's map; Kuzu
-    0.11.3 has only its own `properties(list, key)` (passed through)."""
-    if len(args) == 2 or rw.target == "ladybug":
+    """`properties(n)`: the node's properties as Neo4j's map (`Rewriter._property_map`); Kuzu's
+    own `properties(list, key)` passes through. (Ladybug's own properties(n) keeps a key whose
+    value is NULL: an object without a box had `bbox_center: null`, absent in Neo4j.)"""
+    if len(args) == 2:
         return node
-    raise DialectError("properties() as a whole map on Kuzu (one key of it, properties(n)['k'], "
-                       "works; Ladybug has the whole map)")
+    _arity("properties", args, 1)
+    return rw._property_map(args[0], node.child_types[1], [])
 
 
 def _element_id(rw: Rewriter, node: Tree, args: list) -> Tree:

@@ -466,9 +466,13 @@ def _property_type(key: str) -> str:
 
 
 def arith_type(left: str, op: str, right: str) -> str:
-    """The type of `left op right` (`+` of a string is concatenation)."""
+    """The type of `left op right` (`+` of a string is concatenation; `||` concatenates two
+    strings or two lists, nothing else)."""
     if "null" in (left, right):
         return "null"
+    if op == "||":
+        both = left == right == "str" or (left.startswith("list<") and right.startswith("list<"))
+        return arith_type(left, "+", right) if both else UNKNOWN
     if op == "+":
         if left.startswith("list<") or right.startswith("list<"):
             return left if left.startswith("list<") else right

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from dsgqa.dialect.functions import mixed_list, mixed_value
+from dsgqa.dialect.functions import mixed_list, mixed_value, property_map
 from dsgqa.scene_graph import EDGE_TYPES, LABELS, SceneGraph
 
 # Engine-internal keys of Kuzu node/rel values; offsets mean nothing to a reader of the rows.
@@ -141,6 +141,9 @@ def plain_value(value: Any) -> Any:
         items = mixed_list(value)
         if items is not None:  # a Neo4j list of mixed types, as the translator wrote it
             return [plain_value(v) for v in items]
+        properties = property_map(value)
+        if properties is not None:  # a node's properties as one map, as the translator wrote it
+            return {str(k): plain_value(v) for k, v in properties.items()}
         # Ladybug spells the internal keys in capitals (`_ID`, `_LABEL`); Kuzu in lower case.
         return {_key(str(k)): plain_value(v) for k, v in value.items()
                 if str(k).lower() not in _INTERNAL_KEYS}
