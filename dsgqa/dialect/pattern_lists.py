@@ -42,7 +42,7 @@ from dsgqa.dialect.trees import (
     tree,
     var,
 )
-from dsgqa.dialect.types import POINT_FIELDS
+from dsgqa.dialect.types import POINT_FIELDS, UNKNOWN
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "pattern comprehension->OPTIONAL MATCH + collect"
@@ -152,7 +152,8 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
             return None
         found: list[tuple[Tree, int]] = []
         _comprehensions(items, found)
-        scope = list(getattr(projection, "scope_before", {}))
+        known = dict(getattr(projection, "scope_before", {}))
+        scope = list(known)
         new_clauses: list[Tree] = []
         for parent, index in found:
             comprehension = parent.children[index]
@@ -176,6 +177,9 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
             column = names.fresh("_pc")
             match = tree("match", Token("OPTIONAL", "OPTIONAL"),
                          tree("pattern_list", tree("pattern", chain)))
+            # the names before it, as the annotator leaves them on a written clause: later
+            # passes read them (`outer_values.py` moves an outer value its WHERE reads)
+            match.scope_before = {v: known.get(v, UNKNOWN) for v in scope}  # type: ignore[attr-defined]
             if where is not None:
                 match.children.append(tree("where", where))
             carried = [tree("proj_item", var(v)) for v in scope]

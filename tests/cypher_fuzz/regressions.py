@@ -1685,4 +1685,10 @@ CASES: list[Case] = [
          "['apartment'] RETURN b } RETURN r.nodeSymbol AS r, b.nodeSymbol AS b ORDER BY r",
          [["R1", "B1"], ["R2", "B1"]], True,
          "B1 contains R1 and R2; R3 is in no building (Kuzu found no row)"),
+    Case("pattern_comprehension_where_reads_an_outer_missing_box",
+         "MATCH (n:Object) RETURN n.nodeSymbol AS s, [(n)<-[:OBJECT_CONNECTED]-(m:Object) "
+         "WHERE m.class <> 'box' AND n.bbox_dim IS NULL | m.nodeSymbol] AS c ORDER BY s",
+         [["O1", []], ["O2", ["O1"]], ["O3", []]], True,
+         "O2 has no box and O1 (trash) is its neighbour; the OPTIONAL MATCH the comprehension "
+         "became joined on the NULL box and found nothing on both engines (fuzz seed 8989)"),
 ]
