@@ -1364,6 +1364,44 @@ def _first_sign_per_room(g: Graph) -> Any:
             for r in g.of("Room")}
 
 
+@gold("fid154")
+def _room_labels_joined(g: Graph) -> Any:
+    return SLDPSet([f"{r.symbol}:{r.cls}" for r in g.of("Room")])
+
+
+def _objects_under(g: Graph, place: str) -> int:
+    return sum(1 for o in g.children.get(place, ()) if g.nodes[o].label == "Object")
+
+
+@gold("fid155")
+def _three_commonest_classes(g: Graph) -> Any:
+    counts = Counter(o.cls for o in g.of("Object"))
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+    return {cls: n for cls, n in ranked}
+
+
+@gold("fid156")
+def _bicycle_map_projection(g: Graph) -> Any:
+    return _properties(_the(g, "Object", "bicycle"))
+
+
+@gold("fid157")
+def _fullest_mesh_places(g: Graph) -> Any:
+    ranked = sorted(g.of("MeshPlace"), key=lambda m: (-_objects_under(g, m.symbol), m.symbol))
+    return SLDPList([m.symbol for m in ranked[:3]])
+
+
+@gold("fid158")
+def _first_and_last_mesh_place_per_hallway(g: Graph) -> Any:
+    ends = {r.symbol: _mesh_children(g, r.symbol) for r in g.of("Room", "hallway")}
+    return {room: SLDPList([places[0], places[-1]]) for room, places in ends.items() if places}
+
+
+@gold("fid159")
+def _rooms_ranked_by_symbol(g: Graph) -> Any:
+    return {i + 1: r.symbol for i, r in enumerate(g.of("Room"))}
+
+
 def _java_round(value: float, places: int) -> float:
     """Neo4j's round(x, places): the decimal digits Java prints, rounded half up."""
     import decimal

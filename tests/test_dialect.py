@@ -237,6 +237,9 @@ SYNTAX_ERRORS = ["hello world", "MATCH (n RETURN n", "MATCH (n) RETURN", "RETURN
                  "MATCH (r:Room) RETURN (r)-[:CONTAINS]->() AS n",
                  "MATCH (r:Room) RETURN length(r.nodeSymbol) AS n",
                  "MATCH (r:Room) RETURN toInt('3') AS n",
+                 # An aggregate in the ORDER BY of a projection that does not aggregate.
+                 "MATCH (o:Object) RETURN o.class AS class ORDER BY count(*) DESC LIMIT 2",
+                 "MATCH (o:Object) WITH o ORDER BY max(o.center.x) RETURN o.nodeSymbol AS s",
                  "MATCH p = (r:Room)-->() RETURN rels(p) AS n",
                  "RETURN filter(x IN [1, 2] WHERE x > 1) AS n",
                  # Projections Neo4j 5 rejects when it compiles the query.

@@ -59,6 +59,10 @@ IDIOMS = {
     "idiom-reduce-distinct": re.compile(r"reduce\(\w+ = \[\], .*CASE WHEN \w+ IN \w+ THEN"),
     "idiom-map-projection": re.compile(r"\w+ \{\.\w+"),
     "idiom-head-collect": "head(collect(",
+    "idiom-double-bar": " || ",
+    "idiom-keyword-alias": re.compile(r"\bAS (all|any|index|union|exists|single|none)\b"),
+    "idiom-map-projection-all": re.compile(r"\w+ \{\.\*"),
+    "idiom-unwind-range": "UNWIND range(",
 }
 
 

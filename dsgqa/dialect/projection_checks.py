@@ -8,7 +8,8 @@
   fail with an internal error, or group by the hidden key and answer.
 - Two result columns of one name (`RETURN n.class, n.class`), and an expression a WITH passes
   on without a name (`WITH n.class`): errors in Neo4j; the engines answer.
-- An aggregate in a WHERE (`MATCH (n) WHERE count(n) > 1`): an error in Neo4j; the engines
+- An aggregate in a WHERE (`MATCH (n) WHERE count(n) > 1`), or in the ORDER BY of a projection
+  that does not aggregate (`RETURN o.class ORDER BY count(*)`): an error in Neo4j; the engines
   fail with an internal error, which would be charged to the engine.
 - The parts of a UNION must return the same column names: Neo4j refuses `RETURN 1 AS a UNION
   RETURN 1 AS b`, which the engines answer. Parts naming the same columns in another order are
@@ -112,6 +113,11 @@ def _check_projection(clause: Tree) -> list[str | None]:
                                     "not supported")
         names.append(name)
     _check_grouping(items)
+    order = child_of(clause.children[0], "order")
+    if order is not None and has_aggregate(order) \
+            and not any(isinstance(item, Tree) and has_aggregate(item) for item in items):
+        raise CypherSyntaxError("Cannot use aggregation in ORDER BY if there are no aggregate "
+                                "expressions in the preceding RETURN or WITH")
     return names
 
 

@@ -624,11 +624,16 @@ class Rewriter:
         return node
 
     def r_return_clause(self, node: Tree) -> Tree:
-        """Unaliased items whose text a rewrite changed keep Neo4j's column name (the text)."""
+        """Unaliased items whose text a rewrite changed keep Neo4j's column name (the text), as
+        do all of them where the ORDER BY holds a subquery: both engines fail to bind one
+        beside an unaliased `m.nodeSymbol` ("Cannot bind as node pattern")."""
         projection = node.children[0]
         self._distinct_beside_aggregate(projection)
         self._null_point_keys(projection)
         proj_items = child_of(projection, "proj_items")
+        order = child_of(projection, "order")
+        named_all = order is not None and any(
+            sub.data == "subquery" for sub in order.iter_subtrees())
         emitter = Emitter()
         for item in proj_items.children:
             if not isinstance(item, Tree) or len(item.children) != 1:
@@ -637,7 +642,7 @@ class Rewriter:
             if original is None:
                 continue
             emitted = emitter.emit(item.children[0])
-            if "".join(emitted.split()) != "".join(original.split()):
+            if named_all or "".join(emitted.split()) != "".join(original.split()):
                 alias = "`" + " ".join(original.split()).replace("`", "``") + "`"
                 item.children.append(tree("name", Token("QUOTED_NAME", alias)))
         for rewrite in fix_order_by(projection, is_return=True):
