@@ -57,6 +57,12 @@ REWRITES = [
      "floor(abs(CAST(o.center.x AS DOUBLE))) AS INT64) AS x",
      "MATCH (o:Object) RETURN CAST(CASE WHEN o.center.x < 0 THEN ceil(o.center.x) "
      "ELSE floor(o.center.x) END AS INT64)"),
+    ("toInteger(boolean)->CASE",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, toInteger(r.class = 'lounge') AS l",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, CASE WHEN (r.class = 'lounge') IS NULL THEN NULL "
+     "WHEN r.class = 'lounge' THEN 1 ELSE 0 END AS l",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, CASE WHEN r.class = 'lounge' THEN 1 ELSE 0 END "
+     "AS l"),
     ("toFloat->CAST", "RETURN toFloat(2) AS f", "RETURN CAST(2 AS DOUBLE) AS f",
      "RETURN 2.0"),
     ("toFloat(text)->neo4j_to_float", "RETURN toFloat(' 2.5') AS f",

@@ -697,6 +697,10 @@ class Rewriter:
                                  binding.children[1], [test]):
                 args[0].children[1:] = by_position(binding, [test], self.names, False)
                 self.note(CAPTURES)
+        if fname == "keys" and len(args) == 1 and isinstance(args[0], Tree) \
+                and args[0].data == "call" and len(args[0].children) == 2 \
+                and function_name(args[0].children[0]).lower() == "properties":
+            node.children[1] = args[0].children[1]   # the keys of a node's map are its keys
         if fname == "reduce" and _is_reduce(args) and refold(node, self.names):
             self.note(REDUCE_FOLDS)
         if fname == "exists" and len(args) == 1 and isinstance(args[0], Tree) \
@@ -1300,6 +1304,11 @@ def _to_integer(rw: Rewriter, node: Tree, args: list) -> Tree:
     if node.child_types[1] == "str":   # Neo4j's parse: NULL for text that is no number
         rw.note("toInteger(text)->neo4j_to_integer")
         return call("neo4j_to_integer", value)
+    if node.child_types[1] == "bool":   # Neo4j: true 1, false 0 (the engines cannot CAST it)
+        rw.note("toInteger(boolean)->CASE")
+        return tree("case_expr", tree("case_when", tree("is_null", clone(value)),
+                                      tree("null_lit")),
+                    tree("case_when", value, int_lit(1)), int_lit(0))
     rw.note("toInteger->CAST")
     as_double = cast(value, "DOUBLE")
     # Neo4j truncates toward zero; Kuzu's CAST to INT64 rounds.
