@@ -30,7 +30,7 @@ REWRITES = [
      "MATCH (r:Room) WHERE CASE WHEN r.center.x IS NULL THEN NULL ELSE true END = true "
      "RETURN r.nodeSymbol AS s",
      "MATCH (r:Room) RETURN r.nodeSymbol AS s"),
-    ("boolean function in WHERE->= true",
+    ("boolean function in WHERE or WHEN->= true",
      "MATCH (n) WHERE n.nodeSymbol IN ['R1', 'O1'] AND n.center.x > -100 "
      "RETURN n.nodeSymbol AS s",
      "MATCH (n) WHERE (n.nodeSymbol IN ['R1', 'O1']) = true AND n.center.x > -100 "

@@ -1691,4 +1691,18 @@ CASES: list[Case] = [
          [["O1", []], ["O2", ["O1"]], ["O3", []]], True,
          "O2 has no box and O1 (trash) is its neighbour; the OPTIONAL MATCH the comprehension "
          "became joined on the NULL box and found nothing on both engines (fuzz seed 8989)"),
+    Case("regex_when_on_the_one_building",
+         "MATCH (b:Building) RETURN CASE WHEN b.class =~ 'apart.*' THEN 1 ELSE 0 END AS v",
+         [[1]], False,
+         "B1's class matches; Kuzu took the ELSE on the one row (a UDF in a WHEN)"),
+    Case("quantifier_when_after_an_aggregation",
+         "MATCH (o:Object) WITH count(*) AS c RETURN CASE WHEN all(x IN [c] WHERE x = 3) "
+         "THEN 'three' ELSE 'other' END AS v",
+         [["three"]], False,
+         "three objects; Kuzu took the ELSE on the one aggregated row"),
+    Case("quantifier_when_counted_on_the_one_building",
+         "MATCH (b:Building) RETURN count(CASE WHEN any(x IN [b.class] WHERE x = 'apartment') "
+         "THEN 1 END) AS v",
+         [[1]], False,
+         "the one building is an apartment (Kuzu counted 0)"),
 ]
