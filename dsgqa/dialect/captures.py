@@ -135,7 +135,8 @@ def walked(source: object) -> bool:
 def affected(bound: str, source: object, bodies: list[object]) -> bool:
     """Whether one of the engines' lambda bugs can change `[bound IN source ...bodies]` (each
     measured on both engines):
-    - a variable holding nodes, relationships or structs, whatever the body reads;
+    - a variable holding nodes, relationships or structs, or a function of one, whatever the
+      body reads;
     - a list variable one of several lambdas walks (`mark_shared_sources`);
     - a body building a map or list of the bare element (`_packs_element`);
     - a list variable, or a function of one, and a body reading the row;
@@ -144,6 +145,13 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         return False
     if isinstance(source, Tree) and source.data == "var" and (
             ctype(source) in _STRUCT_LISTS or getattr(source, "shared", False)):
+        return True
+    if isinstance(source, Tree) and ctype(source) in _STRUCT_LISTS \
+            and source.data not in ("list_literal", "slice") and any(
+                sub.data == "var" and ctype(sub) in _STRUCT_LISTS
+                for sub in source.iter_subtrees_topdown()):
+        # a function of such a variable, whatever the body reads: `[x IN reverse(xs) |
+        # x.nodeSymbol]` read another row's node on Ladybug after a WITH that walked xs
         return True
     if _packs_element(bodies, bound):
         return True

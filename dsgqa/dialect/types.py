@@ -134,6 +134,30 @@ def _pattern_names(match: Tree) -> set[str]:
     return found
 
 
+def _comprehension_pattern_names(pattern: Tree) -> dict[str, str]:
+    """The names a pattern comprehension's pattern binds -> "node" or "rel": its nodes are
+    parenthesised expressions (`(m)`, `(m:Label)`) or node patterns, its relationships
+    `rel_detail`s."""
+    found: dict[str, str] = {}
+    atoms = [pattern.children[0]]
+    for part in pattern.children[1:]:
+        if isinstance(part, Tree) and part.data == "pattern_tail":
+            atoms += part.children
+    for atom in atoms:
+        inner = atom
+        while isinstance(inner, Tree) and inner.data in ("paren", "has_label"):
+            inner = inner.children[0]
+        named = isinstance(inner, Tree) and inner.children \
+            and isinstance(inner.children[0], Tree) and inner.children[0].data == "name"
+        if named and inner.data in ("var", "node_pattern"):
+            found[plain_name(inner.children[0])] = "node"
+    for sub in pattern.iter_subtrees():
+        if sub.data == "rel_detail" and sub.children and isinstance(sub.children[0], Tree) \
+                and sub.children[0].data == "name":
+            found[plain_name(sub.children[0])] = "rel"
+    return found
+
+
 class TypeAnnotator:
     """Walks the clauses of each single query in order, keeping the variables in scope."""
 
@@ -426,6 +450,21 @@ class TypeAnnotator:
 
     def _list_comp(self, node: Tree, scope: dict[str, str]) -> str:
         binding, *rest = node.children
+        if isinstance(binding, Tree) and binding.data == "pattern_predicate":
+            # A pattern comprehension: its node and relationship names are nodes and
+            # relationships inside it (`[(r)-->(m) | m]` is a list of nodes).
+            names = _comprehension_pattern_names(binding)
+            inner = {**scope, **names}
+            # read as nullable: the translation matches the pattern with an OPTIONAL MATCH
+            # (`pattern_lists.py`), whose row without a match holds NULLs
+            added = set(names) - self.optional
+            self.optional |= added
+            try:
+                results = [self.expr(child, inner) for child in node.children]
+            finally:
+                self.optional -= added
+            return f"list<{results[-1]}>" if len(rest) >= 1 and (
+                node.data == "list_comp_map" or len(rest) == 2) else f"list<{UNKNOWN}>"
         if not (isinstance(binding, Tree) and binding.data == "in_"):
             for child in node.children:
                 self.expr(child, scope)
