@@ -13,8 +13,8 @@
   fail with an internal error, which would be charged to the engine.
 - The parts of a UNION must return the same column names: Neo4j refuses `RETURN 1 AS a UNION
   RETURN 1 AS b`, which the engines answer. Parts naming the same columns in another order are
-  valid in Neo4j, which matches them by name; the engines match them by position, so that form
-  is refused (`dialect`).
+  valid in Neo4j, which matches them by name; the engines match them by position, so such a
+  part's items are put in the first part's order.
 
 A model's query that fails on Heracles' Neo4j fails here with `syntax`, so it scores the same.
 The checks read the original tree (before any rewrite) and never flag what they cannot tell:
@@ -27,7 +27,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.errors import CypherSyntaxError, DialectError
+from dsgqa.dialect.errors import CypherSyntaxError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
 from dsgqa.dialect.trees import CALLS, binds, child_of, declared_names, shape, text_of
 
@@ -121,17 +121,22 @@ def _check_projection(clause: Tree) -> list[str | None]:
     return names
 
 
-def _check_union(columns: list[list[str | None]]) -> None:
+def _check_union(columns: list[list[str | None]], returns: list[Tree | None]) -> None:
+    """The parts must name the same columns; a part naming them in another order (Neo4j
+    matches the parts by name, the engines by position) gets its items put in the first
+    part's order, which changes nothing in Neo4j."""
     first = columns[0]
-    for other in columns[1:]:
+    for other, clause in zip(columns[1:], returns[1:], strict=True):
         if None in first or None in other:
             continue
         if set(other) != set(first):
             raise CypherSyntaxError("All sub queries in an UNION must have the same return "
                                     "column names")
-        if other != first:
-            raise DialectError("UNION parts naming their columns in different orders (Neo4j "
-                               "matches them by name, the engines by position)")
+        if other != first and clause is not None:
+            items = child_of(clause.children[0], "proj_items")
+            by_name = {_column(item): item for item in items.children
+                       if isinstance(item, Tree)}
+            items.children = [by_name[name] for name in first]
 
 
 def _check_where(clause: Tree) -> None:
@@ -148,13 +153,17 @@ def check_projections(root: Tree) -> None:
             _check_where(clause)
     query = root.children[0] if root.data == "start" else root
     returned: list[list[str | None]] = []
+    returns: list[Tree | None] = []
     for part in query.children:
         if not (isinstance(part, Tree) and part.data == "single_query"):
             continue
         last: list[str | None] = []
+        final: Tree | None = None
         for clause in part.children:
             if isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause"):
                 last = _check_projection(clause)
+                final = clause if clause.data == "return_clause" else None
         returned.append(last)
+        returns.append(final)
     if len(returned) > 1:
-        _check_union(returned)
+        _check_union(returned, returns)

@@ -832,6 +832,11 @@ class Rewriter:
 
     def r_index(self, node: Tree) -> Tree:
         base, index = node.children
+        if (node.child_types and node.child_types[0] in ("node", "rel", "map", "point")) \
+                or node.child_types[1:] == ["str"]:
+            # `n[key]` with a computed key (a literal key became `n.key` before): Neo4j reads
+            # the property named by the row's value; the engines index lists only.
+            raise DialectError("a property read with a computed key (n[key])")
         if node.child_types and node.child_types[0] == "list<mixed>":
             position = _int_value(index)
             if position is None or position < 0:
@@ -1077,18 +1082,20 @@ class Rewriter:
         self.note("properties of a node->struct of the layout's keys")
         fields = {key: tree("map_entry", key_name(key), prop(clone(subject), key))
                   for key in keys}
+        absent = list(keys)   # keys whose NULL means absent: those only `.*` brings
         for entry in entries:
-            if entry.data == "proj_prop":   # `.k` next to `.*`: the same value
+            if entry.data in ("proj_prop", "proj_key"):
+                # `.k` or `k: v` next to `.*`: the key is there, NULL or not (the later entry
+                # wins in Neo4j)
                 key = plain_name(entry.children[0])
-                if key not in fields:
-                    fields[key] = tree("map_entry", entry.children[0], prop(clone(subject), key))
-            elif entry.data == "proj_key":
-                key = plain_name(entry.children[0])
-                if key in keys:
-                    raise DialectError(f"a map projection with .* that sets {key} again")
-                fields[key] = tree("map_entry", *entry.children)
-        absent = tree("str_lit", Token("STRING", quote_string(",".join(keys))))
-        projected = tree("map_literal", tree("map_entry", name(PROPERTIES_KEY), absent),
+                value = prop(clone(subject), key) if entry.data == "proj_prop" \
+                    else entry.children[1]
+                fields.pop(key, None)
+                fields[key] = tree("map_entry", entry.children[0], value)
+                if key in absent:
+                    absent.remove(key)
+        absent_keys = tree("str_lit", Token("STRING", quote_string(",".join(absent))))
+        projected = tree("map_literal", tree("map_entry", name(PROPERTIES_KEY), absent_keys),
                          *fields.values())
         return null_when_null(subject, projected, always=getattr(subject, "element", False))
 
