@@ -1385,9 +1385,12 @@ class Generator:
         self.tag("double_bar", "double_bar_list")
         n = A.Var(self.node(scope).name)
         parts = [
-            lambda: A.Func("split", (A.Prop(n, self.pick(STR_PROPS)), A.Lit(self.pick(("O", "a", "1"))))),
-            lambda: A.ListLit(tuple(A.Lit(self.pick(CLASSES)) for _ in range(self.rng.randint(0, 2)))),
-            lambda: A.ListLit((A.Prop(n, self.pick(STR_PROPS)), A.Prop(A.Prop(n, "center"), "x"))),
+            lambda: A.Func("split", (A.Prop(n, self.pick(STR_PROPS)),
+                                     A.Lit(self.pick(("O", "a", "1"))))),
+            lambda: A.ListLit(tuple(A.Lit(self.pick(CLASSES))
+                                    for _ in range(self.rng.randint(0, 2)))),
+            lambda: A.ListLit((A.Prop(n, self.pick(STR_PROPS)),
+                               A.Prop(A.Prop(n, "center"), "x"))),
             lambda: A.Func("range", (A.Lit(0), A.Lit(self.rng.randint(-1, 2)))),
             lambda: A.Slice(A.Func("split", (A.Prop(n, "name"), A.Lit(" "))), A.Lit(-1), None),
         ]

@@ -6,8 +6,9 @@ engines query are built exactly as a benchmark run builds them. The reference ev
 the spec, never the loader's output, and `check_loaded` makes sure the two agree.
 
 The draws favour the corners that break translations: empty rooms, a label holding exactly one
-node (often), objects in no room, objects with two parents, objects without a bounding box (NULL `bbox_center`/`bbox_dim`), empty names,
-repeated classes and coordinates on a 0.5 m grid (exact ties in distances and sorts).
+node (often), objects in no room, objects with two parents, objects without a bounding box
+(NULL `bbox_center`/`bbox_dim`), empty names, repeated classes and coordinates on a 0.5 m grid
+(exact ties in distances and sorts).
 """
 
 from __future__ import annotations

@@ -1691,4 +1691,18 @@ CASES: list[Case] = [
          [["O1", []], ["O2", ["O1"]], ["O3", []]], True,
          "O2 has no box and O1 (trash) is its neighbour; the OPTIONAL MATCH the comprehension "
          "became joined on the NULL box and found nothing on both engines (fuzz seed 8989)"),
+    Case("all_properties_and_a_named_absent_property",
+         "MATCH (o:Object) WHERE o.nodeSymbol IN ['O1', 'O2'] RETURN o.nodeSymbol AS s, "
+         "o {.*, .bbox_dim} AS m ORDER BY s",
+         [["O1", {"nodeSymbol": "O1", "class": "trash", "name": "",
+                  "center": {"x": 1.0, "y": 0.0, "z": 0.0},
+                  "bbox_center": {"x": 1.0, "y": 0.0, "z": 0.0},
+                  "bbox_dim": {"x": 0.5, "y": 0.5, "z": 0.5}}],
+          ["O2", {"nodeSymbol": "O2", "class": "chair", "name": "",
+                  "center": {"x": 9.0, "y": 0.0, "z": 0.0}, "bbox_dim": None}]], True,
+         "`.*` projects the properties O2 has (no box), and the selector `.bbox_dim` named "
+         "after it adds the key with a NULL value (Cypher Manual, Maps: a property selector "
+         "projects the property name as the key; Neo4j Knowledge Base: `p {.*, .lastUpdated}` "
+         "returns lastUpdated: null where the node has none). Both engines drop the key "
+         "(fuzz seed 4242)"),
 ]
