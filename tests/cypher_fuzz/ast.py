@@ -162,8 +162,9 @@ class SimpleCase(Expr):
 
 @dataclass(frozen=True)
 class MapProj(Expr):
-    """`n {.key, name: expr}`: a property selector is an item whose value is None. NULL for a
-    NULL subject (Cypher Manual, "Maps": map projection)."""
+    """`n {.key, name: expr}`: a property selector is an item whose value is None, and the
+    all-properties selector `.*` the item ("*", None). NULL for a NULL subject (Cypher Manual,
+    "Maps": map projection)."""
 
     base: Expr
     items: tuple[tuple[str, Expr | None], ...]
@@ -285,11 +286,13 @@ class Subquery(Expr):
     kind: str  # EXISTS / COUNT
     patterns: tuple[PathPat, ...]
     where: Expr | None
+    bare: bool = False  # `COUNT { (n)-->(m) WHERE .. }`: the pattern without MATCH
 
     def render(self) -> str:
         where = f" WHERE {self.where.render()}" if self.where is not None else ""
         pats = ", ".join(p.render() for p in self.patterns)
-        return f"{self.kind} {{ MATCH {pats}{where} }}"
+        head = "" if self.bare else "MATCH "
+        return f"{self.kind} {{ {head}{pats}{where} }}"
 
 
 @dataclass(frozen=True)
@@ -348,8 +351,8 @@ class SortItem:
 
 @dataclass(frozen=True)
 class Projection:
-    """WITH or RETURN. Items are (expression, alias); the alias is always written, so column
-    names never depend on how an engine prints an expression."""
+    """WITH or RETURN. Items are (expression, alias); the alias is written unless it is the
+    expression's own text (`RETURN m.nodeSymbol`: an unaliased item, named by its text)."""
 
     kind: str  # WITH / RETURN
     items: tuple[tuple[Expr, str], ...]
@@ -361,7 +364,7 @@ class Projection:
 
     def render(self) -> str:
         out = self.kind + (" DISTINCT" if self.distinct else "") + " " + ", ".join(
-            e.render() if isinstance(e, Var) and e.name == alias else f"{e.render()} AS {alias}"
+            e.render() if e.render() == alias else f"{e.render()} AS {alias}"
             for e, alias in self.items)
         if self.order:
             out += " ORDER BY " + ", ".join(s.render() for s in self.order)

@@ -40,6 +40,12 @@ STR_PROPS = ("nodeSymbol", "class", "name")
 MIX_CHANCE = {"boolean": 0.08, "string": 0.05, "integer": 0.03}  # a construct mixing types
 DIGIT_TEXTS = ("10", "1", "0.5", "-1.5", "2", "true", "")
 REGEXES = ("R.*", ".*1", "[A-Z][0-9]+", "1.*", "-?[0-9]+[.]0", ".*")
+SCAN_REGEXES = ("R.*", "[RB][0-9]+", "O[0-9]*1", "k.*|o.*", "p.*", ".*a.*", "(?i)r.*", "")
+# Words Kuzu or Ladybug reserve that Neo4j 5 takes as names (Cypher Manual, "Keywords": a
+# keyword where the grammar wants a name is read as a name). `end` only where nothing reads
+# it back (a final alias, ORDER BY): read in an expression it may close a CASE.
+RESERVED_NAMES = ("all", "any", "none", "single", "exists", "index", "union", "order", "end",
+                  "desc")
 
 
 @dataclass
@@ -108,6 +114,7 @@ class Generator:
         self.open: list[set[str]] = []  # the tags of the units being drawn
         self.units: list[Unit] = []
         self.counter = 0
+        self.reserved_used: set[str] = set()
 
     # ------------------------------------------------------------------ helpers
 
@@ -142,16 +149,31 @@ class Generator:
         """Tags that belong to one node only (not to the unit being drawn around it)."""
         self.units.append(((node,), frozenset(names)))
 
+    def name(self, default: str, p: float = 0.15, read: bool = False) -> str:
+        """`default`, or now and then a word the engines reserve and Neo4j takes as a name
+        (`RETURN n.class AS all`, `UNWIND .. AS index`, `WITH collect(x) AS union`); `read`:
+        the name is read back in expressions (never `end` then)."""
+        options = [w for w in RESERVED_NAMES
+                   if w not in self.reserved_used and not (read and w == "end")]
+        if not options or not self.chance(p):
+            return default
+        word = self.pick(options)
+        self.reserved_used.add(word)
+        self.tag("reserved_word_name", "reserved_word_variable" if read else "reserved_word_alias")
+        return word
+
     # ------------------------------------------------------------------ queries
 
     def query(self) -> Generated:
         self.base, self.open, self.units = set(), [], []
         self.counter = 0
+        self.reserved_used = set()
         shape = self.rng.choices(
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
              "symmetric", "optional_struct", "unwind", "nullable_outer", "call",
-             "optional_groups", "pattern_lists"],
-            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2])[0]
+             "optional_groups", "pattern_lists", "order_subquery", "filtered_scan",
+             "outer_null_reads"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2, 2, 3, 2])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
         drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
@@ -179,7 +201,7 @@ class Generator:
         if self.chance(0.3):
             clauses.append(self.match(scope, optional=True))
         key = self.pick(scope.nodes)
-        agg_name = self.fresh("a")
+        agg_name = self.name(self.fresh("a"), read=True)
         agg, agg_type = self.aggregate(scope)
         items: list[tuple[A.Expr, str]] = [(A.Var(key.name), key.name), (agg, agg_name)]
         where = None
@@ -241,6 +263,7 @@ class Generator:
             key = self.pick(others)
             items.append((A.Prop(A.Var(key.name), "nodeSymbol"), "k"))
         collected = self.pick(("node", "str", "float", "mixed"))
+        xs_name = self.name("xs", p=0.2, read=True)
         xs: A.Expr
         if collected == "node":
             xs = A.Agg("collect", A.Var(node.name))
@@ -256,14 +279,15 @@ class Generator:
         if collected == "float" and self.chance(0.3):
             # a quantifier over the list in the WITH's WHERE, beside lambdas in the RETURN
             self.tag("lambda_in_with_where")
-            where_xs = A.Quant(self.pick(("any", "all", "none")), "x", A.Var("xs"), A.BinOp(
+            where_xs = A.Quant(self.pick(("any", "all", "none")), "x", A.Var(xs_name), A.BinOp(
                 ">", A.Func("abs", (A.BinOp("-", A.Var("x"), A.Lit(1.0)),)),
                 A.Lit(self.pick((0.5, 1.0, 2.0)))))
-        clauses.append(A.Projection("WITH", (*tuple(items), (xs, "xs")), where=where_xs))
+        clauses.append(A.Projection("WITH", (*tuple(items), (xs, xs_name)), where=where_xs))
         reads: list[tuple[A.Expr, str]] = [(A.Var("k"), "k")] if grouped else []
         for i in range(self.rng.randint(1, 3)):
             with self.unit() as tags:
-                read = self.read_list(A.Var("xs"), collected, A.Var("k") if grouped else None)
+                read = self.read_list(A.Var(xs_name), collected,
+                                      A.Var("k") if grouped else None)
             self.claim(tags, read)
             reads.append((read, f"v{i}"))
         order_out = (A.SortItem(A.Var("k")),) if grouped else ()
@@ -291,6 +315,11 @@ class Generator:
             return A.ListComp("x", xs, None, body)
         if kind in ("node", "float", "str") and self.chance(0.2):
             return self.nested_quantifier(xs, kind)
+        if kind in ("str", "float") and self.chance(0.12):
+            # the first and the last elements: `xs[0..1] || xs[-1..]`
+            self.tag("double_bar", "double_bar_list")
+            return A.BinOp("||", A.Slice(xs, A.Lit(0), A.Lit(self.rng.randint(1, 2))),
+                           A.Slice(xs, A.Lit(-self.rng.randint(1, 2)), None))
         choice = self.pick(("neg_index", "index", "slice", "head", "last", "size", "tail",
                             "reverse"))
         i = self.rng.randint(-3, 3)
@@ -472,12 +501,12 @@ class Generator:
         returned: dict[str, str] = {}
         if shape == "grouped":
             key, kind = self.scalar(inner, 1)
-            items.append((key, self.fresh("k")))
+            items.append((key, self.name(self.fresh("k"), read=True)))
             returned[items[-1][1]] = kind
         rows = shape in ("rows", "union", "ranked")
         for _ in range(1 if rows else self.rng.randint(1, 2)):
             value, kind = self.scalar(inner, 1) if rows else self.aggregate(inner)
-            items.append((value, self.fresh("v")))
+            items.append((value, self.name(self.fresh("v"), read=True)))
             returned[items[-1][1]] = kind
         if shape == "ranked":   # the first rows per outer row
             body.append(A.Projection(
@@ -516,9 +545,10 @@ class Generator:
                        A.Prop(A.Prop(A.Var(node.name), "center"), "y"))),
         ))
         self.tag("unwind")
-        unwind = A.Unwind(source, "u")
+        u = self.name("u", p=0.3, read=True)
+        unwind = A.Unwind(source, u)
         items = ((A.Prop(A.Var(node.name), "nodeSymbol"), "s"),
-                 (A.Agg("count", None), "n"), (A.Agg("collect", A.Var("u")), "us"))
+                 (A.Agg("count", None), "n"), (A.Agg("collect", A.Var(u)), self.name("us")))
         ret = A.Projection("RETURN", items, order=(A.SortItem(A.Var("s")),))
         return A.Query(((match, unwind, ret),))
 
@@ -598,6 +628,240 @@ class Generator:
             items.append((comp, f"c{i}"))
         ret = A.Projection("RETURN", tuple(items), order=(A.SortItem(A.Var("s")),))
         return A.Query(((match, ret),))
+
+    # ------------------------------------------------------------------ focused shapes
+
+    def q_order_subquery(self) -> A.Query:
+        """`RETURN n.nodeSymbol ORDER BY COUNT { (n)-->(m) } DESC, n.nodeSymbol`: unaliased
+        property reads (named by their text) sorted by a subquery over the row's node, which
+        the RETURN does not project."""
+        self.tag("order_by_subquery", "unaliased_return_items")
+        label = self.pick(LABELS)
+        n = NodeVar("n", label)
+        scope = Scope(nodes=[n])
+        first = A.NodePat("n", label, self.inline_props(label))
+        where = self.maybe_where(scope, 0.3, 1)
+        match = A.Match(False, (A.PathPat((first,)),), where)
+        node = A.Var("n")
+        items: list[tuple[A.Expr, str]] = [(A.Prop(node, "nodeSymbol"), "n.nodeSymbol")]
+        if self.chance(0.4):
+            items.append((A.Prop(node, "class"), "n.class"))
+        if self.chance(0.2):
+            items.append((A.Prop(A.Prop(node, "center"), "x"), "n.center.x"))
+        self.rng.shuffle(items)
+        kind = self.pick(("COUNT", "COUNT", "EXISTS"))
+        self.tag(f"order_by_{kind.lower()}_subquery")
+        bare = self.chance(0.5)
+        if bare:
+            self.tag("subquery_without_match")
+        sub = A.Subquery(kind, (self.sub_pattern(n, named=True),), self.sub_where(scope), bare)
+        order = [A.SortItem(sub, self.chance(0.7))]
+        if self.chance(0.3) and len(items) > 1:
+            order.append(A.SortItem(self.pick([e for e, _ in items])))
+        order.append(A.SortItem(A.Prop(node, "nodeSymbol")))
+        limit = self.rng.randint(1, 3) if self.chance(0.4) else None
+        ret = A.Projection("RETURN", tuple(items), order=tuple(order), limit=limit)
+        return A.Query(((match, ret),))
+
+    def scan_node(self, var: str) -> A.NodePat:
+        """A node pattern with no label, or a label alternation (`(n:Room|Building)`)."""
+        if self.chance(0.45):
+            self.tag("scan_unlabelled")
+            return A.NodePat(var)
+        self.tag("scan_label_alternation")
+        names = self.rng.sample(LABELS, self.rng.randint(2, 3))
+        expr: tuple = ("term", names[0])
+        for name in names[1:]:
+            expr = ("or", expr, ("term", name))
+        return A.NodePat(var, label_expr=expr)
+
+    def scan_filter(self, var: str) -> A.Expr:
+        """IN over a literal list, =~, or all()/any() over a literal list, of one node's
+        properties (several labels scanned at once)."""
+        x = A.Var(var)
+        choice = self.pick(("in_class", "in_symbol", "regex", "all", "any", "any_prefix"))
+        self.tag(f"scan_{choice}")
+        if choice == "in_class":
+            e: A.Expr = A.BinOp("IN", A.Prop(x, "class"), A.ListLit(tuple(
+                A.Lit(self.pick((*CLASSES, "apartment"))) for _ in range(self.rng.randint(1, 3)))))
+        elif choice == "in_symbol":
+            e = A.BinOp("IN", A.Prop(x, "nodeSymbol"), A.ListLit(tuple(
+                A.Lit(self.symbol(self.pick(LABELS))) for _ in range(self.rng.randint(1, 3)))))
+        elif choice == "regex":
+            e = A.BinOp("=~", A.Prop(x, self.pick(STR_PROPS)), A.Lit(self.pick(SCAN_REGEXES)))
+        elif choice == "all":
+            e = A.Quant("all", "c", A.ListLit(tuple(A.Lit(self.pick(CLASSES))
+                                                    for _ in range(self.rng.randint(1, 3)))),
+                        A.BinOp("<>", A.Prop(x, "class"), A.Var("c")))
+        elif choice == "any":
+            e = A.Quant("any", "c", A.ListLit(tuple(A.Lit(self.pick((*CLASSES, "apartment")))
+                                                    for _ in range(self.rng.randint(1, 3)))),
+                        A.BinOp("=", A.Prop(x, "class"), A.Var("c")))
+        else:
+            e = A.Quant("any", "c", A.ListLit(tuple(A.Lit(self.pick(("R", "B", "O", "P", "p",
+                                                                     "R1", "O2")))
+                                                    for _ in range(self.rng.randint(1, 2)))),
+                        A.BinOp("STARTS WITH", A.Prop(x, "nodeSymbol"), A.Var("c")))
+        if self.chance(0.15):
+            e = A.Not(e)
+        return e
+
+    def q_filtered_scan(self) -> A.Query:
+        """A filter (IN a literal list, =~, all()/any()) on a node with no label or a label
+        alternation: alone, after an expansion, in a CALL subquery or in EXISTS { }. Graphs
+        often have a label holding one node (graphs.py), where Kuzu filtered such scans wrong."""
+        self.tag("filtered_scan")
+        mode = self.pick(("alone", "alone", "expansion", "expansion", "call", "exists"))
+        self.tag(f"filtered_scan_{mode}")
+        if mode == "alone":
+            match = A.Match(False, (A.PathPat((self.scan_node("n"),)),), self.scan_filter("n"))
+            n = A.Var("n")
+            if self.chance(0.3):
+                items: tuple[tuple[A.Expr, str], ...] = (
+                    (A.Agg("count", None), self.name("k")),
+                    (A.Func("size", (A.Agg("collect", A.Prop(n, "nodeSymbol")),)), "m"))
+                return A.Query(((match, A.Projection("RETURN", items)),))
+            s = self.name("s")
+            items = ((A.Prop(n, "nodeSymbol"), s), (A.Prop(n, "class"), self.name("c")))
+            return A.Query(((match, A.Projection("RETURN", items,
+                                                 order=(A.SortItem(A.Var(s)),))),))
+        label = self.pick(("Building", "Room", "Room", "MeshPlace", "Place", "Object"))
+        start = A.NodePat("a", label, self.inline_props(label))
+        rel, _ = self.hop(label)
+        if rel.hops is not None and rel.hops[1] is None:
+            rel = replace(rel, hops=(1, 2))
+        end = self.scan_node("b")
+        if mode == "expansion":
+            where = self.scan_filter("b")
+            match = A.Match(False, (A.PathPat((start, rel, end)),), where)
+            a_s, b_s = self.name("a_s"), self.name("b_s")
+            items = ((A.Prop(A.Var("a"), "nodeSymbol"), a_s),
+                     (A.Prop(A.Var("b"), "nodeSymbol"), b_s))
+            ret = A.Projection("RETURN", items, distinct=self.chance(0.3),
+                               order=(A.SortItem(A.Var(a_s)), A.SortItem(A.Var(b_s))))
+            return A.Query(((match, ret),))
+        outer = A.Match(False, (A.PathPat((start,)),))
+        inner = A.Match(False, (A.PathPat((A.NodePat("a"), rel, end)),), self.scan_filter("b"))
+        if mode == "exists":
+            self.tag("exists_subquery")
+            test: A.Expr = A.Subquery("EXISTS", inner.patterns, inner.where, self.chance(0.4))
+            if self.chance(0.3):
+                test = A.Not(test)
+            outer = replace(outer, where=test)
+            s = self.name("s")
+            ret = A.Projection("RETURN", ((A.Prop(A.Var("a"), "nodeSymbol"), s),),
+                               order=(A.SortItem(A.Var(s)),))
+            return A.Query(((outer, ret),))
+        self.tag("call_subquery")
+        k = self.name("k", read=True)
+        if self.chance(0.5):
+            self.tag("call_keyless")
+            body_ret = A.Projection("RETURN", ((A.Agg("count", A.Var("b")), k),))
+        else:
+            self.tag("call_rows")
+            body_ret = A.Projection("RETURN", ((A.Prop(A.Var("b"), "nodeSymbol"), k),))
+        call = A.Call(("a",), (inner, body_ret), scoped=self.chance(0.6))
+        s = self.name("s")
+        ret = A.Projection("RETURN", ((A.Prop(A.Var("a"), "nodeSymbol"), s), (A.Var(k), k)),
+                           order=(A.SortItem(A.Var(s)), A.SortItem(A.Var(k))))
+        return A.Query(((outer, call, ret),))
+
+    def outer_null_test(self, scope: Scope, inner: str | None) -> A.Expr:
+        """A test of outer values that are NULL on some rows: a missing box, a node of an
+        OPTIONAL MATCH, a CASE without ELSE; with `inner`, sometimes against that node."""
+        options: list[A.Expr] = []
+        for m in scope.nodes:
+            v = A.Var(m.name)
+            if m.label == "Object":
+                box = self.pick(("bbox_center", "bbox_dim"))
+                options += [A.IsNull(A.Prop(v, box), self.chance(0.4)),
+                            A.BinOp(self.pick((">", "<")), A.Prop(A.Prop(v, box), "x"),
+                                    A.Lit(self.pick((0.0, 0.5, 1.0)))),
+                            A.BinOp("<", A.Func("coalesce", (A.Prop(A.Prop(v, "bbox_dim"), "x"),
+                                                             A.Lit(0.0))), A.Lit(1.0))]
+                if inner is not None:
+                    options.append(A.BinOp(self.pick(("<", ">")), A.Prop(A.Prop(
+                        A.Var(inner), "center"), "x"), A.Prop(A.Prop(v, "bbox_center"), "x")))
+            if m.nullable:
+                options += [A.IsNull(v, self.chance(0.5)),
+                            A.BinOp("=", A.Prop(v, "class"), A.Lit(self.pick(CLASSES)))]
+                if inner is not None:
+                    options.append(A.BinOp("<>", A.Prop(A.Var(inner), "class"),
+                                           A.Prop(v, "class")))
+        for name in sorted(scope.nullable_scalars):
+            options += [A.IsNull(A.Var(name), self.chance(0.5)),
+                        A.BinOp(">", A.Var(name), A.Lit(0.0))]
+        if not options:
+            return A.IsNull(A.Prop(A.Var(scope.nodes[0].name), "name"), True)
+        return self.pick(options)
+
+    def q_outer_null_reads(self) -> A.Query:
+        """Pattern comprehensions and OPTIONAL MATCHes whose WHERE reads outer values NULL on
+        some rows: `[(n)<--(m) WHERE m.class <> 'box' AND n.bbox_dim IS NULL | m.nodeSymbol]`,
+        `OPTIONAL MATCH (n)-->(q) WHERE q.class = 'x' OR p IS NULL`. The engines once joined
+        such parts on the NULL value and found nothing."""
+        self.tag("outer_null_reads")
+        label = self.pick(("Object", "Object", "Object", "MeshPlace", "Place", "Room"))
+        n = NodeVar("n", label)
+        scope = Scope(nodes=[n])
+        clauses: list[A.Clause] = [A.Match(False, (A.PathPat((A.NodePat(
+            "n", label, self.inline_props(label)),)),), self.maybe_where(scope, 0.3, 1))]
+        if PARENTS[label] and self.chance(0.5):
+            self.tag("optional_match")
+            parent = self.pick(PARENTS[label])
+            clauses.append(A.Match(True, (A.PathPat((A.NodePat("n"), A.RelPat(
+                None, ("CONTAINS",), "in"), A.NodePat("p", parent))),), A.BinOp(
+                "=", A.Prop(A.Var("p"), "class"), A.Lit(self.pick(CLASSES)))
+                if self.chance(0.4) else None))
+            scope.nodes.append(NodeVar("p", parent, nullable=True))
+        if self.chance(0.3):
+            v = self.name("v", p=0.2, read=True)
+            carried = tuple((A.Var(m.name), m.name) for m in scope.nodes)
+            value = A.Case(((A.BinOp(">", A.Prop(A.Prop(A.Var("n"), "center"), "x"),
+                                     A.Lit(0.0)), A.Prop(A.Prop(A.Var("n"), "center"), "y")),),
+                           None)
+            clauses.append(A.Projection("WITH", (*carried, (value, v))))
+            scope.scalars[v] = "float"
+            scope.nullable_scalars.add(v)
+        items: list[tuple[A.Expr, str]] = [(A.Prop(A.Var("n"), "nodeSymbol"), "s")]
+        order = [A.SortItem(A.Var("s"))]
+        if self.chance(0.4):
+            self.tag("optional_where_reads_outer_null")
+            rel, end_label = self.hop(label)
+            if rel.hops is not None:
+                rel = A.RelPat(None, (CONNECTED[label],), "out")
+                end_label = label
+            q = A.NodePat("q", end_label if self.chance(0.7) else None)
+            test = self.outer_null_test(scope, "q")
+            if self.chance(0.5):
+                test = A.BinOp(self.pick(("AND", "OR")), A.BinOp(
+                    "<>", A.Prop(A.Var("q"), "class"), A.Lit(self.pick(CLASSES))), test)
+            clauses.append(A.Match(True, (A.PathPat((A.NodePat("n"), rel, q)),), test))
+            if self.chance(0.5):
+                items.append((A.Prop(A.Var("q"), "nodeSymbol"), "t"))
+                order.append(A.SortItem(A.Var("t")))
+            else:
+                proj = A.Projection("RETURN", (*items, (A.Agg("count", A.Var("q")), "k"),
+                                               (A.Agg("collect", A.Prop(A.Var("q"), "nodeSymbol")),
+                                                "ts")), order=tuple(order))
+                return A.Query((tuple([*clauses, proj]),))
+        for i in range(self.rng.randint(1, 2)):
+            with self.unit() as tags:
+                self.tag("pattern_comprehension", "comprehension_where_reads_outer_null")
+                pat = self.sub_pattern(n, named=True)
+                inner = self.inner_test()
+                outer = self.outer_null_test(scope, "m")
+                where = outer if inner is None else A.BinOp(self.pick(("AND", "AND", "OR")),
+                                                            inner, outer)
+                value = self.pick((A.Prop(A.Var("m"), "nodeSymbol"), A.Prop(A.Var("m"), "class"),
+                                   A.Lit(1)))
+                comp: A.Expr = A.PatternComp(pat, where, value)
+                if self.chance(0.25):
+                    comp = A.Func("size", (comp,))
+            self.claim(tags, comp)
+            items.append((comp, f"c{i}"))
+        return A.Query((tuple([*clauses, A.Projection("RETURN", tuple(items),
+                                                      order=tuple(order))]),))
 
     def group_read(self, scope: Scope) -> A.Expr:
         """A read of a group's lists xs (numbers) and ms (nodes), which may be empty."""
@@ -704,7 +968,35 @@ class Generator:
                           A.MapProj(A.Var("x"), self.selectors(None)))
 
     def map_value(self, scope: Scope, depth: int) -> A.Expr:
+        if self.chance(0.5):
+            return self.all_properties(scope)
         return self.map_projection(scope)
+
+    def all_properties(self, scope: Scope) -> A.Expr:
+        """`n {.*}`, `n {.*, k: value}` or `properties(n)`: every property the node has (no
+        bbox keys for an object without a box), NULL for a NULL node."""
+        nullable = [n for n in scope.nodes if n.nullable]
+        n = self.pick(nullable) if nullable and self.chance(0.2) else self.node(scope)
+        if n.nullable:
+            self.tag("all_properties_of_null")
+        if n.label in ("Object", None):
+            self.tag("all_properties_maybe_boxless")
+        if self.chance(0.35):
+            self.tag("properties_whole")
+            return A.Func("properties", (A.Var(n.name),))
+        self.tag("map_projection_all")
+        items: tuple[tuple[str, A.Expr | None], ...] = (("*", None),)
+        if self.chance(0.4):
+            self.tag("map_projection_all_entry")
+            value = self.pick((lambda: A.Lit(self.rng.randint(0, 3)),
+                               lambda: self.string(scope, 0), lambda: self.float(scope, 0),
+                               lambda: A.Func("size", (self.string(scope, 0),))))()
+            items += ((self.pick(("k", "extra", "rank")), value),)
+        if n.label == "Object" and self.chance(0.15):
+            # named after `.*`: the key is there (NULL) even for an object without a box
+            self.tag("map_projection_all_absent_selector")
+            items += (("bbox_dim", None),)
+        return A.MapProj(A.Var(n.name), items)
 
     def pattern_comprehension(self, scope: Scope) -> A.Expr | None:
         """`[(n)-[..]->(m) WHERE .. | value]` whose value is a literal, a list or map literal,
@@ -726,6 +1018,10 @@ class Generator:
                                  A.MapLit((("s", outer), ("k", A.Lit(2)))), outer]
         nulls: list[A.Expr] = []
         if named:
+            if self.chance(0.15):
+                self.tag("map_projection_all", "pattern_comprehension_all_properties")
+                options.append(A.MapProj(m, (("*", None),)) if self.chance(0.6)
+                               else A.Func("properties", (m,)))
             options += [A.Prop(m, self.pick(STR_PROPS)), A.MapProj(m, self.selectors(end.label)),
                         A.MapLit((("s", A.Prop(m, "nodeSymbol")),)),
                         A.ListLit((A.Prop(m, "nodeSymbol"), A.Prop(A.Prop(m, "center"), "x")))]
@@ -878,7 +1174,7 @@ class Generator:
         for i in range(self.rng.randint(1, 3)):
             with self.unit() as tags:
                 expr, kind = self.scalar(scope, 2)
-            alias = f"c{i}"
+            alias = self.name(f"c{i}")
             if shadow and i == 0 and scope.nodes:
                 node = self.pick(scope.nodes)
                 expr, alias, kind = A.Prop(A.Var(node.name), "nodeSymbol"), node.name, "str"
@@ -895,11 +1191,12 @@ class Generator:
                 with self.unit() as tags:
                     agg, kind = self.aggregate(scope)
                 self.claim(tags, agg)
-                aggs.append((agg, f"g{i}"))
+                alias = self.name(f"g{i}")
+                aggs.append((agg, alias))
                 if kind in ("str", "int", "float", "mixed"):
-                    sortable.add(f"g{i}")
+                    sortable.add(alias)
                 if kind == "mixed":
-                    mixed.add(f"g{i}")
+                    mixed.add(alias)
         all_items = items + aggs
         order: list[A.SortItem] = []
         limit = skip = None
@@ -908,7 +1205,7 @@ class Generator:
             self.tag("distinct")
         if self.chance(0.6):
             order_tags = {"order_by"}
-            if aggs and "g0" in sortable and self.chance(0.5):
+            if aggs and aggs[0][1] in sortable and self.chance(0.5):
                 order.append(A.SortItem(aggs[0][0], self.chance(0.6)))
                 self.tag_node(order[-1], "aggregate_in_order_by")
             for _, alias in all_items:
@@ -932,7 +1229,8 @@ class Generator:
                           "stDev", "stDevP", "percentileCont", "percentileDisc", "size_collect",
                           "mixed", "map_projection"))
         if name == "map_projection":   # NULL for a NULL node: neither collected nor counted
-            projection = self.map_projection(scope)
+            projection = (self.all_properties(scope) if self.chance(0.4)
+                          else self.map_projection(scope))
             if self.chance(0.5):
                 return A.Agg("count", projection), "int"
             return A.Agg("collect", projection), "bag"
@@ -997,7 +1295,10 @@ class Generator:
         d = depth - 1
         choice = self.pick(("upper", "lower", "substring", "left", "right", "replace", "concat",
                             "concat_int", "concat_float", "to_string", "split_index",
-                            "coalesce", "case", "properties", "trim", "reverse", "path_node"))
+                            "coalesce", "case", "properties", "trim", "reverse", "path_node",
+                            "double_bar"))
+        if choice == "double_bar":
+            return self.double_bar_string(scope, d)
         if choice == "path_node" and scope.paths:
             self.tag("indexed_property", "path_nodes")
             nodes = A.Func("nodes", (A.Var(self.pick(scope.paths)),))
@@ -1062,6 +1363,42 @@ class Generator:
                 self.tag("ltrim_rtrim")
             return A.Func(name, (self.string(scope, d),))
         return A.Func("reverse", (self.string(scope, d),))
+
+    def double_bar_string(self, scope: Scope, depth: int) -> A.Expr:
+        """`a || ':' || b` (Neo4j 5.19): two strings, NULL when either is (a property of a node
+        an OPTIONAL MATCH did not find, a CASE without ELSE)."""
+        self.tag("double_bar", "double_bar_string")
+        left, right = self.string(scope, depth), self.string(scope, depth)
+        if self.chance(0.25):
+            self.tag("double_bar_null")
+            nullable = [A.Prop(A.Var(m.name), self.pick(STR_PROPS)) for m in scope.nodes
+                        if m.nullable] + [A.Var(v) for v in sorted(scope.nullable_scalars)
+                                          if scope.scalars.get(v) == "str"]
+            right = self.pick(nullable) if nullable and self.chance(0.6) else A.Case(((
+                self.boolean(scope, 0), right),), None)
+        if self.chance(0.5):
+            return A.BinOp("||", left, A.BinOp("||", A.Lit(self.pick((":", "", " "))), right))
+        return A.BinOp("||", left, right)
+
+    def double_bar_list(self, scope: Scope) -> A.Expr:
+        """`xs || ys` of two lists (Neo4j 5.19), NULL when either is."""
+        self.tag("double_bar", "double_bar_list")
+        n = A.Var(self.node(scope).name)
+        parts = [
+            lambda: A.Func("split", (A.Prop(n, self.pick(STR_PROPS)),
+                                     A.Lit(self.pick(("O", "a", "1"))))),
+            lambda: A.ListLit(tuple(A.Lit(self.pick(CLASSES))
+                                    for _ in range(self.rng.randint(0, 2)))),
+            lambda: A.ListLit((A.Prop(n, self.pick(STR_PROPS)),
+                               A.Prop(A.Prop(n, "center"), "x"))),
+            lambda: A.Func("range", (A.Lit(0), A.Lit(self.rng.randint(-1, 2)))),
+            lambda: A.Slice(A.Func("split", (A.Prop(n, "name"), A.Lit(" "))), A.Lit(-1), None),
+        ]
+        left, right = self.pick(parts)(), self.pick(parts)()
+        if self.chance(0.2):
+            self.tag("double_bar_null")
+            right = A.Case(((self.boolean(scope, 0), right),), None)
+        return A.BinOp("||", left, right)
 
     def string_of_wrong_argument(self, scope: Scope) -> A.Expr:
         """A string function given a number, or a negative length or start: Neo4j's error
@@ -1370,7 +1707,9 @@ class Generator:
     def list(self, scope: Scope, depth: int) -> A.Expr:
         n = self.node(scope)
         choice = self.pick(("split", "literal", "mixed", "comp", "range", "slice",
-                            "pattern_comp", "pattern_comp", "map_lambda"))
+                            "pattern_comp", "pattern_comp", "map_lambda", "double_bar"))
+        if choice == "double_bar":
+            return self.double_bar_list(scope)
         if choice == "pattern_comp":
             comp = self.pattern_comprehension(scope)
             if comp is not None:

@@ -719,13 +719,18 @@ class Evaluator:
 
     def map_projection(self, e: A.MapProj, base: object, row: Row) -> object:
         """[Maps] a map projection of NULL is NULL; a property selector of a property the node
-        does not have gives the key with a NULL value; a literal entry is evaluated in the row."""
+        does not have gives the key with a NULL value; the all-properties selector `.*` gives
+        every property the node has (Neo4j stores no NULL property: an object without a box
+        has no bbox_center/bbox_dim key); a literal entry is evaluated in the row."""
         if base is None:
             return None
         if not isinstance(base, (NodeRef, dict)):
             raise CypherError(f"map projection of a {type(base).__name__}")
         out: dict[str, object] = {}
         for key, value in e.items:
+            if key == "*" and value is None:
+                out.update(self.g.properties(base.id) if isinstance(base, NodeRef) else base)
+                continue
             out[key] = self.prop(base, key) if value is None else self.eval(value, row)
         return out
 
@@ -796,6 +801,17 @@ class Evaluator:
             return result
         if a is None or b is None:
             return None
+        if op == "||":
+            # [String operators], [List expressions] (Neo4j 5.19): two strings or two lists
+            # are concatenated (a NULL operand gives NULL, above); any other pair is a type
+            # error
+            if isinstance(a, str) and isinstance(b, str):
+                return a + b
+            if isinstance(a, list) and isinstance(b, list):
+                if isinstance(a, Bag) or isinstance(b, Bag):
+                    return Bag(a + b)  # a multiset still: only its order is undefined
+                return a + b
+            raise CypherError(f"|| of {type(a).__name__} and {type(b).__name__}")
         if op == "+":
             if isinstance(a, list) or isinstance(b, list):
                 if isinstance(a, Bag) or isinstance(b, Bag):

@@ -1722,4 +1722,18 @@ CASES: list[Case] = [
          [["R1", 1], ["R2", 0], ["R3", 0]], True,
          "R1's P1 (floor) and p1 are not behind it, R2's P2 is, R3 has none; both engines "
          "read R1's list in every row (the fourteenth held-out round)"),
+    Case("all_properties_and_a_named_absent_property",
+         "MATCH (o:Object) WHERE o.nodeSymbol IN ['O1', 'O2'] RETURN o.nodeSymbol AS s, "
+         "o {.*, .bbox_dim} AS m ORDER BY s",
+         [["O1", {"nodeSymbol": "O1", "class": "trash", "name": "",
+                  "center": {"x": 1.0, "y": 0.0, "z": 0.0},
+                  "bbox_center": {"x": 1.0, "y": 0.0, "z": 0.0},
+                  "bbox_dim": {"x": 0.5, "y": 0.5, "z": 0.5}}],
+          ["O2", {"nodeSymbol": "O2", "class": "chair", "name": "",
+                  "center": {"x": 9.0, "y": 0.0, "z": 0.0}, "bbox_dim": None}]], True,
+         "`.*` projects the properties O2 has (no box), and the selector `.bbox_dim` named "
+         "after it adds the key with a NULL value (Cypher Manual, Maps: a property selector "
+         "projects the property name as the key; Neo4j Knowledge Base: `p {.*, .lastUpdated}` "
+         "returns lastUpdated: null where the node has none). Both engines drop the key "
+         "(fuzz seed 4242)"),
 ]
