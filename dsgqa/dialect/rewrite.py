@@ -1048,7 +1048,7 @@ class Rewriter:
     def r_map_projection(self, node: Tree) -> Tree:
         subject, *entries = node.children
         if any(entry.data == "proj_all" for entry in entries):
-            return self._property_map(subject, ctype(subject), entries)
+            return self.node_property_map(subject, ctype(subject), entries)
         fields = []
         for entry in entries:
             if entry.data == "proj_prop":
@@ -1064,7 +1064,7 @@ class Rewriter:
             return projected
         return null_when_null(subject, projected, always=getattr(subject, "element", False))
 
-    def _property_map(self, subject: Tree, kind: str, entries: list[Tree]) -> Tree:
+    def node_property_map(self, subject: Tree, kind: str, entries: list[Tree]) -> Tree:
         """`properties(n)` or `n {.*, ...}` of a node: a struct of the layout's keys its labels
         have (`functions.PROPERTIES_KEY` names the ones a NULL means absent), then the other
         entries; NULL for a NULL node. Where the labels are not known (a node from a list) a
@@ -1721,13 +1721,13 @@ def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 
 def _properties(rw: Rewriter, node: Tree, args: list) -> Tree:
-    """`properties(n)`: the node's properties as Neo4j's map (`Rewriter._property_map`); Kuzu's
+    """`properties(n)`: the node's properties as Neo4j's map (`Rewriter.node_property_map`); Kuzu's
     own `properties(list, key)` passes through. (Ladybug's own properties(n) keeps a key whose
     value is NULL: an object without a box had `bbox_center: null`, absent in Neo4j.)"""
     if len(args) == 2:
         return node
     _arity("properties", args, 1)
-    return rw._property_map(args[0], node.child_types[1], [])
+    return rw.node_property_map(args[0], node.child_types[1], [])
 
 
 def _element_id(rw: Rewriter, node: Tree, args: list) -> Tree:
