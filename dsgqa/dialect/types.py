@@ -134,28 +134,35 @@ def _pattern_names(match: Tree) -> set[str]:
     return found
 
 
-def _comprehension_pattern_names(pattern: Tree) -> dict[str, str]:
-    """The names a pattern comprehension's pattern binds -> "node" or "rel": its nodes are
-    parenthesised expressions (`(m)`, `(m:Label)`) or node patterns, its relationships
-    `rel_detail`s."""
+def _comprehension_pattern_names(pattern: Tree) -> tuple[dict[str, str],
+                                                         dict[str, frozenset[str]]]:
+    """The names a pattern comprehension's pattern binds -> "node" or "rel", and the label its
+    nodes name (`(m:Room)`): its nodes are parenthesised expressions (`(m)`, `(m:Label)`) or node
+    patterns, its relationships `rel_detail`s."""
     found: dict[str, str] = {}
+    labels: dict[str, frozenset[str]] = {}
     atoms = [pattern.children[0]]
     for part in pattern.children[1:]:
         if isinstance(part, Tree) and part.data == "pattern_tail":
             atoms += part.children
     for atom in atoms:
-        inner = atom
+        inner, label = atom, None
         while isinstance(inner, Tree) and inner.data in ("paren", "has_label"):
+            if inner.data == "has_label" and isinstance(inner.children[1], Tree) \
+                    and inner.children[1].data == "label_term":
+                label = plain_name(inner.children[1].children[0])
             inner = inner.children[0]
         named = isinstance(inner, Tree) and inner.children \
             and isinstance(inner.children[0], Tree) and inner.children[0].data == "name"
         if named and inner.data in ("var", "node_pattern"):
             found[plain_name(inner.children[0])] = "node"
+            if label is not None:
+                labels[plain_name(inner.children[0])] = frozenset({label})
     for sub in pattern.iter_subtrees():
         if sub.data == "rel_detail" and sub.children and isinstance(sub.children[0], Tree) \
                 and sub.children[0].data == "name":
             found[plain_name(sub.children[0])] = "rel"
-    return found
+    return found, labels
 
 
 class TypeAnnotator:
@@ -453,16 +460,19 @@ class TypeAnnotator:
         if isinstance(binding, Tree) and binding.data == "pattern_predicate":
             # A pattern comprehension: its node and relationship names are nodes and
             # relationships inside it (`[(r)-->(m) | m]` is a list of nodes).
-            names = _comprehension_pattern_names(binding)
+            names, labels = _comprehension_pattern_names(binding)
             inner = {**scope, **names}
             # read as nullable: the translation matches the pattern with an OPTIONAL MATCH
             # (`pattern_lists.py`), whose row without a match holds NULLs
             added = set(names) - self.optional
             self.optional |= added
+            outer_labels = dict(self.labels)
+            self.labels.update(labels)
             try:
                 results = [self.expr(child, inner) for child in node.children]
             finally:
                 self.optional -= added
+                self.labels = outer_labels
             return f"list<{results[-1]}>" if len(rest) >= 1 and (
                 node.data == "list_comp_map" or len(rest) == 2) else f"list<{UNKNOWN}>"
         if not (isinstance(binding, Tree) and binding.data == "in_"):

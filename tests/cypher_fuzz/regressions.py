@@ -1736,4 +1736,17 @@ CASES: list[Case] = [
          "projects the property name as the key; Neo4j Knowledge Base: `p {.*, .lastUpdated}` "
          "returns lastUpdated: null where the node has none). Both engines drop the key "
          "(fuzz seed 4242)"),
+    Case("all_properties_in_a_pattern_comprehension",
+         "MATCH (r:Room {class: 'kitchen'}) RETURN [(r)-[:ROOM_CONNECTED]->(m:Room) | m {.*}] "
+         "AS c",
+         [[[{"nodeSymbol": "R2", "class": "office", "name": "",
+             "center": {"x": 10.0, "y": 0.0, "z": 0.0}}]]], False,
+         "R1's one neighbour R2, a room (no box keys); both engines failed to bind the box "
+         "properties of a room (fuzz seed 4242)"),
+    Case("map_of_an_optional_node_as_a_grouping_key",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) RETURN b {.class} AS c, "
+         "count(*) AS n ORDER BY n",
+         [[None, 1], [{"class": "apartment"}, 2]], True,
+         "R3 is in no building; R1 and R2 are in B1. Kuzu split such NULL maps into several "
+         "groups (fuzz seed 4242): refused there"),
 ]
