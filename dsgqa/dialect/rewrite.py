@@ -100,6 +100,8 @@ from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, groups, 
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import REWRITE_COLUMN as ORDER_COLUMNS
 from dsgqa.dialect.order_by import fix_order_by, order_by_columns
+from dsgqa.dialect.ordered_distinct import REWRITE as ORDERED_DISTINCT
+from dsgqa.dialect.ordered_distinct import keep_ordered_distinct
 from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
 from dsgqa.dialect.outer_values import pass_outer_values
 from dsgqa.dialect.pair_tables import REWRITE as PAIR_TABLES
@@ -348,6 +350,8 @@ class Rewriter:
             mark_shared_sources(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
+        if "DISTINCT" in self.source.upper() and keep_ordered_distinct(root, names):
+            self.note(ORDERED_DISTINCT)
         mixed_columns = mark_mixed_columns(root)
         if float_number_results(root):
             self.note(NUMBER_RESULTS)
@@ -1225,6 +1229,14 @@ class Rewriter:
 
     def r_call_distinct(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
+        if fname == "collect" and len(node.children) == 3:
+            # Neo4j keeps each value's first arrival (after an ORDER BY: the sorted order);
+            # the engines' collect(DISTINCT) came out in hash order (`UNWIND ['sign', 'light',
+            # 'decor', 'appliance', ...] AS x RETURN collect(DISTINCT x)` put 'trash' 4th).
+            # list_distinct keeps first occurrences, and collect() the rows' order.
+            self.note("collect(DISTINCT)->list_distinct(collect)")
+            collected = call("collect", node.children[2])
+            return call("list_distinct", call("coalesce", collected, tree("list_literal")))
         if fname in _COLLECTED_AGGREGATES:
             collected = tree("call_distinct", var("collect"), *node.children[1:3])
             return self._collected_aggregate(fname, collected, node.children[3:])

@@ -1749,4 +1749,22 @@ CASES: list[Case] = [
          [[None, 1], [{"class": "apartment"}, 2]], True,
          "R3 is in no building; R1 and R2 are in B1. Kuzu split such NULL maps into several "
          "groups (fuzz seed 4242): refused there"),
+    Case("distinct_after_order_by_then_limit",
+         "MATCH (r:Room) WITH r ORDER BY r.center.x DESC WITH DISTINCT r.class AS c LIMIT 2 "
+         "RETURN collect(c) AS cs",
+         [[["office", "hallway"]]], False,
+         "rooms by x descending: R2 office, R3 hallway, R1 kitchen; DISTINCT keeps that order "
+         "in Neo4j, both engines kept office and kitchen (hash order; the fifteenth held-out "
+         "round)"),
+    Case("collect_distinct_keeps_first_arrivals",
+         "UNWIND ['sign', 'light', 'decor', 'appliance', 'seating', 'storage', 'trash', "
+         "'bicycle', 'sign'] AS x RETURN collect(DISTINCT x) AS v",
+         [[["sign", "light", "decor", "appliance", "seating", "storage", "trash", "bicycle"]]],
+         False, "each value at its first arrival (both engines put trash fourth)"),
+    Case("distinct_of_a_list_then_limit",
+         "UNWIND ['sign', 'light', 'decor', 'appliance', 'seating', 'storage', 'trash', "
+         "'bicycle', 'sign'] AS x WITH DISTINCT x LIMIT 4 RETURN collect(x) AS v",
+         [[["sign", "light", "decor", "appliance"]]], False,
+         "the first four distinct values in the list's order (both engines: trash for "
+         "appliance)"),
 ]
