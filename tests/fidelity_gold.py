@@ -1402,6 +1402,28 @@ def _rooms_ranked_by_symbol(g: Graph) -> Any:
     return {i + 1: r.symbol for i, r in enumerate(g.of("Room"))}
 
 
+def _classes_from_the_top(g: Graph) -> list[str]:
+    """Object classes in the order of each class's highest object, highest first (ties of
+    height broken by symbol, as no question here depends on them)."""
+    ordered = sorted(g.of("Object"), key=lambda o: (-o.center[2], o.symbol))
+    return list(dict.fromkeys(o.cls for o in ordered))
+
+
+@gold("fid160")
+def _first_four_classes_from_the_top(g: Graph) -> Any:
+    return SLDPList(_classes_from_the_top(g)[:4])
+
+
+@gold("fid161")
+def _five_classes_highest_up(g: Graph) -> Any:
+    return SLDPSet(_classes_from_the_top(g)[:5])
+
+
+@gold("fid162")
+def _all_objects_counted(g: Graph) -> Any:
+    return "all" if len(g.of("Object")) in (65, 66) else "some"
+
+
 def _java_round(value: float, places: int) -> float:
     """Neo4j's round(x, places): the decimal digits Java prints, rounded half up."""
     import decimal

@@ -63,6 +63,7 @@ IDIOMS = {
     "idiom-keyword-alias": re.compile(r"\bAS (all|any|index|union|exists|single|none)\b"),
     "idiom-map-projection-all": re.compile(r"\w+ \{\.\*"),
     "idiom-unwind-range": "UNWIND range(",
+    "idiom-distinct-limit": re.compile(r"WITH DISTINCT [^\n]* LIMIT \d"),
 }
 
 
