@@ -288,6 +288,9 @@ DIALECT_ERRORS = [
     "MATCH (r:Room) RETURN toUpper(r.center.x) AS s",
     "MATCH (r:Room) RETURN size(r.center.x) AS s",
     "MATCH (r:Room) RETURN replace(r.nodeSymbol, 1, 'a') AS s",
+    # A DISTINCT of nodes over sorted rows where the order shows (hash order in the engines).
+    "MATCH (o:Object) WITH o ORDER BY o.center.z DESC WITH DISTINCT o LIMIT 3 "
+    "RETURN o.nodeSymbol AS s",
     # A property read with a computed key (the engines index lists only).
     "MATCH (o:Object) UNWIND keys(o) AS key RETURN key, o[key] AS v",
     # `||` concatenates two strings or two lists only (Neo4j raises on a string and a number).
