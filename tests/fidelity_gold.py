@@ -1424,6 +1424,13 @@ def _all_objects_counted(g: Graph) -> Any:
     return "all" if len(g.of("Object")) in (65, 66) else "some"
 
 
+@gold("fid163")
+def _rooms_near_the_lounge(g: Graph) -> Any:
+    lounge = _the(g, "Room", "lounge")
+    return SLDPSet([r.symbol for r in g.of("Room")
+                    if r.symbol != lounge.symbol and dist(r.center, lounge.center) < 15.0])
+
+
 def _java_round(value: float, places: int) -> float:
     """Neo4j's round(x, places): the decimal digits Java prints, rounded half up."""
     import decimal

@@ -102,7 +102,7 @@ REWRITES = [
      "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-(b:Room)) "
      "WHERE b <> a RETURN b.nodeSymbol, length(p)",
      "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* SHORTEST]-(b:Room) "
-     "WHERE b <> a RETURN b.nodeSymbol, length(p)",
+     "WHERE id(b) <> id(a) RETURN b.nodeSymbol, length(p)",
      "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* SHORTEST 1..30]-(b:Room) "
      "WHERE b <> a RETURN b.nodeSymbol, length(p)"),
     ("allShortestPaths->ALL SHORTEST",
@@ -142,8 +142,8 @@ REWRITES = [
     ("var-length->TRAIL",
      "MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2..2]-(b:Room) WHERE b = a "
      "RETURN count(*) AS n",
-     "MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* TRAIL 2..2]-(b:Room) WHERE b = a "
-     "RETURN count(*) AS n",
+     "MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* TRAIL 2..2]-(b:Room) "
+     "WHERE id(b) = id(a) RETURN count(*) AS n",
      "MATCH (a:Room {nodeSymbol: 'R1'})-[r1:ROOM_CONNECTED]-(b:Room)-[r2:ROOM_CONNECTED]-(c) "
      "WHERE c = a AND r1 <> r2 RETURN count(*)"),
     ("pattern predicate->EXISTS",

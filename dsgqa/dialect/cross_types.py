@@ -96,7 +96,7 @@ def _null_free(node: object) -> bool:
         return all(_null_free(child) for child in node.children)
     if node.data == "map_literal":
         return all(_null_free(entry.children[1]) for entry in node.children)
-    if node.data == "call" and isinstance(node.children[0], Tree):
+    if node.data in ("call", "call_distinct") and isinstance(node.children[0], Tree):
         fname = function_name(node.children[0]).lower()
         # collect() of lists skips no NULL inside them (`collect([o.name])`).
         return fname in _NULL_FREE_LISTS and (fname != "tail" or _null_free(node.children[1])) \

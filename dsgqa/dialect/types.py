@@ -113,9 +113,9 @@ NULL_FREE_LISTS = frozenset({"collect", "split", "range", "labels", "keys", "nod
 
 def _null_free_list(value: Tree, value_type: str) -> bool:
     """Whether `value` is a list that never holds NULL, nor a list or map that could."""
-    if value.data != "call" or not isinstance(value.children[0], Tree) \
+    if value.data not in ("call", "call_distinct") or not isinstance(value.children[0], Tree) \
             or function_name(value.children[0]).lower() not in NULL_FREE_LISTS:
-        return False
+        return False   # (`collect(DISTINCT x)` skips NULL too)
     inner = element(value_type)
     return value_type.startswith("list<") and not inner.startswith("list<") \
         and inner not in ("map", UNKNOWN)
