@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.captures import positions_of
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
@@ -44,6 +45,7 @@ from dsgqa.dialect.trees import (
     shape,
     splice_clauses,
     star_with,
+    substitute,
     tree,
     var,
 )
@@ -147,8 +149,37 @@ def _hoisted_lists(root: Tree, names: FreshNames) -> bool:
                 items.children = [_replaced(item, key, held) for item in items.children]
             scope |= {plain_name(item.children[1]) for item in level}
             levels.append(star_with(level))
+        held_lists = {plain_name(item.children[1]) for level in levels
+                      for item in child_of(level.children[0], "proj_items").children
+                      if isinstance(item, Tree)}
+        for tree_ in [*levels, items]:
+            replace_bottom_up(tree_, lambda node: _by_position(node, held_lists, names))
         return (k, levels, True) if levels else None
     return splice_clauses(root, levels_before)
+
+
+def _by_position(node: Tree, held: set[str], names: FreshNames) -> Tree | None:
+    """A lambda call over one of the lists a WITH now holds, walking its positions: with
+    several lambdas over WITH-passed lists in one query both engines read another row's
+    elements (`list_transform(_list3, x -> neo4j_to_upper(x))` gave every row the first row's
+    split; fuzz seed 7373), and a walk by position reads them right (`captures.py`)."""
+    if not _lambda_call(node) or len(node.children) != 3:
+        return None
+    source, lam = node.children[1], node.children[2]
+    if not (isinstance(source, Tree) and source.data == "var"
+            and plain_name(source.children[0]) in held
+            and isinstance(lam, Tree) and lam.data == "lambda_"):
+        return None
+    position = names.fresh("_i")
+    element = tree("index", clone(source), tree("arith", var(position), Token("ADD_OP", "+"),
+                                                int_lit(1)))
+    bound = plain_name(lam.children[0])
+    body = substitute(clone(lam.children[1]), {bound: element})
+    positions = positions_of(source)
+    if function_name(node.children[0]).lower() == "list_transform":
+        return call("list_transform", positions, tree("lambda_", name(position), body))
+    kept = call("list_filter", positions, tree("lambda_", name(position), body))
+    return call("list_transform", kept, tree("lambda_", name(position), clone(element)))
 
 
 def guard_empty_filters(root: Tree, names: FreshNames) -> bool:

@@ -1767,4 +1767,13 @@ CASES: list[Case] = [
          [[["sign", "light", "decor", "appliance"]]], False,
          "the first four distinct values in the list's order (both engines: trash for "
          "appliance)"),
+    Case("lambda_over_a_hoisted_list_beside_other_lambdas",
+         "MATCH (r:Object) OPTIONAL MATCH (r)<-[:OBJECT_CONNECTED]-(m:Object) WHERE m.class = "
+         "'chair' WITH r, m WITH r, collect(m.center.z) AS xs, count(m) AS n RETURN "
+         "r.nodeSymbol AS s, [k IN [j IN range(0, size(xs) - 1) WHERE xs[j] > 0.5] WHERE "
+         "xs[k] < r.center.x | xs[k]] AS v0, [x IN split(r.nodeSymbol, 'O') WHERE x < r.class "
+         "| toUpper(x)] AS v1 ORDER BY s",
+         [["O1", [], ["", "1"]], ["O2", [], ["", "2"]], ["O3", [], ["", "3"]]], True,
+         "each object's own symbol split; the lists a WITH held for the nested filter made "
+         "both engines read another row's split (fuzz seed 7373)"),
 ]
