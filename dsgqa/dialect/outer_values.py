@@ -18,7 +18,10 @@ every largest part of a correlated expression that reads only outer values, one 
 NULL, is computed just before the clause, `WITH *, [part] AS _outerN`, and read as
 `list_extract(_outerN, 1)`; the part depends on those values only, so its value is the same.
 A part whose reads are never NULL stays (variables of a MATCH, and the properties every node has:
-`nodeSymbol`, `class`, `name`, `center`), so most queries are unchanged. Where the WITH goes:
+`nodeSymbol`, `class`, `name`, `center`), so most queries are unchanged, unless a lambda reads
+it: there both engines read another outer row's value where the outer rows repeat a node (`[y
+IN split(q.nodeSymbol, 'P') WHERE y < p.nodeSymbol]` in an OPTIONAL MATCH's WHERE lost p's
+matches; fuzz seed 7373), so it moves too. Where the WITH goes:
 
 - an OPTIONAL MATCH's WHERE: before it (the parts read only variables bound before it);
 - a subquery in a MATCH's WHERE: that WHERE moves to a `WITH *, ... WHERE` after the MATCH (a
@@ -149,6 +152,7 @@ class _Mover:
         # Parts the moved ones read, computed in a WITH of their own before theirs.
         self.first: list[tuple[str, Tree]] = []
         self.depth = 0  # subqueries being visited
+        self.in_lambda = 0  # lambda bodies being visited
 
     def clauses(self, where: Tree | None = None) -> list[Tree]:
         """The WITHs that compute the moved parts (`where` goes on the last)."""
@@ -178,12 +182,20 @@ class _Mover:
             free = _free(node)
             if free and not free & local and free <= outer:
                 if _reads_present(node, self.present):
-                    return node
+                    # Never NULL, but read in a lambda: both engines read another outer
+                    # row's value there when the outer rows repeat a node (`[y IN
+                    # split(n4.nodeSymbol, '1') WHERE y < n3.nodeSymbol]` in an OPTIONAL
+                    # MATCH's WHERE lost p10's match; fuzz seed 7373)
+                    return self._move(node) if self.in_lambda and free <= self.movable \
+                        else node
                 return self._move(node) if free <= self.movable else self._stuck(node)
         inner = local | binds(node)
         start = 1 if node.data == "call" else 0
+        lambda_body = node.data in ("lambda_", "where_arg")
+        self.in_lambda += lambda_body
         node.children[start:] = [self.visit(c, outer, inner, correlated)
                                  for c in node.children[start:]]
+        self.in_lambda -= lambda_body
         return node
 
     def _from_a_null_node(self, node: Tree, outer: set[str], local: frozenset[str]) -> bool:

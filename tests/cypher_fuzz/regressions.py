@@ -1776,4 +1776,12 @@ CASES: list[Case] = [
          [["O1", [], ["", "1"]], ["O2", [], ["", "2"]], ["O3", [], ["", "3"]]], True,
          "each object's own symbol split; the lists a WITH held for the nested filter made "
          "both engines read another row's split (fuzz seed 7373)"),
+    Case("lambda_in_an_optional_where_reading_an_outer_node",
+         "MATCH (o)<-[:CONTAINS]-(p) OPTIONAL MATCH (p)-[:CONTAINS]->(q) WHERE single(x IN "
+         "[y IN split(q.nodeSymbol, 'P') WHERE y < p.nodeSymbol] WHERE x = '') RETURN "
+         "p.nodeSymbol AS a, q.nodeSymbol AS b ORDER BY a, b",
+         [["B1", None], ["B1", None], ["P1", None], ["P2", None], ["R1", "P1"], ["R1", "P1"],
+          ["R2", "P2"]], True,
+         "split('P1', 'P') is ['', '1'], one '' before R1 (and P2's before R2); both engines "
+         "lost those matches while the lambda read the outer p (fuzz seed 7373)"),
 ]
