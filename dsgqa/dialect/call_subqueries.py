@@ -324,7 +324,7 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
         outer = _distinct_outer(before, names, later_star)
         if _keyless(items) and not is_distinct(projection):
             if len(clauses) != 1 or clauses[0].data != "match":
-                raise _refuse("aggregating over more than one MATCH")
+                raise _refuse("aggregating over anything but a single MATCH")
             if not is_optional(clauses[0]):
                 new = declared_names(clauses[0]) - imported - set(outer)
                 _optional(clauses[0], items, new, names)

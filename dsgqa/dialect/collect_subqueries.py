@@ -69,6 +69,7 @@ def comprehend_collect_subqueries(root: Tree) -> bool:
         comprehension = _comprehension(body)
         if comprehension is not None:
             sub.data, sub.children = comprehension.data, comprehension.children
+            sub.from_collect = True  # type: ignore[attr-defined]  # a refusal names the COLLECT
             if hasattr(comprehension, "ranked"):
                 sub.ranked = comprehension.ranked  # type: ignore[attr-defined]
             changed = True

@@ -737,6 +737,10 @@ class Rewriter:
 
     def pre_list_comp_map(self, node: Tree) -> Tree:
         if isinstance(node.children[0], Tree) and node.children[0].data == "pattern_predicate":
+            if getattr(node, "from_collect", False):
+                raise DialectError("a COLLECT { } subquery used where it cannot become an "
+                                   "OPTIONAL MATCH and collect() (only in a WITH's or RETURN's "
+                                   "items after MATCHes; its size() is counted)")
             raise DialectError("pattern comprehensions [(a)-->(b) | ...] have no Kuzu equivalent "
                                "(size() of one is counted)")
         binding = node.children[0]
