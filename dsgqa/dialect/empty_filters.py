@@ -135,6 +135,7 @@ def _hoisted_lists(root: Tree, names: FreshNames) -> bool:
                 or not _needs_hoisting(items):
             return None
         levels: list[Tree] = []
+        held_lists: set[str] = set()
         while True:
             found = [sub for sub in items.iter_subtrees() if _hoistable(sub, scope)]
             if not found:
@@ -145,16 +146,16 @@ def _hoisted_lists(root: Tree, names: FreshNames) -> bool:
                 if any(shape(item.children[0]) == key for item in level):
                     continue
                 held = names.fresh("_list")
+                held_lists.add(held)
                 level.append(tree("proj_item", clone(call_), name(held)))
                 items.children = [_replaced(item, key, held) for item in items.children]
-            scope |= {plain_name(item.children[1]) for item in level}
+            scope |= held_lists
             levels.append(star_with(level))
-        held_lists = {plain_name(item.children[1]) for level in levels
-                      for item in child_of(level.children[0], "proj_items").children
-                      if isinstance(item, Tree)}
+        if not levels:
+            return None
         for tree_ in [*levels, items]:
             replace_bottom_up(tree_, lambda node: _by_position(node, held_lists, names))
-        return (k, levels, True) if levels else None
+        return k, levels, True
     return splice_clauses(root, levels_before)
 
 

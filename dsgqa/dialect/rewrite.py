@@ -157,6 +157,7 @@ from dsgqa.dialect.types import (
     annotate_types,
     ctype,
     element,
+    layout_keys,
 )
 from dsgqa.dialect.union_parts import DISTINCT_REWRITE as UNION_DISTINCT
 from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
@@ -1107,13 +1108,11 @@ class Rewriter:
         if kind != "node" or subject.data != "var":
             raise DialectError("properties() or a map projection with .* of anything but a "
                                "node variable")
-        labels = getattr(subject, "labels", None)
-        if labels is not None and "Object" not in labels:
-            keys = NODE_KEYS
-        elif labels == frozenset({"Object"}) or not getattr(subject, "computed", True):
+        keys = layout_keys(getattr(subject, "labels", None))
+        if keys is None:   # a node of a pattern reads any label's keys; one from a list cannot
+            if getattr(subject, "computed", True):
+                raise DialectError("properties() or .* of a node whose labels are not known")
             keys = OBJECT_KEYS
-        else:
-            raise DialectError("properties() or .* of a node whose labels are not known")
         self.note("properties of a node->struct of the layout's keys")
         fields = {key: tree("map_entry", key_name(key), prop(clone(subject), key))
                   for key in keys}
@@ -1751,14 +1750,11 @@ def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
         element = rw.names.fresh("_k")
         return call("list_filter", tree("list_literal", *names),
                     tree("lambda_", name(element), tree("is_not_null", var(element))))
-    if labels is not None and "Object" not in labels:
-        by_label: Tree = present(NODE_KEYS)
-    elif labels is not None and labels == frozenset({"Object"}):
-        by_label = present(OBJECT_KEYS)
-    else:
-        by_label = tree("case_expr", call("label", clone(subject)),
-                        tree("case_when", tree("str_lit", Token("STRING", "'Object'")),
-                             present(OBJECT_KEYS)), present(NODE_KEYS))
+    keys = layout_keys(labels)
+    by_label = present(keys) if keys is not None else tree(
+        "case_expr", call("label", clone(subject)),
+        tree("case_when", tree("str_lit", Token("STRING", "'Object'")), present(OBJECT_KEYS)),
+        present(NODE_KEYS))
     return tree("case_expr", tree("case_when", tree("is_null", clone(subject)),
                                   tree("null_lit")), by_label)
 

@@ -42,6 +42,16 @@ POINT_FIELDS = frozenset({"x", "y", "z"})
 NODE_KEYS: tuple[str, ...] = ("nodeSymbol", "class", "name", "center")
 OBJECT_KEYS: tuple[str, ...] = (*NODE_KEYS, "bbox_center", "bbox_dim")
 
+
+def layout_keys(labels: frozenset[str] | None) -> tuple[str, ...] | None:
+    """The property keys the layout gives a node its patterns allow these labels: an object's,
+    or every other label's; None where both are possible (or the labels are not known)."""
+    if labels is not None and "Object" not in labels:
+        return NODE_KEYS
+    if labels == frozenset({"Object"}):
+        return OBJECT_KEYS
+    return None
+
 _BOOL_NODES = frozenset({
     "or_", "xor_", "and_", "not_", "compare", "is_null", "is_not_null", "starts_with",
     "ends_with", "contains", "in_", "regex", "has_label", "true_lit", "false_lit",
@@ -473,8 +483,8 @@ class TypeAnnotator:
             finally:
                 self.optional -= added
                 self.labels = outer_labels
-            return f"list<{results[-1]}>" if len(rest) >= 1 and (
-                node.data == "list_comp_map" or len(rest) == 2) else f"list<{UNKNOWN}>"
+            return f"list<{results[-1]}>" if node.data == "list_comp_map" or len(rest) == 2 \
+                else f"list<{UNKNOWN}>"
         if not (isinstance(binding, Tree) and binding.data == "in_"):
             for child in node.children:
                 self.expr(child, scope)
