@@ -106,12 +106,17 @@ class ReferenceAgent:
         return tool_call_reply([("answer", json.dumps({"answer": q.get("solution", "")}))])
 
 
-def cache_holds(cache: ResponseCache, model: ModelConfig, request: dict) -> bool:
-    """Whether the response cache holds the reply to a request the loopback server recorded:
-    a kill -9 test tells by it which replies reached the cache before the kill (a reply the
-    server sent may not have)."""
-    tools = [ToolSpec(**tool["function"]) for tool in request.get("tools", [])]
-    return cache.get(ResponseCache.key(model, request["messages"], tools)) is not None
+def cached_asks(recorder: ReferenceAgent | ReferenceCoder, model: ModelConfig,
+                cache_dir: Path) -> set[tuple[str, object]]:
+    """The requests a fake model recorded (its `asked` entries) whose replies the response
+    cache at `cache_dir` holds: a kill -9 test tells by it which replies reached the cache
+    before the kill (a reply the server sent may not have)."""
+    with recorder._lock:   # `asked` and `requests` grow together under it
+        pairs = list(zip(recorder.asked, recorder.requests, strict=True))
+    cache = ResponseCache(cache_dir)
+    return {asked for asked, request in pairs if cache.get(ResponseCache.key(
+        model, request["messages"],
+        [ToolSpec(**tool["function"]) for tool in request.get("tools", [])])) is not None}
 
 
 def serve(model: ReferenceModel | ReferenceAgent | ReferenceCoder) -> FakeOpenAIServer:
@@ -175,7 +180,7 @@ class ReferenceCoder:
     """A coding model behind the loopback server: asked for code, it replies with the demo
     question's hand-written `code:` solution; asked to refine, with the solution. Records
     (uid, stage) per request in `asked`, and the request itself beside it in `requests`
-    (`cache_holds` finds its reply in the response cache)."""
+    (`cached_asks` finds its reply in the response cache)."""
 
     CODE_PROMPT = "You answer questions about a robot's 3D scene graph by writing ONE Python"
 

@@ -188,7 +188,7 @@ def test_kill_9_mid_run_then_rerun_asks_only_what_was_not_cached(tmp_path: Path)
 
     from benchcore.llm.cache import ResponseCache
     from flows.benchmark import nlp_dsg_benchmark
-    from tests.fake_model import ReferenceCoder, cache_holds, loopback_model, serve
+    from tests.fake_model import ReferenceCoder, cached_asks, loopback_model, serve
     from tests.flow_process import start_flow_process
 
     uids = {"apt01", "apt02", "apt04", "apt05", "apt06", "apt07"}
@@ -216,10 +216,8 @@ def test_kill_9_mid_run_then_rerun_asks_only_what_was_not_cached(tmp_path: Path)
             process.wait(timeout=30)
         before_kill = list(coder.asked)
         assert len(before_kill) < 2 * len(uids), "the kill did not land mid-run"
-        cache = ResponseCache(cache_dir)
-        cached = {asked for asked, request in zip(before_kill, coder.requests, strict=True)
-                  if cache_holds(cache, model, request)}
-        assert len(cached) == len(cache)
+        cached = cached_asks(coder, model, cache_dir)
+        assert len(cached) == len(ResponseCache(cache_dir))
 
         nlp_dsg_benchmark(config)
         rerun = coder.asked[len(before_kill):]

@@ -20,7 +20,7 @@ from dsgqa.results import transcript_file
 from tests.fake_model import (
     DEMO_GRAPH,
     ReferenceAgent,
-    cache_holds,
+    cached_asks,
     demo_subset,
     loopback_model,
     serve,
@@ -91,16 +91,6 @@ def test_three_pipelines_side_by_side(tmp_path: Path) -> None:
     assert "oracle:reference · agentic" in html
 
 
-def _cached_turns(agent: ReferenceAgent, model: ModelConfig, cache_dir: Path,
-                  turn: int | None = None) -> set[tuple[str, int]]:
-    """The (uid, turn) requests the agent was asked whose replies are in the response cache."""
-    cache = ResponseCache(cache_dir)
-    # not strict: while the run goes on, a request may arrive between the two copies
-    return {asked for asked, request in zip(list(agent.asked), list(agent.requests),
-                                            strict=False)
-            if turn in (None, asked[1]) and cache_holds(cache, model, request)}
-
-
 def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
     from flows.benchmark import nlp_dsg_benchmark
 
@@ -120,14 +110,14 @@ def test_kill_9_mid_conversation_then_rerun_resumes(tmp_path: Path) -> None:
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline and not (
                     len(agent.asked) >= 7 and agent.asked[-1][1] == 2
-                    and _cached_turns(agent, model, cache_dir, turn=2)):
+                    and any(turn == 2 for _, turn in cached_asks(agent, model, cache_dir))):
                 time.sleep(0.02)
             os.killpg(process.pid, signal.SIGKILL)
         finally:
             process.wait(timeout=30)
         before_kill = list(agent.asked)
         assert len(before_kill) < 2 * len(UIDS), "the kill did not land mid-run"
-        cached = _cached_turns(agent, model, cache_dir)
+        cached = cached_asks(agent, model, cache_dir)
         assert len(cached) == len(ResponseCache(cache_dir))
 
         nlp_dsg_benchmark(config)
