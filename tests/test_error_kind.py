@@ -18,12 +18,15 @@ from dsgqa.graphstore.worker_pool import WorkerDied
     ("Runtime exception: Step of range cannot be 0.", "runtime"),
     ("Runtime exception: ValueError: percentile 1.5 is not between 0.0 and 1.0 At: ...",
      "runtime"),
-    ("query exceeded the memory limit (512 MB): std::bad_alloc", "runtime"),
     ("Runtime exception: ValueError: Precision argument to 'round()' cannot be negative At: ..",
      "runtime"),
     ("Runtime exception: ValueError: Rounding necessary At: ...", "runtime"),
     ("Runtime exception: The number of rows to skip/limit must be a non-negative integer.",
      "runtime"),
+    # The memory cap: a resource limit, neither side's error.
+    ("query exceeded the memory limit (512 MB): std::bad_alloc", "memory"),
+    ("query exceeded the memory limit (2048 MB): Buffer manager exception: Unable to allocate "
+     "memory! The buffer pool is full and no memory could be freed!", "memory"),
     # The engine's failures on a query Neo4j runs.
     ("Cannot evaluate expression with type PROPERTY.", "dialect"),
     ("Cannot evaluate expression with type AGGREGATE_FUNCTION.", "dialect"),
@@ -66,13 +69,16 @@ def test_neo4j_errors_keep_their_own_kinds() -> None:
     assert engine_error_kind("Neo.ClientError.Statement.SyntaxError: bad", "neo4j") == "syntax"
     assert engine_error_kind("Neo.ClientError.Statement.ArithmeticError: / by zero",
                              "neo4j") == "runtime"
+    assert engine_error_kind("Neo.TransientError.General.MemoryPoolOutOfMemoryError: The "
+                             "allocation of an extra 2.0 MiB would use more than the limit",
+                             "neo4j") == "memory"
 
 
 @pytest.mark.parametrize(("code", "kind"), [(-11, "dialect"), (-6, "dialect"),
-                                            (-9, "runtime"), (1, "runtime")])
+                                            (-9, "memory"), (1, "memory")])
 def test_a_dead_worker(code: int, kind: str) -> None:
-    """A crash (a signal other than SIGKILL) is the engine's; SIGKILL or an exit, most likely
-    the memory cap, stays the query's."""
+    """A crash (a signal other than SIGKILL) is the engine's; SIGKILL or an exit is most likely
+    the memory cap, a resource limit."""
     message = _death(WorkerDied(f"worker exited with code {code}", code), 512)
     assert message.startswith("query worker died")  # transient: never cached, asked again
     assert engine_error_kind(message, "kuzu") == kind

@@ -6,9 +6,13 @@
 - `schema`: an unknown label, relationship type or property;
 - `refused`: the write guard stopped it;
 - `timeout`: it ran out of time;
+- `memory`: it ran out of the engine's memory cap. A resource limit like the timeout, counted
+  apart from both the model's errors and the engine's: the embedded engines hold in memory
+  what Neo4j streams (Ladybug materializes every shortest path to every node before it keeps
+  the ones ending where the query asked: 2 GB for 24 paths), so the same query may or may not
+  exhaust Neo4j; charging either side would move a score with the engine;
 - `runtime`: an error Neo4j raises as well (division of integers by zero, an integer
-  overflow, `range()` with a step of 0, `LIMIT -1`, a percentile outside [0, 1], running out
-  of memory).
+  overflow, `range()` with a step of 0, `LIMIT -1`, a percentile outside [0, 1]).
 
 The kind says who lost the point, so on the embedded engines an error charges the model only
 when its message is one Neo4j would give too: an engine's internal failure on a valid query
@@ -24,7 +28,8 @@ import re
 from dsgqa.dialect import NEO4J_FUNCTIONS
 from dsgqa.graphstore.write_guard import WRITE_KEYWORDS
 
-ERROR_KINDS: tuple[str, ...] = ("syntax", "dialect", "schema", "refused", "timeout", "runtime")
+ERROR_KINDS: tuple[str, ...] = ("syntax", "dialect", "schema", "refused", "timeout", "memory",
+                                "runtime")
 
 _UNKNOWN_FUNCTION = re.compile(r"function (\S+) does not exist", re.IGNORECASE)
 _NOT_A_STATEMENT = re.compile(r"^(\S+) is not allowed: only read queries")
@@ -32,7 +37,7 @@ _NOT_IN_SCOPE = re.compile(r"variable (\S+?) is not in scope", re.IGNORECASE)
 # Embedded-engine errors Neo4j raises too, for the same query and the same rows (the Cypher
 # Manual: integer division or modulo by zero, integer overflow, range() with step 0, a SKIP or
 # LIMIT that is no non-negative integer; the percentile functions' argument check, which our
-# own UDF makes; the memory cap). A string function's negative or NULL length is not among
+# own UDF makes). A string function's negative or NULL length is not among
 # them: the engines may evaluate it on rows Neo4j never reaches (fuzz seed 8484: a WHERE of an
 # OPTIONAL MATCH after a MATCH that found nothing), so it is `dialect`.
 _NEO4J_RAISES_TOO = re.compile(
@@ -42,8 +47,11 @@ _NEO4J_RAISES_TOO = re.compile(
     r"|the number of rows to skip/limit must be a non-negative integer"
     r"|valueerror: percentile .* is not between 0\.0 and 1\.0"
     r"|valueerror: (precision argument to 'round\(\)' cannot be negative"
-    r"|unknown rounding mode|rounding necessary|integer, .*, is too large)"
-    r"|exceeded the memory limit|query worker died \(memory limit")
+    r"|unknown rounding mode|rounding necessary|integer, .*, is too large)")
+# The memory cap: the engine's own message (`KuzuStore` names the limit) or a query worker the
+# cap killed; Neo4j's transaction memory limit.
+_MEMORY_CAP = re.compile(r"exceeded the memory limit|query worker died \(memory limit"
+                         r"|memorypooloutofmemoryerror|outofmemoryerror")
 
 
 def guard_kind(message: str) -> str:
@@ -61,6 +69,8 @@ def engine_error_kind(error: str, backend: str, query: str = "") -> str:
     lower = text.lower()
     if "timed out" in lower or "transactiontimedout" in lower or "interrupted" in lower:
         return "timeout"
+    if _MEMORY_CAP.search(lower):
+        return "memory"
     if backend == "neo4j":
         if "statement.syntaxerror" in lower or "procedurenotfound" in lower:
             return "syntax"

@@ -217,7 +217,8 @@ class KuzuStore(GraphStore):
 
 def _death(exc: WorkerDied, memory_limit_mb: int) -> str:
     """Why a query worker died: a signal other than SIGKILL is the engine crashing on the
-    query (`dialect`, the engine's failure); SIGKILL or an exit is most likely the memory cap."""
+    query (`dialect`, the engine's failure); SIGKILL or an exit is most likely the memory cap
+    (`memory`)."""
     code = exc.returncode
     if code is not None and code < 0 and -code != signal.SIGKILL:
         return f"query worker died: the engine crashed ({signal.Signals(-code).name})"

@@ -33,7 +33,8 @@ from tests.cypher_fuzz.refgraph import RefGraph
 from tests.cypher_fuzz.values import CypherError, Nondeterministic
 
 OUTCOMES = ("agree", "refused", "disagree", "blamed", "answered")
-HONEST_KINDS = ("dialect", "timeout")  # failures that say "this engine cannot run it"
+# Failures that say "this engine cannot run it" (or not within its limits), charging nobody.
+HONEST_KINDS = ("dialect", "timeout", "memory")
 
 
 @dataclass(frozen=True)
