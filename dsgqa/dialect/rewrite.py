@@ -118,6 +118,8 @@ from dsgqa.dialect.pattern_lists import (
     refuse_ranked_leftovers,
 )
 from dsgqa.dialect.projection_checks import check_projections
+from dsgqa.dialect.quantifier_nulls import REWRITE as QUANTIFIER_NULLS
+from dsgqa.dialect.quantifier_nulls import keep_quantifier_nulls
 from dsgqa.dialect.reduce_folds import REWRITE as REDUCE_FOLDS
 from dsgqa.dialect.reduce_folds import refold
 from dsgqa.dialect.reduce_hoists import REWRITE as REDUCE_HOISTS
@@ -177,6 +179,7 @@ _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
 _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
 _REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
+_QUANTIFIER_WORD = re.compile(r"\b(?:any|all|none|single)\s*\(", re.IGNORECASE)
 _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
@@ -330,6 +333,11 @@ class Rewriter:
             self.note(COLLECT_SUBQUERIES)
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
+        # Lambdas the pass below copies count as the text's (`mark_shared_sources`).
+        lambdas = len(_IN_WORD.findall(self.source))
+        if _QUANTIFIER_WORD.search(self.source) and keep_quantifier_nulls(root):
+            self.note(QUANTIFIER_NULLS)
+            lambdas += 2
         annotate_types(root)
         if "OPTIONAL" in self.source.upper():
             refuse_outer_label_tests(root)   # reads the scopes the types were annotated with
@@ -347,7 +355,7 @@ class Rewriter:
         if self.target == "ladybug" and len(_IN_WORD.findall(self.source)) > 1 \
                 and tabulate_nested_quantifiers(root, names):   # Kuzu crashes on the tables
             self.note(PAIR_TABLES)
-        if len(_IN_WORD.findall(self.source)) > 1:   # two lambdas at least
+        if lambdas > 1:   # two lambdas at least
             mark_shared_sources(root)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)

@@ -172,8 +172,8 @@ class Generator:
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
              "symmetric", "optional_struct", "unwind", "nullable_outer", "call",
              "optional_groups", "pattern_lists", "order_subquery", "filtered_scan",
-             "outer_null_reads"],
-            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2, 2, 3, 2])[0]
+             "outer_null_reads", "ordered_distinct"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2, 2, 3, 2, 2])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
         drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
@@ -292,6 +292,40 @@ class Generator:
             reads.append((read, f"v{i}"))
         order_out = (A.SortItem(A.Var("k")),) if grouped else ()
         clauses.append(A.Projection("RETURN", tuple(reads), order=order_out))
+        return A.Query((tuple(clauses),))
+
+    def q_ordered_distinct(self) -> A.Query:
+        """DISTINCT over rows a WITH sorted (no ORDER BY of its own): Neo4j passes each value
+        on at its first arrival, so a SKIP/LIMIT there, `collect(DISTINCT ..)` or a later
+        collect() see the sorted order; the engines' hash tables do not keep it."""
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        sort_key, _ = self.sortable(scope)
+        order = (A.SortItem(sort_key, self.chance(0.5)),
+                 *(A.SortItem(A.Prop(A.Var(n.name), "nodeSymbol")) for n in scope.nodes))
+        carried = [n.name for n in scope.nodes] + scope.paths + [d.name for d in scope.rels]
+        clauses.append(A.Projection("WITH", tuple((A.Var(v), v) for v in carried), order=order,
+                                    limit=self.rng.randint(2, 6) if self.chance(0.3) else None))
+        value = self.pick((self.string, self.integer))(scope, 1)
+        if self.chance(0.35):
+            self.tag("collect_distinct_ordered")
+            xs = A.Agg("collect", value, distinct=True)
+            read = self.pick((A.Var("ks"), A.Index(A.Var("ks"), A.Lit(0)),
+                              A.Index(A.Var("ks"), A.Lit(-1)),
+                              A.Slice(A.Var("ks"), A.Lit(0), A.Lit(2))))
+            clauses.append(A.Projection("WITH", ((xs, "ks"),)))
+            clauses.append(A.Projection("RETURN", ((read, "v"),)))
+            return A.Query((tuple(clauses),))
+        self.tag("distinct_after_order")
+        skip = self.rng.randint(1, 2) if self.chance(0.3) else None
+        limit = self.rng.randint(1, 3) if skip is None or self.chance(0.5) else None
+        if self.chance(0.5):
+            clauses.append(A.Projection("RETURN", ((value, "k"),), distinct=True, skip=skip,
+                                        limit=limit))
+            return A.Query((tuple(clauses),))
+        clauses.append(A.Projection("WITH", ((value, "k"),), distinct=True, skip=skip,
+                                    limit=limit))
+        clauses.append(A.Projection("RETURN", ((A.Agg("collect", A.Var("k")), "ks"),)))
         return A.Query((tuple(clauses),))
 
     def read_list(self, xs: A.Expr, kind: str, row: A.Expr | None = None) -> A.Expr:
@@ -1742,6 +1776,33 @@ class Generator:
                            A.Lit(-2), None)
         return A.ListLit((self.string(scope, 0), self.string(scope, 0)))
 
+    def quantifier_null_test(self, scope: Scope) -> A.Expr:
+        """A quantifier whose test is NULL for some elements (a property a node lacks, a NULL
+        in the list, under NOT, AND or OR): Neo4j's any/all/none/single are then NULL where the
+        engines counted the element false (or, on Kuzu under NOT, true)."""
+        self.tag("quantifier", "quantifier_null_test")
+        kind = self.pick(("any", "all", "none", "single"))
+        x = A.Var("x")
+        cut = A.Lit(self.rng.randint(-2, 4) / 2)
+        if scope.paths and self.chance(0.5):
+            source: A.Expr = A.Func("nodes", (A.Var(self.pick(scope.paths)),))
+            value: A.Expr = A.Prop(A.Prop(x, self.pick(("bbox_dim", "bbox_center", "center"))),
+                                   self.pick("xyz"))
+            other: A.Expr = A.BinOp("=", A.Prop(x, "class"), A.Lit(self.pick(CLASSES)))
+        else:
+            items = [self.float(scope, 0) for _ in range(self.rng.randint(1, 3))]
+            if self.chance(0.4):
+                items.insert(self.rng.randint(0, len(items)), A.Lit(None))
+            source, value = A.ListLit(tuple(items)), x
+            other = A.BinOp("<", x, A.Lit(self.rng.randint(0, 6) / 2))
+        test = A.BinOp(self.pick((">", "<=", "=")), value, cut)
+        shape = self.pick(("plain", "not", "and", "or"))
+        if shape == "not":
+            test = A.Not(test)
+        elif shape in ("and", "or"):
+            test = A.BinOp(shape.upper(), test, other)
+        return A.Quant(kind, "x", source, test)
+
     def boolean(self, scope: Scope, depth: int) -> A.Expr:
         if self.chance(MIX_CHANCE["boolean"]):
             return self.mixed_boolean(scope)
@@ -1809,6 +1870,8 @@ class Generator:
                 where = outer if where is None else A.BinOp(self.pick(("AND", "OR")), where,
                                                             outer)
             return A.Subquery("EXISTS", (pat,), where)
+        if choice == "quant" and self.chance(0.5):
+            return self.quantifier_null_test(scope)
         if choice == "quant":
             self.tag("quantifier")
             source: A.Expr = A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"), A.Lit("1")))

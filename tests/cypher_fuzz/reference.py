@@ -317,7 +317,10 @@ class Evaluator:
                     raise Nondeterministic("a tie straddles SKIP/LIMIT")
             ordered = all(r == 1 for r in runs)
             runs = _cut_runs(runs, start, end)
-        elif proj.skip is not None or proj.limit is not None:
+        elif (proj.skip is not None or proj.limit is not None) \
+                and (aggregating or not stream.ordered):
+            # Over rows a WITH sorted without ties, Neo4j keeps their order through a
+            # projection that does not aggregate (DISTINCT keeps each value's first arrival).
             raise Nondeterministic("SKIP/LIMIT without ORDER BY")
         start = proj.skip or 0
         end = start + proj.limit if proj.limit is not None else None

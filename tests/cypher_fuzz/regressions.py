@@ -1784,4 +1784,35 @@ CASES: list[Case] = [
           ["R2", "P2"]], True,
          "split('P1', 'P') is ['', '1'], one '' before R1 (and P2's before R2); both engines "
          "lost those matches while the lambda read the outer p (fuzz seed 7373)"),
+    Case("quantifiers_with_a_null_test_are_null",
+         "RETURN any(x IN [null, 1] WHERE x > 5) AS a, all(x IN [null, 6] WHERE x > 5) AS b, "
+         "none(x IN [null, 1] WHERE x > 5) AS c, single(x IN [6, null] WHERE x > 5) AS d",
+         [[None, None, None, None]], False,
+         "a NULL test leaves each open (both engines: false, false, true, true)"),
+    Case("quantifiers_per_row_with_null_elements",
+         "UNWIND [[null, 6], [1], [null], [6, 7], []] AS l RETURN l, none(x IN l WHERE x > 5) "
+         "AS a, any(x IN l WHERE x > 5) AS b, all(x IN l WHERE x > 5) AS c, single(x IN l "
+         "WHERE x > 5) AS d",
+         [[[None, 6], False, True, None, None], [[1], True, False, False, False],
+          [[None], None, None, None, None], [[6, 7], False, True, True, False],
+          [[], True, False, True, False]], False,
+         "a true decides any/none, a false all, two trues single; else a NULL test is NULL"),
+    Case("none_over_path_nodes_some_without_a_box",
+         "MATCH p = (:Room)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) WHERE "
+         "none(n IN nodes(p) WHERE n.bbox_dim.z > 1.0) RETURN o.nodeSymbol AS o",
+         [], False,
+         "rooms and mesh places have no box, so none() is NULL on every path (both engines "
+         "kept O1 and O2)"),
+    Case("single_with_a_null_test_in_where",
+         "MATCH (o:Object) WHERE single(x IN [o.bbox_dim.z, 0.5] WHERE x = 0.5) "
+         "RETURN o.nodeSymbol AS o",
+         [], False,
+         "O1 and O3 have two trues; O2 has no box, one true and a NULL: NULL (both engines "
+         "kept O2)"),
+    Case("not_in_a_quantifier_test_over_null",
+         "UNWIND [[null, 6], [1], [null], [6, 7], []] AS l WITH l WHERE any(x IN l WHERE "
+         "NOT (x > 5)) RETURN l",
+         [[[1]]], False,
+         "NOT of a NULL comparison is NULL (Kuzu counted it true, keeping [null, 6] and "
+         "[null])"),
 ]
