@@ -20,6 +20,8 @@ from dsgqa.dialect.text_functions import (
     neo4j_substring_from,
     neo4j_to_lower,
     neo4j_to_upper,
+    neo4j_trim,
+    neo4j_trim_character,
 )
 
 
@@ -85,6 +87,15 @@ def test_a_value_of_one_of_several_kinds_is_read_back() -> None:
     (lambda: neo4j_substring(None, None, 1), None),
     (lambda: neo4j_to_upper("straße"), "STRASSE"),     # Java's full case mapping
     (lambda: neo4j_to_lower("ΟΔΟΣ"), "οδος"),          # and its final sigma
+    # Java's Character.isWhitespace: tabs, newlines, an em space; not a no-break space
+    (lambda: neo4j_trim("\t hallway \n\u2003", "both"), "hallway"),
+    (lambda: neo4j_trim("\u00a0 x \u202f", "both"), "\u00a0 x \u202f"),
+    (lambda: neo4j_trim("  x  ", "leading"), "x  "),
+    (lambda: neo4j_trim("  x  ", "trailing"), "  x"),
+    (lambda: neo4j_trim("     ", "both"), ""),
+    (lambda: neo4j_trim_character("xxhix", "x", "both"), "hi"),
+    (lambda: neo4j_trim_character("xxhix", "x", "leading"), "hix"),
+    (lambda: neo4j_trim_character("xxhix", "x", "trailing"), "xxhi"),
 ])
 def test_string_functions_as_neo4j(call: Callable[[], object], expected: object) -> None:
     assert call() == expected
@@ -97,6 +108,7 @@ def test_string_functions_as_neo4j(call: Callable[[], object], expected: object)
     (lambda: neo4j_substring("hello", -1, 2), "negative start"),
     (lambda: neo4j_substring("hello", 1, -2), "negative length"),
     (lambda: neo4j_substring_from("hello", None), "NULL start"),
+    (lambda: neo4j_trim_character("xyhi", "xy", "both"), "trim character string of 2"),
 ])
 def test_string_functions_raise_where_neo4j_raises(call: Callable[[], object],
                                                    message: str) -> None:

@@ -47,7 +47,7 @@ _EQUALITY = frozenset({"=", "<>", "!="})
 # NULL): the argument positions that must be text.
 _TEXT_ARGUMENTS: dict[str, tuple[int, ...]] = {
     "tolower": (0,), "toupper": (0,), "lower": (0,), "upper": (0,),
-    "trim": (0,), "ltrim": (0,), "rtrim": (0,), "replace": (0, 1, 2),
+    "trim": (0, 1), "ltrim": (0, 1), "rtrim": (0, 1), "btrim": (0, 1), "replace": (0, 1, 2),
     "substring": (0,), "left": (0,), "right": (0,), "split": (0,),
 }
 # Functions of a string or a list: anything else raises in Neo4j.

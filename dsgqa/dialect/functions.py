@@ -37,6 +37,8 @@ from dsgqa.dialect.text_functions import (
     neo4j_substring_from,
     neo4j_to_lower,
     neo4j_to_upper,
+    neo4j_trim,
+    neo4j_trim_character,
 )
 
 _LONG_MIN, _LONG_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -242,6 +244,8 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_to_upper", neo4j_to_upper, ("STRING",), "STRING"),
     UDF("neo4j_regex_match", neo4j_regex_match, ("STRING", "STRING"), "BOOLEAN"),
     UDF("neo4j_to_lower", neo4j_to_lower, ("STRING",), "STRING"),
+    UDF("neo4j_trim", neo4j_trim, ("STRING", "STRING"), "STRING"),
+    UDF("neo4j_trim_character", neo4j_trim_character, ("STRING", "STRING", "STRING"), "STRING"),
     UDF("neo4j_left", neo4j_left, ("STRING", "INT64"), "STRING", null_gives_null=False),
     UDF("neo4j_right", neo4j_right, ("STRING", "INT64"), "STRING", null_gives_null=False),
     UDF("neo4j_substring", neo4j_substring, ("STRING", "INT64", "INT64"), "STRING",

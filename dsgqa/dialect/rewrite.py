@@ -203,7 +203,7 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
     "tofloatornull", "tostringornull", "tobooleanornull",
     "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "replace",
-    "e", "haversin", "isnan",
+    "e", "haversin", "isnan", "btrim",
 })
 
 
@@ -1734,6 +1734,19 @@ def _replace(rw: Rewriter, node: Tree, args: list) -> Tree:
     return call("neo4j_replace", *args)
 
 
+def _trim(ends: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    """trim()/ltrim()/rtrim() (and Neo4j 5's btrim() and two-argument forms) as UDFs: the
+    engines' own return garbage for a short result of a long text (`text_functions.py`)."""
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        _arity(label, args, 1, 2)
+        mode = tree("str_lit", Token("STRING", f"'{ends}'"))
+        rw.note(f"{label}->neo4j_trim")
+        if len(args) == 1:
+            return call("neo4j_trim", args[0], mode)
+        return call("neo4j_trim_character", args[0], args[1], mode)
+    return rewrite
+
+
 def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
     """keys(n): the layout's property names that are not NULL on n (an object without a box has
     no bbox keys); NULL for a NULL node."""
@@ -1817,6 +1830,10 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "split": _split,
     "reverse": _reverse,
     "replace": _replace,
+    "trim": _trim("both", "trim"),
+    "btrim": _trim("both", "btrim"),
+    "ltrim": _trim("leading", "ltrim"),
+    "rtrim": _trim("trailing", "rtrim"),
     "keys": _keys,
     "properties": _properties,
     "elementid": _element_id,

@@ -9,6 +9,12 @@ Measured on Kuzu 0.11.3 and Ladybug 0.22.0:
   is null or a negative integer, an error is raised"; only a NULL `s` gives NULL). The engines
   answer '' or NULL, and `substring(s, 0, -3)` crashes both. A literal is checked when the query
   is translated; a computed length or start goes through these functions.
+- `trim()`, `ltrim()` and `rtrim()` of a text longer than 12 bytes whose result is 12 bytes or
+  fewer return the first 4 bytes and then garbage on both engines (`trim('     seating     ')
+  = 'seating'` is false, so a WHERE on it drops every row; returned, the bytes fail to decode).
+  Neo4j also removes every code point Java's `Character.isWhitespace` takes (an em space, the
+  separators U+001C..U+001F), which the engines keep. The two-argument forms (Neo4j 5's
+  `ltrim(s, 'x')`, `btrim(s, 'x')`) remove one given character.
 - `toUpper('straße')` is 'STRASSE' and `toLower('ΟΔΟΣ')` 'οδος' in Java, which Neo4j calls
   (`String.toUpperCase`, full case mapping with the final sigma); the engines map one code point
   to one ('STRAẞE', 'οδοσ'). Python's `str.upper` and `str.lower` follow the same Unicode rules
@@ -21,6 +27,8 @@ negative literal is refused before the query runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def neo4j_split(original: str, delimiter: str) -> list[str]:
     """`split()`: every piece, empty ones included; an empty delimiter splits into characters."""
@@ -32,6 +40,37 @@ def neo4j_split(original: str, delimiter: str) -> list[str]:
 def neo4j_replace(original: str, search: str, replacement: str) -> str:
     """`replace()`: every literal occurrence (Java's String.replace, as Neo4j calls it)."""
     return original.replace(search, replacement)
+
+
+# Java's Character.isWhitespace: the Unicode space, line and paragraph separators but the
+# non-breaking spaces, and nine controls.
+_JAVA_WHITESPACE = frozenset(
+    "\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u1680\u2028\u2029\u205f\u3000"
+    + "".join(chr(c) for c in range(0x2000, 0x200B) if c != 0x2007))
+_TRIM_ENDS = {"both": (True, True), "leading": (True, False), "trailing": (False, True)}
+
+
+def _trimmed(original: str, removed: Callable[[str], bool], ends: str) -> str:
+    leading, trailing = _TRIM_ENDS[ends]
+    start, end = 0, len(original)
+    while leading and start < end and removed(original[start]):
+        start += 1
+    while trailing and end > start and removed(original[end - 1]):
+        end -= 1
+    return original[start:end]
+
+
+def neo4j_trim(original: str, ends: str) -> str:
+    """`trim()` / `ltrim()` / `rtrim()` (`ends`: both, leading, trailing): Java whitespace."""
+    return _trimmed(original, _JAVA_WHITESPACE.__contains__, ends)
+
+
+def neo4j_trim_character(original: str, character: str, ends: str) -> str:
+    """Neo4j 5's `btrim(s, c)`, `ltrim(s, c)`, `rtrim(s, c)`: one given character."""
+    if len(character) != 1:
+        raise ValueError(f"Neo4j raises: a trim character string of {len(character)} "
+                         "characters (it takes one)")
+    return _trimmed(original, character.__eq__, ends)
 
 
 def neo4j_to_upper(original: str) -> str:

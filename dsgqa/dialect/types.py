@@ -66,7 +66,7 @@ _FIXED_RESULT = {
     "ceil": "float", "stdev": "float", "stdevp": "float", "percentilecont": "float",
     "distance": "float", "point.distance": "float", "haversin": "float", "isnan": "bool",
     "tostring": "str", "tostringornull": "str", "tolower": "str", "toupper": "str",
-    "lower": "str", "upper": "str", "trim": "str", "ltrim": "str", "rtrim": "str",
+    "lower": "str", "upper": "str", "trim": "str", "ltrim": "str", "rtrim": "str", "btrim": "str",
     "substring": "str", "replace": "str", "left": "str", "right": "str", "type": "str",
     "elementid": "str",
     "tointeger": "int", "tointegerornull": "int",

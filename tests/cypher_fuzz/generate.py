@@ -1395,7 +1395,12 @@ class Generator:
             name = self.pick(("trim", "trim", "ltrim", "rtrim"))
             if name != "trim":
                 self.tag("ltrim_rtrim")
-            return A.Func(name, (self.string(scope, d),))
+            text = self.string(scope, d)
+            if self.chance(0.5):   # a long text, a short result: both engines returned garbage
+                self.tag("trim_padded")
+                pad = A.Lit(self.pick(("      ", " \t\n   ", "\u2003  ", "\u00a0 ")))
+                text = A.BinOp("+", A.BinOp("+", pad, text), pad)
+            return A.Func(name, (text,))
         return A.Func("reverse", (self.string(scope, d),))
 
     def double_bar_string(self, scope: Scope, depth: int) -> A.Expr:

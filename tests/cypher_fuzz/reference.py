@@ -37,6 +37,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -64,6 +65,14 @@ from tests.cypher_fuzz.values import (
 Row = dict[str, object]
 UNBOUNDED_HOPS = 12  # the generator writes `*` only on CONTAINS, whose chains are <= 3 long
 EARLY_BINDINGS = 5_000  # node bindings tried for a conjunct that may raise before the match
+
+
+def java_whitespace(char: str) -> bool:
+    """Java's Character.isWhitespace: a space, line or paragraph separator that is not a
+    no-break space, or one of nine controls."""
+    if char in "\t\n\u000b\f\r\u001c\u001d\u001e\u001f":
+        return True
+    return unicodedata.category(char) in ("Zs", "Zl", "Zp") and char not in "\u00a0\u2007\u202f"
 
 
 @dataclass
@@ -914,10 +923,19 @@ class Evaluator:
         if name in argtypes.SIGNATURES and name not in ("size", "reverse") and not isinstance(
                 a0, str):
             raise CypherError(f"{name}() of a {type(a0).__name__}: expected a string")
-        if name in ("toUpper", "toLower", "trim", "ltrim", "rtrim"):
+        if name in ("trim", "ltrim", "rtrim"):
+            # [String functions] whitespace as Java's Character.isWhitespace takes it (the
+            # Unicode separators but the no-break spaces, and nine controls)
             assert isinstance(a0, str)
-            return {"toUpper": a0.upper, "toLower": a0.lower, "trim": a0.strip,
-                    "ltrim": a0.lstrip, "rtrim": a0.rstrip}[name]()
+            left, right = 0, len(a0)
+            while name != "rtrim" and left < right and java_whitespace(a0[left]):
+                left += 1
+            while name != "ltrim" and right > left and java_whitespace(a0[right - 1]):
+                right -= 1
+            return a0[left:right]
+        if name in ("toUpper", "toLower"):
+            assert isinstance(a0, str)
+            return a0.upper() if name == "toUpper" else a0.lower()
         if name == "reverse":
             if isinstance(a0, Bag):
                 raise Nondeterministic("reverse of a list of undefined order")

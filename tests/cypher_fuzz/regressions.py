@@ -1815,4 +1815,19 @@ CASES: list[Case] = [
          [[[1]]], False,
          "NOT of a NULL comparison is NULL (Kuzu counted it true, keeping [null, 6] and "
          "[null])"),
+    Case("trim_of_a_long_text_to_a_short_one",
+         "UNWIND ['     hallway     '] AS s RETURN size(trim(s)) AS n, trim(s) = 'hallway' AS "
+         "eq, ltrim(s) AS l, rtrim(s) AS r",
+         [[7, True, "hallway     ", "     hallway"]], False,
+         "a text over 12 bytes trimmed to 12 or fewer (both engines: 4 right bytes, then "
+         "garbage, so the comparison was false)"),
+    Case("trim_in_a_where",
+         "MATCH (r:Room) WITH r, trim('      ' + r.class + '      ') AS t WHERE t = 'kitchen' "
+         "RETURN r.nodeSymbol AS r",
+         [["R1"]], False, "the kitchen's padded class trims to 'kitchen' (both engines: none)"),
+    Case("trim_takes_java_whitespace",
+         "RETURN trim('\u2003x\t\n') AS a, ltrim('\u00a0 x') AS b, btrim('xxhix', 'x') AS c",
+         [["x", "\u00a0 x", "hi"]], False,
+         "Java's Character.isWhitespace: an em space, a tab and a newline go, a no-break space "
+         "stays (the engines kept the em space; btrim() did not exist)"),
 ]
