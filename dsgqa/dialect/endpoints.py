@@ -21,8 +21,18 @@ its ends are the path's nodes around it. The lambda walks the positions instead:
     [r IN relationships(p) | startNode(r).key]  ->
         [_e IN range(0, size(relationships(p)) - 1) | nodes(p)[_e].key]      (`->`; `<-`: _e + 1)
 
+A relationship at a literal position of a named path (`relationships(p)[i]`, `head()` or
+`last()` of it) lies between the path's nodes at the positions around it (`nodes(p)[i]` and
+`nodes(p)[i + 1]`; `nodes(p)[i - 1]` and `nodes(p)[i]` for a negative i). Its start is the one
+the path leaves it from: on a path matched in one direction, that side's node; else the one
+whose id is its `_src`. Out of range (or of a NULL path) it is NULL, as the relationship is:
+
+    startNode(relationships(p)[-1]).key  ->  CASE WHEN relationships(p)[-1] IS NULL THEN NULL
+                                             ELSE nodes(p)[-2].key END            (`->` path)
+
 Anything else (a relationship from another list, from a variable-length segment, from an
-undirected path, or whose endpoints a WITH dropped) is a `DialectError` naming the reason.
+undirected path's computed position, or whose endpoints a WITH dropped) is a `DialectError`
+naming the reason.
 """
 
 from __future__ import annotations
@@ -66,19 +76,69 @@ def _node_name(node: Tree) -> Tree | None:
     return next((c for c in node.children if isinstance(c, Tree) and c.data == "name"), None)
 
 
-def _endpoint_call(node: object) -> tuple[str, str] | None:
-    """('startnode' | 'endnode', relationship variable) for `startNode(r)`, else None."""
+def _endpoint_function(node: object) -> str | None:
+    """'startnode' or 'endnode' for a call of either, else None."""
     if not (isinstance(node, Tree) and node.data == "call"):
         return None
-    callee, *args = node.children
+    callee = node.children[0]
     if not (isinstance(callee, Tree) and callee.data == "var"):
         return None
     fname = plain_name(callee.children[0]).lower()
-    if fname not in _KUZU:
+    return fname if fname in _KUZU else None
+
+
+def _path_position(relationship: object) -> tuple[str, int] | None:
+    """(path, literal position) of `relationships(p)[i]`, `head(relationships(p))` or
+    `last(relationships(p))`, else None."""
+    def path_of(node: object) -> str | None:
+        if isinstance(node, Tree) and node.data == "call" and len(node.children) == 2 \
+                and node.children[0].data == "var" \
+                and plain_name(node.children[0].children[0]).lower() in ("relationships", "rels") \
+                and isinstance(node.children[1], Tree) and node.children[1].data == "var":
+            return plain_name(node.children[1].children[0])
+        return None
+    if not isinstance(relationship, Tree):
+        return None
+    if relationship.data == "index":
+        path, position = path_of(relationship.children[0]), relationship.children[1]
+        sign = 1
+        if position.data == "unary" and str(position.children[0]) == "-":
+            sign, position = -1, position.children[1]
+        if path is None or position.data != "int_lit":
+            return None
+        return path, sign * int(str(position.children[0]))
+    if relationship.data == "call" and len(relationship.children) == 2 \
+            and relationship.children[0].data == "var":
+        fname = plain_name(relationship.children[0].children[0]).lower()
+        path = path_of(relationship.children[1])
+        if path is not None and fname in ("head", "last"):
+            return path, 0 if fname == "head" else -1
+    return None
+
+
+def _endpoint_call(node: object) -> tuple[str, str] | None:
+    """('startnode' | 'endnode', relationship variable) for `startNode(r)`, else None (and for
+    a relationship at a literal position of a path, `Endpoints._path_end`)."""
+    fname = _endpoint_function(node)
+    if fname is None:
+        return None
+    args = node.children[1:]  # type: ignore[union-attr]
+    if len(args) == 1 and _path_position(args[0]) is not None:
         return None
     if len(args) != 1 or not (isinstance(args[0], Tree) and args[0].data == "var"):
-        raise DialectError(f"{_NEO4J[fname]}() of anything but a relationship variable")
+        raise DialectError(f"{_NEO4J[fname]}() of anything but a relationship variable or one "
+                           "at a literal position of a path")
     return fname, plain_name(args[0].children[0])
+
+
+def _path_endpoint(node: object) -> tuple[str, Tree, str, int] | None:
+    """(function, the relationship, path, position) of `startNode(relationships(p)[i])`."""
+    fname = _endpoint_function(node)
+    if fname is None or len(node.children) != 2:  # type: ignore[union-attr]
+        return None
+    relationship = node.children[1]  # type: ignore[union-attr]
+    found = _path_position(relationship)
+    return None if found is None else (fname, relationship, *found)
 
 
 class Endpoints:
@@ -89,7 +149,7 @@ class Endpoints:
         self.note = note
 
     def run(self, root: Tree) -> None:
-        if not any(_endpoint_call(c) for c in root.iter_subtrees_topdown()):
+        if not any(_endpoint_function(c) for c in root.iter_subtrees_topdown()):
             return
         for single in [s for s in root.iter_subtrees_topdown() if s.data == "single_query"]:
             self._single_query(single)
@@ -97,12 +157,14 @@ class Endpoints:
     def _single_query(self, single: Tree) -> None:
         bindings: dict[str, _Binding] = {}
         self.paths: dict[str, str] = {}   # path variable -> 'right' / 'left' (one direction)
+        self.path_names: set[str] = set()   # every named path of a MATCH
         for clause in single.children:
             if not isinstance(clause, Tree):
                 continue
             if clause.data == "match":
                 self._bind(clause, bindings)
                 self.paths.update(_directed_paths(clause))
+                self.path_names |= _named_paths(clause)
             self._rewrite_in(clause, bindings)
             if clause.data == "with_clause":
                 _after_with(clause, bindings, self.names.generated)
@@ -124,7 +186,12 @@ class Endpoints:
             walked = self._walk_path_relationships(child)
             if walked is not None:
                 node.children[i] = child = walked
-            if child.data == "prop" and _endpoint_call(child.children[0]):
+            if child.data == "prop" and _path_endpoint(child.children[0]):
+                node.children[i] = self._path_end(child.children[0], key=child.children[1])
+            elif _path_endpoint(child):
+                node.children[i] = self._path_end(child, key=None,
+                                                  whole_item=node.data == "proj_item")
+            elif child.data == "prop" and _endpoint_call(child.children[0]):
                 node.children[i] = self._replace(child.children[0], bindings,
                                                  key=child.children[1])
             elif _endpoint_call(child):
@@ -172,6 +239,44 @@ class Endpoints:
         self.note(UNDIRECTED)
         return null_when_null(relationship,
                               tree("case_expr", tree("case_when", is_src, pick[0]), pick[1]))
+
+    def _path_end(self, endpoint_call: Tree, *, key: Tree | None,
+                  whole_item: bool = False) -> Tree:
+        """startNode/endNode of a relationship at a literal position of a named path."""
+        found = _path_endpoint(endpoint_call)
+        assert found is not None
+        fname, relationship, path, position = found
+        shown = f"{_NEO4J[fname]}(relationships({path})[{position}])"
+        if path not in self.path_names:
+            raise DialectError(f"{shown}: {path} is not a path a MATCH of this query names")
+        if key is None and not whole_item:
+            raise DialectError(f"{shown} other than as {shown}.property or a whole RETURN/WITH "
+                               "item (it may be NULL)")
+        before, after = (position, position + 1) if position >= 0 else (position - 1, position)
+
+        def node_at(index: int) -> Tree:
+            at = tree("index", call("nodes", var(path)), int_lit(index) if index >= 0 else
+                      tree("unary", Token("ADD_OP", "-"), int_lit(-index)))
+            return at if key is None else tree("prop", at, clone(key))
+        direction = self.paths.get(path)
+        if direction is not None:
+            starts_before = direction == "right"
+            value = node_at(before if starts_before == (fname == "startnode") else after)
+        else:
+            if key is None:
+                raise DialectError(f"{shown} of a path matched in both directions other than "
+                                   f"as {shown}.property")
+            leaves = tree("compare", call("id", tree("index", call("nodes", var(path)),
+                                                    int_lit(before) if before >= 0 else tree(
+                                                        "unary", Token("ADD_OP", "-"),
+                                                        int_lit(-before)))),
+                          Token("EQ", "="), call("struct_extract", clone(relationship),
+                                                 tree("str_lit", Token("STRING", "'_src'"))))
+            first, second = (before, after) if fname == "startnode" else (after, before)
+            value = tree("case_expr", tree("case_when", leaves, node_at(first)),
+                         node_at(second))
+        self.note(PATH_POSITIONS)
+        return null_when_null(relationship, value, always=True)
 
     def _walk_path_relationships(self, lam: Tree) -> Tree | None:
         """`[r IN relationships(p) ...]` (or a quantifier) whose body asks for r's ends, over the
@@ -226,6 +331,12 @@ class Endpoints:
             found = name(self.names.fresh("_node"))
             node.children.insert(0, found)
         return found
+
+
+def _named_paths(match: Tree) -> set[str]:
+    return {plain_name(pattern.children[0])
+            for pattern in child_of(match, "pattern_list").children
+            if len(pattern.children) == 3}
 
 
 def _directed_paths(match: Tree) -> dict[str, str]:

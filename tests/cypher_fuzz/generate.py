@@ -956,6 +956,14 @@ class Generator:
     def relationship_function(self, scope: Scope) -> A.Expr:
         """type(), startNode() or endNode() of a relationship variable: NULL where an
         OPTIONAL MATCH bound it to nothing."""
+        if scope.paths and (not scope.rels or self.chance(0.4)):
+            # a relationship at a position of a path: its stored ends, NULL past the path's end
+            self.tag("path_relationship_endpoint")
+            rels = A.Func("relationships", (A.Var(self.pick(scope.paths)),))
+            at = self.pick((A.Index(rels, A.Lit(self.rng.randint(-2, 2))),
+                            A.Func(self.pick(("head", "last")), (rels,))))
+            return A.Prop(A.Func(self.pick(("startNode", "endNode")), (at,)),
+                          self.pick(("nodeSymbol", "class")))
         d = self.pick(scope.rels)
         self.tag("relationship_function")
         if d.nullable:
@@ -1318,7 +1326,7 @@ class Generator:
         n = A.Var(self.node(scope).name)
         leaf = A.Prop(n, self.pick(STR_PROPS))
         str_scalars = [k for k, t in scope.scalars.items() if t == "str"]
-        if scope.rels and self.chance(0.25):
+        if (scope.rels or scope.paths) and self.chance(0.25):
             return self.relationship_function(scope)
         if depth <= 0 or self.chance(0.35):
             if str_scalars and self.chance(0.3):

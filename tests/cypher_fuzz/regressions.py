@@ -1830,4 +1830,20 @@ CASES: list[Case] = [
          [["x", "\u00a0 x", "hi"]], False,
          "Java's Character.isWhitespace: an em space, a tab and a newline go, a no-break space "
          "stays (the engines kept the em space; btrim() did not exist)"),
+    Case("ends_of_a_relationship_at_a_path_position_undirected",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2]-(b:Room) RETURN "
+         "startNode(relationships(p)[0]).nodeSymbol AS s0, endNode(relationships(p)[0])"
+         ".nodeSymbol AS e0, startNode(last(relationships(p))).nodeSymbol AS s1, b.nodeSymbol "
+         "AS b",
+         [["R1", "R2", "R2", "R3"], ["R1", "R2", "R3", "R3"], ["R2", "R1", "R2", "R3"],
+          ["R2", "R1", "R3", "R3"], ["R1", "R2", "R2", "R1"], ["R2", "R1", "R1", "R1"]], False,
+         "each hop may take the edge stored either way: its stored start, not the walk's"),
+    Case("ends_of_a_relationship_at_a_path_position_directed",
+         "MATCH p = (a:Room {nodeSymbol: 'R3'})<-[:ROOM_CONNECTED*1..2]-(b:Room) RETURN "
+         "startNode(relationships(p)[-1]).nodeSymbol AS s, endNode(head(relationships(p)))"
+         ".nodeSymbol AS e, startNode(relationships(p)[1]).nodeSymbol AS second, "
+         "b.nodeSymbol AS b",
+         [["R2", "R3", None, "R2"], ["R1", "R3", "R1", "R1"], ["R3", "R3", "R3", "R3"]], False,
+         "a path walked against the stored direction: the last hop starts at the far node; a "
+         "position past the end is NULL"),
 ]
