@@ -316,6 +316,8 @@ DIALECT_ERRORS = [
     # A COLLECT's order kept only where pattern_lists.py rewrites it (not after an UNWIND).
     "MATCH (n:Room) UNWIND [1, 2] AS k RETURN COLLECT { MATCH (n)-->(m) RETURN m "
     "ORDER BY m.nodeSymbol }",
+    # ... and its DISTINCT: size() of it would count every match.
+    "MATCH (n:Room) RETURN size(COLLECT { MATCH (n)-->(m) RETURN DISTINCT m.class })",
 ]
 
 

@@ -6,16 +6,20 @@ Manual defines both as the values of the matches, in match order, with the outer
 pattern names bound). The engines have neither, but the translator already answers pattern
 comprehensions where it can be faithful (`pattern_lists.py`), so such a subquery becomes one
 before any other pass reads the tree. Only that shape: one non-optional MATCH of one path with
-a relationship and no path variable, an optional WHERE, and a RETURN of one value without
-DISTINCT or an aggregate; any other COLLECT stays refused. A RETURN's ORDER BY, SKIP and LIMIT
-ride on the comprehension (`ranked`): `pattern_lists.py` sorts and slices the collected list,
-and where it cannot rewrite the comprehension the COLLECT is refused.
+a relationship and no path variable, an optional WHERE, and a RETURN of one value without an
+aggregate; any other COLLECT stays refused. A RETURN's DISTINCT, ORDER BY, SKIP and LIMIT ride
+on the comprehension (`ranked`, with the returned alias an ORDER BY may name): `pattern_lists.py`
+sorts the matches, collects the distinct values in that order (DISTINCT keeps each value's first
+arrival, and ORDER BY under DISTINCT sorts by returned values only, so sorting first and then
+dropping repeats is sorting the distinct values) and slices the list; where it cannot rewrite the
+comprehension (inside size(), say) the COLLECT is refused.
 """
 
 from __future__ import annotations
 
 from lark import Tree
 
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import child_of, function_name, tree
 
@@ -40,13 +44,16 @@ def _comprehension(body: Tree) -> Tree | None:
     if not (isinstance(chain, Tree) and chain.data == "chain" and len(chain.children) >= 3):
         return None
     projection = ret.children[0]
-    if any(not isinstance(c, Tree) for c in projection.children):
-        return None   # DISTINCT
-    ranked = [c for c in projection.children if c.data != "proj_items"]   # ORDER BY, SKIP, LIMIT
-    items = projection.children[0].children
+    distinct = any(not isinstance(c, Tree) for c in projection.children)
+    # ORDER BY, SKIP, LIMIT (and DISTINCT, as a tree of its own)
+    ranked = [c for c in projection.children if isinstance(c, Tree) and c.data != "proj_items"]
+    if distinct:
+        ranked.append(tree("distinct"))
+    items = child_of(projection, "proj_items").children
     if len(items) != 1 or not isinstance(items[0], Tree) or has_aggregate(items[0].children[0]):
         return None
     value = items[0].children[0]
+    alias = items[0].children[1] if len(items[0].children) == 2 else None
     first, rel, *rest = chain.children
     predicate = tree("pattern_predicate", first, rel, tree("pattern_tail", *rest))
     where = next((c for c in match.children if c.data == "where"), None)
@@ -54,6 +61,8 @@ def _comprehension(body: Tree) -> Tree | None:
         else tree("list_comp", predicate, where.children[0], value)
     if ranked:   # only `pattern_lists.py` can keep the order; anything else refuses it
         made.ranked = ranked  # type: ignore[attr-defined]
+        if alias is not None:   # `RETURN x.k AS k ORDER BY k`: the ORDER BY may name it
+            made.ranked_alias = (plain_name(alias), value)  # type: ignore[attr-defined]
     return made
 
 
@@ -70,7 +79,8 @@ def comprehend_collect_subqueries(root: Tree) -> bool:
         if comprehension is not None:
             sub.data, sub.children = comprehension.data, comprehension.children
             sub.from_collect = True  # type: ignore[attr-defined]  # a refusal names the COLLECT
-            if hasattr(comprehension, "ranked"):
-                sub.ranked = comprehension.ranked  # type: ignore[attr-defined]
+            for mark in ("ranked", "ranked_alias"):
+                if hasattr(comprehension, mark):
+                    setattr(sub, mark, getattr(comprehension, mark))
             changed = True
     return changed

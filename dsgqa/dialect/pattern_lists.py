@@ -34,11 +34,13 @@ from dsgqa.dialect.trees import (
     all_named,
     call,
     child_of,
+    clone,
     function_name,
     name,
     null_when_null,
     own_node,
     splice_clauses,
+    substitute,
     tree,
     var,
 )
@@ -96,10 +98,11 @@ def _matched_only(mapping: Tree, chain: Tree, new_nodes: set[str], names: FreshN
     return null_when_null(var(witness), mapping)
 
 
-def _sorted(ranked: list[Tree], scope: list[str], mapping: Tree,
-            names: FreshNames) -> tuple[list[Tree], Tree]:
+def _sorted(ranked: list[Tree], scope: list[str], mapping: Tree, names: FreshNames,
+            alias: tuple[str, Tree] | None) -> tuple[list[Tree], Tree]:
     """A COLLECT's ORDER BY: the matches sorted in a WITH before the collect() (the order
-    barrier keeps the order into it); the WITH and the value's name in it."""
+    barrier keeps the order into it); the WITH and the value's name in it. A sort key naming
+    the RETURN's alias reads the returned value."""
     order = next((c for c in ranked if c.data == "order"), None)
     if order is None:
         return [], mapping
@@ -108,7 +111,10 @@ def _sorted(ranked: list[Tree], scope: list[str], mapping: Tree,
     items = [tree("proj_item", var(v)) for v in scope] + [tree("proj_item", mapping, name(value))]
     for sort_item in order.children:
         key = names.fresh("_pk")
-        items.append(tree("proj_item", sort_item.children[0], name(key)))
+        sort_key = sort_item.children[0]
+        if alias is not None:
+            sort_key = substitute(clone(sort_key), {alias[0]: alias[1]})
+        items.append(tree("proj_item", sort_key, name(key)))
         keys.append(tree("sort_item", var(key), *sort_item.children[1:]))
     return [tree("with_clause", tree("projection", tree("proj_items", *items),
                                      tree("order", *keys)))], var(value)
@@ -130,8 +136,9 @@ def refuse_ranked_leftovers(root: Tree) -> None:
     """A COLLECT with ORDER BY, SKIP or LIMIT this module could not rewrite: its order would
     be lost, so it is refused."""
     if any(getattr(node, "ranked", None) for node in root.iter_subtrees()):
-        raise DialectError("COLLECT { } with ORDER BY, SKIP or LIMIT outside a projection "
-                           "whose earlier clauses are MATCHes with every element named")
+        raise DialectError("COLLECT { } with DISTINCT, ORDER BY, SKIP or LIMIT outside a "
+                           "projection whose earlier clauses are MATCHes with every element "
+                           "named")
 
 
 def collect_pattern_comprehensions(root: Tree, names: FreshNames,
@@ -186,9 +193,12 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
             ranked = getattr(comprehension, "ranked", None)
             sorted_rows: list[Tree] = []
             if ranked is not None:
-                sorted_rows, mapping = _sorted(ranked, scope, mapping, names)
-            collected = tree("proj_item", _window(call("collect", mapping), ranked),
-                             name(column))
+                sorted_rows, mapping = _sorted(ranked, scope, mapping, names,
+                                               getattr(comprehension, "ranked_alias", None))
+            collect = tree("call_distinct", var("collect"), Token("DISTINCT", "DISTINCT"),
+                           mapping) if any(c.data == "distinct" for c in ranked or ()) \
+                else call("collect", mapping)
+            collected = tree("proj_item", _window(collect, ranked), name(column))
             new_clauses += [match, *sorted_rows, tree("with_clause", tree(
                 "projection", tree("proj_items", *carried, collected)))]
             scope.append(column)

@@ -1846,4 +1846,15 @@ CASES: list[Case] = [
          [["R2", "R3", None, "R2"], ["R1", "R3", "R1", "R1"], ["R3", "R3", "R3", "R3"]], False,
          "a path walked against the stored direction: the last hop starts at the far node; a "
          "position past the end is NULL"),
+    Case("collect_subquery_distinct_sorted_by_its_alias",
+         "MATCH (b:Building) RETURN b.nodeSymbol AS b, COLLECT { MATCH (b)-[:CONTAINS]->"
+         "(r:Room)-[:CONTAINS]->(m) RETURN DISTINCT r.nodeSymbol AS s ORDER BY s DESC } AS v",
+         [["B1", ["R2", "R1"]]], False,
+         "R1 holds two places, R2 one: each room once, by the returned alias (was refused)"),
+    Case("collect_subquery_limit_sorted_by_its_alias",
+         "MATCH (b:Building) RETURN COLLECT { MATCH (b)-[:CONTAINS]->(r:Room)-[:CONTAINS]->(m) "
+         "RETURN r.nodeSymbol + '/' + m.nodeSymbol AS s ORDER BY s LIMIT 2 } AS v",
+         [[["R1/P1", "R1/p1"]]], False,
+         "'P' sorts before 'p'; the ORDER BY names the RETURN's alias (both engines were "
+         "told a variable s that is not in scope, which charged the model)"),
 ]
