@@ -87,6 +87,16 @@ from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
 from dsgqa.dialect.list_folds import unfold_list_folds
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
 from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
+from dsgqa.dialect.nan_values import (
+    NAN_SOURCES,
+    false_for_nan,
+    mark_nan_comparison,
+    nan_names,
+    refuse_nan_keys,
+    sort_nan_last,
+)
+from dsgqa.dialect.nan_values import ORDER_REWRITE as NAN_ORDER
+from dsgqa.dialect.nan_values import REWRITE as NAN_COMPARISONS
 from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
 from dsgqa.dialect.nested_lambdas import read_row_in_nested_lambdas
 from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
@@ -304,6 +314,7 @@ class Rewriter:
     def __init__(self, source: str, target: str = "kuzu") -> None:
         self.source = source
         self.target = target
+        self.nan_names: frozenset[str] | None = None   # set by run()
         self.applied: list[str] = []
         self.distinct_rows = False  # the reader drops repeated rows (`union_parts`)
 
@@ -357,6 +368,12 @@ class Rewriter:
             self.note(PAIR_TABLES)
         if lambdas > 1:   # two lambdas at least
             mark_shared_sources(root)
+        # Names that may hold NaN, for comparisons and the places Neo4j groups or orders NaN.
+        self.nan_names = nan_names(root) if NAN_SOURCES.search(self.source) else None
+        if self.nan_names is not None:
+            refuse_nan_keys(root, self.nan_names)
+            if sort_nan_last(root, self.nan_names):
+                self.note(NAN_ORDER)
         refuse_removed_syntax(root)  # reads the types; before any rewrite writes Kuzu's calls
         check_projections(root)
         if "DISTINCT" in self.source.upper() and keep_ordered_distinct(root, names):
@@ -963,6 +980,8 @@ class Rewriter:
         chain = chained_comparison(node)
         if chain is None:
             note_null_free_operands(node)
+            if self.nan_names is not None:
+                mark_nan_comparison(node, self.nan_names)
             return node
         self.note(CHAIN_REWRITE)
         return chain
@@ -983,6 +1002,9 @@ class Rewriter:
             node.children[0] = call("id", node.children[0])
             node.children[2] = call("id", node.children[2])
             return node
+        if getattr(node, "nan", False):
+            self.note(NAN_COMPARISONS)
+            return false_for_nan(node)
         return self._empty_text_by_length(node)
 
     def _text_test(self, node: Tree) -> Tree:

@@ -1698,7 +1698,15 @@ class Generator:
             return A.Prop(A.Prop(A.Var(n.name), "center"), self.pick("xyz"))
         d = depth - 1
         choice = self.pick(("distance", "round", "abs", "arith", "sqrt", "to_float", "ceil",
-                            "literal", "distance2d", "math"))
+                            "literal", "distance2d", "math", "nan"))
+        if choice == "nan":
+            # NaN on some rows (a square root below 0, 0.0 / 0.0): every <, <=, >, >= with it
+            # is false in Neo4j, true for < and <= in the engines
+            self.tag("maybe_nan")
+            x = self.float(scope, d)
+            if self.chance(0.5):
+                return A.Func("sqrt", (A.BinOp("-", x, A.Lit(self.pick((0.5, 1.0, 2.0)))),))
+            return A.BinOp("/", A.BinOp("-", x, x), A.Lit(self.pick((0.0, 2.0))))
         if choice == "math":
             self.tag("math_function")
             x = self.float(scope, d)

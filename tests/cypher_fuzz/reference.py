@@ -788,6 +788,9 @@ class Evaluator:
             v = equals(a, b)
             return None if v is None else not v
         if op in ("<", "<=", ">", ">="):
+            if a is not None and b is not None and is_number(a) and is_number(b) \
+                    and (math.isnan(a) or math.isnan(b)):
+                return False   # [Ordering and comparison] every test with NaN is false
             c = compare(a, b)
             if c is None:
                 return None
@@ -846,8 +849,10 @@ class Evaluator:
             return {"+": a + b, "-": a - b, "*": a * b}[op]
         x, y = float(a), float(b)  # type: ignore[arg-type]
         if op == "/":
-            if y == 0:
-                raise Nondeterministic("float division by zero")
+            if y == 0:   # Java's double division: NaN for 0/0, else an infinity
+                if x == 0 or math.isnan(x):
+                    return math.nan
+                return math.copysign(math.inf, x) * math.copysign(1.0, y)
             return x / y
         if op == "%":
             return math.fmod(x, y)
@@ -985,6 +990,8 @@ class Evaluator:
             x = float(a0)  # type: ignore[arg-type]
             if name == "sqrt":
                 return math.sqrt(x) if x >= 0 else math.nan
+            if not math.isfinite(x):   # Java's Math.ceil/floor of NaN or an infinity
+                return x
             out = float(math.ceil(x) if name == "ceil" else math.floor(x))
             return math.copysign(out, x) if out == 0 else out  # Java: ceil(-0.5) is -0.0
         if name == "sign":

@@ -1857,4 +1857,18 @@ CASES: list[Case] = [
          [[["R1/P1", "R1/p1"]]], False,
          "'P' sorts before 'p'; the ORDER BY names the RETURN's alias (both engines were "
          "told a variable s that is not in scope, which charged the model)"),
+    Case("ratio_over_an_empty_group_is_nan_and_compares_false",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) WITH r, toFloat(count(m)) "
+         "/ count(m) AS share WHERE share < 2 RETURN r.nodeSymbol AS r",
+         [["R1"], ["R2"]], False,
+         "R3 holds no mesh place: 0.0 / 0 is NaN, and NaN < 2 is false (both engines kept R3)"),
+    Case("nan_compares_false_in_a_quantifier",
+         "RETURN any(x IN [1.0, 0.0 / 0.0] WHERE x < 0.5) AS a, 0.0 / 0.0 <= 1 AS b, "
+         "1 < 0.0 / 0.0 AS c",
+         [[False, False, False]], False,
+         "every <, <=, >, >= with NaN is false (both engines: true, true, true)"),
+    Case("nan_sorts_above_numbers_below_null",
+         "UNWIND [3.0, 0.0 / 0.0, 1.0, null, 2.0] AS x RETURN toString(x) AS s ORDER BY x DESC",
+         [[None], ["NaN"], ["3.0"], ["2.0"], ["1.0"]], True,
+         "descending: NULL, then NaN, then the numbers (both engines put NaN anywhere)"),
 ]

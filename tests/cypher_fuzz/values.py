@@ -141,8 +141,8 @@ def sort_key(v: object) -> tuple:
         return (9,)
     if isinstance(v, bool):
         return (3, v)
-    if is_number(v):
-        return (4, float(v))
+    if is_number(v):   # NaN after every number (Java's Double.compare), ties with NaN
+        return (4, 1, 0.0) if math.isnan(v) else (4, 0, float(v))
     if isinstance(v, str):
         return (2, v)
     raise Nondeterministic(f"sorting on {type(v).__name__}")
