@@ -77,9 +77,12 @@ REWRITES = [
      "MATCH (o:Object {nodeSymbol: 'O2'}) WITH o.center AS c MATCH (p:Object) "
      "WHERE p.center = point({x: c.x, y: c.y, z: c.z}) RETURN p.nodeSymbol",
      "MATCH (o:Object {nodeSymbol: 'O2'}) WITH o.center AS c MATCH (p:Object) "
-     "WHERE p.center = {x: CAST(CASE WHEN c IS NULL THEN NULL ELSE c.x END AS DOUBLE), "
+     "WHERE p.center = CASE WHEN (CASE WHEN c IS NULL THEN NULL ELSE c.x END IS NULL "
+     "OR CASE WHEN c IS NULL THEN NULL ELSE c.y END IS NULL "
+     "OR CASE WHEN c IS NULL THEN NULL ELSE c.z END IS NULL) THEN NULL "
+     "ELSE {x: CAST(CASE WHEN c IS NULL THEN NULL ELSE c.x END AS DOUBLE), "
      "y: CAST(CASE WHEN c IS NULL THEN NULL ELSE c.y END AS DOUBLE), "
-     "z: CAST(CASE WHEN c IS NULL THEN NULL ELSE c.z END AS DOUBLE)} "
+     "z: CAST(CASE WHEN c IS NULL THEN NULL ELSE c.z END AS DOUBLE)} END "
      "RETURN p.nodeSymbol",
      "RETURN 'O2'"),
     ("point.distance->sqrt",

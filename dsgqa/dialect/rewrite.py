@@ -987,6 +987,12 @@ class Rewriter:
         return chain
 
     def r_compare(self, node: Tree) -> Tree:
+        if len(node.children) == 3 and str(node.children[1]) in ("<", "<=", ">", ">=") \
+                and {node.child_types[0], node.child_types[2]} & {"point", POINT_2D}:
+            # The Cypher Manual: points are not ordered, so `<` of them is NULL (the engines
+            # compared the structs field by field: `a.center < b.center` held for 10 pairs).
+            self.note("point < point->NULL")
+            return tree("null_lit")
         across = compare_across_types(node)
         if across is not None:
             self.note(CROSS_TYPES)
@@ -1514,15 +1520,24 @@ def _point(rw: Rewriter, node: Tree, args: list) -> Tree:
         raise DialectError("point() other than cartesian {x, y[, z]}")
     rw.note("point->struct")
     entries = []
+    computed = []   # coordinates that may be NULL
     for axis in ("x", "y", "z"):
         if axis in fields:
             value = fields[axis]
             if isinstance(value, Tree) and value.data == "int_lit":
                 value = tree("float_lit", Token("FLOAT", f"{int(str(value.children[0]), 0)}.0"))
             elif not (isinstance(value, Tree) and value.data == "float_lit"):
+                computed.append(value)
                 value = cast(value, "DOUBLE")
             entries.append(tree("map_entry", name(axis), value))
-    return tree("map_literal", *entries)
+    point = tree("map_literal", *entries)
+    if not computed:
+        return point
+    # The Cypher Manual: a NULL argument gives a NULL point (the struct would hold NULLs, and
+    # count(), coalesce(), IS NULL and collect() would take it for a point).
+    return tree("case_expr", tree("case_when", any_of([tree("is_null", clone(v))
+                                                        for v in computed]), tree("null_lit")),
+                point)
 
 
 def _axes(point: object, point_type: str) -> tuple[str, ...] | None:

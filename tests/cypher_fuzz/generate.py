@@ -1750,6 +1750,12 @@ class Generator:
 
     def point(self, scope: Scope, depth: int) -> A.Expr:
         n = self.node(scope)
+        if self.chance(0.15):
+            # point() of coordinates that may be NULL (a box, an unmatched node): NULL
+            self.tag("point_of_nullable")
+            source = A.Prop(A.Var(n.name), "bbox_center" if n.label == "Object" else "center")
+            return A.Func("point", (A.MapLit((("x", A.Prop(source, "x")),
+                                              ("y", A.Prop(source, "y")))),))
         if self.chance(0.3):
             self.tag("point_literal")
             return A.Func("point", (A.MapLit(tuple((k, A.Lit(self.rng.randint(-2, 2) * 0.5))
@@ -1909,5 +1915,9 @@ class Generator:
             return A.BinOp("OR", self.boolean(scope, d), self.boolean(scope, d))
         if choice == "not":
             return A.Not(self.boolean(scope, d))
+        if self.chance(0.25):   # points are not ordered: NULL
+            self.tag("point_ordering")
+            return A.BinOp(self.pick(("<", ">=")), A.Prop(A.Var(n.name), "center"),
+                           self.point(scope, 0))
         self.tag("point_equality")
         return A.BinOp("=", A.Prop(A.Var(n.name), "center"), self.point(scope, 0))

@@ -1871,4 +1871,14 @@ CASES: list[Case] = [
          "UNWIND [3.0, 0.0 / 0.0, 1.0, null, 2.0] AS x RETURN toString(x) AS s ORDER BY x DESC",
          [[None], ["NaN"], ["3.0"], ["2.0"], ["1.0"]], True,
          "descending: NULL, then NaN, then the numbers (both engines put NaN anywhere)"),
+    Case("point_of_a_null_coordinate_is_null",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, point({x: o.bbox_center.x, y: "
+         "o.bbox_center.y}) IS NULL AS none, count(point({x: o.bbox_center.x, y: 0.0})) AS n",
+         [["O1", False, 1], ["O2", True, 0], ["O3", False, 1]], False,
+         "O2 has no box: point() of a NULL coordinate is NULL (both engines made a point of "
+         "NULLs, which count() counted)"),
+    Case("points_are_not_ordered",
+         "MATCH (a:Room), (b:Room) WHERE a <> b AND a.center < b.center RETURN count(*) AS n",
+         [[0]], False,
+         "< of two points is NULL (both engines compared the fields: 3 of the 6 pairs)"),
 ]
