@@ -28,6 +28,9 @@ from dsgqa.graphstore.worker_pool import WorkerDied
     ("query exceeded the memory limit (2048 MB): Buffer manager exception: Unable to allocate "
      "memory! The buffer pool is full and no memory could be freed!", "memory"),
     # The engine's failures on a query Neo4j runs.
+    ("Overflow exception: Value nan is not within INT64 range", "dialect"),
+    ("Overflow exception: Value 100000000000000000000.000000 is not within INT64 range",
+     "dialect"),
     ("Cannot evaluate expression with type PROPERTY.", "dialect"),
     ("Cannot evaluate expression with type AGGREGATE_FUNCTION.", "dialect"),
     ("Runtime exception: Unable to construct a hash join without any join condition", "dialect"),
