@@ -1431,6 +1431,86 @@ def _rooms_near_the_lounge(g: Graph) -> Any:
                     if r.symbol != lounge.symbol and dist(r.center, lounge.center) < 15.0])
 
 
+def _room_mesh_object_paths(g: Graph) -> list[tuple[Node, Node, Node]]:
+    return [(r, g.nodes[m], g.nodes[o]) for r in g.of("Room")
+            for m in sorted(g.children.get(r.symbol, ())) if g.nodes[m].label == "MeshPlace"
+            for o in sorted(g.children.get(m, ())) if g.nodes[o].label == "Object"]
+
+
+@gold("fid164")
+def _paths_with_no_tall_node(g: Graph) -> Any:
+    """none() is NULL on a path with a node whose test is NULL (rooms and mesh places have no
+    box) unless another node's test is true: then it is false. Either way the WHERE drops it."""
+    def holds(path: tuple[Node, Node, Node]) -> bool:
+        tests = [None if n.bbox_dim is None else n.bbox_dim[2] > 1.0 for n in path]
+        return not any(t is True for t in tests) and all(t is not None for t in tests)
+    return sum(holds(path) for path in _room_mesh_object_paths(g))
+
+
+@gold("fid165")
+def _rooms_with_a_tall_object_or_not(g: Graph) -> Any:
+    """any() over the objects' heights with a boxless object: true with a tall one, else NULL
+    (then coalesce's 'unknown'), false when every object has a box and none is tall."""
+    out = {}
+    for r in g.of("Room"):
+        tests = [None if g.nodes[o].bbox_dim is None else g.nodes[o].bbox_dim[2] > 1.0
+                 for o in g.objects_in_room(r.symbol)]
+        out[r.symbol] = "yes" if any(t is True for t in tests) else (
+            "unknown" if any(t is None for t in tests) else "no")
+    return out
+
+
+@gold("fid166")
+def _seating_share_under_half(g: Graph) -> Any:
+    """Mesh places holding objects whose seating share is under a half (an empty one's share is
+    0.0 / 0, NaN, and NaN < 0.5 is false)."""
+    count = 0
+    for m in g.of("MeshPlace"):
+        objects = [g.nodes[o] for o in g.children.get(m.symbol, ()) if g.nodes[o].label == "Object"]
+        if objects and sum(o.cls == "seating" for o in objects) / len(objects) < 0.5:
+            count += 1
+    return count
+
+
+@gold("fid167")
+def _bicycle_or_room_position(g: Graph) -> Any:
+    out = {}
+    for r in g.of("Room"):
+        bikes = sorted(o for o in g.objects_in_room(r.symbol) if g.nodes[o].cls == "bicycle")
+        where = g.nodes[bikes[0]].center if bikes else r.center
+        out[r.symbol] = point(where[:2])
+    return out
+
+
+@gold("fid168")
+def _last_step_starts(g: Graph) -> Any:
+    """Directed walks over stored ROOM_CONNECTED relationships (each edge both ways) from R1 in
+    2 or 3 steps, never one relationship twice, ending elsewhere: where the last step starts."""
+    starts = set()
+
+    def walk(path: list[str], used: set[tuple[str, str]]) -> None:
+        if 2 <= len(path) - 1 <= 3 and path[-1] != "R1":
+            starts.add(path[-2])
+        if len(path) - 1 == 3:
+            return
+        for nxt in sorted(g.neighbours.get(path[-1], ())):
+            if g.nodes[nxt].label == "Room" and (path[-1], nxt) not in used:
+                walk([*path, nxt], used | {(path[-1], nxt)})
+    walk(["R1"], set())
+    return starts
+
+
+@gold("fid169")
+def _classes_of_mesh_places_holding_objects(g: Graph) -> Any:
+    out = {}
+    for r in g.of("Room"):
+        places = [g.nodes[m] for m in g.children.get(r.symbol, ())
+                  if g.nodes[m].label == "MeshPlace"
+                  and any(g.nodes[o].label == "Object" for o in g.children.get(m, ()))]
+        out[r.symbol] = SLDPList(sorted({m.cls for m in places}, reverse=True))
+    return out
+
+
 def _java_round(value: float, places: int) -> float:
     """Neo4j's round(x, places): the decimal digits Java prints, rounded half up."""
     import decimal
