@@ -325,6 +325,9 @@ DIALECT_ERRORS = [
     "MATCH (r:Room) RETURN r.center.x / 0.0 AS k, count(*) AS n",
     "MATCH (r:Room) WITH sqrt(r.center.x - 5.0) AS d RETURN DISTINCT d",
     "MATCH (r:Room) RETURN max(r.center.x / r.center.y) AS m",
+    # A RETURN that aggregates always has a row; UNION drops repeats a sum of counts keeps.
+    "MATCH (r:Room) WHERE EXISTS { MATCH (r)-->(m) RETURN count(m) AS c } RETURN r",
+    "MATCH (r:Room) RETURN COUNT { MATCH (r)-->(m) RETURN m UNION MATCH (r)<--(m) RETURN m }",
 ]
 
 

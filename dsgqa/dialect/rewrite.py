@@ -138,6 +138,8 @@ from dsgqa.dialect.regex_patterns import refuse_java_only_patterns
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
+from dsgqa.dialect.subquery_parts import REWRITE as SUBQUERY_PARTS
+from dsgqa.dialect.subquery_parts import split_subquery_parts
 from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
 from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
@@ -189,6 +191,7 @@ _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
 _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
 _REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
+_SUBQUERY_BRACE = re.compile(r"\b(?:exists|count)\s*\{", re.IGNORECASE)
 _QUANTIFIER_WORD = re.compile(r"\b(?:any|all|none|single)\s*\(", re.IGNORECASE)
 _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
@@ -342,6 +345,8 @@ class Rewriter:
             self.note(SIMPLE_CASE)
         if _COLLECT_BRACE.search(self.source) and comprehend_collect_subqueries(root):
             self.note(COLLECT_SUBQUERIES)
+        if _SUBQUERY_BRACE.search(self.source) and split_subquery_parts(root):
+            self.note(SUBQUERY_PARTS)
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         # Lambdas the pass below copies count as the text's (`mark_shared_sources`).

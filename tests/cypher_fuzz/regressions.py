@@ -1881,4 +1881,15 @@ CASES: list[Case] = [
          "MATCH (a:Room), (b:Room) WHERE a <> b AND a.center < b.center RETURN count(*) AS n",
          [[0]], False,
          "< of two points is NULL (both engines compared the fields: 3 of the 6 pairs)"),
+    Case("exists_of_a_union",
+         "MATCH (r:Room) WHERE EXISTS { MATCH (r)-[:CONTAINS]->(m:MeshPlace) RETURN m.nodeSymbol "
+         "AS s UNION MATCH (r)<-[:CONTAINS]-(b:Building) RETURN b.nodeSymbol AS s } "
+         "RETURN r.nodeSymbol AS r",
+         [["R1"], ["R2"]], False,
+         "R3 has no mesh place and no building (was refused)"),
+    Case("count_of_a_union_all",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, COUNT { MATCH (r)-[:CONTAINS]->(m) RETURN m "
+         "UNION ALL MATCH (r)-[:ROOM_CONNECTED]-(n:Room) RETURN n AS m } AS k",
+         [["R1", 4], ["R2", 5], ["R3", 2]], False,
+         "children plus connections, each edge stored both ways (was refused)"),
 ]
