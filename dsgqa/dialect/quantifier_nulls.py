@@ -9,23 +9,28 @@ where it decides a row: `MATCH p = (:Room)-->(:MeshPlace)-->(:Object) WHERE none
 WHERE n.bbox_dim.z > 1.0)` keeps every path (rooms and mesh places have no box), where Neo4j
 keeps none.
 
+The engines only ever see tests that are never NULL: `h(p)` below is `coalesce(p, false)` (true
+where p is) and `f(p)` is `coalesce((p) = false, false)` (true where p is false). Kuzu needs that
+beyond the three values: inside a quantifier it counted `NOT` of a NULL comparison true
+(`any(x IN [null, 6] WHERE NOT (x > 5))` was true).
+
 Where only truth counts (a WHERE, a WHEN condition, a comprehension's filter, through AND and
-OR), NULL and false filter alike, so `any` and `all` stay as they are; `none(x IN l WHERE p)`
-holds exactly when every test is false, `all(x IN l WHERE NOT (p))`, and `single` holds when
-exactly one test is true and none is NULL, `single(..) AND all(x IN l WHERE (p) IS NOT NULL)`.
-Elsewhere (a returned value, under NOT or XOR, compared, in another quantifier's test) the
-value itself is spelled out with quantifiers the engines answer right over tests that are never
-NULL:
+OR), NULL and false filter alike, so `any` and `all` keep their form over `h(p)`;
+`none(x IN l WHERE p)` holds exactly when every test is false, `all(x IN l WHERE f(p))`, and
+`single` holds when exactly one test is true and none is NULL, `single(x IN l WHERE h(p)) AND
+all(x IN l WHERE (p) IS NOT NULL)`. Elsewhere (a returned value, under NOT or XOR, compared, in
+another quantifier's test) the value itself is spelled out:
 
-    any  -> CASE WHEN l IS NULL THEN NULL WHEN any(x IN l WHERE p) THEN true
+    any  -> CASE WHEN l IS NULL THEN NULL WHEN any(x IN l WHERE h(p)) THEN true
                  WHEN any(x IN l WHERE (p) IS NULL) THEN NULL ELSE false END
-    all  -> ... WHEN any(x IN l WHERE NOT (p)) THEN false WHEN <a NULL test> THEN NULL ELSE true
-    none -> ... WHEN any(x IN l WHERE p) THEN false WHEN <a NULL test> THEN NULL ELSE true
-    single -> ... WHEN size([x IN l WHERE p]) > 1 THEN false WHEN <a NULL test> THEN NULL
-                  ELSE single(x IN l WHERE p)
+    all  -> ... WHEN any(x IN l WHERE f(p)) THEN false WHEN <a NULL test> THEN NULL ELSE true
+    none -> ... WHEN any(x IN l WHERE h(p)) THEN false WHEN <a NULL test> THEN NULL ELSE true
+    single -> ... WHEN size([x IN l WHERE h(p)]) > 1 THEN false WHEN <a NULL test> THEN NULL
+                  ELSE single(x IN l WHERE h(p))
 
-A test that cannot be NULL (`IS NULL`, a pattern, a boolean literal, and connectives of them)
-is left alone. Runs on the Neo4j tree before the types are annotated, so the passes after it
+A test that cannot be NULL (`IS NULL`, a pattern, a boolean literal, a comparison of an element
+of a literal list of one kind with a literal of that kind, and connectives of them) is left
+alone. Runs on the Neo4j tree before the types are annotated, so the passes after it
 see ordinary quantifiers, comprehensions and CASEs.
 """
 
