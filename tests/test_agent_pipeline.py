@@ -254,7 +254,7 @@ def test_each_turn_is_cached_by_the_conversation_so_far(store, question, tmp_pat
 def test_a_scripted_agent_corrects_its_query_after_the_error(store, question) -> None:
     solution = question.solution.strip()
     script = {question.uid: {"agent": [
-        {"run_cypher": "MATCH (o:Objct) RETURN count(o)"},
+        {"run_cypher": "MATCH (o:Object RETURN count(o)"},
         {"run_cypher": COUNT},
         {"answer": solution},
     ]}}
@@ -263,7 +263,7 @@ def test_a_scripted_agent_corrects_its_query_after_the_error(store, question) ->
                                             tool_protocol=protocol), script)
         run = run_agent(question, client, "schema", _runner(store), max_iterations=5)
         first, second = run.queries
-        assert (first.valid, first.query_error_kind) == (False, "schema")
+        assert (first.valid, first.query_error_kind) == (False, "syntax")
         assert second.valid and second.rows == [[_count(store)]]
         assert (run.calls, run.answer, run.stop_reason) == (3, solution, "answered_after_query")
         assert compare(question, run).correct

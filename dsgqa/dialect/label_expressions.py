@@ -10,10 +10,9 @@ Evaluated over the layout's labels (`dsgqa.scene_graph.LABELS`), a pattern's exp
 that alternation and a predicate's becomes `label(n) = 'A' OR label(n) = 'B'`. A relationship
 pattern's type expression (`[:!CONTAINS]`) becomes the list of the layout's types it allows.
 
-A pattern no label satisfies (`:Room&Place`, `:!%`) is refused: it matches nothing in Neo4j, and
-the engines have no pattern that does. A plain label or list of alternatives is left as written,
-so a label the layout lacks stays the engines' `schema` error; one the layout spells in another
-case is refused as `schema` first (`layout_names.py`).
+A pattern no label satisfies (`:Room&Place`, `:!%`, a label the layout lacks or spells in
+another case) matches nothing (`unknown_names.py` writes that before this pass). A plain label
+or list of alternatives is left as written.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.layout_names import check_labels
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
 REWRITE = "label expression->alternation"
@@ -67,7 +65,6 @@ def alternation(labels: frozenset[str]) -> Tree:
 def resolve_node_labels(node_labels: Tree) -> bool:
     """Rewrite one pattern's `node_labels` in place as an alternation; whether it was an
     expression the engines could not read as written."""
-    check_labels(node_labels)
     if is_plain(node_labels):   # as written: a label the layout lacks is the engines' error
         if len(node_labels.children) == 1 and node_labels.children[0].data == "label_or":
             node_labels.children = _flat_alternatives(node_labels.children[0])

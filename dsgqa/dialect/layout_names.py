@@ -1,16 +1,11 @@
-"""Labels, relationship types and property keys in the case Heracles' layout spells them.
+"""Point fields and map keys in the case the query or Heracles' layout spells them.
 
-Neo4j's names are case-sensitive: `(n:room)` matches no node, `[:contains]` no relationship,
-`n.Class` and `n.NodeSymbol` are NULL, and a point has no field `X`. Kuzu and Ladybug look table,
-property and struct field names up ignoring case, so the same query answers as if the model had
-spelled the layout's name: a score Neo4j would not give, with no error. A name the layout has in
-another case is therefore a `schema` error, as a name it does not have at all already is
-(`dsgqa/graphstore/error_kind.py`: the engines say "Table Foo does not exist").
-
-Checked: the labels and types a pattern names (before the label expressions become
-alternations), and the keys read from what the type annotator knows is a node, a relationship or
-a point (`n.key`, `n['key']`, `n {.key}`). A WHERE's label predicate (`n:room`) is left alone:
-it is false on the engines as in Neo4j.
+Neo4j's names are case-sensitive: a point has no field `X`, and `{Class: 1}.class` is NULL.
+Kuzu and Ladybug look struct fields up ignoring case, so the same query answers as if the model
+had spelled the other name: a score Neo4j would not give, with no error. A point field the layout
+spells in another case is a `schema` error (Neo4j raises too); a map key some map of the query
+or the graph spells in another case is refused. (Labels, types and node keys in another case are
+names the layout does not have: `unknown_names.py` reads them as Neo4j does.)
 """
 
 from __future__ import annotations
@@ -36,13 +31,6 @@ def _check(name: str, known: tuple[str, ...] | frozenset[str], what: str) -> Non
                                 f"the graph has {same[0]})")
 
 
-def check_labels(node_labels: Tree) -> None:
-    """No label a node pattern names is one of the layout's in another case."""
-    for term in node_labels.iter_subtrees_topdown():
-        if term.data == "label_term":
-            _check(plain_name(term.children[0]), LABELS, "label")
-
-
 _KNOWN = frozenset(LABELS) | frozenset(EDGE_TYPES) | _ENTITY_KEYS | POINT_FIELDS
 
 
@@ -55,19 +43,6 @@ def names_collide(names: set[str]) -> bool:
         if other != name:
             return True
     return False
-
-
-def check_pattern_names(root: Tree) -> None:
-    """No label or relationship type a pattern names is one of the layout's in another case.
-    A name the layout does not have at all is left to the engines, which refuse it alike
-    ("Table Foo does not exist")."""
-    for sub in root.iter_subtrees_topdown():
-        if sub.data == "node_labels":
-            check_labels(sub)
-        elif sub.data == "rel_types":
-            for type_name in sub.iter_subtrees_topdown():
-                if type_name.data == "name":
-                    _check(plain_name(type_name), EDGE_TYPES, "relationship type")
 
 
 def check_property_names(root: Tree) -> None:
@@ -99,8 +74,8 @@ def check_property_names(root: Tree) -> None:
             graph_maps = True
     for base, key in reads:
         if base in ("node", "rel"):
-            _check(key, _ENTITY_KEYS, "property")
-        elif base in ("point", "point2d"):
+            continue   # a key no label has is NULL by now (`unknown_names.py`)
+        if base in ("point", "point2d"):
             _check(key, POINT_FIELDS, "point field")
         else:
             known = written | (_ENTITY_KEYS | POINT_FIELDS
