@@ -139,6 +139,7 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
       body reads;
     - a list variable one of several lambdas walks (`mark_shared_sources`);
     - a body building a map or list of the bare element (`_packs_element`);
+    - a list variable and a body testing for NULL (`IS NULL`, `coalesce()`);
     - a list variable, or a function of one, and a body reading the row;
     - a list that may hold nodes or structs, and a body reading the row."""
     if walked(source):
@@ -155,6 +156,11 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         return True
     if _packs_element(bodies, bound):
         return True
+    if isinstance(source, Tree) and source.data == "var" and _tests_null(bodies):
+        # `[x IN ps WHERE x IS NOT NULL | ..]` over a list a row holds was [] for R2 after
+        # `WITH r, [r.center.x, r.center.y] AS ps WHERE r.nodeSymbol <> 'R1'` (both engines;
+        # `coalesce(x, 0)` read the dropped row's list), whatever else the body reads
+        return True
     reads_row = any(_free_names(b, bound) for b in bodies)
     if isinstance(source, Tree) and reads_row and (
             source.data == "var" or (source.data not in ("slice", "list_literal")
@@ -168,6 +174,14 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         # function of such a list (`reverse(xs)`) the same.
         return True
     return ctype(source) not in _SAFE_LISTS and reads_row
+
+
+def _tests_null(bodies: list[object]) -> bool:
+    """Whether a body tests for NULL: `IS NULL`, `IS NOT NULL` or `coalesce()`."""
+    return any(isinstance(body, Tree) and any(
+        sub.data in ("is_null", "is_not_null")
+        or (sub.data == "call" and function_name(sub.children[0]).lower() == "coalesce")
+        for sub in body.iter_subtrees()) for body in bodies)
 
 
 def _recomputes_badly(source: Tree) -> bool:

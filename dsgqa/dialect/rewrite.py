@@ -146,11 +146,13 @@ from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import (
     NON_NULL_LITERALS,
     any_of,
+    binds,
     call,
     child_of,
     clone,
     function_name,
     int_lit,
+    mentions,
     name,
     node_names,
     nothing_but_nulls,
@@ -329,6 +331,7 @@ class Rewriter:
         self.source = source
         self.target = target
         self.nan_names: frozenset[str] | None = None   # set by run()
+        self.lambda_names: set[str] = set()   # set by run()
         self.applied: list[str] = []
         self.distinct_rows = False  # the reader drops repeated rows (`union_parts`)
 
@@ -408,6 +411,9 @@ class Rewriter:
         if self.target == "ladybug":
             refuse_zero_hops_off_tables(root)
         Endpoints(names, self.note).run(root)
+        # Names lambdas bind: a list one of them names is walked as written (a lambda over
+        # positions inside it would read the outer one's parameter, which the engines refuse).
+        self.lambda_names = {n for sub in root.iter_subtrees() for n in binds(sub)}
         result = self.visit(root)
         if move_anchor_maps(result, self.target):
             self.note(ANCHOR_MAPS)
@@ -979,7 +985,8 @@ class Rewriter:
         def copy_of(part: object) -> object:
             return clone(part)
         element = self.names.fresh("_x")
-        holds_null = self._holds_null(items, element)
+        walk = _walk_positions(items) and not mentions(items, self.lambda_names)
+        holds_null = self._holds_null(items, element, walk)
         empty = tree("compare", call("size", copy_of(items)), Token("EQ", "="), int_lit(0))
         return tree("case_expr",
                     tree("case_when", tree("is_null", copy_of(items)), tree("null_lit")),
@@ -1108,16 +1115,22 @@ class Rewriter:
             return tree("or_", tree("paren", tree("and_", empty, found_empty)),
                         tree("paren", tree("and_", tree("not_", tree("paren", clone(empty))),
                                            found)))
-        present = call("list_filter", clone(items), tree(
-            "lambda_", name(element), tree("is_not_null", var(element))))
+        walk = _walk_positions(items) and not mentions(items, self.lambda_names)
+        if walk:
+            present = call("list_transform", _positions_where(items, element, "is_not_null"),
+                           tree("lambda_", name(element), tree("index", clone(items),
+                                                               var(element))))
+        else:
+            present = call("list_filter", clone(items), tree(
+                "lambda_", name(element), tree("is_not_null", var(element))))
         return tree("in_", clone(value), present)
 
     @staticmethod
-    def _holds_null(items: object, element: str) -> Tree:
-        return tree("compare", call("size", call(
-            "list_filter", clone(items), tree("lambda_", name(element),
-                                              tree("is_null", var(element))))),
-            Token("COMP_OP", ">"), int_lit(0))
+    def _holds_null(items: object, element: str, walk: bool) -> Tree:
+        found = _positions_where(items, element, "is_null") if walk \
+            else call("list_filter", clone(items), tree("lambda_", name(element),
+                                                        tree("is_null", var(element))))
+        return tree("compare", call("size", found), Token("COMP_OP", ">"), int_lit(0))
 
     def r_list_literal(self, node: Tree) -> Tree:
         """A list of values of different types, as a struct that rows turn back into the list
@@ -1368,6 +1381,23 @@ class Rewriter:
             self.note("avg->avg + 0")
             return _positive_zero(node, ctype(node))
         return node
+
+
+def _walk_positions(items: object) -> bool:
+    """Whether `IN`'s NULL tests walk the list's positions: both engines evaluate `x IS NULL`
+    in a lambda over a list a row holds (an UNWIND's, a WITH's, one built per row) against
+    another row's list after a filter, or wrongly beside another lambda (`4 IN a` was false for
+    `[3, 4]` after `WITH a WHERE a[0] = 3`); by position they are right. A literal list is
+    the same in every row, and a list holding an aggregate cannot sit in a lambda."""
+    return isinstance(items, Tree) and items.data != "list_literal" and not has_aggregate(items)
+
+
+def _positions_where(items: object, position: str, test: str) -> Tree:
+    """The engine's (1-based) positions of `items` whose element passes `test` (`is_null` or
+    `is_not_null`)."""
+    return call("list_filter", call("range", int_lit(1), call("size", clone(items))),
+                tree("lambda_", name(position), tree(test, tree("index", clone(items),
+                                                                var(position)))))
 
 
 def _point_values(node: Tree) -> list[Tree]:

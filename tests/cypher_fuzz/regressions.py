@@ -1892,4 +1892,19 @@ CASES: list[Case] = [
          "UNION ALL MATCH (r)-[:ROOM_CONNECTED]-(n:Room) RETURN n AS m } AS k",
          [["R1", 4], ["R2", 5], ["R3", 2]], False,
          "children plus connections, each edge stored both ways (was refused)"),
+    Case("null_tests_in_lambdas_over_a_list_after_a_filter",
+         "UNWIND [[1, 2], [3, 4]] AS a WITH a WHERE a[0] = 3 RETURN 4 IN a AS t, "
+         "[x IN a | coalesce(x, 0)] AS c, [x IN a WHERE x IS NOT NULL] AS n",
+         [[True, [3, 4], [3, 4]]], False,
+         "the row kept is [3, 4] (both engines read the dropped row's list in a lambda testing "
+         "for NULL, IN's own tests included: false, [1, 2], [])"),
+    Case("coalesce_in_a_lambda_over_a_split_after_a_filter",
+         "MATCH (r:Room) WITH r, split(r.nodeSymbol, 'R') AS ps WHERE r.nodeSymbol <> 'R1' "
+         "RETURN r.nodeSymbol AS s, [x IN ps | coalesce(x, '-')] AS t",
+         [["R2", ["", "2"]], ["R3", ["", "3"]]], False,
+         "each room its own symbol's pieces (both engines gave R2 R1's)"),
+    Case("in_a_list_holding_null_per_row",
+         "UNWIND [[1, 2], [3, null]] AS a RETURN a, (2 IN a) IS NULL AS n",
+         [[[1, 2], False], [[3, None], True]], False,
+         "2 is not in [3, null] but the NULL might be it: NULL (Ladybug said false)"),
 ]
