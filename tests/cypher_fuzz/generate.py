@@ -172,8 +172,8 @@ class Generator:
             ["plain", "aggregate", "with_chain", "ordered_collect", "shortest", "union",
              "symmetric", "optional_struct", "unwind", "nullable_outer", "call",
              "optional_groups", "pattern_lists", "order_subquery", "filtered_scan",
-             "outer_null_reads", "ordered_distinct"],
-            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2, 2, 3, 2, 2])[0]
+             "outer_null_reads", "ordered_distinct", "filtered_row_lists"],
+            weights=[5, 5, 4, 3, 2, 2, 1, 2, 1, 3, 3, 3, 2, 2, 3, 2, 2, 2])[0]
         self.tag(shape)
         query = getattr(self, f"q_{shape}")()
         drawn = Generated(query, frozenset(), frozenset(self.base), tuple(self.units))
@@ -326,6 +326,42 @@ class Generator:
         clauses.append(A.Projection("WITH", ((value, "k"),), distinct=True, skip=skip,
                                     limit=limit))
         clauses.append(A.Projection("RETURN", ((A.Agg("collect", A.Var("k")), "ks"),)))
+        return A.Query((tuple(clauses),))
+
+    def q_filtered_row_lists(self) -> A.Query:
+        """A list built per row (or split from a text), rows a WITH's WHERE drops, then lambdas
+        testing for NULL and `IN` over the list: both engines evaluated such tests against a
+        dropped row's list."""
+        scope = Scope()
+        clauses: list[A.Clause] = [self.match(scope, optional=False)]
+        n = self.pick(scope.nodes)
+        if self.chance(0.3):
+            kind, xs = "str", A.Func("split", (A.Prop(A.Var(n.name), "nodeSymbol"),
+                                              A.Lit(self.pick(("R", "O", "P", "1")))))
+            probe: A.Expr = A.Lit(self.pick(("", "1", "2")))
+        else:
+            items = [self.float(scope, 0) for _ in range(self.rng.randint(1, 3))]
+            if self.chance(0.4):
+                items.insert(self.rng.randint(0, len(items)), A.Lit(None))
+            kind, xs, probe = "float", A.ListLit(tuple(items)), self.float(scope, 0)
+        carried = tuple((A.Var(v.name), v.name) for v in scope.nodes)
+        keep = A.BinOp("<>", A.Prop(A.Var(n.name), "nodeSymbol"),
+                       A.Lit(self.pick(("R1", "O1", "P1", "p1", "B1"))))
+        clauses.append(A.Projection("WITH", (*carried, (xs, "xs")), where=keep))
+        self.tag("filtered_row_list")
+        x = A.Var("x")
+        fallback = A.Lit("-") if kind == "str" else A.Lit(0.0)
+        reads = [
+            (A.ListComp("x", A.Var("xs"), None, A.Func("coalesce", (x, fallback))), "a"),
+            (A.ListComp("x", A.Var("xs"), A.IsNull(x, True), None), "b"),
+            (A.BinOp("IN", probe, A.Var("xs")), "c"),
+            (A.IsNull(A.BinOp("IN", probe, A.Var("xs")), False), "d"),
+        ]
+        picked = self.rng.sample(reads, self.rng.randint(1, 3))
+        order = tuple(A.SortItem(A.Prop(A.Var(v.name), "nodeSymbol")) for v in scope.nodes)
+        clauses.append(A.Projection("RETURN", (*((A.Prop(A.Var(v.name), "nodeSymbol"),
+                                                  f"s{i}") for i, v in enumerate(scope.nodes)),
+                                               *picked), order=order))
         return A.Query((tuple(clauses),))
 
     def read_list(self, xs: A.Expr, kind: str, row: A.Expr | None = None) -> A.Expr:
