@@ -76,6 +76,8 @@ from dsgqa.dialect.label_expressions import (
     resolve_label_expressions,
     resolve_node_labels,
 )
+from dsgqa.dialect.lambda_aggregates import REWRITE as LAMBDA_AGGREGATES
+from dsgqa.dialect.lambda_aggregates import hoist_lambda_aggregates
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
 from dsgqa.dialect.layout_names import (
@@ -204,6 +206,8 @@ def _may_name_unknown(text: str) -> bool:
     return any(n not in _LAYOUT_NAMES for n in _LABEL_OR_TYPE.findall(text))
 
 
+_AGGREGATE_WORD = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",
+                             re.IGNORECASE)
 _SUBQUERY_BRACE = re.compile(r"\b(?:exists|count)\s*\{", re.IGNORECASE)
 _QUANTIFIER_WORD = re.compile(r"\b(?:any|all|none|single)\s*\(", re.IGNORECASE)
 _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
@@ -366,6 +370,9 @@ class Rewriter:
             self.note(LABEL_EXPRESSIONS)
         # Lambdas the pass below copies count as the text's (`mark_shared_sources`).
         lambdas = len(_IN_WORD.findall(self.source))
+        if _IN_WORD.search(self.source) and _AGGREGATE_WORD.search(self.source) \
+                and hoist_lambda_aggregates(root, names):
+            self.note(LAMBDA_AGGREGATES)
         if _QUANTIFIER_WORD.search(self.source) and keep_quantifier_nulls(root):
             self.note(QUANTIFIER_NULLS)
             lambdas += 2

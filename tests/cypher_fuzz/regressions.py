@@ -1907,4 +1907,14 @@ CASES: list[Case] = [
          "UNWIND [[1, 2], [3, null]] AS a RETURN a, (2 IN a) IS NULL AS n",
          [[[1, 2], False], [[3, None], True]], False,
          "2 is not in [3, null] but the NULL might be it: NULL (Ladybug said false)"),
+    Case("comprehension_over_an_aggregate",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, [x IN collect(m) WHERE x.center.y > "
+         "r.center.y | x.nodeSymbol] AS up, count(m) AS n RETURN r.nodeSymbol AS r, up, n",
+         [["R1", ["p1"], 2], ["R2", [], 1]], False,
+         "each room's list, then the lambda on it: p1 lies above R1 (was refused)"),
+    Case("reduce_over_an_aggregate_sorted",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS r, reduce(s = 0.0, x IN "
+         "collect(m.center.x) | s + x) AS total ORDER BY total DESC",
+         [["R2", 9.5], ["R1", 0.5]], True,
+         "R2's one place at x 9.5, R1's at 0.5 and 0.0 (was refused)"),
 ]
