@@ -47,7 +47,17 @@ REWRITE = "comprehension over nodes->over positions"
 # WITH passed on) read another row's elements even when its body read nothing else (measured on
 # the example graph, both engines: `WITH r, collect(m) AS ms RETURN [x IN ms | x.nodeSymbol]`
 # gave R4 R1's first mesh place).
-_STRUCT_LISTS = frozenset({"list<node>", "list<rel>", "list<map>", "list<point>", "list<path>"})
+_STRUCT_LISTS = frozenset({"list<node>", "list<rel>", "list<map>", "list<point>", "list<point2d>",
+                           "list<path>"})
+# Neo4j functions the translator computes with a Python UDF (`functions.py`), and `=~`: in a
+# lambda over a list a row holds, both engines passed the UDF another row's elements once a
+# clause after the list dropped, skipped or joined rows (`[x IN xs | toLower(x)]` gave R2
+# `['r1']` after `WITH r, [r.nodeSymbol] AS xs WHERE r.nodeSymbol <> 'R1'`).
+_UDF_CALLS = frozenset({"toupper", "upper", "tolower", "lower", "tostring", "tostringornull",
+                        "split", "replace", "trim", "ltrim", "rtrim", "btrim", "round",
+                        "tofloat", "tofloatornull", "tointeger", "tointegerornull",
+                        "toboolean", "tobooleanornull", "exp", "isnan", "left", "right",
+                        "substring"})
 _SAFE_LISTS = frozenset({"list<str>", "list<int>", "list<float>", "list<number>", "list<bool>",
                          "list<null>"})
 
@@ -139,7 +149,8 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
       body reads;
     - a list variable one of several lambdas walks (`mark_shared_sources`);
     - a body building a map or list of the bare element (`_packs_element`);
-    - a list variable and a body testing for NULL (`IS NULL`, `coalesce()`);
+    - a list variable, or a function of one, and a body testing for NULL (`IS NULL`,
+      `coalesce()`) or calling a UDF (`toLower`, `round(x, 1)`, `=~`, ...);
     - a list variable, or a function of one, and a body reading the row;
     - a list that may hold nodes or structs, and a body reading the row."""
     if walked(source):
@@ -156,17 +167,14 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         return True
     if _packs_element(bodies, bound):
         return True
-    if isinstance(source, Tree) and source.data == "var" and _tests_null(bodies):
+    if _row_list(source) and (_tests_null(bodies) or _calls_udf(bodies)):
         # `[x IN ps WHERE x IS NOT NULL | ..]` over a list a row holds was [] for R2 after
         # `WITH r, [r.center.x, r.center.y] AS ps WHERE r.nodeSymbol <> 'R1'` (both engines;
-        # `coalesce(x, 0)` read the dropped row's list), whatever else the body reads
+        # `coalesce(x, 0)` and the UDFs read the dropped row's list), whatever else the body
+        # reads
         return True
     reads_row = any(_free_names(b, bound) for b in bodies)
-    if isinstance(source, Tree) and reads_row and (
-            source.data == "var" or (source.data not in ("slice", "list_literal")
-                                     and function_name(source.children[0]).lower() != "range"
-                                     and any(sub.data == "var" and ctype(sub).startswith("list<")
-                                             for sub in source.iter_subtrees_topdown()))):
+    if reads_row and _row_list(source):
         # Any list a WITH passed on, of scalars too: a body reading the row read another
         # row's elements once it passed the element to coalesce(), a UDF (round(x, 1),
         # toString, replace) or a CASE (`[x IN xs | coalesce(x, k)]` gave the first row's list
@@ -174,6 +182,23 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         # function of such a list (`reverse(xs)`) the same.
         return True
     return ctype(source) not in _SAFE_LISTS and reads_row
+
+
+def _row_list(source: object) -> bool:
+    """A list variable (one a row holds), or a function of one (`reverse(xs)`)."""
+    return isinstance(source, Tree) and (
+        source.data == "var" or (source.data not in ("slice", "list_literal")
+                                 and function_name(source.children[0]).lower() != "range"
+                                 and any(sub.data == "var" and ctype(sub).startswith("list<")
+                                         for sub in source.iter_subtrees_topdown())))
+
+
+def _calls_udf(bodies: list[object]) -> bool:
+    """Whether a body calls a function the translator computes with a UDF, or `=~`."""
+    return any(isinstance(body, Tree) and any(
+        sub.data == "regex"
+        or (sub.data == "call" and function_name(sub.children[0]).lower() in _UDF_CALLS)
+        for sub in body.iter_subtrees()) for body in bodies)
 
 
 def _tests_null(bodies: list[object]) -> bool:

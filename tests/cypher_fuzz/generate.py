@@ -351,11 +351,13 @@ class Generator:
         self.tag("filtered_row_list")
         x = A.Var("x")
         fallback = A.Lit("-") if kind == "str" else A.Lit(0.0)
+        udf = A.Func("toUpper", (x,)) if kind == "str" else A.Func("round", (x, A.Lit(1)))
         reads = [
             (A.ListComp("x", A.Var("xs"), None, A.Func("coalesce", (x, fallback))), "a"),
             (A.ListComp("x", A.Var("xs"), A.IsNull(x, True), None), "b"),
             (A.BinOp("IN", probe, A.Var("xs")), "c"),
             (A.IsNull(A.BinOp("IN", probe, A.Var("xs")), False), "d"),
+            (A.ListComp("x", A.Var("xs"), None, udf), "e"),   # a UDF in the body
         ]
         picked = self.rng.sample(reads, self.rng.randint(1, 3))
         order = tuple(A.SortItem(A.Prop(A.Var(v.name), "nodeSymbol")) for v in scope.nodes)

@@ -1917,4 +1917,15 @@ CASES: list[Case] = [
          "collect(m.center.x) | s + x) AS total ORDER BY total DESC",
          [["R2", 9.5], ["R1", 0.5]], True,
          "R2's one place at x 9.5, R1's at 0.5 and 0.0 (was refused)"),
+    Case("udf_in_a_lambda_over_a_list_after_a_filter",
+         "MATCH (r:Room) WITH r, [r.nodeSymbol] AS xs WHERE r.nodeSymbol <> 'R1' "
+         "RETURN r.nodeSymbol AS s, [x IN xs | toLower(x)] AS t",
+         [["R2", ["r2"]], ["R3", ["r3"]]], False,
+         "each room's own symbol (both engines passed toLower the row before's: ['r1'], "
+         "['r2'])"),
+    Case("fields_of_2d_points_in_a_lambda_after_a_filter",
+         "UNWIND [1, 2, 3] AS k WITH k, [point({x: k, y: 0})] AS ps WHERE k > 1 "
+         "RETURN k, [p IN ps | p.x] AS t",
+         [[2, [2.0]], [3, [3.0]]], False,
+         "each row's own point (both engines: [1.0], [2.0])"),
 ]
