@@ -55,6 +55,7 @@ from dsgqa.dialect.cross_types import (
     text_test_on_non_text,
 )
 from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
+from dsgqa.dialect.cross_types import kind as cross_kind
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.empty_filters import REWRITE as EMPTY_FILTERS
 from dsgqa.dialect.empty_filters import guard_empty_filters
@@ -1006,8 +1007,34 @@ class Rewriter:
 
     def pre_in_(self, node: Tree) -> Tree:
         if not getattr(node, "is_binding", False):
+            self._same_kind_members(node)
             note_null_free_members(node)
         return node
+
+    def _same_kind_members(self, node: Tree) -> None:
+        """`x IN [a literal list of several kinds]` as `x IN` its elements of x's kind and its
+        NULLs: Neo4j's IN is equality, which no value of another kind satisfies, and the engines
+        hold a list of several kinds as a struct, which `IN` cannot search (`'2' IN ['-1.5',
+        false, 0.5]` was true on both)."""
+        value, items = node.children
+        if not (isinstance(items, Tree) and items.data == "list_literal"
+                and ctype(items) == "list<mixed>"):
+            return
+        if isinstance(value, Tree) and value.data == "null_lit":   # NULL IN a non-empty list
+            items.children = [tree("null_lit")]
+            items.ctype = "list<null>"  # type: ignore[attr-defined]
+            return
+        wanted = cross_kind(ctype(value))
+        if wanted is None or wanted == "list":
+            raise DialectError("IN over a list of several kinds of value, for a value whose "
+                               "kind the query does not show")
+        kept = [c for c in items.children if isinstance(c, Tree) and (
+            c.data == "null_lit" or cross_kind(ctype(c)) == wanted)]
+        self.note("IN a list of several kinds->its elements of the value's kind")
+        items.children = kept
+        kinds = {ctype(c) for c in kept if c.data != "null_lit"}
+        items.ctype = f"list<{kinds.pop()}>" if len(kinds) == 1 else (  # type: ignore[attr-defined]
+            "list<float>" if kinds else "list<null>")
 
     def pre_compare(self, node: Tree) -> Tree:
         chain = chained_comparison(node)
@@ -1396,7 +1423,13 @@ def _walk_positions(items: object) -> bool:
     another row's list after a filter, or wrongly beside another lambda (`4 IN a` was false for
     `[3, 4]` after `WITH a WHERE a[0] = 3`); by position they are right. A literal list is
     the same in every row, and a list holding an aggregate cannot sit in a lambda."""
-    return isinstance(items, Tree) and items.data != "list_literal" and not has_aggregate(items)
+    if not isinstance(items, Tree) or items.data == "list_literal" or has_aggregate(items):
+        return False
+    # A list a row holds: a variable, or one read from a list or map variable. A list computed
+    # in place (`split(n.nodeSymbol, '1')`) keeps the lambda: by position, its UDF would run
+    # in a lambda, which a WHERE's XOR of two such tests then got wrong on Ladybug.
+    return any(sub.data == "var" and ctype(sub).startswith(("list<", "map"))
+               for sub in items.iter_subtrees())
 
 
 def _positions_where(items: object, position: str, test: str) -> Tree:
@@ -1465,7 +1498,12 @@ def _sign(rw: Rewriter, node: Tree, args: list) -> Tree:
     if node.child_types[1] == "int":
         return node
     rw.note("sign->sign(x + 0.0)")
-    return call("sign", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.0"))))
+    signed = call("sign", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.0"))))
+    # Java's signum of NaN is NaN, which Neo4j's integer result makes 0; the engines say -1.
+    value = args[0]
+    return tree("case_expr", tree("case_when", tree("compare", clone(value), Token(
+        "COMP_OP", "<>"), clone(value)), int_lit(0)), signed) if rw.nan_names is not None \
+        else signed
 
 
 def _e(rw: Rewriter, node: Tree, args: list) -> Tree:

@@ -1928,4 +1928,13 @@ CASES: list[Case] = [
          "RETURN k, [p IN ps | p.x] AS t",
          [[2, [2.0]], [3, [3.0]]], False,
          "each row's own point (both engines: [1.0], [2.0])"),
+    Case("in_a_literal_list_of_several_kinds",
+         "RETURN '2' IN ['-1.5', false, 0.5] AS a, 1 IN [1.0, 'a'] AS b, 2 IN ['a', null] AS c",
+         [[False, True, None]], False,
+         "IN is equality: no value of another kind matches, 1 = 1.0, and a NULL leaves a miss "
+         "open (both engines searched the list's struct: '2' was found)"),
+    Case("sign_of_nan",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, sign(sqrt(r.center.y - 2.0)) AS s",
+         [["R1", 0], ["R2", 0], ["R3", 1]], False,
+         "Java's signum of NaN made an integer is 0 (both engines: -1)"),
 ]
