@@ -137,12 +137,12 @@ class ChattyModel:
     ```cypher block in plain text (the server passes no tool call) for all but every third
     question, which call the tool properly.
 
-    Per question (index `i` in the set): the query is broken (an unknown label) when
+    Per question (index `i` in the set): the query is broken (not Cypher) when
     `i % 4 == 3`; the refine answer is prose ("The answer is X.") when `i % 2 == 0`, bare
     SLDP otherwise, and "I cannot tell from these rows." after a broken query. Everything is
     a pure function of the request, so a rerun asks nothing new."""
 
-    BROKEN = "MATCH (o:Objekt) RETURN count(o)"
+    BROKEN = "MATCH (o:Object RETURN count(o)"
 
     def __init__(self, questions: dict[str, dict]) -> None:
         self.questions = questions

@@ -3,7 +3,9 @@
 - `syntax`: not Cypher (our grammar or Neo4j rejects it, an unknown variable or function);
 - `dialect`: valid Neo4j Cypher the embedded engine cannot run (no translation, or the engine
   refused or failed on what the translation produced);
-- `schema`: an unknown label, relationship type or property;
+- `schema`: a name the graph cannot have where Neo4j raises too (a point field other than x,
+  y, z); an unknown label, type or node key is not an error (the translator reads it as Neo4j
+  does: no match, NULL), but an engine's "does not exist" that still gets through is `schema`;
 - `refused`: the write guard stopped it;
 - `timeout`: it ran out of time;
 - `memory`: it ran out of the engine's memory cap. A resource limit like the timeout, counted
