@@ -112,13 +112,13 @@ def match_nothing(root: Tree) -> bool:
                 changed = True
         elif sub.data in ("list_comp", "list_comp_map") and isinstance(sub.children[0], Tree) \
                 and sub.children[0].data == "pattern_predicate" and _impossible(sub.children[0]):
-            raise DialectError("a pattern comprehension over a label or relationship "
-                                   "type the graph does not have")
+            raise DialectError("a pattern comprehension over a label or relationship type "
+                               "the graph does not have")
     for parent in list(root.iter_subtrees()):
         for i, child in enumerate(parent.children):
             if isinstance(child, Tree) and child.data == "pattern_predicate" \
-                    and parent.data not in ("list_comp", "list_comp_map") \
-                    and _impossible(child):
+                    and not (i == 0 and parent.data in ("list_comp", "list_comp_map")) \
+                    and _impossible(child):   # (a pattern comprehension's own is above)
                 parent.children[i] = tree("false_lit")
                 changed = True
     return changed
