@@ -43,7 +43,7 @@ def _key(item: Tree) -> Tree | None:
 
 def _replace_aggregates(node: object, found: list[tuple[str, Tree]],
                         names: FreshNames) -> object:
-    if not isinstance(node, Tree):
+    if not isinstance(node, Tree) or node.data == "subquery":   # a subquery aggregates its own
         return node
     if is_aggregate_call(node):
         fresh = names.fresh("_agg")
