@@ -142,7 +142,7 @@ def walked(source: object) -> bool:
     return isinstance(source, Tree) and getattr(source, "positions", False)
 
 
-def affected(bound: str, source: object, bodies: list[object]) -> bool:
+def affected(bound: str, source: object, bodies: list[object], written: bool = False) -> bool:
     """Whether one of the engines' lambda bugs can change `[bound IN source ...bodies]` (each
     measured on both engines):
     - a variable holding nodes, relationships or structs, or a function of one, whatever the
@@ -152,7 +152,9 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
     - a list variable, or a function of one, and a body testing for NULL (`IS NULL`,
       `coalesce()`) or calling a UDF (`toLower`, `round(x, 1)`, `=~`, ...);
     - a list variable, or a function of one, and a body reading the row;
-    - a list that may hold nodes or structs, and a body reading the row."""
+    - a list that may hold nodes or structs, and a body reading the row.
+    `written`: the bodies are the translator's (a `reduce()` step after its rewrites), whose own
+    NULL guards are no NULL test of the model's."""
     if walked(source):
         return False
     if isinstance(source, Tree) and source.data == "var" and (
@@ -167,7 +169,7 @@ def affected(bound: str, source: object, bodies: list[object]) -> bool:
         return True
     if _packs_element(bodies, bound):
         return True
-    if _row_list(source) and (_tests_null(bodies) or _calls_udf(bodies)):
+    if _row_list(source) and ((not written and _tests_null(bodies)) or _calls_udf(bodies)):
         # `[x IN ps WHERE x IS NOT NULL | ..]` over a list a row holds was [] for R2 after
         # `WITH r, [r.center.x, r.center.y] AS ps WHERE r.nodeSymbol <> 'R1'` (both engines;
         # `coalesce(x, 0)` and the UDFs read the dropped row's list), whatever else the body
@@ -197,7 +199,8 @@ def _calls_udf(bodies: list[object]) -> bool:
     """Whether a body calls a function the translator computes with a UDF, or `=~`."""
     return any(isinstance(body, Tree) and any(
         sub.data == "regex"
-        or (sub.data == "call" and function_name(sub.children[0]).lower() in _UDF_CALLS)
+        or (sub.data == "call" and (function_name(sub.children[0]).lower() in _UDF_CALLS
+                                    or function_name(sub.children[0]).startswith("neo4j_")))
         for sub in body.iter_subtrees()) for body in bodies)
 
 

@@ -1783,7 +1783,7 @@ def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
     variable, source = Rewriter._binding(body.children[0])
     accumulator = init.children[0].children[0]
     if affected(plain_name(variable), source,
-                [without(body.children[1], plain_name(accumulator))]):
+                [without(body.children[1], plain_name(accumulator))], written=True):
         raise DialectError("reduce() over a list of nodes or structs, or one a WITH passed on, "
                            "whose step reads a variable of the row (the engines read another "
                            "row's elements there)")
