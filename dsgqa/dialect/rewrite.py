@@ -207,6 +207,18 @@ def _may_name_unknown(text: str) -> bool:
     return any(n not in _LAYOUT_NAMES for n in _LABEL_OR_TYPE.findall(text))
 
 
+# A key read with `.key` (or `{.key}`) or `['key']`: the unknown-keys pass may have work when one
+# is not a layout key or point field (`point.distance` and other names after a dot pass too).
+_DOTTED_NAME = re.compile(r"\.\s*`?([A-Za-z_]\w*)")
+_KNOWN_DOTTED = frozenset(OBJECT_KEYS) | POINT_PROPERTIES | frozenset(
+    {"x", "y", "z", "distance", "withinBBox", "withinbbox"})
+
+
+def _may_read_unknown_key(text: str) -> bool:
+    return "['" in text or '["' in text or any(
+        n not in _KNOWN_DOTTED for n in _DOTTED_NAME.findall(text))
+
+
 _AGGREGATE_WORD = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",
                              re.IGNORECASE)
 _SUBQUERY_BRACE = re.compile(r"\b(?:exists|count)\s*\{", re.IGNORECASE)
@@ -385,7 +397,8 @@ class Rewriter:
             annotate_types(root)   # the comprehensions they became
         if _SUM_WORD.search(self.source) and decide_sums_in_place(root):
             self.note(SUMS_IN_PLACE)
-        if null_unknown_keys(root):   # before the case check: Neo4j reads `o.Class` as NULL
+        if _may_read_unknown_key(self.source) and null_unknown_keys(root):
+            # before the case check: Neo4j reads `o.Class` as NULL
             self.note(UNKNOWN_NAMES)
         if collide:
             check_property_names(root)
@@ -421,7 +434,8 @@ class Rewriter:
         Endpoints(names, self.note).run(root)
         # Names lambdas bind: a list one of them names is walked as written (a lambda over
         # positions inside it would read the outer one's parameter, which the engines refuse).
-        self.lambda_names = {n for sub in root.iter_subtrees() for n in binds(sub)}
+        self.lambda_names = {n for sub in root.iter_subtrees() for n in binds(sub)} \
+            if len(_IN_WORD.findall(self.source)) > 1 else set()   # a lambda and an IN test
         result = self.visit(root)
         if move_anchor_maps(result, self.target):
             self.note(ANCHOR_MAPS)
