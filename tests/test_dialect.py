@@ -724,6 +724,9 @@ def test_error_kinds(store, cypher, kind):
     ("MATCH (r:Room {nodeSymbol: 'R1'})-[:CONTAINS|HAS]->(m:MeshPlace|Chair) "
      "RETURN count(m) > 0 AS some", [[True]]),
     ("MATCH (r:Room) RETURN count { (r)-[:CONTAINS]->(:Chair) } AS n LIMIT 1", [[0]]),
+    # Heracles' relationships have no properties at all.
+    ("MATCH (:Room {nodeSymbol: 'R1'})-[c:CONTAINS]->(m) RETURN c.nodeSymbol AS s LIMIT 1",
+     [[None]]),
     # Names are case-sensitive in Neo4j; the engines would read them as the layout's.
     ("MATCH (r:room) RETURN count(r) AS n", [[0]]),
     ("MATCH (r:Room)-[:contains]->(m) RETURN count(m) AS n", [[0]]),

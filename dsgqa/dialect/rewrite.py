@@ -214,8 +214,12 @@ _KNOWN_DOTTED = frozenset(OBJECT_KEYS) | POINT_PROPERTIES | frozenset(
     {"x", "y", "z", "distance", "withinBBox", "withinbbox"})
 
 
+_NAMED_RELATIONSHIP = re.compile(r"\[\s*`?[A-Za-z_]\w*`?\s*[:*\]{]")
+
+
 def _may_read_unknown_key(text: str) -> bool:
-    return "['" in text or '["' in text or any(
+    """(A relationship has no key at all, so a named one may be read for one.)"""
+    return "['" in text or '["' in text or _NAMED_RELATIONSHIP.search(text) is not None or any(
         n not in _KNOWN_DOTTED for n in _DOTTED_NAME.findall(text))
 
 

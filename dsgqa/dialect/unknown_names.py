@@ -14,8 +14,8 @@ Neo4j: `(r:room)` and `o.Class` are unknown names too (the engines would read th
   OPTIONAL MATCH gets `WHERE false AND ..` (no row; NULLs for an OPTIONAL MATCH), an EXISTS or
   COUNT pattern the same (false; 0), a pattern predicate becomes false. Alternatives the layout
   lacks are dropped from a list that has others (`:Room|Chair` is `:Room`).
-- A key read from a node or relationship (`n.key`, `n['key']`, `n {.key}`) that no label has is
-  NULL.
+- A key read from a node (`n.key`, `n['key']`, `n {.key}`) that no label has is NULL, and so is
+  any key of a relationship (Heracles' relationships have no properties).
 
 A pattern comprehension over such a pattern stays refused (it would be an empty list where the
 outer node is not NULL).
@@ -124,6 +124,12 @@ def match_nothing(root: Tree) -> bool:
     return changed
 
 
+def _unknown(base: str, key: str) -> bool:
+    """Whether no node (or, for a relationship, no relationship: Heracles' have no properties)
+    has the key."""
+    return base == "rel" or (base == "node" and key not in _KEYS)
+
+
 def null_unknown_keys(root: Tree) -> bool:
     """A key no label has, read from a node or relationship, as NULL (after the types are
     annotated); whether one was."""
@@ -133,14 +139,14 @@ def null_unknown_keys(root: Tree) -> bool:
             if not isinstance(child, Tree):
                 continue
             key = read_key(child)
-            if key is not None and key not in _KEYS \
-                    and ctype(child.children[0]) in ("node", "rel"):
+            if key is not None and _unknown(ctype(child.children[0]), key):
                 parent.children[i] = tree("null_lit")
                 changed = True
             elif child.data == "map_projection" and ctype(child.children[0]) in ("node", "rel"):
+                base = ctype(child.children[0])
                 for j, item in enumerate(child.children[1:], start=1):
                     if item.data == "proj_prop" and isinstance(item.children[0], Tree) \
-                            and plain_name(item.children[0]) not in _KEYS:
+                            and _unknown(base, plain_name(item.children[0])):
                         child.children[j] = tree("proj_key", item.children[0],
                                                  tree("null_lit"))
                         changed = True
