@@ -724,6 +724,9 @@ def test_error_kinds(store, cypher, kind):
     ("MATCH (r:Room {nodeSymbol: 'R1'})-[:CONTAINS|HAS]->(m:MeshPlace|Chair) "
      "RETURN count(m) > 0 AS some", [[True]]),
     ("MATCH (r:Room) RETURN count { (r)-[:CONTAINS]->(:Chair) } AS n LIMIT 1", [[0]]),
+    ("MATCH (o:Object {color: 'red'}) RETURN count(*) AS n", [[0]]),
+    ("MATCH (o:Object) RETURN count(o.weight) AS a, collect(o.color) AS b, "
+     "properties(o)['color'] AS c LIMIT 1", [[0, [], None]]),
     # Heracles' relationships have no properties at all.
     ("MATCH (:Room {nodeSymbol: 'R1'})-[c:CONTAINS]->(m) RETURN c.nodeSymbol AS s LIMIT 1",
      [[None]]),

@@ -74,9 +74,9 @@ def test_a_label_predicate_tests_the_labels_it_allows(target, neo4j, tests):
     ("MATCH (a:Room) WHERE (a:room)-->() RETURN a", "WHERE false"),
     ("MATCH (a)-[:contains]->(b) RETURN b", "MATCH (a)-[]->(b) WHERE false"),
     ("MATCH (a)-[:CONTAINS|room_connected]->(b) RETURN b", "MATCH (a)-[:CONTAINS]->(b) RETURN"),
-    ("MATCH (n:Room) RETURN n.NodeSymbol", "RETURN NULL"),
-    ("MATCH (n:Room) RETURN n['CLASS']", "RETURN NULL"),
-    ("MATCH (n:Room) RETURN n {.nodeSymbol, .Name}", "Name: NULL"),
+    ("MATCH (n:Room) RETURN n.NodeSymbol", "RETURN CAST(NULL AS STRING)"),
+    ("MATCH (n:Room) RETURN n['CLASS']", "RETURN CAST(NULL AS STRING)"),
+    ("MATCH (n:Room) RETURN n {.nodeSymbol, .Name}", "Name: CAST(NULL AS STRING)"),
 ])
 def test_a_name_the_layout_spells_in_another_case_finds_nothing(target, neo4j, written):
     """The engines look names up ignoring case and would answer; Neo4j finds nothing (a

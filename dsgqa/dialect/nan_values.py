@@ -39,14 +39,14 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
 from dsgqa.dialect.trees import child_of, clone, function_name, int_lit, is_distinct, tree
-from dsgqa.dialect.types import ctype, typed
+from dsgqa.dialect.types import NUMBERS, UNKNOWN, ctype, typed
 
 REWRITE = "comparison of a float that may be NaN->false for NaN"
 ORDER_REWRITE = "ORDER BY a float that may be NaN->NaN after numbers"
 _ORDERING = frozenset({"<", "<=", ">", ">="})
 _NAN_FUNCTIONS = frozenset({"sqrt", "log", "log10", "acos", "asin", "tofloat",
                             "tofloatornull"})
-_NUMBERS = frozenset({"int", "float"})
+_NUMBERS = NUMBERS   # a float sum (`float_sums.py`) and a number of either kind too
 # Text a query that can make a NaN holds (the pass is skipped without it).
 NAN_SOURCES = re.compile(r"[/%^]|\b(?:sqrt|log|log10|acos|asin|tofloat\w*)\s*\(", re.IGNORECASE)
 # Aggregates that order their values (NaN is the greatest number in Neo4j).
@@ -63,7 +63,10 @@ def may_be_nan(node: object, names: Collection[str]) -> bool:
     kind = node.data
     if kind == "var":
         return plain_name(node.children[0]) in names
-    if kind in ("prop", "int_lit", "float_lit"):
+    if kind == "prop":   # a stored property never is; a field of a map a WITH built may be
+        return ctype(node.children[0]) not in ("node", "rel", "point", "point2d") \
+            and may_be_nan(node.children[0], names)
+    if kind in ("int_lit", "float_lit"):
         return False
     if kind == "arith" and ctype(node) == "float" and _makes_nan(str(node.children[1]),
                                                                  node.children[2]):
@@ -162,7 +165,10 @@ def mark_nan_comparison(node: Tree, names: Collection[str]) -> None:
     if len(node.children) != 3 or str(node.children[1]) not in _ORDERING:
         return
     left, _, right = node.children
-    if ctype(left) not in _NUMBERS or ctype(right) not in _NUMBERS:
+    # Both numbers, or one of them and a value the annotator does not know (a map's field): for
+    # a value of another kind the added test (`x <> x`) is never true, so nothing changes.
+    sides = {ctype(left), ctype(right)}
+    if not sides <= _NUMBERS | {UNKNOWN} or not sides & _NUMBERS:
         return
     if (may_be_nan(left, names) or may_be_nan(right, names)) \
             and not (_holds_lambda(left) or _holds_lambda(right)):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import child_of, function_name, is_distinct, tree, var
 
@@ -44,6 +45,17 @@ def _match_only(part: Tree, keyword: str) -> Tree | None:
     return tree("single_query", clauses[0])
 
 
+def _columns(part: Tree) -> tuple[str, ...]:
+    """The column names a part's RETURN gives (an item's alias, or its variable's name)."""
+    returns = [c for c in part.children if isinstance(c, Tree) and c.data == "return_clause"]
+    if not returns:
+        return ()
+    items = child_of(returns[0].children[0], "proj_items").children
+    return tuple(plain_name(i.children[-1]) if len(i.children) == 2 else (
+        plain_name(i.children[0].children[0]) if i.children[0].data == "var" else "?")
+        for i in items if isinstance(i, Tree))
+
+
 def _split(node: Tree) -> Tree | None:
     keyword = function_name(node.children[0]).lower()
     body = node.children[1]
@@ -56,6 +68,8 @@ def _split(node: Tree) -> Tree | None:
         return None   # already one MATCH
     if keyword == "count" and any(not u.children for u in unions):
         return None   # UNION (not ALL) drops repeats a sum of counts would count
+    if len(parts) > 1 and len({_columns(part) for part in parts}) > 1:
+        return None   # Neo4j raises: the parts of a UNION must name the same columns
     simple = [_match_only(part, keyword) for part in parts]
     if any(s is None for s in simple):
         return None

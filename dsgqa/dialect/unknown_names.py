@@ -14,8 +14,9 @@ Neo4j: `(r:room)` and `o.Class` are unknown names too (the engines would read th
   OPTIONAL MATCH gets `WHERE false AND ..` (no row; NULLs for an OPTIONAL MATCH), an EXISTS or
   COUNT pattern the same (false; 0), a pattern predicate becomes false. Alternatives the layout
   lacks are dropped from a list that has others (`:Room|Chair` is `:Room`).
-- A key read from a node (`n.key`, `n['key']`, `n {.key}`) that no label has is NULL, and so is
-  any key of a relationship (Heracles' relationships have no properties).
+- A key read from a node (`n.key`, `n['key']`, `n {.key}`, `properties(n)['key']`) that no label
+  has is NULL, and so is any key of a relationship (Heracles' relationships have no
+  properties); a pattern's property map naming one matches nothing.
 
 A pattern comprehension over such a pattern stays refused (it would be an empty list where the
 outer node is not NULL).
@@ -28,7 +29,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.label_expressions import allowed_labels, alternation
-from dsgqa.dialect.trees import child_of, read_key, tree
+from dsgqa.dialect.trees import call, child_of, function_name, name, read_key, tree
 from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, ctype
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
@@ -79,15 +80,31 @@ def _prune_types(detail: Tree) -> bool:
     return False
 
 
+def _prune_keys(element: Tree, rel: bool) -> bool:
+    """Drop the keys no node (any key, for a relationship) has from a pattern's property map
+    (`(o:Object {color: 'red'})`: NULL equals nothing); True when one was there."""
+    properties = child_of(element, "map_literal")
+    if properties is None:
+        return False
+    unknown = [e for e in properties.children if isinstance(e, Tree) and e.data == "map_entry"
+               and (rel or plain_name(e.children[0]) not in _KEYS)]
+    if not unknown:
+        return False
+    properties.children = [e for e in properties.children if e not in unknown]
+    if not properties.children:
+        element.children.remove(properties)
+    return True
+
+
 def _impossible(pattern: Tree) -> bool:
     """Prune every node and relationship pattern under `pattern`; whether one matches
     nothing."""
     found = False
     for sub in list(pattern.iter_subtrees()):
         if sub.data in ("node_pattern", "anon_node"):
-            found |= _prune_labels(sub)
+            found |= _prune_labels(sub) | _prune_keys(sub, rel=False)
         elif sub.data == "rel_detail":
-            found |= _prune_types(sub)
+            found |= _prune_types(sub) | _prune_keys(sub, rel=True)
         elif sub.data == "has_label" and pattern.data == "pattern_predicate":
             found |= not allowed_labels(sub.children[1])   # `(a:Chair)-->()`
     return found
@@ -124,6 +141,20 @@ def match_nothing(root: Tree) -> bool:
     return changed
 
 
+def _typed_null() -> Tree:
+    """A NULL of a type, for the engines (a bare NULL has none, and `count()`, `collect()` or
+    `+` of it fail: "vector with ANY type"); text, the kind most keys hold."""
+    return call("CAST", tree("cast_arg", tree("null_lit"), name("STRING")))
+
+
+def _base_type(base: object) -> str:
+    """The type a key is read from; `properties(n)` reads n's keys."""
+    if isinstance(base, Tree) and base.data == "call" \
+            and function_name(base.children[0]).lower() == "properties" and len(base.children) == 2:
+        return ctype(base.children[1])
+    return ctype(base)
+
+
 def _unknown(base: str, key: str) -> bool:
     """Whether no node (or, for a relationship, no relationship: Heracles' have no properties)
     has the key."""
@@ -139,15 +170,14 @@ def null_unknown_keys(root: Tree) -> bool:
             if not isinstance(child, Tree):
                 continue
             key = read_key(child)
-            if key is not None and _unknown(ctype(child.children[0]), key):
-                parent.children[i] = tree("null_lit")
+            if key is not None and _unknown(_base_type(child.children[0]), key):
+                parent.children[i] = _typed_null()
                 changed = True
             elif child.data == "map_projection" and ctype(child.children[0]) in ("node", "rel"):
                 base = ctype(child.children[0])
                 for j, item in enumerate(child.children[1:], start=1):
                     if item.data == "proj_prop" and isinstance(item.children[0], Tree) \
                             and _unknown(base, plain_name(item.children[0])):
-                        child.children[j] = tree("proj_key", item.children[0],
-                                                 tree("null_lit"))
+                        child.children[j] = tree("proj_key", item.children[0], _typed_null())
                         changed = True
     return changed

@@ -1937,4 +1937,9 @@ CASES: list[Case] = [
          "MATCH (r:Room) RETURN r.nodeSymbol AS r, sign(sqrt(r.center.y - 2.0)) AS s",
          [["R1", 0], ["R2", 0], ["R3", 1]], False,
          "Java's signum of NaN made an integer is 0 (both engines: -1)"),
+    Case("nan_in_a_map_field_and_a_sum",
+         "UNWIND [-1.0, 4.0] AS v WITH v, {share: sqrt(v)} AS mp WITH v, mp, sum(sqrt(v)) AS s "
+         "RETURN v, mp.share <= 1 AS t, s < 5 AS u",
+         [[-1.0, False, False], [4.0, False, False]], False,
+         "sqrt(-1.0) is NaN, in a map's field or a sum, and compares false (both engines: true)"),
 ]
