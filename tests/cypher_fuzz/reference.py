@@ -1159,7 +1159,7 @@ def cypher_round(x: float | int, precision: int | None) -> float:
     negative zero), so round(-0.4) is 0.0 and prints '0.0'. Of infinity or NaN the manual
     says nothing, so the query is taken as one whose rows Neo4j does not fix."""
     if not math.isfinite(float(x)):
-        raise CypherError("round() of a value that is not finite")
+        raise Nondeterministic("round() of a value that is not finite")
     if precision is None or precision == 0:
         return float(math.floor(float(x) + 0.5)) + 0.0
     q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-precision), rounding=ROUND_HALF_UP)
