@@ -203,12 +203,15 @@ _LABEL_OR_TYPE = re.compile(r"[:|&!]\s*`?(\w+)")
 _LAYOUT_NAMES = frozenset(LABELS) | frozenset(EDGE_TYPES)
 
 
-_MAP_KEY = re.compile(r"[{,]\s*`?([A-Za-z_]\w*)`?\s*:")   # a pattern's `{key: ..}` among others
+# A pattern's property map, `(n:Label {key: ..})` or `[r {key: ..}]`, and the keys in it.
+_PATTERN_MAP = re.compile(r"[(\[][^()\[\]{}]*\{([^{}]*)\}")
+_MAP_KEY = re.compile(r"`?([A-Za-z_]\w*)`?\s*:")
 
 
 def _may_name_unknown(text: str) -> bool:
-    return any(n not in _LAYOUT_NAMES for n in _LABEL_OR_TYPE.findall(text)) \
-        or any(k not in _KNOWN_DOTTED for k in _MAP_KEY.findall(text))
+    return any(n not in _LAYOUT_NAMES for n in _LABEL_OR_TYPE.findall(text)) or any(
+        k not in _KNOWN_DOTTED for body in _PATTERN_MAP.findall(text)
+        for k in _MAP_KEY.findall(body))
 
 
 # A key read with `.key` (or `{.key}`) or `['key']`: the unknown-keys pass may have work when one

@@ -167,7 +167,8 @@ def null_unknown_keys(root: Tree) -> bool:
     changed = False
     for parent in list(root.iter_subtrees()):
         for i, child in enumerate(parent.children):
-            if not isinstance(child, Tree):
+            if not isinstance(child, Tree) \
+                    or child.data not in ("prop", "index", "map_projection"):
                 continue
             key = read_key(child)
             if key is not None and _unknown(_base_type(child.children[0]), key):
