@@ -20,15 +20,14 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
-from dsgqa.dialect.trees import child_of, clone, name, tree, var
+from dsgqa.dialect.trees import BINDERS, child_of, clone, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "aggregate a lambda walks->WITH of its own"
-_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
 
 
 def _walks_aggregate(items: Tree) -> bool:
-    return any(sub.data in _BINDERS and isinstance(sub.children[0], Tree)
+    return any(sub.data in BINDERS and isinstance(sub.children[0], Tree)
                and sub.children[0].data == "in_" and has_aggregate(sub.children[0].children[1])
                for sub in items.iter_subtrees())
 

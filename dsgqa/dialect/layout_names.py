@@ -15,10 +15,8 @@ from lark import Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSchemaError, DialectError
 from dsgqa.dialect.trees import function_name, read_key
-from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, POINT_FIELDS
+from dsgqa.dialect.types import LAYOUT_KEYS, POINT_FIELDS
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
-
-_ENTITY_KEYS = frozenset(NODE_KEYS) | frozenset(OBJECT_KEYS)
 
 
 def _check(name: str, known: tuple[str, ...] | frozenset[str], what: str) -> None:
@@ -31,7 +29,7 @@ def _check(name: str, known: tuple[str, ...] | frozenset[str], what: str) -> Non
                                 f"the graph has {same[0]})")
 
 
-_KNOWN = frozenset(LABELS) | frozenset(EDGE_TYPES) | _ENTITY_KEYS | POINT_FIELDS
+_KNOWN = frozenset(LABELS) | frozenset(EDGE_TYPES) | LAYOUT_KEYS | POINT_FIELDS
 
 
 def names_collide(names: set[str]) -> bool:
@@ -78,7 +76,7 @@ def check_property_names(root: Tree) -> None:
         if base in ("point", "point2d"):
             _check(key, POINT_FIELDS, "point field")
         else:
-            known = written | (_ENTITY_KEYS | POINT_FIELDS
+            known = written | (LAYOUT_KEYS | POINT_FIELDS
                                if graph_maps or base not in ("map", "list") else set())
             if any(k != key and k.lower() == key.lower() for k in known):
                 raise DialectError(f"the key {key} differs only in case from another key the "

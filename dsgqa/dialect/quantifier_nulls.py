@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.lambda_sources import QUANTIFIERS
 from dsgqa.dialect.trees import call, clone, function_name, int_lit, tree
 
 REWRITE = "quantifier with a NULL test->three-valued"
-QUANTIFIERS = frozenset({"any", "all", "none", "single"})
 # Connectives through which only the truth of an operand counts (NULL and false alike).
 _TRUTH_CONNECTIVES = frozenset({"and_", "or_", "paren"})
 # Tests that are true or false, never NULL, whatever they read.

@@ -147,6 +147,7 @@ from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
 from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import (
+    BINDERS,
     NON_NULL_LITERALS,
     any_of,
     binds,
@@ -259,10 +260,6 @@ NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
     "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "replace",
     "e", "haversin", "isnan", "btrim",
 })
-
-
-# Nodes whose first `x IN list` child binds a variable instead of testing membership.
-_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
 
 
 def arith(left: object, op: str, right: object) -> Tree:
@@ -512,7 +509,7 @@ class Rewriter:
             node = getattr(self, pre)(node)
         # The operands' types, read by type-directed rewrites after the operands were rewritten.
         node.child_types = [ctype(child) for child in node.children]
-        if node.data in _BINDERS and node.children and isinstance(node.children[0], Tree) \
+        if node.data in BINDERS and node.children and isinstance(node.children[0], Tree) \
                 and node.children[0].data == "in_":
             node.children[0].is_binding = True  # `x IN list` of a comprehension, not a test
         node.children = [self.visit(child) for child in node.children]
@@ -1026,7 +1023,7 @@ class Rewriter:
                     tree("case_when", empty, tree("false_lit")),
                     tree("case_when", tree("is_null", copy_of(value)), tree("null_lit")),
                     tree("case_when", tree("false_lit") if across
-                         else self._member(node, value, items, element), tree("true_lit")),
+                         else self._member(node, value, items, element, walk), tree("true_lit")),
                     tree("case_when", holds_null, tree("null_lit")),
                     tree("false_lit"))
 
@@ -1155,7 +1152,8 @@ class Rewriter:
                          tree("true_lit")),
                     node)
 
-    def _member(self, node: Tree, value: object, items: object, element: str) -> Tree:
+    def _member(self, node: Tree, value: object, items: object, element: str,
+                walk: bool) -> Tree:
         """Whether `value` (not NULL here) equals a non-NULL element. On Kuzu a list of strings
         is searched for '' by length: Kuzu's `list_contains` and `=` take a NULL element of such
         a list for '' (`'' IN ['', NULL]` came out NULL, `list_contains([NULL], '')` is true)
@@ -1174,7 +1172,6 @@ class Rewriter:
             return tree("or_", tree("paren", tree("and_", empty, found_empty)),
                         tree("paren", tree("and_", tree("not_", tree("paren", clone(empty))),
                                            found)))
-        walk = _walk_positions(items) and not mentions(items, self.lambda_names)
         if walk:
             present = call("list_transform", _positions_where(items, element, "is_not_null"),
                            tree("lambda_", name(element), tree("index", clone(items),

@@ -199,13 +199,13 @@ def mentions(node: object, names: Collection[str]) -> bool:
 
 
 # Trees whose first `x IN list` binds a name for the rest of them.
-_BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
+BINDERS = frozenset({"list_comp", "list_comp_map", "where_arg", "pipe_arg"})
 
 
 def binds(node: Tree) -> set[str]:
     """The names `node` binds for its own children (a comprehension's `x`, a lambda's
     parameter, reduce's accumulator)."""
-    if node.data in _BINDERS and node.children and isinstance(node.children[0], Tree) \
+    if node.data in BINDERS and node.children and isinstance(node.children[0], Tree) \
             and node.children[0].data == "in_" and node.children[0].children[0].data == "var":
         return {plain_name(node.children[0].children[0].children[0])}
     if node.data == "lambda_":

@@ -41,6 +41,8 @@ POINT_FIELDS = frozenset({"x", "y", "z"})
 # keys(n) in storage order (dsgqa.graphstore.layout.node_properties; a test keeps them equal).
 NODE_KEYS: tuple[str, ...] = ("nodeSymbol", "class", "name", "center")
 OBJECT_KEYS: tuple[str, ...] = (*NODE_KEYS, "bbox_center", "bbox_dim")
+# Every key a node of the layout may have (an object's are a superset of the others').
+LAYOUT_KEYS = frozenset(OBJECT_KEYS)
 
 
 def layout_keys(labels: frozenset[str] | None) -> tuple[str, ...] | None:

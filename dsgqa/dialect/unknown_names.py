@@ -30,11 +30,10 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.label_expressions import allowed_labels, alternation
 from dsgqa.dialect.trees import call, child_of, function_name, name, read_key, tree
-from dsgqa.dialect.types import NODE_KEYS, OBJECT_KEYS, ctype
+from dsgqa.dialect.types import LAYOUT_KEYS, ctype
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
 REWRITE = "unknown label, type or key->matches nothing / NULL"
-_KEYS = frozenset(NODE_KEYS) | frozenset(OBJECT_KEYS)
 
 
 def _names(expression: Tree) -> set[str]:
@@ -87,7 +86,7 @@ def _prune_keys(element: Tree, rel: bool) -> bool:
     if properties is None:
         return False
     unknown = [e for e in properties.children if isinstance(e, Tree) and e.data == "map_entry"
-               and (rel or plain_name(e.children[0]) not in _KEYS)]
+               and (rel or plain_name(e.children[0]) not in LAYOUT_KEYS)]
     if not unknown:
         return False
     properties.children = [e for e in properties.children if e not in unknown]
@@ -158,7 +157,7 @@ def _base_type(base: object) -> str:
 def _unknown(base: str, key: str) -> bool:
     """Whether no node (or, for a relationship, no relationship: Heracles' have no properties)
     has the key."""
-    return base == "rel" or (base == "node" and key not in _KEYS)
+    return base == "rel" or (base == "node" and key not in LAYOUT_KEYS)
 
 
 def null_unknown_keys(root: Tree) -> bool:
