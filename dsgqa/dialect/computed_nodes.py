@@ -82,19 +82,29 @@ def _single_query(single_query: Tree, computed: set[str], names: FreshNames) -> 
     for clause in single_query.children:
         if not isinstance(clause, Tree):
             continue
-        for subquery in outermost_subqueries(clause):
-            body = subquery.children[1]
-            if isinstance(body, Tree) and body.data == "query":
-                changed |= _query(body, computed, names)
-            elif isinstance(body, Tree) and body.data == "subquery_pattern" and computed:
-                changed |= _rebind(body, computed, names)   # `EXISTS { (a)-->(n) }`
+        after = _after_with(clause, computed) if clause.data == "with_clause" else computed
+        for part in clause.children:
+            # A WITH's WHERE reads the names the WITH binds (`WITH head(collect(s)) AS low
+            # WHERE EXISTS { (low)<--() }`); its items read those before it.
+            seen = after if isinstance(part, Tree) and part.data == "where" else computed
+            for subquery in outermost_subqueries(part):
+                changed |= _subquery(subquery, seen, names)
         if clause.data == "match":
             changed |= _rebind(clause, computed, names) if computed else False
         elif clause.data == "unwind":
             computed.add(plain_name(clause.children[1]))
         elif clause.data == "with_clause":
-            computed = _after_with(clause, computed)
+            computed = after
     return changed
+
+
+def _subquery(subquery: Tree, computed: set[str], names: FreshNames) -> bool:
+    body = subquery.children[1]
+    if isinstance(body, Tree) and body.data == "query":
+        return _query(body, set(computed), names)
+    if isinstance(body, Tree) and body.data == "subquery_pattern" and computed:
+        return _rebind(body, computed, names)   # `EXISTS { (a)-->(n) }`
+    return False
 
 
 def _query(query: Tree, computed: set[str], names: FreshNames) -> bool:

@@ -1942,4 +1942,19 @@ CASES: list[Case] = [
          "RETURN v, mp.share <= 1 AS t, s < 5 AS u",
          [[-1.0, False, False], [4.0, False, False]], False,
          "sqrt(-1.0) is NaN, in a map's field or a sum, and compares false (both engines: true)"),
+    Case("picked_node_in_a_with_s_where_subquery",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "WITH r, m ORDER BY m.nodeSymbol WITH r, head(collect(m)) AS first "
+         "WHERE EXISTS { MATCH (first)-[:CONTAINS]->(:Object) } RETURN r.nodeSymbol AS r",
+         [["R1"], ["R2"]], False,
+         "P1 holds O1 and P2 holds O2; R3 has no mesh place, so its first is NULL and matches "
+         "nothing (both engines refused: 'Cannot bind first as node pattern', the WITH's WHERE "
+         "being read with the names before the WITH)"),
+    Case("last_node_of_a_path_in_a_with_s_where_pattern",
+         "MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(:Room) WITH a, last(nodes(p)) AS e "
+         "WHERE e <> a AND (e)-[:CONTAINS]->(:MeshPlace) "
+         "RETURN a.nodeSymbol AS a, e.nodeSymbol AS e",
+         [["R2", "R1"], ["R3", "R1"], ["R3", "R2"], ["R1", "R2"]], False,
+         "paths from each room of 1 or 2 hops ending in a room that holds a mesh place (R1 or "
+         "R2), the end not being the start"),
 ]
