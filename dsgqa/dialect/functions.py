@@ -139,6 +139,26 @@ def _numbers(values: list[Any]) -> list[float]:
     return [float(v) for v in values if v is not None]
 
 
+def _java_order(x: float) -> tuple[bool, float, float]:
+    """Java's `Double.compare` order, by which Neo4j sorts floats for `min`, `max` and the
+    percentiles: NaN above every number, -0.0 below 0.0 (Python's own order puts NaN
+    anywhere)."""
+    nan = math.isnan(x)
+    return (nan, 0.0 if nan else x, math.copysign(1.0, x))
+
+
+def neo4j_min_float(values: list[float]) -> float | None:
+    """`min()` of floats that may be NaN: the least number, NaN only if every value is one."""
+    xs = _numbers(values)
+    return min(xs, key=_java_order) if xs else None
+
+
+def neo4j_max_float(values: list[float]) -> float | None:
+    """`max()` of floats that may be NaN: NaN if any value is one."""
+    xs = _numbers(values)
+    return max(xs, key=_java_order) if xs else None
+
+
 def neo4j_stdev(values: list[float]) -> float:
     """`stDev()`: the sample standard deviation; 0.0 for fewer than two values."""
     xs = _numbers(values)
@@ -165,7 +185,7 @@ def _check_percentile(percentile: float) -> None:
 def neo4j_percentile_cont(values: list[float], percentile: float) -> float | None:
     """`percentileCont()`: linear interpolation between the two nearest values; NULL for none."""
     _check_percentile(percentile)
-    xs = sorted(_numbers(values))
+    xs = sorted(_numbers(values), key=_java_order)
     if not xs:
         return None
     position = percentile * (len(xs) - 1)
@@ -178,7 +198,7 @@ def neo4j_percentile_cont(values: list[float], percentile: float) -> float | Non
 def neo4j_percentile_disc(values: list[float], percentile: float) -> float | None:
     """`percentileDisc()`: the value at the nearest rank (no interpolation); NULL for none."""
     _check_percentile(percentile)
-    xs = sorted(_numbers(values))
+    xs = sorted(_numbers(values), key=_java_order)
     if not xs:
         return None
     return xs[max(math.ceil(percentile * len(xs)) - 1, 0)]
@@ -262,6 +282,8 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_to_float", neo4j_to_float, ("STRING",), "DOUBLE"),
     UDF("neo4j_to_boolean", neo4j_to_boolean, ("STRING",), "BOOLEAN"),
     UDF("neo4j_is_nan", neo4j_is_nan, ("DOUBLE",), "BOOLEAN"),
+    UDF("neo4j_min_float", neo4j_min_float, ("DOUBLE[]",), "DOUBLE"),
+    UDF("neo4j_max_float", neo4j_max_float, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_stdev", neo4j_stdev, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_stdevp", neo4j_stdevp, ("DOUBLE[]",), "DOUBLE"),
     UDF("neo4j_percentile_cont", neo4j_percentile_cont, ("DOUBLE[]", "DOUBLE"), "DOUBLE"),

@@ -24,8 +24,10 @@ Neo4j also orders NaN above every number and below NULL; the engines put NaN any
 BY x` over [3.0, NaN, 1.0, 2.0] began with NaN), so an ORDER BY key that may be NaN gets a key
 before it ranking numbers, NaN and NULL (`sort_nan_last`). Neo4j groups every NaN together
 (DISTINCT, grouping keys, `collect(DISTINCT ..)`) where the engines keep each NaN row apart, and
-`min`, `max` and the percentiles order their values: a value that may be NaN there is refused
-(`refuse_nan_keys`).
+`min`, `max` and the percentiles order their values as Java's `Double.compare` does (NaN
+above every number: `max` is NaN if any value is, `min` only if every one is): a float that may be
+NaN there is computed by a function over `collect()` in that order, and any other value that
+may be NaN is refused (`refuse_nan_keys`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from dsgqa.dialect.types import NUMBERS, UNKNOWN, ctype, typed
 
 REWRITE = "comparison of a float that may be NaN->false for NaN"
 ORDER_REWRITE = "ORDER BY a float that may be NaN->NaN after numbers"
+AGGREGATE_REWRITE = "min/max of a float that may be NaN->neo4j_min/max_float(collect)"
 _ORDERING = frozenset({"<", "<=", ">", ">="})
 _NAN_FUNCTIONS = frozenset({"sqrt", "log", "log10", "acos", "asin", "tofloat",
                             "tofloatornull"})
@@ -152,8 +155,13 @@ def refuse_nan_keys(root: Tree, names: Collection[str]) -> None:
         elif is_aggregate_call(node) and function_name(node.children[0]).lower() \
                 in _ORDERING_AGGREGATES and any(may_be_nan(c, names)
                                                  for c in node.children[1:2]):
-            raise DialectError(f"{function_name(node.children[0])}() of a value that may be NaN "
-                               "(Neo4j orders NaN above every number; the engines anywhere)")
+            if ctype(node.children[1]) != "float":
+                raise DialectError(f"{function_name(node.children[0])}() of a value that may "
+                                   "be NaN (Neo4j orders NaN above every number; the engines "
+                                   "anywhere)")
+            # Computed over collect() in Java's order (`functions.py`); the percentiles are so
+            # already.
+            node.nan_order = True  # type: ignore[attr-defined]
 
 
 def _holds_lambda(node: object) -> bool:

@@ -89,6 +89,7 @@ from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
 from dsgqa.dialect.list_folds import unfold_list_folds
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
 from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
+from dsgqa.dialect.nan_values import AGGREGATE_REWRITE as NAN_AGGREGATES
 from dsgqa.dialect.nan_values import (
     NAN_SOURCES,
     false_for_nan,
@@ -1410,6 +1411,10 @@ class Rewriter:
         handler = _FUNCTIONS.get(fname)
         if handler is not None:
             return handler(self, node, args)
+        if getattr(node, "nan_order", False) and fname in ("min", "max"):
+            self.note(NAN_AGGREGATES)   # `nan_values.py`
+            return call(f"neo4j_{fname}_float", call(
+                "coalesce", call("collect", args[0]), tree("list_literal")))
         if fname in _COLLECTED_AGGREGATES and args:
             if fname == "percentiledisc" and node.child_types[1] == "int":
                 self.note("percentiledisc->neo4j_percentile_disc_int(collect)")

@@ -587,7 +587,7 @@ class Evaluator:
             p = self.eval(agg.extra, rows[0] if rows else {}) if agg.extra else None
             if not values:
                 return None
-            s = sorted(values)
+            s = sorted(values, key=sort_key)   # Double.compare: NaN last
             n = len(s)
             if name == "percentileDisc":
                 idx = p * n
@@ -1156,10 +1156,10 @@ def cypher_round(x: float | int, precision: int | None) -> float:
     """round(x): ties toward +infinity (Java Math.round); round(x, p): HALF_UP on the
     decimal text of x, except that precision 0 follows round(x) (manual, round()). Never
     -0.0: Neo4j makes the result from Math.round's long, or from a BigDecimal (neither has a
-    negative zero), so round(-0.4) is 0.0 and prints '0.0'. Of infinity or NaN the manual
-    says nothing, so the query is taken as one whose rows Neo4j does not fix."""
+    negative zero), so round(-0.4) is 0.0 and prints '0.0'. Infinity and NaN come back as
+    they are (Neo4j's CypherFunctions.round; the manual says nothing)."""
     if not math.isfinite(float(x)):
-        raise Nondeterministic("round() of a value that is not finite")
+        return float(x)
     if precision is None or precision == 0:
         return float(math.floor(float(x) + 0.5)) + 0.0
     q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-precision), rounding=ROUND_HALF_UP)

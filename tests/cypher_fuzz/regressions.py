@@ -1957,4 +1957,21 @@ CASES: list[Case] = [
          [["R2", "R1"], ["R3", "R1"], ["R3", "R2"], ["R1", "R2"]], False,
          "paths from each room of 1 or 2 hops ending in a room that holds a mesh place (R1 or "
          "R2), the end not being the start"),
+    Case("min_and_max_of_floats_that_may_be_nan",
+         "UNWIND [4.0, -1.0, 9.0, null] AS v RETURN min(sqrt(v)) AS lo, max(sqrt(v)) AS hi",
+         [[2.0, float("nan")]], False,
+         "sqrt(-1.0) is NaN, which Neo4j's min/max order above every number (Double.compare): "
+         "min skips it, max returns it (refused before: the engines put NaN anywhere)"),
+    Case("min_of_only_nans_per_group",
+         "UNWIND [[1, -1.0], [1, -4.0], [2, -1.0], [2, 16.0]] AS p "
+         "RETURN p[0] AS k, min(sqrt(p[1])) AS lo ORDER BY k",
+         [[1, float("nan")], [2, 4.0]], True,
+         "group 1 holds only NaN, so its min is NaN; group 2's least number is 4.0"),
+    Case("percentiles_sort_nan_last",
+         "UNWIND [1.0, -1.0, 9.0, 4.0] AS v "
+         "RETURN percentileCont(sqrt(v), 0.5) AS m, percentileDisc(sqrt(v), 0.5) AS d, "
+         "percentileCont(sqrt(v), 1.0) AS top",
+         [[2.5, 2.0, float("nan")]], False,
+         "sorted as Double.compare does: [1.0, 2.0, 3.0, NaN]; the median interpolates 2.0 and "
+         "3.0, the nearest rank is 2.0, the top is NaN"),
 ]
