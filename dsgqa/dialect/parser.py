@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lark import Lark, Token, Tree
+from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from benchcore.once import built_once
@@ -29,10 +29,21 @@ def _plain_float(token: Token) -> Token:
     return token.update(value=token.value.replace("_", ""))
 
 
+class _Shorthands(Transformer):
+    """Neo4j's shorthands written out as the forms they stand for, while parsing."""
+
+    def proj_var(self, children: list) -> Tree:
+        """A map projection's variable selector, `r {.class, degree}`: the entry `degree:
+        degree` (the Cypher Manual, map projection)."""
+        (key,) = children
+        return Tree("proj_key", [key, Tree("var", [Tree("name", list(key.children))])])
+
+
 @built_once
 def _parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
                 propagate_positions=True, maybe_placeholders=False, cache=False,
+                transformer=_Shorthands(),
                 lexer_callbacks={"INT": _plain_integer, "FLOAT": _plain_float})
 
 

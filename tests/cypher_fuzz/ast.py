@@ -170,7 +170,8 @@ class MapProj(Expr):
     items: tuple[tuple[str, Expr | None], ...]
 
     def render(self) -> str:
-        parts = ", ".join(f".{k}" if v is None else f"{k}: {v.render()}" for k, v in self.items)
+        parts = ", ".join(f".{k}" if v is None else k if v == Var(k) else f"{k}: {v.render()}"
+                          for k, v in self.items)   # `k` alone: the variable selector `k: k`
         return f"{_atom(self.base)} {{{parts}}}"
 
 

@@ -1034,6 +1034,10 @@ class Generator:
             value = self.pick((lambda: A.Lit(self.rng.randint(0, 3)),
                                lambda: self.string(scope, 0), lambda: self.float(scope, 0)))()
             items += (("k", value),)
+        if scope.scalars and self.chance(0.3):
+            self.tag("map_projection_variable")   # `n {.class, deg}`, the entry `deg: deg`
+            held = self.pick(sorted(scope.scalars))
+            items += ((held, A.Var(held)),)
         return A.MapProj(A.Var(n.name), items)
 
     def map_projection_in_lambda(self, scope: Scope) -> A.Expr:

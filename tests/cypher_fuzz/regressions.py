@@ -1974,4 +1974,11 @@ CASES: list[Case] = [
          [[2.5, 2.0, float("nan")]], False,
          "sorted as Double.compare does: [1.0, 2.0, 3.0, NaN]; the median interpolates 2.0 and "
          "3.0, the nearest rank is 2.0, the top is NaN"),
+    Case("map_projection_variable_selector",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:ROOM_CONNECTED]->(n:Room) "
+         "WITH r, count(n) AS degree RETURN r {.nodeSymbol, degree} AS info",
+         [[{"nodeSymbol": "R1", "degree": 1}], [{"nodeSymbol": "R2", "degree": 2}],
+          [{"nodeSymbol": "R3", "degree": 1}]], False,
+         "a bare name in a map projection is the entry `degree: degree` (the Cypher Manual's "
+         "map projection; charged to the model as a syntax error before)"),
 ]
