@@ -532,9 +532,10 @@ def test_label_of_a_computed_relationship(target: str, expected: str) -> None:
     # A variable-length segment's relationships go along (`dialect/path_parts.py`).
     ("MATCH p = (a)-[*1..2]->(b) WITH p RETURN length(p) AS l ORDER BY l", "ladybug",
      "MATCH p = (a)-[_hops1* TRAIL 1..2]->(b) WITH p, _hops1 RETURN"),
-    ("MATCH p = (a)-[r*1..2]->(b) WITH * RETURN *", "ladybug", "(b) WITH * RETURN *"),
+    # (a `RETURN *` is written out in Neo4j's column order, the names sorted: star_columns.py)
+    ("MATCH p = (a)-[r*1..2]->(b) WITH * RETURN *", "ladybug", "(b) WITH * RETURN a, b, p, r"),
     ("MATCH p = (a)-[*1..2]->(b) WITH * RETURN *", "ladybug",
-     "WITH p, a, b, _hops1 RETURN p, a, b"),
+     "WITH p, a, b, _hops1 RETURN a, b, p"),
 ])
 def test_path_passed_on_by_a_with(query: str, target: str, expected: str) -> None:
     assert expected in translate(query, target).query

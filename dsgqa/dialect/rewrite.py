@@ -141,6 +141,8 @@ from dsgqa.dialect.regex_patterns import refuse_java_only_patterns
 from dsgqa.dialect.removed_syntax import refuse_removed_syntax
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
+from dsgqa.dialect.star_columns import REWRITE as STAR_COLUMNS
+from dsgqa.dialect.star_columns import STAR_RETURN, sort_star_columns
 from dsgqa.dialect.subquery_parts import REWRITE as SUBQUERY_PARTS
 from dsgqa.dialect.subquery_parts import split_subquery_parts
 from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
@@ -373,6 +375,8 @@ class Rewriter:
         # Passes that only some queries need are gated on the text (a false alarm costs time).
         names = FreshNames(taken)
         self.names = names
+        if STAR_RETURN.search(self.source) and sort_star_columns(root):
+            self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
         if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):
             self.note(CALL_SUBQUERIES)
         if _may_name_unknown(self.source) and match_nothing(root):

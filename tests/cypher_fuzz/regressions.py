@@ -1981,4 +1981,15 @@ CASES: list[Case] = [
           [{"nodeSymbol": "R3", "degree": 1}]], False,
          "a bare name in a map projection is the entry `degree: degree` (the Cypher Manual's "
          "map projection; charged to the model as a syntax error before)"),
+    Case("return_star_columns_sorted_by_name",
+         "MATCH (r:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->(q:Room) "
+         "WITH q.nodeSymbol AS to, r.nodeSymbol AS from UNWIND [2] AS b RETURN *, 1 AS a",
+         [[2, "R1", "R2", 1]], True,
+         "Neo4j expands * to the names in scope sorted (b, from, to), then the listed items; "
+         "the engines gave (to, from, b, a)"),
+    Case("return_star_after_a_call_subquery",
+         "UNWIND ['R2'] AS z CALL { WITH z MATCH (:Room {nodeSymbol: z})-[:CONTAINS]->"
+         "(m:MeshPlace) RETURN m.nodeSymbol AS m } RETURN DISTINCT * ORDER BY m",
+         [["P2", "R2"]], True,
+         "the subquery's m joins the scope: columns m, z"),
 ]
