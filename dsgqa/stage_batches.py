@@ -26,6 +26,7 @@ from dsgqa.dialect import translator_version
 from dsgqa.execution_match import _same_rows, reference_order, rows_match
 from dsgqa.graphstore import (
     GraphStore,
+    base,
     error_kind,
     kuzu_store,
     layout,
@@ -49,10 +50,11 @@ RECORDS_CODE = source_version(records, extract, prompts)
 # The rows' order is part of a cached query outcome: the canonical order and the decision
 # that a query orders its own result (`execution_match.query_order`, `dialect.result_order`,
 # the latter inside `translator_version`) shape it, so cached rows in another order are never
-# served as canonical.
+# served as canonical. So does the reading of the engine's values (`graphstore/base.py`'s
+# `plain_value`: a path read as a map was cached as one).
 QUERY_CODE = source_version(run_query_module, write_guard, kuzu_store, neo4j_store,
                              query_worker, records, error_kind, layout, canonical_rows,
-                             execution_match) + translator_version()
+                             execution_match, base) + translator_version()
 
 
 def keep_query(outcome: QueryOutcome) -> bool:

@@ -94,13 +94,6 @@ REWRITES = [
      "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R2'}) RETURN "
      "sqrt(pow(a.center.x - b.center.x, 2) + pow(a.center.y - b.center.y, 2) + "
      "pow(a.center.z - b.center.z, 2))"),
-    ("distance->sqrt",
-     "MATCH (a:Room {nodeSymbol: 'R1'}) RETURN distance(a.center, point({x: 0, y: 0, z: 0}))",
-     "MATCH (a:Room {nodeSymbol: 'R1'}) RETURN sqrt((a.center.x - {x: 0.0, y: 0.0, z: 0.0}.x) ^ "
-     "2 + (a.center.y - {x: 0.0, y: 0.0, z: 0.0}.y) ^ 2 + (a.center.z - {x: 0.0, y: 0.0, z: "
-     "0.0}.z) ^ 2) AS `distance(a.center, point({x: 0, y: 0, z: 0}))`",
-     "MATCH (a:Room {nodeSymbol: 'R1'}) RETURN sqrt(a.center.x ^ 2 + a.center.y ^ 2 + "
-     "a.center.z ^ 2)"),
     ("shortestPath->SHORTEST",
      "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-(b:Room)) "
      "WHERE b <> a RETURN b.nodeSymbol, length(p)",

@@ -15,6 +15,7 @@ from dsgqa.graphstore import GraphStoreError, open_graph_store
 from dsgqa.graphstore.engine import import_engine
 from dsgqa.graphstore.kuzu_store import MARKER, KuzuStore
 from dsgqa.graphstore.worker_pool import WorkerTimeout
+from dsgqa.rows_to_sldp import rows_to_sldp
 from dsgqa.scene_graph import EDGE_TYPES, LABELS, load_scene_graph
 from tests import external
 from tests.test_scene_graph import DEMO, EXAMPLE, raw_counts
@@ -215,6 +216,18 @@ def test_rows_are_plain_json(demo_store):
     assert result.rows[0][0] == 1 and isinstance(result.rows[0][0], int)
     node = result.rows[0][1]
     assert node["_label"] == "Object" and "_id" not in node
+
+
+def test_a_path_reads_the_same_on_both_engines(demo_store):
+    """Ladybug spells a path's parts `_NODES` and `_RELS`: scoring reads a path as its list of
+    nodes (`rows_to_sldp`) only under Kuzu's names, so a path a model returned whole was
+    scored as a map on Ladybug."""
+    result = demo_store.query("MATCH p = (r:Room)-[:CONTAINS]->(x) RETURN p LIMIT 1")
+    path = result.rows[0][0]
+    assert set(path) == {"_nodes", "_rels"}
+    symbols = [node["nodeSymbol"] for node in path["_nodes"]]
+    assert path["_nodes"][0]["_label"] == "Room" and len(symbols) == 2
+    assert rows_to_sldp(["p"], [[path]], "[a]") == f"[{symbols[0]}, {symbols[1]}]"
 
 
 def test_reopen_reuses_a_complete_load(db_root, demo_store):

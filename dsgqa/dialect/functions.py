@@ -30,6 +30,7 @@ from dsgqa.dialect.java_numbers import java_double_string
 from dsgqa.dialect.regex_patterns import neo4j_regex_match
 from dsgqa.dialect.text_functions import (
     neo4j_left,
+    neo4j_normalize,
     neo4j_replace,
     neo4j_right,
     neo4j_split,
@@ -262,6 +263,7 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_split", neo4j_split, ("STRING", "STRING"), "STRING[]"),
     UDF("neo4j_replace", neo4j_replace, ("STRING", "STRING", "STRING"), "STRING"),
     UDF("neo4j_to_upper", neo4j_to_upper, ("STRING",), "STRING"),
+    UDF("neo4j_normalize", neo4j_normalize, ("STRING", "STRING"), "STRING"),
     UDF("neo4j_regex_match", neo4j_regex_match, ("STRING", "STRING"), "BOOLEAN"),
     UDF("neo4j_to_lower", neo4j_to_lower, ("STRING",), "STRING"),
     UDF("neo4j_trim", neo4j_trim, ("STRING", "STRING"), "STRING"),

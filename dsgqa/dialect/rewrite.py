@@ -100,6 +100,7 @@ from dsgqa.dialect.nan_values import (
 )
 from dsgqa.dialect.nan_values import ORDER_REWRITE as NAN_ORDER
 from dsgqa.dialect.nan_values import REWRITE as NAN_COMPARISONS
+from dsgqa.dialect.neo4j_functions import NEO4J_5_FUNCTIONS
 from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
 from dsgqa.dialect.nested_lambdas import read_row_in_nested_lambdas
 from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
@@ -138,7 +139,11 @@ from dsgqa.dialect.reduce_folds import refold
 from dsgqa.dialect.reduce_hoists import REWRITE as REDUCE_HOISTS
 from dsgqa.dialect.reduce_hoists import hoist_row_reading_folds
 from dsgqa.dialect.regex_patterns import refuse_java_only_patterns
-from dsgqa.dialect.removed_syntax import refuse_removed_syntax
+from dsgqa.dialect.removed_syntax import (
+    may_call_unknown_functions,
+    refuse_removed_syntax,
+    refuse_unknown_functions,
+)
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
 from dsgqa.dialect.star_columns import REWRITE as STAR_COLUMNS
@@ -250,19 +255,7 @@ UNSUPPORTED_FUNCTIONS = frozenset({
     "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist",
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
-NEO4J_FUNCTIONS = UNSUPPORTED_FUNCTIONS | frozenset({
-    "abs", "acos", "all", "any", "asin", "atan", "atan2", "avg", "ceil", "coalesce", "collect",
-    "cos", "cot", "count", "degrees", "distance", "exists", "exp", "floor", "head", "id",
-    "labels", "last", "left", "length", "log", "log10", "lower", "ltrim", "max", "min", "nodes",
-    "none", "pi", "point", "point.distance", "properties", "radians", "rand", "range", "reduce",
-    "relationships", "reverse", "right", "round", "rtrim", "sign", "sin", "single", "size",
-    "split", "sqrt", "startnode", "endnode", "substring", "sum", "tail", "tan", "toboolean",
-    "tofloat", "tointeger",
-    "tolower", "tostring", "toupper", "trim", "type", "upper", "tointegerornull",
-    "tofloatornull", "tostringornull", "tobooleanornull",
-    "stdev", "stdevp", "percentilecont", "percentiledisc", "keys", "elementid", "replace",
-    "e", "haversin", "isnan", "btrim",
-})
+NEO4J_FUNCTIONS = NEO4J_5_FUNCTIONS
 
 
 def arith(left: object, op: str, right: object) -> Tree:
@@ -375,6 +368,8 @@ class Rewriter:
         # Passes that only some queries need are gated on the text (a false alarm costs time).
         names = FreshNames(taken)
         self.names = names
+        if may_call_unknown_functions(self.source):
+            refuse_unknown_functions(root)   # on the model's calls, before a pass writes any
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
         if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):
@@ -1909,6 +1904,41 @@ def _trim(ends: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     return rewrite
 
 
+_NORMAL_FORMS = frozenset({"NFC", "NFD", "NFKC", "NFKD"})
+
+
+def _normalize(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """normalize(s[, NFC|NFD|NFKC|NFKD]): the form is a keyword (read as a variable), NFC by
+    default."""
+    _arity("normalize", args, 1, 2)
+    form = plain_name(args[1].children[0]).upper() if len(args) == 2 \
+        and isinstance(args[1], Tree) and args[1].data == "var" else "NFC" if len(args) == 1 \
+        else None
+    if form not in _NORMAL_FORMS:
+        raise CypherSyntaxError("normalize() takes a normal form NFC, NFD, NFKC or NFKD")
+    rw.note("normalize->neo4j_normalize")
+    return call("neo4j_normalize", args[0], tree("str_lit", Token("STRING", f"'{form}'")))
+
+
+def _outside_load_csv(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """file() and linenumber(): NULL outside LOAD CSV (the Cypher Manual), which no read
+    query here has."""
+    _arity(function_name(node.children[0]), args, 0)
+    rw.note("file/linenumber->NULL")
+    return tree("null_lit")
+
+
+def _java_angle(factor: float, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
+    """degrees()/radians() as Java's Math.toDegrees/toRadians compute them: one product by a
+    constant (the engines divide by pi, which differs in the last bit)."""
+    def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
+        _arity(label, args, 1)
+        rw.note(f"{label}->Java's product")
+        return arith(call("CAST", tree("cast_arg", args[0], name("DOUBLE"))), "*",
+                     tree("float_lit", Token("FLOAT", repr(factor))))
+    return rewrite
+
+
 def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
     """keys(n): the layout's property names that are not NULL on n (an object without a box has
     no bbox keys); NULL for a NULL node."""
@@ -1997,11 +2027,18 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "ltrim": _trim("leading", "ltrim"),
     "rtrim": _trim("trailing", "rtrim"),
     "keys": _keys,
+    "char_length": _rename("size", "char_length->size", arity=1),
+    "character_length": _rename("size", "character_length->size", arity=1),
+    "normalize": _normalize,
+    "file": _outside_load_csv,
+    "linenumber": _outside_load_csv,
+    # Java's RADIANS_TO_DEGREES and DEGREES_TO_RADIANS (JDK 9 and later).
+    "degrees": _java_angle(180.0 / math.pi, "degrees"),
+    "radians": _java_angle(math.pi / 180.0, "radians"),
     "properties": _properties,
     "elementid": _element_id,
     "point": _point,
     "point.distance": _distance("point.distance"),
-    "distance": _distance("distance"),
     "head": _head,
     "last": _last,
     "tail": _tail,

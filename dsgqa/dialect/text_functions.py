@@ -27,6 +27,7 @@ negative literal is refused before the query runs.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 
@@ -65,12 +66,17 @@ def neo4j_trim(original: str, ends: str) -> str:
     return _trimmed(original, _JAVA_WHITESPACE.__contains__, ends)
 
 
-def neo4j_trim_character(original: str, character: str, ends: str) -> str:
-    """Neo4j 5's `btrim(s, c)`, `ltrim(s, c)`, `rtrim(s, c)`: one given character."""
-    if len(character) != 1:
-        raise ValueError(f"Neo4j raises: a trim character string of {len(character)} "
-                         "characters (it takes one)")
-    return _trimmed(original, character.__eq__, ends)
+def neo4j_trim_character(original: str, characters: str, ends: str) -> str:
+    """Neo4j 5's `btrim(s, cs)`, `ltrim(s, cs)`, `rtrim(s, cs)`: every code point of `cs`
+    (Neo4j's `trimLeftIndex`/`trimRightIndex` test each against the set; the Manual's
+    `btrim('xxyyhelloxyxy', 'xy')` is 'hello')."""
+    return _trimmed(original, characters.__contains__, ends)
+
+
+def neo4j_normalize(original: str, form: str) -> str:
+    """`normalize(s[, form])`: Java's `Normalizer.normalize`, the Unicode normal form NFC, NFD,
+    NFKC or NFKD (the engines have no such function)."""
+    return unicodedata.normalize(form, original)
 
 
 def neo4j_to_upper(original: str) -> str:

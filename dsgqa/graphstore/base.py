@@ -156,8 +156,12 @@ def plain_value(value: Any) -> Any:
     return str(value)
 
 
+# Ladybug's capitals for the keys Kuzu spells in lower case (a node's label, a path's parts).
+_CAPITAL_KEYS = {"_LABEL": "_label", "_NODES": "_nodes", "_RELS": "_rels"}
+
+
 def _key(key: str) -> str:
-    return "_label" if key == "_LABEL" else key
+    return _CAPITAL_KEYS.get(key, key)
 
 
 def content_hash(node_rows: list[Any], edge_rows: list[Any], extra: Any = None) -> str:

@@ -1992,4 +1992,15 @@ CASES: list[Case] = [
          "(m:MeshPlace) RETURN m.nodeSymbol AS m } RETURN DISTINCT * ORDER BY m",
          [["P2", "R2"]], True,
          "the subquery's m joins the scope: columns m, z"),
+    Case("neo4j_5_functions_the_engines_lack_or_compute_otherwise",
+         "RETURN degrees(3.14159) AS d, radians(3.14159) AS r, char_length('Alice') AS n, "
+         "character_length('abc') AS m, normalize('A' + '\u030a') = '\u00c5' AS nf, "
+         "normalize('\ufb01', NFKC) AS k, file() AS f, linenumber() AS l, "
+         "btrim('xxyyhelloxyxy', 'xy') AS b, rtrim('xxyyhelloxyxy', 'xy') AS t",
+         [[179.9998479605043, 0.05483108924772866, 5, 3, True, "fi", None, None, "hello",
+           "xxyyhello"]], False,
+         "Java's Math.toDegrees/toRadians multiply by one constant (the engines divide by pi: "
+         "179.99984796050427); char_length is size; normalize is Unicode normalization; file() "
+         "and linenumber() are NULL outside LOAD CSV; a trim string is a set of characters "
+         "(the Manual's btrim example). Charged to the model as syntax, or refused, before"),
 ]
