@@ -417,7 +417,16 @@ class Emitter:
         return "[" + ", ".join(self.emit(c) for c in node.children) + "]"
 
     def e_map_literal(self, node: Tree) -> str:
-        return "{" + ", ".join(self.emit(c) for c in node.children) + "}"
+        """A map as a struct with its keys sorted: Neo4j's maps are keyed by name, the engines'
+        structs by position, and they cast one struct to another (a CASE's results, a list's
+        elements) field by field in order, so `{a: 1, b: 2}` beside `{b: 3, a: 4}` read 3 for
+        `.a`. The translator's own structs (`_neo4j_...` keys) keep their order."""
+        entries = node.children
+        keys = [plain_name(entry.children[0]) for entry in entries]
+        if not any(key.startswith("_neo4j_") for key in keys):
+            entries = [entry for _, entry in sorted(zip(keys, entries, strict=True),
+                                                    key=lambda pair: pair[0])]
+        return "{" + ", ".join(self.emit(c) for c in entries) + "}"
 
     def e_map_entry(self, node: Tree) -> str:
         return f"{name_text(node.children[0])}: {self.emit(node.children[1])}"

@@ -87,6 +87,7 @@ from dsgqa.dialect.layout_names import (
 )
 from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
 from dsgqa.dialect.list_folds import unfold_list_folds
+from dsgqa.dialect.map_shapes import MAP_ENTRY, refuse_unlike_maps
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
 from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
 from dsgqa.dialect.nan_values import AGGREGATE_REWRITE as NAN_AGGREGATES
@@ -398,6 +399,8 @@ class Rewriter:
             self.note(QUANTIFIER_NULLS)
             lambdas += 2
         annotate_types(root)
+        if MAP_ENTRY.search(self.source):
+            refuse_unlike_maps(root)
         if "OPTIONAL" in self.source.upper():
             refuse_outer_label_tests(root)   # reads the scopes the types were annotated with
         if _REDUCE_WORD.search(self.source) and unfold_list_folds(root, names):

@@ -2003,4 +2003,14 @@ CASES: list[Case] = [
          "179.99984796050427); char_length is size; normalize is Unicode normalization; file() "
          "and linenumber() are NULL outside LOAD CSV; a trim string is a set of characters "
          "(the Manual's btrim example). Charged to the model as syntax, or refused, before"),
+    Case("maps_with_keys_in_another_order_in_a_case",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS s, CASE WHEN r.nodeSymbol = 'R1' "
+         "THEN {room: r.nodeSymbol, kind: r.class} ELSE {kind: r.class, room: r.nodeSymbol} "
+         "END.room AS x ORDER BY s",
+         [["R1", "R1"], ["R2", "R2"], ["R3", "R3"]], True,
+         "a map is keyed by name (both engines cast the second struct by position: R2's room "
+         "read 'office')"),
+    Case("maps_with_keys_in_another_order_in_a_list",
+         "UNWIND [{a: 1, b: 2}, {b: 3, a: 4}] AS m RETURN m.a AS x",
+         [[1], [4]], False, "the second map's a is 4 (both engines: 2, 4)"),
 ]
