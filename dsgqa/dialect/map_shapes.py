@@ -1,21 +1,24 @@
-"""Maps of different shapes where one value holds either: refused.
+"""Maps of different shapes where one value holds either: written alike, or refused.
 
 Neo4j's maps are keyed by name and each value keeps its own type. Kuzu 0.11.3 and Ladybug
 0.22.0 make a map a struct, and where one expression holds maps written apart (a CASE's
 results, coalesce()'s arguments, a list's elements) they cast every map to one struct type,
 field by field in order. The emitter writes every map's keys sorted (`emit.e_map_literal`),
-so maps with the same keys line up; three more differences stay silent:
+so maps with the same keys line up; three more differences were silent:
 
 - other keys: `CASE WHEN k = 1 THEN {a: 1} ELSE {b: 2} END.a` is NULL in Neo4j for k = 2, and
-  2 on the engines (the struct `{b: 2}` cast to `{a}`);
-- a field that is an integer in one map and a float in another: the struct takes the first
-  map's field type, so `CASE WHEN none THEN {d: -1} ELSE {d: round(dist, 2)} END` gave 4 for
-  4.07 (the shape `number_results.py` answers for plain values, inside a map);
+  2 on the engines (the struct `{b: 2}` cast to `{a}`): refused;
 - a field that is NULL in one map: `CASE WHEN k = 1 THEN {d: null} ELSE {d: 0.5} END.d` read
-  the text '0.500000' for k = 1 and NULL for k = 2 on Ladybug.
+  the text '0.500000' for k = 1 and NULL for k = 2 on Ladybug: refused;
+- a field that is an integer in one map and a float in another: the struct takes the first
+  map's field type, so `CASE WHEN d IS NULL THEN {dist: -1} ELSE {dist: round(d, 2)} END`
+  gave 4 for 4.07. Models write that shape ("-1 for none", `number_results.py` answers it for
+  plain values), so the integers are written as floats (`toFloat(-1)`): every value equals
+  Neo4j's. Where the type itself would show (`/` and `%` divide an integer as a float) a field
+  read of such a query is refused (`Rewriter.number_fields`); `toString()` of a field already is.
 
-Both are refused (`dialect`) where the maps are written in the expression (literals and
-projections that list their keys); a map a variable holds is not looked into.
+Maps are looked into where they are written in the expression (literals, and projections that
+list their keys); a map a variable holds is not.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import function_name
-from dsgqa.dialect.types import FLOAT_SUM, ctype, result_positions
+from dsgqa.dialect.trees import call, function_name
+from dsgqa.dialect.types import FLOAT_SUM, ctype, result_positions, typed
 
 # Text that a query holding a map literal or projection entry has (the pass is skipped without).
 MAP_ENTRY = re.compile(r"\{\s*(?:`[^`]*`|\w+|\.\w+)\s*[:,}]")
+REWRITE = "integer and float fields of maps->toFloat"
 # A field's types that make the engines' struct truncate or widen an integer.
 _FLOATS = frozenset({"float", "number", FLOAT_SUM})
 
@@ -65,9 +69,31 @@ def _together(node: Tree) -> list[object]:
             for v in values]
 
 
-def refuse_unlike_maps(root: Tree) -> None:
-    """Refuse written maps of other keys, or of a field's integer beside its float, that one
-    expression holds (see the module). Reads the annotated types."""
+def _written(node: object) -> Tree | None:
+    """The map literal a value is written as (None: another value)."""
+    while isinstance(node, Tree) and node.data == "paren":
+        node = node.children[0]
+    return node if isinstance(node, Tree) and node.data == "map_literal" else None
+
+
+def _as_floats(values: list[object], key: str) -> None:
+    """The integer `key` fields of the written maps among `values`, as floats."""
+    for value in values:
+        literal = _written(value)
+        if literal is None:
+            raise DialectError(f"a map field ({key}) that is an integer in one map and a float "
+                               "in another, in a map projection (the engines give every map "
+                               "the first one's field type)")
+        for entry in literal.children:
+            if plain_name(entry.children[0]) == key and ctype(entry.children[1]) == "int":
+                entry.children[1] = typed(call("toFloat", entry.children[1]), "float")
+
+
+def align_maps(root: Tree) -> bool:
+    """Refuse written maps of other keys, or of a field NULL in one, that one expression holds,
+    and write a field's integers as floats beside its floats (see the module); whether any
+    was. Reads the annotated types."""
+    floats = False
     for node in root.iter_subtrees():
         if node.data not in ("case_expr", "list_literal") and not (
                 node.data == "call" and function_name(node.children[0]).lower() == "coalesce"):
@@ -84,6 +110,6 @@ def refuse_unlike_maps(root: Tree) -> None:
                 raise DialectError(f"a map field ({key}) that is NULL in one map and a value in "
                                    "another (the engines type it by the NULL)")
             if "int" in kinds and kinds & _FLOATS:
-                raise DialectError(f"a map field ({key}) that is an integer in one map and a "
-                                   "float in another (the engines give every map the first "
-                                   "one's field type)")
+                _as_floats([v for v in _together(node) if _shape(v) is not None], key)
+                floats = True
+    return floats

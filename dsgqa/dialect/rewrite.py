@@ -87,7 +87,8 @@ from dsgqa.dialect.layout_names import (
 )
 from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
 from dsgqa.dialect.list_folds import unfold_list_folds
-from dsgqa.dialect.map_shapes import MAP_ENTRY, refuse_unlike_maps
+from dsgqa.dialect.map_shapes import MAP_ENTRY, align_maps
+from dsgqa.dialect.map_shapes import REWRITE as MAP_FIELDS
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
 from dsgqa.dialect.mixed_results import hold_mixed_columns, mark_mixed_columns
 from dsgqa.dialect.nan_values import AGGREGATE_REWRITE as NAN_AGGREGATES
@@ -353,6 +354,8 @@ class Rewriter:
         self.source = source
         self.target = target
         self.nan_names: frozenset[str] | None = None   # set by run()
+        # Whether a map's integer fields were written as floats (`map_shapes.py`), set by run().
+        self.number_fields = False
         self.lambda_names: set[str] = set()   # set by run()
         self.applied: list[str] = []
         self.distinct_rows = False  # the reader drops repeated rows (`union_parts`)
@@ -399,8 +402,9 @@ class Rewriter:
             self.note(QUANTIFIER_NULLS)
             lambdas += 2
         annotate_types(root)
-        if MAP_ENTRY.search(self.source):
-            refuse_unlike_maps(root)
+        if MAP_ENTRY.search(self.source) and align_maps(root):
+            self.note(MAP_FIELDS)
+            self.number_fields = True
         if "OPTIONAL" in self.source.upper():
             refuse_outer_label_tests(root)   # reads the scopes the types were annotated with
         if _REDUCE_WORD.search(self.source) and unfold_list_folds(root, names):
@@ -1344,6 +1348,9 @@ class Rewriter:
     def r_arith(self, node: Tree) -> Tree:
         """`[1, 2] + 3` appends and `0 + [1]` prepends in Neo4j; Kuzu's + takes two lists."""
         op = str(node.children[1])
+        if op in ("/", "%") and self.number_fields and UNKNOWN in node.child_types:
+            raise DialectError("/ or % of a value of a map whose field is an integer in some "
+                               "rows and a float in others (the engines hold it as a float)")
         if op in ("/", "%") and "number" in node.child_types:
             raise DialectError("/ or % of a value that is an integer in some rows and a float in "
                                "others (the engines hold it as a float: 3 / 2 would be 1.5)")

@@ -2013,4 +2013,13 @@ CASES: list[Case] = [
     Case("maps_with_keys_in_another_order_in_a_list",
          "UNWIND [{a: 1, b: 2}, {b: 3, a: 4}] AS m RETURN m.a AS x",
          [[1], [4]], False, "the second map's a is 4 (both engines: 2, 4)"),
+    Case("map_field_integer_in_one_branch_float_in_the_other",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "WITH r, min(o.center.x) AS d RETURN r.nodeSymbol AS r, CASE WHEN d IS NULL "
+         "THEN {status: 'none', dist: -1} ELSE {dist: d + 0.25, status: 'ok'} END AS m "
+         "ORDER BY r",
+         [["R1", {"dist": 1.25, "status": "ok"}], ["R2", {"dist": 9.25, "status": "ok"}],
+          ["R3", {"dist": -1, "status": "none"}]], True,
+         "Neo4j keeps -1 an integer and 1.25 a float; both engines gave the struct the first "
+         "branch's INT64 field and read 1 and 9 (refused for a while, answered with -1.0 now)"),
 ]
