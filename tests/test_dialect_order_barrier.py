@@ -48,8 +48,7 @@ CASES = [
      "WITH collect(o) AS os RETURN [x IN os | x.nodeSymbol] AS s",
      f"{OBJECTS} WITH o ORDER BY o.center.x DESC LIMIT 3 UNWIND [0] AS _order1 "
      "WITH o WHERE o.class <> 'bed' WITH coalesce(collect(o), []) AS os "
-     "RETURN list_transform(range(0, size(os) - 1), _i1 -> "
-     "(os[_i1 + 1]).nodeSymbol) AS s",
+     "RETURN list_transform(os, x -> x.nodeSymbol) AS s",
      [[["O4", "O3"]]]),
     # WITH * never carries the generated name
     (f"{OBJECTS} WITH o ORDER BY o.center.x LIMIT 2 WITH * RETURN collect(o.nodeSymbol) AS s",

@@ -144,7 +144,8 @@ def walked(source: object) -> bool:
 
 def affected(bound: str, source: object, bodies: list[object], written: bool = False) -> bool:
     """Whether one of the engines' lambda bugs can change `[bound IN source ...bodies]` (each
-    measured on both engines):
+    measured on both engines; each reads another row's list or variables, so none where every
+    row holds the one list and the body reads nothing else of the row):
     - a variable holding nodes, relationships or structs, or a function of one, whatever the
       body reads;
     - a list variable one of several lambdas walks (`mark_shared_sources`);
@@ -156,6 +157,12 @@ def affected(bound: str, source: object, bodies: list[object], written: bool = F
     `written`: the bodies are the translator's (a `reduce()` step after its rewrites), whose own
     NULL guards are no NULL test of the model's."""
     if walked(source):
+        return False
+    if isinstance(source, Tree) and source.data == "var" and getattr(source, "uniform", False) \
+            and not getattr(source, "shared", False) and not _packs_element(bodies, bound) \
+            and not any(_free_names(b, bound) for b in bodies):
+        # One list on every row (`WITH collect(..) AS boxes`), a body reading nothing of the
+        # row: another row's list, read by mistake, is the same list.
         return False
     if isinstance(source, Tree) and source.data == "var" and (
             ctype(source) in _STRUCT_LISTS or getattr(source, "shared", False)):

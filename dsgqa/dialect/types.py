@@ -21,6 +21,7 @@ from typing import TypeVar
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import child_of, function_name, is_optional, pattern_labels
 
 UNKNOWN = "?"
@@ -195,6 +196,9 @@ class TypeAnnotator:
         self.null_free: set[str] = set()
         # Node variables -> the labels their patterns allow (absent: any label).
         self.labels: dict[str, frozenset[str]] = {}
+        # Variables that hold one value on every row: bound by a WITH that aggregates without
+        # a grouping key (one row), then only passed on (read by captures.py).
+        self.uniform: set[str] = set()
 
     def run(self, root: Tree) -> None:
         for single in _outer_single_queries(root):
@@ -311,6 +315,11 @@ class TypeAnnotator:
         kept = {plain_name(i.children[0].children[0]) for i in items.children
                 if isinstance(i, Tree) and len(i.children) == 1 and i.children[0].data == "var"}
         self.null_free = null_free | (self.null_free & kept)
+        keyless = all(isinstance(i, Tree) and has_aggregate(i.children[0])
+                      for i in items.children)
+        self.uniform = set(new_scope) if keyless and items.children else (
+            self.uniform & (kept | (set(scope) if any(isinstance(i, Token)
+                                                       for i in items.children) else set())))
         order_scope = {**scope, **new_scope}
         for child in projection.children:
             if isinstance(child, Tree) and child.data in ("order", "skip", "limit"):
@@ -344,6 +353,7 @@ class TypeAnnotator:
             node.nullable = held in self.optional or node.computed  # type: ignore[attr-defined]
             node.element = held in self.elements  # type: ignore[attr-defined]
             node.null_free = held in self.null_free  # type: ignore[attr-defined]
+            node.uniform = held in self.uniform  # type: ignore[attr-defined]
             node.labels = self.labels.get(plain_name(node.children[0]))  # type: ignore[attr-defined]
             return scope.get(plain_name(node.children[0]), UNKNOWN)
         if kind == "paren":

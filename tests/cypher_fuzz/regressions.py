@@ -2022,4 +2022,11 @@ CASES: list[Case] = [
           ["R3", {"dist": -1, "status": "none"}]], True,
          "Neo4j keeps -1 an integer and 1.25 a float; both engines gave the struct the first "
          "branch's INT64 field and read 1 and 9 (refused for a while, answered with -1.0 now)"),
+    Case("reduce_over_maps_collected_into_one_row",
+         "MATCH (o:Object) WITH collect({s: o.nodeSymbol, v: o.center.x}) AS xs "
+         "WITH reduce(best = {s: 'none', v: 0.0}, b IN xs | CASE WHEN b.v > best.v THEN b "
+         "ELSE best END) AS best RETURN best.s AS s, best.v AS v",
+         [["O2", 9.0]], False,
+         "O2 lies furthest along x (9.0); every row holds the one collected list, so the "
+         "engines' lambda reading another row's list cannot matter (refused before)"),
 ]
