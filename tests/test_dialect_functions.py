@@ -174,6 +174,7 @@ def test_regex_python_reads_otherwise_is_refused(text: str, pattern: str) -> Non
     "RETURN CAST(1 AS STRING) AS v",
     "RETURN distance(point({x: 0, y: 0}), point({x: 1, y: 0})) AS v",   # removed in Neo4j 5
     "MATCH (o:Object) WHERE ifnull(o.class, 'x') = 'x' RETURN o",
+    "RETURN `pow`(2, 3) AS v",                        # backquoted, the same function
 ])
 def test_a_function_neo4j_5_lacks_is_the_model_s_error(query: str) -> None:
     """Neo4j answers "Unknown function"; the engines would have answered some of these."""
@@ -191,3 +192,11 @@ def test_every_neo4j_5_function_passes_the_name_check() -> None:
     refuse_unknown_functions(parse(in_a_string))     # ... the tree can
     assert not may_call_unknown_functions("MATCH (r:Room) WHERE (r.class = 'x') RETURN "
                                           "count(r) AS n, shortestPath((r)-[*]-(r)) AS p")
+
+
+def test_bang_equals_is_the_model_s_error() -> None:
+    """Neo4j 5 rejects `!=` (its message points to `<>`); the engines took it for `<>`. Inside
+    a string it is text."""
+    with pytest.raises(CypherSyntaxError, match="probably meant to use '<>'"):
+        translate("MATCH (o:Object) WHERE o.class != 'seating' RETURN count(o) AS n")
+    assert "'a != b'" in translate("RETURN 'a != b' AS s").query

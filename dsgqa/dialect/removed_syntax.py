@@ -45,6 +45,7 @@ _PATTERN_MESSAGE = ("A pattern expression should only be used in order to test t
 
 # A name before `(`: a function's, or a keyword's (`WHERE (`, `EXISTS (`, `shortestPath(`).
 _CALLED = re.compile(r"(?<![\w.$`])([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(")
+_QUOTED_CALL = re.compile(r"`[^`]*`\s*\(")   # `pow`(2, 3) is a call of pow
 _NOT_CALLS = frozenset({
     "match", "where", "and", "or", "xor", "not", "in", "call", "exists", "count", "collect",
     "return", "with", "unwind", "as", "when", "then", "else", "case", "is", "optional",
@@ -56,8 +57,9 @@ _NOT_CALLS = frozenset({
 def may_call_unknown_functions(text: str) -> bool:
     """Whether the text names, before a `(`, a word that is neither a Neo4j function nor a
     keyword (the tree decides: the word may sit in a string)."""
-    return any(word.lower() not in NEO4J_5_FUNCTIONS and word.lower() not in _NOT_CALLS
-               for word in (re.sub(r"\s+", "", m) for m in _CALLED.findall(text)))
+    return _QUOTED_CALL.search(text) is not None or any(
+        word.lower() not in NEO4J_5_FUNCTIONS and word.lower() not in _NOT_CALLS
+        for word in (re.sub(r"\s+", "", m) for m in _CALLED.findall(text)))
 
 
 def refuse_unknown_functions(root: Tree) -> None:
@@ -70,6 +72,15 @@ def refuse_unknown_functions(root: Tree) -> None:
                     and not fname.startswith(PLUGIN_PREFIXES):
                 raise CypherSyntaxError(f"Unknown function '{function_name(node.children[0])}'"
                                         " (not a Neo4j 5 function)")
+
+
+def refuse_bang_equals(root: Tree) -> None:
+    """`!=`, which Neo4j 5 rejects ("Unknown operation '!=' (you probably meant to use '<>',
+    which is the operator for inequality testing)"); the engines take it for `<>`."""
+    for node in root.iter_subtrees():
+        if node.data == "compare" and any(str(c) == "!=" for c in node.children[1::2]):
+            raise CypherSyntaxError("Unknown operation '!=' (you probably meant to use '<>', "
+                                    "which is the operator for inequality testing)")
 
 
 def _callee(node: Tree) -> str:

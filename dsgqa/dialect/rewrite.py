@@ -143,6 +143,7 @@ from dsgqa.dialect.reduce_hoists import hoist_row_reading_folds
 from dsgqa.dialect.regex_patterns import refuse_java_only_patterns
 from dsgqa.dialect.removed_syntax import (
     may_call_unknown_functions,
+    refuse_bang_equals,
     refuse_removed_syntax,
     refuse_unknown_functions,
 )
@@ -374,6 +375,8 @@ class Rewriter:
         self.names = names
         if may_call_unknown_functions(self.source):
             refuse_unknown_functions(root)   # on the model's calls, before a pass writes any
+        if "!=" in self.source:
+            refuse_bang_equals(root)
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
         if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):

@@ -19,29 +19,33 @@ import re
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, item_name, tree, var
+from dsgqa.dialect.trees import child_of, clone, tree
 
 REWRITE = "RETURN *->its columns sorted by name"
 # Text a query with a `RETURN *` holds (the pass is skipped without it).
 STAR_RETURN = re.compile(r"\bRETURN\s+(?:DISTINCT\s+)?\*", re.IGNORECASE)
 
 
-def _bound_by_match(match: Tree) -> list[str]:
-    """The names a MATCH's patterns bind: paths, nodes and relationships (not those of a
-    subquery or pattern predicate in a property map)."""
-    names: list[str] = []
+def _bound_by_match(match: Tree) -> list[Tree]:
+    """The name nodes a MATCH's patterns bind: paths, nodes and relationships (not those of a
+    subquery in a property map)."""
+    names: list[Tree] = []
     for pattern in child_of(match, "pattern_list").children:
         if len(pattern.children) == 3:   # p = ...
-            names.append(plain_name(pattern.children[0]))
-        for node in pattern.children[-1].iter_subtrees_topdown():
+            names.append(pattern.children[0])
+        stack = [pattern.children[-1]]
+        while stack:
+            node = stack.pop()
             if node.data in ("node_pattern", "rel_detail") and node.children \
                     and isinstance(node.children[0], Tree) and node.children[0].data == "name":
-                names.append(plain_name(node.children[0]))
+                names.append(node.children[0])
+            stack += [c for c in node.children if isinstance(c, Tree)
+                      and c.data not in ("map_literal", "where")]
     return names
 
 
-def _returned(query: Tree) -> list[str] | None:
-    """The names a subquery's RETURN gives the outer query (None: not known)."""
+def _returned(query: Tree) -> list[Tree] | None:
+    """The name nodes a subquery's RETURN gives the outer query (None: not known)."""
     part = next(c for c in query.children if isinstance(c, Tree) and c.data == "single_query")
     last = part.children[-1]
     if not (isinstance(last, Tree) and last.data == "return_clause"):
@@ -49,19 +53,33 @@ def _returned(query: Tree) -> list[str] | None:
     items = child_of(last.children[0], "proj_items").children
     if any(isinstance(item, Token) for item in items):
         return None
-    names = [item_name(item) for item in items]
-    return None if None in names else names  # type: ignore[return-value]
+    return _named(items)
+
+
+def _named(items: list) -> list[Tree] | None:
+    """The name nodes projection items are known by (None: an item without one)."""
+    names = []
+    for item in items:
+        if not isinstance(item, Tree):
+            continue
+        if len(item.children) > 1:
+            names.append(item.children[1])
+        elif item.children[0].data == "var":
+            names.append(item.children[0].children[0])
+        else:
+            return None
+    return names
 
 
 def _sort_in(single_query: Tree) -> bool:
-    scope: list[str] = []
+    scope: list[Tree] = []
     for clause in single_query.children:
         if not isinstance(clause, Tree):
             continue
         if clause.data == "match":
             scope += _bound_by_match(clause)
         elif clause.data == "unwind":
-            scope.append(plain_name(clause.children[1]))
+            scope.append(clause.children[1])
         elif clause.data == "call_subquery":
             returned = _returned(next(c for c in clause.children
                                       if isinstance(c, Tree) and c.data == "query"))
@@ -76,11 +94,16 @@ def _sort_in(single_query: Tree) -> bool:
             if clause.data == "return_clause":
                 if not starred or not scope:   # `RETURN *` of nothing: Neo4j's error stays
                     return False
-                columns = [tree("proj_item", var(n)) for n in sorted(set(scope))]
+                # one column a name, as written (backquotes kept: `a-b` is no subtraction)
+                by_name = {plain_name(n): n for n in scope}
+                columns = [tree("proj_item", tree("var", clone(by_name[n])))
+                           for n in sorted(by_name)]
                 items.children = columns + items.children[1:]
                 return True
-            named = [item_name(item) for item in items.children if isinstance(item, Tree)]
-            scope = (scope if starred else []) + [n for n in named if n is not None]
+            named = _named(items.children)
+            if named is None:
+                return False
+            scope = (scope if starred else []) + named
     return False
 
 

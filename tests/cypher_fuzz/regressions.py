@@ -2029,4 +2029,9 @@ CASES: list[Case] = [
          [["O2", 9.0]], False,
          "O2 lies furthest along x (9.0); every row holds the one collected list, so the "
          "engines' lambda reading another row's list cannot matter (refused before)"),
+    Case("return_star_of_backquoted_names",
+         "UNWIND [5] AS a UNWIND [2] AS b UNWIND [9] AS `a-b` RETURN *",
+         [[5, 9, 2]], False,
+         "the columns a, a-b, b (Java's order: '-' sorts before letters); written out without "
+         "the backquotes, a-b was a subtraction (3)"),
 ]
