@@ -324,6 +324,14 @@ DIALECT_ERRORS = [
     # another: the engines cast one struct to the other (map_shapes.py); and `/` of a field
     # that is an integer in one map and a float in another (written as floats).
     "UNWIND [1, 2] AS k RETURN CASE WHEN k = 1 THEN {a: 1} ELSE {b: 2} END.a AS x",
+    "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(o:Object) WITH r, count(o) AS n "
+    "RETURN CASE WHEN n = 0 THEN {count: 'none'} ELSE {count: n} END AS m",
+    "UNWIND [1, 2] AS k WITH k, {a: 1} AS m1, {b: 2} AS m2 "
+    "RETURN CASE WHEN k = 1 THEN m1 ELSE m2 END AS m",
+    "UNWIND [1, 2] AS k RETURN CASE WHEN k = 1 THEN {a: {x: 1}} ELSE {a: {x: 2.5}} END AS m",
+    "UNWIND [1, 2] AS k RETURN CASE WHEN k = 1 THEN [{a: 1}] ELSE [{b: 2}] END AS m",
+    "RETURN {a: 1} AS m UNION ALL RETURN {b: 2} AS m",
+    "RETURN [{a: 1}] + [{b: 2}] AS l",
     "UNWIND [1, 2] AS k RETURN CASE WHEN k = 1 THEN {d: null} ELSE {d: 0.5} END AS m",
     "WITH [{v: 7}, {v: 2.5}] AS ms RETURN ms[0].v / 2 AS x",
     # A RETURN that aggregates always has a row; UNION drops repeats a sum of counts keeps.

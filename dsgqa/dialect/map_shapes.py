@@ -8,8 +8,9 @@ so maps with the same keys line up; three more differences were silent:
 
 - other keys: `CASE WHEN k = 1 THEN {a: 1} ELSE {b: 2} END.a` is NULL in Neo4j for k = 2, and
   2 on the engines (the struct `{b: 2}` cast to `{a}`): refused;
-- a field that is NULL in one map: `CASE WHEN k = 1 THEN {d: null} ELSE {d: 0.5} END.d` read
-  the text '0.500000' for k = 1 and NULL for k = 2 on Ladybug: refused;
+- a field of other types, or NULL in one map: `{count: 'none'}` beside `{count: n}` read the
+  count as text ('2'), `CASE WHEN k = 1 THEN {d: null} ELSE {d: 0.5} END.d` the text
+  '0.500000' for k = 1 and NULL for k = 2 on Ladybug: refused;
 - a field that is an integer in one map and a float in another: the struct takes the first
   map's field type, so `CASE WHEN d IS NULL THEN {dist: -1} ELSE {dist: round(d, 2)} END`
   gave 4 for 4.07. Models write that shape ("-1 for none", `number_results.py` answers it for
@@ -17,99 +18,181 @@ so maps with the same keys line up; three more differences were silent:
   Neo4j's. Where the type itself would show (`/` and `%` divide an integer as a float) a field
   read of such a query is refused (`Rewriter.number_fields`); `toString()` of a field already is.
 
-Maps are looked into where they are written in the expression (literals, and projections that
-list their keys); a map a variable holds is not.
+Maps are compared where they are written (literals, projections listing their keys), into
+nested maps and lists, across a CASE's results, coalesce()'s arguments, a list's elements, the
+two lists of `+` and a UNION's columns. A map whose keys the query does not write (a variable
+holding one, a map's field, `n {.*}`) beside another map is refused: its keys may differ.
 """
 
 from __future__ import annotations
 
 import re
 
-from lark import Tree
+from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, function_name
-from dsgqa.dialect.types import FLOAT_SUM, ctype, result_positions, typed
+from dsgqa.dialect.trees import call, child_of, function_name
+from dsgqa.dialect.types import (
+    FLOAT_SUM,
+    UNKNOWN,
+    ctype,
+    property_type,
+    result_positions,
+    typed,
+)
 
+REWRITE = "integer and float fields of maps->toFloat"
 # Text that a query holding a map literal or projection entry has (the pass is skipped without).
 MAP_ENTRY = re.compile(r"\{\s*(?:`[^`]*`|\w+|\.\w+)\s*[:,}]")
-REWRITE = "integer and float fields of maps->toFloat"
+# A map whose keys the query does not write, or a list that may hold one.
+_OPAQUE = "map?"
 # A field's types that make the engines' struct truncate or widen an integer.
 _FLOATS = frozenset({"float", "number", FLOAT_SUM})
 
 
-def _shape(node: object) -> dict[str, str] | None:
-    """A written map's keys and their values' types (None: not a map whose keys are written)."""
-    if not isinstance(node, Tree):
-        return None
-    if node.data == "paren":
-        return _shape(node.children[0])
-    if node.data == "map_literal":
-        return {plain_name(e.children[0]): ctype(e.children[1]) for e in node.children}
-    if node.data == "map_projection":
-        shape: dict[str, str] = {}
-        for item in node.children[1:]:
-            if item.data == "proj_all":
-                return None
-            shape[plain_name(item.children[0])] = \
-                ctype(item.children[1]) if item.data == "proj_key" else "property"
-        return shape
-    return None
-
-
-def _together(node: Tree) -> list[object]:
-    """The values one expression holds either of: a CASE's results, coalesce()'s arguments, a
-    list literal's elements."""
-    if node.data == "list_literal":
-        return list(node.children)
-    positions = result_positions(node)
-    values = [node.children[i] for i in positions]
-    return [v.children[1] if isinstance(v, Tree) and v.data == "case_when" else v
-            for v in values]
-
-
-def _written(node: object) -> Tree | None:
-    """The map literal a value is written as (None: another value)."""
+def _bare(node: object) -> object:
     while isinstance(node, Tree) and node.data == "paren":
         node = node.children[0]
-    return node if isinstance(node, Tree) and node.data == "map_literal" else None
+    return node
 
 
-def _as_floats(values: list[object], key: str) -> None:
-    """The integer `key` fields of the written maps among `values`, as floats."""
+def _signature(node: object) -> object:
+    """What the engines' struct type of a value depends on: a written map's keys and its
+    fields' signatures, a written list's elements' signatures, else the annotated type
+    (`_OPAQUE` for a map or list of maps the query does not spell out)."""
+    node = _bare(node)
+    if isinstance(node, Tree) and node.data == "map_literal":
+        return ("map", tuple(sorted((plain_name(e.children[0]), _signature(e.children[1]))
+                                    for e in node.children)))
+    if isinstance(node, Tree) and node.data == "map_projection":
+        fields = []
+        for item in node.children[1:]:
+            if item.data == "proj_all":
+                return _OPAQUE
+            key = plain_name(item.children[0])
+            fields.append((key, _signature(item.children[1]) if item.data == "proj_key"
+                           else property_type(key)))
+        return ("map", tuple(sorted(fields)))
+    if isinstance(node, Tree) and node.data == "list_literal":
+        return ("list", frozenset(_signature(c) for c in node.children))
+    value_type = ctype(node)
+    return _OPAQUE if "map" in value_type else value_type
+
+
+def _holds_map(signature: object) -> bool:
+    if signature == _OPAQUE:
+        return True
+    if isinstance(signature, tuple) and signature[0] == "map":
+        return True
+    return isinstance(signature, tuple) and any(map(_holds_map, signature[1]))
+
+
+def _check(signatures: list[object], in_map: bool) -> list[str]:
+    """Refuse signatures the engines' one struct type cannot hold faithfully; the keys of the
+    written top-level maps whose fields mix integers and floats (to write as floats)."""
+    known = [s for s in signatures if s != "null"]
+    if len(known) < 2 or not (in_map or any(map(_holds_map, known))):
+        return []
+    if _OPAQUE in known:
+        raise DialectError("a map whose keys the query does not write beside another map (the "
+                           "engines cast one struct to the other's fields by position)")
+    kinds = {s[0] if isinstance(s, tuple) else "scalar" for s in known}
+    if len(kinds) > 1:
+        if in_map:
+            raise DialectError("a map field that is a written list in one map and another "
+                               "value in another (the engines cast one to the other's type)")
+        return []   # a map beside a value: the engines refuse to bind it
+    if kinds == {"map"}:
+        keys = {tuple(k for k, _ in s[1]) for s in known}   # type: ignore[index]
+        if len(keys) > 1:
+            raise DialectError("maps with different keys in one value (the engines cast one to "
+                               "the other's fields by position)")
+        floats = []
+        for i, key in enumerate(next(iter(keys))):
+            fields = [s[1][i][1] for s in known]   # type: ignore[index]
+            if any(isinstance(f, tuple) or f == _OPAQUE for f in fields):
+                _check(fields, True)
+                continue
+            types = set(fields)
+            if len(types) == 1 and UNKNOWN not in types:
+                continue
+            if types <= {"int"} | _FLOATS and not in_map:
+                floats.append(key)   # written as floats (see the module)
+                continue
+            raise DialectError(f"a map field ({key}) of different types, or NULL, in maps one "
+                               "value holds (the engines give every map the first one's field "
+                               "types)")
+        return floats
+    if kinds == {"list"} and _check([e for s in known for e in s[1]], in_map):  # type: ignore[index]
+        raise DialectError("maps in lists one value holds, whose field is an integer in one "
+                           "and a float in another")
+    elif in_map and len(set(known)) > 1 and not set(known) <= {"int"} | _FLOATS:
+        raise DialectError("a list in a map whose elements differ in type between maps")
+    return []
+
+
+def _as_floats(values: list[object], keys: list[str]) -> None:
+    """The integer `keys` fields of the written maps among `values`, as floats."""
     for value in values:
-        literal = _written(value)
-        if literal is None:
-            raise DialectError(f"a map field ({key}) that is an integer in one map and a float "
-                               "in another, in a map projection (the engines give every map "
-                               "the first one's field type)")
+        literal = _bare(value)
+        if _signature(value) == "null":
+            continue
+        if not (isinstance(literal, Tree) and literal.data == "map_literal"):
+            raise DialectError("a map field that is an integer in one map and a float in "
+                               "another, in a map projection (the engines give every map the "
+                               "first one's field type)")
         for entry in literal.children:
-            if plain_name(entry.children[0]) == key and ctype(entry.children[1]) == "int":
+            if plain_name(entry.children[0]) in keys and ctype(entry.children[1]) == "int":
                 entry.children[1] = typed(call("toFloat", entry.children[1]), "float")
 
 
+def _together(node: Tree) -> list[object] | None:
+    """The values one expression holds either of: a CASE's results, coalesce()'s arguments, a
+    list literal's elements, the two lists `+` joins (None: no such expression)."""
+    if node.data == "list_literal":
+        return list(node.children)
+    if node.data == "arith" and str(node.children[1]) == "+" \
+            and all(ctype(c).startswith("list<") for c in node.children[::2]):
+        return [node.children[0], node.children[2]]
+    if node.data == "case_expr" or (node.data == "call" and function_name(
+            node.children[0]).lower() == "coalesce"):
+        values = [node.children[i] for i in result_positions(node)]
+        return [v.children[1] if isinstance(v, Tree) and v.data == "case_when" else v
+                for v in values]
+    return None
+
+
+def _union_columns(query: Tree) -> list[list[object]]:
+    """A UNION's columns: each part's RETURN item at one position."""
+    parts = [c for c in query.children if isinstance(c, Tree) and c.data == "single_query"]
+    returns = [part.children[-1] for part in parts]
+    if len(parts) < 2 or any(r.data != "return_clause" for r in returns):
+        return []
+    items = [child_of(r.children[0], "proj_items").children for r in returns]
+    if any(isinstance(i, Token) for row in items for i in row) \
+            or len({len(row) for row in items}) > 1:
+        return []
+    return [[row[i].children[0] for row in items] for i in range(len(items[0]))]
+
+
 def align_maps(root: Tree) -> bool:
-    """Refuse written maps of other keys, or of a field NULL in one, that one expression holds,
-    and write a field's integers as floats beside its floats (see the module); whether any
-    was. Reads the annotated types."""
-    floats = False
+    """Refuse maps one value holds whose struct types the engines would cast (see the module);
+    write a top-level field's integers as floats beside its floats. Whether any was. Reads the
+    annotated types."""
+    aligned = False
     for node in root.iter_subtrees():
-        if node.data not in ("case_expr", "list_literal") and not (
-                node.data == "call" and function_name(node.children[0]).lower() == "coalesce"):
+        if node.data == "query":
+            for column in _union_columns(node):
+                if _check([_signature(v) for v in column], False):
+                    raise DialectError("a UNION column of maps whose field is an integer in one "
+                                       "part and a float in another")
             continue
-        shapes = [s for s in map(_shape, _together(node)) if s is not None]
-        if len(shapes) < 2:
+        values = _together(node)
+        if values is None:
             continue
-        if any(set(s) != set(shapes[0]) for s in shapes):
-            raise DialectError("maps with different keys in one CASE, coalesce() or list (the "
-                               "engines cast one to the other's fields by position)")
-        for key in shapes[0]:
-            kinds = {s[key] for s in shapes}
-            if "null" in kinds and len(kinds) > 1:
-                raise DialectError(f"a map field ({key}) that is NULL in one map and a value in "
-                                   "another (the engines type it by the NULL)")
-            if "int" in kinds and kinds & _FLOATS:
-                _as_floats([v for v in _together(node) if _shape(v) is not None], key)
-                floats = True
-    return floats
+        floats = _check([_signature(v) for v in values], False)
+        if floats:
+            _as_floats(values, floats)
+            aligned = True
+    return aligned

@@ -379,7 +379,7 @@ class TypeAnnotator:
             if base.startswith("list<"):
                 return element(base)
             if base in ("node", "rel") and node.children[1].data == "str_lit":
-                return _property_type(str(node.children[1].children[0])[1:-1])
+                return property_type(str(node.children[1].children[0])[1:-1])
             return UNKNOWN
         if kind == "slice":
             base = self.expr(node.children[0], scope)
@@ -398,6 +398,9 @@ class TypeAnnotator:
             return {"count": "int", "exists": "bool"}.get(keyword, UNKNOWN)
         if kind == "map_projection":
             self.expr(node.children[0], scope)
+            for item in node.children[1:]:
+                if item.data == "proj_key":
+                    self.expr(item.children[1], scope)
             return "map"
         for child in node.children:
             self.expr(child, scope)
@@ -407,7 +410,7 @@ class TypeAnnotator:
         base = self.expr(node.children[0], scope)
         key = plain_name(node.children[1])
         if base in ("node", "rel"):
-            return _property_type(key)
+            return property_type(key)
         if base in POINTS:
             return "float" if key in POINT_FIELDS else UNKNOWN
         return UNKNOWN
@@ -528,7 +531,8 @@ class TypeAnnotator:
         return start
 
 
-def _property_type(key: str) -> str:
+def property_type(key: str) -> str:
+    """The type of a stored property of the layout (UNKNOWN: not one)."""
     if key in STRING_PROPERTIES:
         return "str"
     if key in POINT_PROPERTIES:
