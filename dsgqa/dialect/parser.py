@@ -29,8 +29,51 @@ def _plain_float(token: Token) -> Token:
     return token.update(value=token.value.replace("_", ""))
 
 
+def _inline_conditions(patterns: Tree) -> list[Tree]:
+    """Take the WHERE out of every node and relationship pattern of `patterns` (not out of a
+    subquery or property map inside one): the conditions, in order."""
+    found: list[Tree] = []
+    stack = [patterns]
+    while stack:
+        node = stack.pop(0)
+        for child in list(node.children):
+            if not isinstance(child, Tree):
+                continue
+            if child.data == "pattern_where":
+                node.children.remove(child)
+                found.append(child.children[0])
+            elif child.data not in ("map_literal", "subquery", "list_comp", "list_comp_map"):
+                stack.append(child)
+    return found
+
+
+def _with_conditions(children: list) -> list:
+    """A MATCH's or pattern subquery's children with its patterns' inline WHEREs joined to its
+    own WHERE: `MATCH (r:Room WHERE r.class = 'kitchen')` is `MATCH (r:Room) WHERE r.class =
+    'kitchen'` (Neo4j 5's node and relationship pattern predicates; for an OPTIONAL MATCH too,
+    whose WHERE is part of the pattern)."""
+    patterns = next(c for c in children if isinstance(c, Tree) and c.data == "pattern_list")
+    found = _inline_conditions(patterns)
+    if not found:
+        return children
+    where = next((c for c in children if isinstance(c, Tree) and c.data == "where"), None)
+    conditions = [where.children[0]] if where is not None else []
+    conditions += found
+    test = Tree("paren", [conditions[0]]) if len(conditions) > 1 else conditions[0]
+    for condition in conditions[1:]:
+        test = Tree("and_", [test, Tree("paren", [condition])])
+    kept = [c for c in children if c is not where]
+    return [*kept, Tree("where", [test])]
+
+
 class _Shorthands(Transformer):
     """Neo4j's shorthands written out as the forms they stand for, while parsing."""
+
+    def match(self, children: list) -> Tree:
+        return Tree("match", _with_conditions(children))
+
+    def subquery_pattern(self, children: list) -> Tree:
+        return Tree("subquery_pattern", _with_conditions(children))
 
     def proj_var(self, children: list) -> Tree:
         """A map projection's variable selector, `r {.class, degree}`: the entry `degree:

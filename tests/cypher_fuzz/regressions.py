@@ -2034,4 +2034,15 @@ CASES: list[Case] = [
          [[5, 9, 2]], False,
          "the columns a, a-b, b (Java's order: '-' sorts before letters); written out without "
          "the backquotes, a-b was a subtraction (3)"),
+    Case("where_inside_node_and_relationship_patterns",
+         "MATCH (r:Room WHERE r.nodeSymbol <> 'R3') OPTIONAL MATCH (r)-[c:CONTAINS WHERE c IS "
+         "NOT NULL]->(m:MeshPlace WHERE m.class = 'floor') RETURN r.nodeSymbol AS r, "
+         "m.nodeSymbol AS m",
+         [["R1", "P1"], ["R2", "P2"]], False,
+         "Neo4j 5's pattern predicates are the MATCH's WHERE (the OPTIONAL MATCH's keeps its "
+         "rows); charged to the model as syntax before"),
+    Case("where_inside_a_pattern_subquery",
+         "MATCH (r:Room) WHERE EXISTS { (r)-[:CONTAINS]->(:Place WHERE true) } "
+         "RETURN r.nodeSymbol AS r",
+         [["R1"]], False, "only R1 holds a Place (p1)"),
 ]
