@@ -1909,6 +1909,11 @@ def _trim(ends: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     engines' own return garbage for a short result of a long text (`text_functions.py`)."""
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(label, args, 1, 2)
+        if getattr(node, "trim_from", False) and len(args) == 2 and not (
+                isinstance(args[1], Tree) and args[1].data == "str_lit"
+                and len(unquote_string(str(args[1].children[0]))) == 1):
+            raise DialectError("trim(.. c FROM s) with a c that is not one character (SQL's "
+                               "trim takes one; Neo4j's answer for more is not known here)")
         mode = tree("str_lit", Token("STRING", f"'{ends}'"))
         rw.note(f"{label}->neo4j_trim")
         if len(args) == 1:

@@ -2045,4 +2045,11 @@ CASES: list[Case] = [
          "MATCH (r:Room) WHERE EXISTS { (r)-[:CONTAINS]->(:Place WHERE true) } "
          "RETURN r.nodeSymbol AS r",
          [["R1"]], False, "only R1 holds a Place (p1)"),
+    Case("gql_trim_from_and_aggregate_all",
+         "UNWIND [1, 1, 2] AS x RETURN trim(BOTH 'x' FROM 'xxhixx') AS a, "
+         "trim(LEADING FROM '  hi ') AS b, trim(TRAILING 'x' FROM 'xhix') AS c, "
+         "count(ALL x) AS n",
+         [["hi", "hi ", "xhi", 3]], False,
+         "GQL's trim(.. FROM ..) and an aggregate's ALL, both Neo4j 5 (charged to the model "
+         "as syntax before)"),
 ]
