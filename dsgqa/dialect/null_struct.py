@@ -11,7 +11,8 @@ number (and so is every `point.distance(r.center, t.center)`, which reads the fi
 which is the same value wherever the struct is not NULL. A node a WITH computed (`coalesce(s,
 s) AS top`, `[s][0] AS top`, `CASE .. THEN s END AS top`) reads another row's properties where
 it is NULL, so there `top.nodeSymbol` is read as `CASE WHEN top IS NULL THEN NULL ELSE
-top.nodeSymbol END` too.
+top.nodeSymbol END` too, and so is a node a lambda takes out of a list (`[x IN [t] |
+x.nodeSymbol]` read '' or another row's symbol for an OPTIONAL MATCH's NULL t).
 """
 
 from __future__ import annotations
@@ -32,14 +33,16 @@ def needs_guard(field: Tree) -> bool:
     base = field.children[0]
     if plain_name(field.children[1]) not in POINT_FIELDS:
         return isinstance(base, Tree) and (base.data in ("index", "case_expr") or (
-            base.data == "var" and getattr(base, "computed", False)
+            base.data == "var" and (getattr(base, "computed", False)
+                                    or getattr(base, "null_element", False))
             and ctype(base) in ("node", "rel")))
     if ctype(base) in ("node", "rel") or (isinstance(base, Tree) and base.data == "map_literal"):
         return False
     if isinstance(base, Tree) and base.data == "prop" and plain_name(base.children[1]) == "center":
         owner = base.children[0]
         if isinstance(owner, Tree) and owner.data == "var" and ctype(owner) == "node" \
-                and not getattr(owner, "nullable", True):
+                and not getattr(owner, "nullable", True) \
+                and not getattr(owner, "null_element", False):
             return False
     return True
 

@@ -196,6 +196,8 @@ class TypeAnnotator:
         self.null_free: set[str] = set()
         # Node variables -> the labels their patterns allow (absent: any label).
         self.labels: dict[str, frozenset[str]] = {}
+        # Variables a lambda binds to the elements of a list that may hold NULL.
+        self.null_elements: set[str] = set()
         # Variables that hold one value on every row: bound by a WITH that aggregates without
         # a grouping key (one row), then only passed on (read by captures.py).
         self.uniform: set[str] = set()
@@ -354,6 +356,7 @@ class TypeAnnotator:
             node.element = held in self.elements  # type: ignore[attr-defined]
             node.null_free = held in self.null_free  # type: ignore[attr-defined]
             node.uniform = held in self.uniform  # type: ignore[attr-defined]
+            node.null_element = held in self.null_elements  # type: ignore[attr-defined]
             node.labels = self.labels.get(plain_name(node.children[0]))  # type: ignore[attr-defined]
             return scope.get(plain_name(node.children[0]), UNKNOWN)
         if kind == "paren":
@@ -468,17 +471,35 @@ class TypeAnnotator:
             if binding.children[0].data == "var":
                 bound.append(plain_name(binding.children[0].children[0]))
                 inner[bound[0]] = element(source)
+            return self._inside(bound, lambda: self.expr(body, inner), binding.children[1])
         return self._inside(bound, lambda: self.expr(body, inner))
 
-    def _inside(self, bound: list[str], typed: Callable[[], T]) -> T:
-        """`typed()` with the names a lambda binds marked as its elements, the outer meaning
-        of those names restored after."""
+    def _inside(self, bound: list[str], typed: Callable[[], T],
+                source: Tree | None = None) -> T:
+        """`typed()` with the names a lambda binds marked as its elements (and as elements
+        that may be NULL, where `source`, the list, may hold NULL), the outer meaning of those
+        names restored after."""
         outer = self.elements & set(bound)
+        outer_null = self.null_elements & set(bound)
         self.elements |= set(bound)
+        if source is not None and self._may_hold_null(source):
+            self.null_elements |= set(bound)
         try:
             return typed()
         finally:
             self.elements = (self.elements - set(bound)) | outer
+            self.null_elements = (self.null_elements - set(bound)) | outer_null
+
+    def _may_hold_null(self, source: Tree) -> bool:
+        """Whether a list may hold NULL: a literal of anything but nodes a MATCH bound, or a
+        list neither a collect() (nodes(p), ..) nor a WITH's name for one makes."""
+        if source.data == "list_literal":
+            return not all(c.data == "var" and not getattr(c, "nullable", True)
+                           for c in source.children)
+        if source.data in ("call", "call_distinct") and isinstance(source.children[0], Tree) \
+                and function_name(source.children[0]).lower() in NULL_FREE_LISTS:
+            return False
+        return not (source.data == "var" and plain_name(source.children[0]) in self.null_free)
 
     def _list_comp(self, node: Tree, scope: dict[str, str]) -> str:
         binding, *rest = node.children
@@ -510,7 +531,8 @@ class TypeAnnotator:
         if binding.children[0].data == "var":
             bound.append(plain_name(binding.children[0].children[0]))
             inner[bound[0]] = element(source)
-        results = self._inside(bound, lambda: [self.expr(part, inner) for part in rest])
+        results = self._inside(bound, lambda: [self.expr(part, inner) for part in rest],
+                               binding.children[1])
         if node.data == "list_comp_map" or len(rest) == 2:
             return f"list<{results[-1]}>"
         return source

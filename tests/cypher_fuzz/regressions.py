@@ -2052,4 +2052,11 @@ CASES: list[Case] = [
          [["hi", "hi ", "xhi", 3]], False,
          "GQL's trim(.. FROM ..) and an aggregate's ALL, both Neo4j 5 (charged to the model "
          "as syntax before)"),
+    Case("lambda_over_a_list_holding_an_optional_match_s_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
+         "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, [x IN [t] | x.nodeSymbol] AS l, "
+         "[x IN [t] | x.center.x] AS c",
+         [["R1", ["O1"], [1.0]], ["R2", [None], [None]], ["R3", [None], [None]]], False,
+         "a property of the NULL element is NULL (Kuzu read '' and another row's field: the "
+         "NULL-struct bug inside a lambda)"),
 ]
