@@ -353,6 +353,9 @@ class Rewriter:
 
     def __init__(self, source: str, target: str = "kuzu") -> None:
         self.source = source
+        # Text beyond ASCII in the query: the engines count a string's grapheme clusters where
+        # Neo4j counts code points ('A\u030a' is 1 long to them, 2 to Neo4j).
+        self.non_ascii = not source.isascii()
         self.target = target
         self.nan_names: frozenset[str] | None = None   # set by run()
         # Whether a map's integer fields were written as floats (`map_shapes.py`), set by run().
@@ -1768,7 +1771,7 @@ def _left_right(fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
     """`left(s, n)` and `right(s, n)`: the engines' own where n is a literal they agree on."""
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(fname, args, 2)
-        if not _positions_checked(fname, node, args, 1):
+        if not _positions_checked(fname, node, args, 1) and not rw.non_ascii:
             return node
         rw.note(f"{fname}->neo4j_{fname}")
         return call(f"neo4j_{fname}", *args)
@@ -1777,7 +1780,7 @@ def _left_right(fname: str) -> Callable[[Rewriter, Tree, list], Tree]:
 
 def _substring(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("substring", args, 2, 3)
-    if _positions_checked("substring", node, args, 1):
+    if _positions_checked("substring", node, args, 1) or rw.non_ascii:
         rw.note("substring->neo4j_substring")
         return call("neo4j_substring" if len(args) == 3 else "neo4j_substring_from", *args)
     rw.note("substring->1-based")
@@ -1886,8 +1889,24 @@ def _reverse(rw: Rewriter, node: Tree, args: list) -> Tree:
         rw.note("reverse(list)->list_reverse")
         return call("list_reverse", args[0])
     if kind in ("str", "null"):
+        if rw.non_ascii:   # by code point, as Java's StringBuilder.reverse
+            rw.note("reverse(text)->neo4j_reverse")
+            return call("neo4j_reverse", args[0])
         return node
     raise DialectError("reverse() of a value whose type the query does not show")
+
+
+def _size(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """size() of text counts code points in Neo4j; the engines count grapheme clusters,
+    which differ beyond ASCII (a query with only ASCII text reads ASCII properties here)."""
+    _arity("size", args, 1)
+    if rw.non_ascii and node.child_types[1] in ("str", UNKNOWN):
+        rw.note("size(text)->neo4j_text_size")
+        if node.child_types[1] == "str":
+            return call("neo4j_text_size", args[0])
+        raise DialectError("size() of a value whose type the query does not show, in a query "
+                           "with text beyond ASCII")
+    return call("size", args[0])   # (char_length and character_length too)
 
 
 def _split(rw: Rewriter, node: Tree, args: list) -> Tree:
@@ -2045,8 +2064,9 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "ltrim": _trim("leading", "ltrim"),
     "rtrim": _trim("trailing", "rtrim"),
     "keys": _keys,
-    "char_length": _rename("size", "char_length->size", arity=1),
-    "character_length": _rename("size", "character_length->size", arity=1),
+    "size": _size,
+    "char_length": _size,
+    "character_length": _size,
     "normalize": _normalize,
     "file": _outside_load_csv,
     "linenumber": _outside_load_csv,

@@ -73,6 +73,16 @@ def neo4j_trim_character(original: str, characters: str, ends: str) -> str:
     return _trimmed(original, characters.__contains__, ends)
 
 
+def neo4j_text_size(original: str) -> int:
+    """`size()` of text: its code points (Java's `codePointCount`)."""
+    return len(original)
+
+
+def neo4j_reverse(original: str) -> str:
+    """`reverse()` of text: its code points backwards (Java's `StringBuilder.reverse`)."""
+    return original[::-1]
+
+
 def neo4j_normalize(original: str, form: str) -> str:
     """`normalize(s[, form])`: Java's `Normalizer.normalize`, the Unicode normal form NFC, NFD,
     NFKC or NFKD (the engines have no such function)."""

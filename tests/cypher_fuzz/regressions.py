@@ -2059,4 +2059,10 @@ CASES: list[Case] = [
          [["R1", ["O1"], [1.0]], ["R2", [None], [None]], ["R3", [None], [None]]], False,
          "a property of the NULL element is NULL (Kuzu read '' and another row's field: the "
          "NULL-struct bug inside a lambda)"),
+    Case("text_functions_count_code_points",
+         "RETURN size('A\u030a') AS a, reverse('a\u030ab') AS r, left('A\u030a', 1) AS l, "
+         "substring('A\u030ab', 1) AS s, char_length('\u00e9') AS c",
+         [[2, "b\u030aa", "A", "\u030ab", 1]], False,
+         "Neo4j counts code points (codePointCount, offsetByCodePoints, StringBuilder.reverse); "
+         "the engines counted grapheme clusters (size 1, left 'A\u030a')"),
 ]
