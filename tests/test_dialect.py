@@ -332,6 +332,8 @@ DIALECT_ERRORS = [
     "UNWIND [1, 2] AS k RETURN CASE WHEN k = 1 THEN [{a: 1}] ELSE [{b: 2}] END AS m",
     "RETURN {a: 1} AS m UNION ALL RETURN {b: 2} AS m",
     "RETURN [{a: 1}] + [{b: 2}] AS l",
+    "WITH {a: 1} AS m1, {b: 2} AS m2 RETURN [m1, m2] AS l",
+    "UNWIND [1, 2] AS k RETURN coalesce(CASE WHEN k = 1 THEN {a: 1} END, {b: 2}) AS m",
     "UNWIND [1, 2] AS k RETURN CASE WHEN k = 1 THEN {d: null} ELSE {d: 0.5} END AS m",
     "WITH [{v: 7}, {v: 2.5}] AS ms RETURN ms[0].v / 2 AS x",
     # A RETURN that aggregates always has a row; UNION drops repeats a sum of counts keeps.

@@ -32,7 +32,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import call, child_of, function_name
+from dsgqa.dialect.trees import BINDERS, call, child_of, function_name
 from dsgqa.dialect.types import (
     FLOAT_SUM,
     UNKNOWN,
@@ -57,27 +57,60 @@ def _bare(node: object) -> object:
     return node
 
 
-def _signature(node: object) -> object:
+def _element(signature: object) -> object:
+    """The signature of a list's element (`_OPAQUE`: not known)."""
+    if isinstance(signature, tuple) and signature[0] == "list":
+        elements = set(signature[1]) - {"null"}
+        if len(elements) == 1:
+            return next(iter(elements))
+        if elements and elements <= {"int"} | _FLOATS:
+            return "number"   # a list of both, which the engines hold as floats
+        return "null" if not elements and signature[1] else _OPAQUE
+    if isinstance(signature, str) and signature.startswith("list<"):
+        inner = signature[5:-1]
+        return _OPAQUE if "map" in inner else inner
+    return _OPAQUE
+
+
+class _Signatures:
     """What the engines' struct type of a value depends on: a written map's keys and its
-    fields' signatures, a written list's elements' signatures, else the annotated type
-    (`_OPAQUE` for a map or list of maps the query does not spell out)."""
-    node = _bare(node)
-    if isinstance(node, Tree) and node.data == "map_literal":
-        return ("map", tuple(sorted((plain_name(e.children[0]), _signature(e.children[1]))
-                                    for e in node.children)))
-    if isinstance(node, Tree) and node.data == "map_projection":
-        fields = []
-        for item in node.children[1:]:
-            if item.data == "proj_all":
-                return _OPAQUE
-            key = plain_name(item.children[0])
-            fields.append((key, _signature(item.children[1]) if item.data == "proj_key"
-                           else property_type(key)))
-        return ("map", tuple(sorted(fields)))
-    if isinstance(node, Tree) and node.data == "list_literal":
-        return ("list", frozenset(_signature(c) for c in node.children))
-    value_type = ctype(node)
-    return _OPAQUE if "map" in value_type else value_type
+    fields' signatures, a written list's elements' signatures, what a variable was bound to
+    (a WITH's alias, an UNWIND's element, a lambda's element, reduce's accumulator), else the
+    annotated type (`_OPAQUE` for a map, or a list of maps, the query does not spell out)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, object] = {}
+
+    def of(self, node: object) -> object:
+        node = _bare(node)
+        if not isinstance(node, Tree):
+            return UNKNOWN
+        if node.data == "map_literal":
+            return ("map", tuple(sorted((plain_name(e.children[0]), self.of(e.children[1]))
+                                        for e in node.children)))
+        if node.data == "map_projection":
+            fields = []
+            for item in node.children[1:]:
+                if item.data == "proj_all":
+                    return _OPAQUE
+                key = plain_name(item.children[0])
+                fields.append((key, self.of(item.children[1]) if item.data == "proj_key"
+                               else property_type(key)))
+            return ("map", tuple(sorted(fields)))
+        if node.data == "list_literal":
+            return ("list", frozenset(self.of(c) for c in node.children))
+        if node.data == "var" and plain_name(node.children[0]) in self.names:
+            return self.names[plain_name(node.children[0])]
+        if node.data in ("call", "call_distinct") and len(node.children) >= 2:
+            fname = function_name(node.children[0]).lower()
+            if fname == "collect":
+                return ("list", frozenset({self.of(node.children[-1])}))
+            if fname in ("head", "last"):
+                return _element(self.of(node.children[1]))
+        if node.data == "index":
+            return _element(self.of(node.children[0]))
+        value_type = ctype(node)
+        return _OPAQUE if "map" in value_type else value_type
 
 
 def _holds_map(signature: object) -> bool:
@@ -132,16 +165,20 @@ def _check(signatures: list[object], in_map: bool) -> list[str]:
     return []
 
 
-def _as_floats(values: list[object], keys: list[str]) -> None:
-    """The integer `keys` fields of the written maps among `values`, as floats."""
-    for value in values:
-        literal = _bare(value)
-        if _signature(value) == "null":
+def _as_floats(values: list[object], signatures: list[object], keys: list[str]) -> None:
+    """The integer `keys` fields of the written maps among `values` (of these signatures), as
+    floats; a map not written as a literal with an integer there is refused."""
+    for value, signature in zip(values, signatures, strict=True):
+        if not isinstance(signature, tuple):
+            continue   # NULL
+        fields = dict(signature[1])
+        if not any(fields.get(key) == "int" for key in keys):
             continue
+        literal = _bare(value)
         if not (isinstance(literal, Tree) and literal.data == "map_literal"):
             raise DialectError("a map field that is an integer in one map and a float in "
-                               "another, in a map projection (the engines give every map the "
-                               "first one's field type)")
+                               "another, in a map not written as a literal (the engines give "
+                               "every map the first one's field type)")
         for entry in literal.children:
             if plain_name(entry.children[0]) in keys and ctype(entry.children[1]) == "int":
                 entry.children[1] = typed(call("toFloat", entry.children[1]), "float")
@@ -176,23 +213,118 @@ def _union_columns(query: Tree) -> list[list[object]]:
     return [[row[i].children[0] for row in items] for i in range(len(items[0]))]
 
 
+class _Aligner:
+    """The walk: clauses in order, each expression's contexts checked with the signatures of
+    the names bound so far."""
+
+    def __init__(self) -> None:
+        self.signatures = _Signatures()
+        self.aligned = False
+
+    def query(self, query: Tree) -> None:
+        for column in _union_columns(query):
+            if _check([self.signatures.of(v) for v in column], False):
+                raise DialectError("a UNION column of maps whose field is an integer in one "
+                                   "part and a float in another")
+        outer = dict(self.signatures.names)
+        for part in query.children:
+            if isinstance(part, Tree) and part.data == "single_query":
+                self.signatures.names = dict(outer)
+                for clause in part.children:
+                    if isinstance(clause, Tree):
+                        self.clause(clause)
+        self.signatures.names = outer
+
+    def clause(self, clause: Tree) -> None:
+        names = self.signatures.names
+        if clause.data == "call_subquery":
+            self.query(next(c for c in clause.children if isinstance(c, Tree)
+                            and c.data == "query"))
+            return
+        where = child_of(clause, "where") if clause.data == "with_clause" else None
+        for part in clause.children:
+            if isinstance(part, Tree) and part is not where:
+                self.expression(part)
+        if clause.data == "unwind":
+            names[plain_name(clause.children[1])] = _element(self.signatures.of(
+                clause.children[0]))
+        elif clause.data == "with_clause":
+            items = child_of(clause.children[0], "proj_items").children
+            kept = dict(names) if any(isinstance(i, Token) for i in items) else {}
+            for item in items:
+                if isinstance(item, Tree) and len(item.children) == 2:
+                    kept[plain_name(item.children[1])] = self.signatures.of(item.children[0])
+                elif isinstance(item, Tree) and item.children[0].data == "var":
+                    held = plain_name(item.children[0].children[0])
+                    if held in names:
+                        kept[held] = names[held]
+            self.signatures.names = kept
+            if where is not None:   # reads the names the WITH binds
+                self.expression(where)
+        elif clause.data == "match":
+            for name_node in clause.iter_subtrees():
+                if name_node.data == "name":
+                    names.pop(plain_name(name_node), None)
+
+    def expression(self, node: Tree) -> None:
+        if node.data == "subquery":
+            for part in node.children[1:]:
+                if isinstance(part, Tree) and part.data == "query":
+                    self.query(part)
+                elif isinstance(part, Tree):
+                    self.expression(part)
+            return
+        bound = self._bind(node)
+        if bound:
+            saved = dict(self.signatures.names)
+            self.signatures.names.update(bound)
+        try:
+            values = _together(node)
+            if values is not None:
+                signatures = [self.signatures.of(v) for v in values]
+                floats = _check(signatures, False)
+                if floats:
+                    _as_floats(values, signatures, floats)
+                    self.aligned = True
+            for child in node.children:
+                if isinstance(child, Tree):
+                    self.expression(child)
+        finally:
+            if bound:
+                self.signatures.names = saved
+
+    def _bind(self, node: Tree) -> dict[str, object]:
+        """The names a lambda binds for its children and their signatures; reduce's seed
+        and elements meet in one list (`list_concat([seed], list)`), checked here."""
+        if node.data == "call" and function_name(node.children[0]).lower() == "reduce" \
+                and len(node.children) == 3 and isinstance(node.children[1], Tree) \
+                and node.children[1].data == "compare" \
+                and node.children[1].children[0].data == "var" \
+                and isinstance(node.children[2], Tree) and node.children[2].data == "pipe_arg":
+            seed_node = node.children[1].children[2]
+            binding = node.children[2].children[0]
+            element = _element(self.signatures.of(binding.children[1])) \
+                if isinstance(binding, Tree) and binding.data == "in_" else _OPAQUE
+            seed = self.signatures.of(seed_node)
+            floats = _check([seed, element], False)
+            if floats:   # `reduce(best = {v: 0}, b IN boxes | ..)` over float fields
+                _as_floats([seed_node], [seed], floats)
+                self.aligned = True
+            return {plain_name(node.children[1].children[0].children[0]):
+                    self.signatures.of(seed_node)}
+        if node.data in BINDERS and node.children and isinstance(node.children[0], Tree) \
+                and node.children[0].data == "in_" \
+                and node.children[0].children[0].data == "var":
+            binding = node.children[0]
+            return {plain_name(binding.children[0].children[0]):
+                    _element(self.signatures.of(binding.children[1]))}
+        return {}
+
+
 def align_maps(root: Tree) -> bool:
     """Refuse maps one value holds whose struct types the engines would cast (see the module);
     write a top-level field's integers as floats beside its floats. Whether any was. Reads the
     annotated types."""
-    aligned = False
-    for node in root.iter_subtrees():
-        if node.data == "query":
-            for column in _union_columns(node):
-                if _check([_signature(v) for v in column], False):
-                    raise DialectError("a UNION column of maps whose field is an integer in one "
-                                       "part and a float in another")
-            continue
-        values = _together(node)
-        if values is None:
-            continue
-        floats = _check([_signature(v) for v in values], False)
-        if floats:
-            _as_floats(values, floats)
-            aligned = True
-    return aligned
+    aligner = _Aligner()
+    aligner.query(root.children[0] if root.data == "start" else root)
+    return aligner.aligned

@@ -2065,4 +2065,12 @@ CASES: list[Case] = [
          [[2, "b\u030aa", "A", "\u030ab", 1]], False,
          "Neo4j counts code points (codePointCount, offsetByCodePoints, StringBuilder.reverse); "
          "the engines counted grapheme clusters (size 1, left 'A\u030a')"),
+    Case("maps_held_in_variables_then_combined",
+         "MATCH (o:Object) WITH o ORDER BY o.nodeSymbol "
+         "WITH collect({s: o.nodeSymbol, v: o.center.x}) AS boxes "
+         "WITH boxes[0] AS first, boxes RETURN [b IN boxes WHERE b.v > first.v | b.s] AS more, "
+         "coalesce(head([b IN boxes WHERE b.v > 100.0]), {s: 'none', v: 0}).s AS far",
+         [[["O2", "O3"], "none"]], False,
+         "maps a WITH holds keep their keys through collect(), an index and a lambda; the "
+         "literal's integer v beside the collected floats is written as a float"),
 ]
