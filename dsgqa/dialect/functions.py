@@ -28,6 +28,7 @@ from typing import Any
 from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
 from dsgqa.dialect.java_numbers import java_double_string
 from dsgqa.dialect.regex_patterns import neo4j_regex_match
+from dsgqa.dialect.shortest_ends import neo4j_shortest_path_ends
 from dsgqa.dialect.text_functions import (
     neo4j_left,
     neo4j_normalize,
@@ -267,6 +268,8 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_to_upper", neo4j_to_upper, ("STRING",), "STRING"),
     UDF("neo4j_normalize", neo4j_normalize, ("STRING", "STRING"), "STRING"),
     UDF("neo4j_text_size", neo4j_text_size, ("STRING",), "INT64"),
+    UDF("neo4j_shortest_path_ends", neo4j_shortest_path_ends, ("BOOLEAN",), "BOOLEAN",
+        null_gives_null=False),
     UDF("neo4j_reverse", neo4j_reverse, ("STRING",), "STRING"),
     UDF("neo4j_regex_match", neo4j_regex_match, ("STRING", "STRING"), "BOOLEAN"),
     UDF("neo4j_to_lower", neo4j_to_lower, ("STRING",), "STRING"),

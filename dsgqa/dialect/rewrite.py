@@ -147,6 +147,9 @@ from dsgqa.dialect.removed_syntax import (
     refuse_removed_syntax,
     refuse_unknown_functions,
 )
+from dsgqa.dialect.shortest_ends import COALESCE_REWRITE as SHORTEST_COALESCE
+from dsgqa.dialect.shortest_ends import REWRITE as SHORTEST_ENDS
+from dsgqa.dialect.shortest_ends import case_for_test_coalesce, check_shortest_ends
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
 from dsgqa.dialect.star_columns import REWRITE as STAR_COLUMNS
@@ -399,6 +402,8 @@ class Rewriter:
             self.note(SUBQUERY_PARTS)
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
+        if "shortest" in self.source.lower() and check_shortest_ends(root):
+            self.note(SHORTEST_ENDS)
         # Lambdas the pass below copies count as the text's (`mark_shared_sources`).
         lambdas = len(_IN_WORD.findall(self.source))
         if _IN_WORD.search(self.source) and _AGGREGATE_WORD.search(self.source) \
@@ -458,6 +463,8 @@ class Rewriter:
         self.lambda_names = {n for sub in root.iter_subtrees() for n in binds(sub)} \
             if len(_IN_WORD.findall(self.source)) > 1 else set()   # a lambda and an IN test
         result = self.visit(root)
+        if "shortest" in self.source.lower() and case_for_test_coalesce(result):
+            self.note(SHORTEST_COALESCE)
         if move_anchor_maps(result, self.target):
             self.note(ANCHOR_MAPS)
         if self.target == "kuzu" and read_computed_labels(result):

@@ -481,8 +481,12 @@ class Evaluator:
         start, goal = row.get(a.var or ""), row.get(b.var or "")
         if not isinstance(start, NodeRef) or not isinstance(goal, NodeRef):
             return
+        if start == goal and (rel.hops is None or rel.hops[0] >= 1):
+            # Neo4j's default dbms.cypher.forbid_shortestpath_common_nodes: an error where it
+            # meets the row (ShortestPathCommonEndNodesForbiddenException)
+            raise CypherError("shortestPath whose start and end are one node")
         if start == goal:
-            raise Nondeterministic("shortestPath from a node to itself")
+            raise Nondeterministic("shortestPath from a node to itself, from 0 hops")
 
         def admitted(symbol: str) -> bool:
             if where is None:

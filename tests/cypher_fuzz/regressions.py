@@ -2073,4 +2073,22 @@ CASES: list[Case] = [
          [[["O2", "O3"], "none"]], False,
          "maps a WITH holds keep their keys through collect(), an index and a lambda; the "
          "literal's integer v beside the collected floats is written as a float"),
+    Case("shortest_path_to_every_room_meets_its_start",
+         "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-(b:Room)) "
+         "RETURN b.nodeSymbol AS b, length(p) AS l",
+         None, False,
+         "b = R1 is a row whose two ends are one node: Neo4j raises (its default "
+         "forbid_shortestpath_common_nodes); the engines dropped the row"),
+    Case("shortest_path_with_ends_kept_apart",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room), p = shortestPath((a)-[:ROOM_CONNECTED*]"
+         "-(b)) WHERE a <> b RETURN b.nodeSymbol AS b, length(p) AS l",
+         [["R2", 1], ["R3", 2]], False, "a <> b is applied before the search"),
+    Case("shortest_path_from_ends_a_with_passed_on_with_a_node_filter",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) WITH a, b "
+         "MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-(b)) "
+         "WHERE none(n IN nodes(p) WHERE n.class = 'bathroom') RETURN length(p) AS l, "
+         "[n IN nodes(p) | n.nodeSymbol] AS route",
+         [[2, ["R1", "R2", "R3"]]], False,
+         "both engines lost the start node (length 0, a node '') where a WHERE held "
+         "coalesce(a.class <> 'bathroom', false) on ends a WITH passed on"),
 ]
