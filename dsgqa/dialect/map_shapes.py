@@ -109,6 +109,22 @@ class _Signatures:
                 return _element(self.of(node.children[1]))
         if node.data == "index":
             return _element(self.of(node.children[0]))
+        if node.data == "case_expr" or (node.data == "call" and function_name(
+                node.children[0]).lower() == "coalesce"):
+            # one of its results (the expression itself is checked as a context)
+            results = {self.of(v) for v in _together(node) or []} - {"null"}
+            maps = {tuple(k for k, _ in r[1]) for r in results
+                    if isinstance(r, tuple) and r[0] == "map"}
+            if len(results) == 1 or (len(maps) == 1 and len(results) == len(
+                    [r for r in results if isinstance(r, tuple) and r[0] == "map"])):
+                return next(iter(sorted(results, key=repr)))
+            return _OPAQUE if any(map(_holds_map, results)) else ctype(node)
+        if node.data == "prop" and ctype(node.children[0]) not in ("node", "rel"):
+            base = self.of(node.children[0])   # a field of a map (`m.n`)
+            if isinstance(base, tuple) and base[0] == "map":
+                return dict(base[1]).get(plain_name(node.children[1]), "null")
+            if base in (_OPAQUE, UNKNOWN):
+                return _OPAQUE if ctype(node) in (UNKNOWN, "map") else ctype(node)
         value_type = ctype(node)
         return _OPAQUE if "map" in value_type else value_type
 
@@ -127,7 +143,7 @@ def _check(signatures: list[object], in_map: bool) -> list[str]:
     known = [s for s in signatures if s != "null"]
     if len(known) < 2 or not (in_map or any(map(_holds_map, known))):
         return []
-    if _OPAQUE in known:
+    if _OPAQUE in known or (UNKNOWN in known and any(map(_holds_map, known))):
         raise DialectError("a map whose keys the query does not write beside another map (the "
                            "engines cast one struct to the other's fields by position)")
     kinds = {s[0] if isinstance(s, tuple) else "scalar" for s in known}
@@ -190,8 +206,8 @@ def _together(node: Tree) -> list[object] | None:
     if node.data == "list_literal":
         return list(node.children)
     if node.data == "arith" and str(node.children[1]) == "+" \
-            and all(ctype(c).startswith("list<") for c in node.children[::2]):
-        return [node.children[0], node.children[2]]
+            and any(ctype(c).startswith("list<") for c in node.children[::2]):
+        return [node.children[0], node.children[2]]   # two lists, or a list and an element
     if node.data == "case_expr" or (node.data == "call" and function_name(
             node.children[0]).lower() == "coalesce"):
         values = [node.children[i] for i in result_positions(node)]
@@ -282,6 +298,11 @@ class _Aligner:
             values = _together(node)
             if values is not None:
                 signatures = [self.signatures.of(v) for v in values]
+                if node.data == "arith" and len({ctype(v).startswith("list<")
+                                                 for v in values}) == 2:
+                    # `list + element`: the element beside the list's elements
+                    signatures = [("list", frozenset({s})) if not ctype(v).startswith("list<")
+                                  else s for v, s in zip(values, signatures, strict=True)]
                 floats = _check(signatures, False)
                 if floats:
                     _as_floats(values, signatures, floats)
@@ -306,12 +327,25 @@ class _Aligner:
             element = _element(self.signatures.of(binding.children[1])) \
                 if isinstance(binding, Tree) and binding.data == "in_" else _OPAQUE
             seed = self.signatures.of(seed_node)
-            floats = _check([seed, element], False)
+            accumulator = plain_name(node.children[1].children[0].children[0])
+            step_node = node.children[2].children[1]
+            saved = dict(self.signatures.names)
+            self.signatures.names[accumulator] = seed
+            if isinstance(binding, Tree) and binding.data == "in_" \
+                    and binding.children[0].data == "var":
+                self.signatures.names[plain_name(binding.children[0].children[0])] = element
+            step = self.signatures.of(step_node)
+            self.signatures.names = saved
+            # the seed, the list's elements and each step's value are one list's elements
+            floats = _check([seed, element, step], False)
             if floats:   # `reduce(best = {v: 0}, b IN boxes | ..)` over float fields
-                _as_floats([seed_node], [seed], floats)
+                if isinstance(element, tuple) and any(
+                        dict(element[1]).get(key) == "int" for key in floats):
+                    raise DialectError("reduce() whose list's maps hold an integer field where "
+                                       "its seed or step holds a float")
+                _as_floats([seed_node, step_node], [seed, step], floats)
                 self.aligned = True
-            return {plain_name(node.children[1].children[0].children[0]):
-                    self.signatures.of(seed_node)}
+            return {accumulator: self.signatures.of(seed_node)}
         if node.data in BINDERS and node.children and isinstance(node.children[0], Tree) \
                 and node.children[0].data == "in_" \
                 and node.children[0].children[0].data == "var":

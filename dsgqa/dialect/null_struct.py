@@ -20,10 +20,14 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.neo4j_functions import NEO4J_5_FUNCTIONS
 from dsgqa.dialect.trees import clone, tree
-from dsgqa.dialect.types import POINT_FIELDS, ctype
+from dsgqa.dialect.types import POINT_FIELDS, UNKNOWN, ctype
 
 REWRITE = "point field->NULL-safe CASE"
+# The first part of a dotted function name (`point.distance(..)` reads like a field of `point`).
+_NAMESPACES = frozenset({name.split(".")[0] for name in NEO4J_5_FUNCTIONS if "." in name}
+                        | {"apoc", "gds"})
 
 
 def needs_guard(field: Tree) -> bool:
@@ -35,7 +39,11 @@ def needs_guard(field: Tree) -> bool:
         return isinstance(base, Tree) and (base.data in ("index", "case_expr") or (
             base.data == "var" and (getattr(base, "computed", False)
                                     or getattr(base, "null_element", False))
-            and ctype(base) in ("node", "rel")))
+            and ctype(base) in ("node", "rel")) or (
+            # a map a WITH holds may be NULL (`CASE .. THEN {..} END`, `p {.class}` of an
+            # OPTIONAL MATCH's p): Kuzu read '' and 0 for its fields
+            base.data == "var" and ctype(base) in ("map", UNKNOWN)
+            and plain_name(base.children[0]).lower() not in _NAMESPACES))
     if ctype(base) in ("node", "rel") or (isinstance(base, Tree) and base.data == "map_literal"):
         return False
     if isinstance(base, Tree) and base.data == "prop" and plain_name(base.children[1]) == "center":

@@ -358,7 +358,9 @@ class Rewriter:
         self.source = source
         # Text beyond ASCII in the query: the engines count a string's grapheme clusters where
         # Neo4j counts code points ('A\u030a' is 1 long to them, 2 to Neo4j).
-        self.non_ascii = not source.isascii()
+        # (`\u0301` in a literal, or normalize()'s decomposed text, count too)
+        self.non_ascii = not source.isascii() or re.search(
+            r"\\[uU]|\bnormalize\s*\(", source, re.IGNORECASE) is not None
         self.target = target
         self.nan_names: frozenset[str] | None = None   # set by run()
         # Whether a map's integer fields were written as floats (`map_shapes.py`), set by run().

@@ -209,7 +209,8 @@ class TypeAnnotator:
     def _subquery(self, node: Tree, scope: dict[str, str]) -> None:
         """An EXISTS, COUNT or COLLECT subquery's parts, seeing the variables in scope around it
         (`point.distance(c.center, s.center)` of an outer s); what it binds stays inside."""
-        saved = (set(self.computed), set(self.elements), set(self.null_free), dict(self.labels))
+        saved = (set(self.computed), set(self.elements), set(self.null_free), dict(self.labels),
+                 set(self.uniform))
         for part in node.children[1:]:
             if not isinstance(part, Tree):
                 continue
@@ -224,9 +225,10 @@ class TypeAnnotator:
                         self._bind_patterns(child, inner)
                     elif isinstance(child, Tree) and child.data == "where":
                         self.expr(child.children[0], inner)
-        self.computed, self.elements, self.null_free, self.labels = saved
+        self.computed, self.elements, self.null_free, self.labels, self.uniform = saved
 
     def _single_query(self, single: Tree, scope: dict[str, str]) -> None:
+        self.uniform = set()   # each part of a UNION (and each subquery) starts its own rows
         for clause in single.children:
             if isinstance(clause, Tree):
                 scope = self._clause(clause, scope)
@@ -240,6 +242,7 @@ class TypeAnnotator:
             for child in clause.children:
                 if isinstance(child, Tree) and child.data == "pattern_list":
                     self._bind_patterns(child, scope)
+            self.uniform -= set(scope) - before
             if is_optional(clause):
                 self.optional |= set(scope) - before
             else:   # a MATCH finds no row for a NULL node
@@ -253,6 +256,7 @@ class TypeAnnotator:
             scope = dict(scope)
             scope[plain_name(alias)] = element(self.expr(source, scope))
             self.computed.add(plain_name(alias))
+            self.uniform.discard(plain_name(alias))
             return scope
         if kind in ("with_clause", "return_clause"):
             new_scope = self._projection(clause.children[0], scope)

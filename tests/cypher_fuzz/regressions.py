@@ -2091,4 +2091,15 @@ CASES: list[Case] = [
          [[2, ["R1", "R2", "R3"]]], False,
          "both engines lost the start node (length 0, a node '') where a WHERE held "
          "coalesce(a.class <> 'bathroom', false) on ends a WITH passed on"),
+    Case("null_map_a_with_holds_read_on_kuzu",
+         "UNWIND [1, 2] AS k WITH k, CASE WHEN k = 1 THEN {a: 'x', n: 3} END AS m "
+         "RETURN k, m.a AS a, m.n AS n",
+         [[1, "x", 3], [2, None, None]], False,
+         "a field of a NULL map is NULL (Kuzu read '' and 0)"),
+    Case("uniform_list_does_not_leak_across_union_parts",
+         "MATCH (a:Room) RETURN count(a) AS n, collect(a.nodeSymbol) AS f UNION ALL "
+         "MATCH (r:Room) UNWIND [[r]] AS f RETURN size(f) AS n, [x IN f | x.nodeSymbol] AS f",
+         [[3, Bag(["R1", "R2", "R3"])], [1, ["R1"]], [1, ["R2"]], [1, ["R3"]]], False,
+         "the second part's f differs per row; the first part's one-row list is no reason to "
+         "walk it as written (both engines gave R1's list five times)"),
 ]
