@@ -336,9 +336,10 @@ def _carry_outer(clauses: list[Tree], outer: list[str], before: list[Tree], name
     """A WITH inside a subquery run per outer row passes every outer variable on, in place:
     `WITH m, point.distance(m.center, o.center) AS d` becomes `WITH o, m, ... AS d`. One that
     aggregates or is DISTINCT then groups per outer row, which is faithful only where no two
-    outer rows are equal (checked as for aggregates); one that skips or limits would cut across
-    outer rows, and is refused."""
-    for clause in clauses:
+    outer rows are equal (checked as for aggregates), and one that aggregates without a grouping
+    key keeps the outer rows its single MATCH finds nothing for (made OPTIONAL, as for such a
+    RETURN); one that skips or limits would cut across outer rows, and is refused."""
+    for at, clause in enumerate(clauses):
         if clause.data != "with_clause":
             continue
         projection = clause.children[0]
@@ -347,6 +348,14 @@ def _carry_outer(clauses: list[Tree], outer: list[str], before: list[Tree], name
         items = child_of(projection, "proj_items")
         if has_aggregate(items) or is_distinct(projection):
             _distinct_outer(before, names, later_star)
+        if has_aggregate(items) and _keyless(items) and not is_distinct(projection):
+            # One row per outer row even where nothing matched (`WITH count(o) AS n` is 0
+            # there): as for a RETURN that aggregates, its one MATCH becomes OPTIONAL.
+            if at != 1 or clauses[0].data != "match":
+                raise _refuse("aggregating without a grouping key in a WITH after anything but "
+                              "a single MATCH")
+            if not is_optional(clauses[0]):
+                _optional(clauses[0], items, declared_names(clauses[0]) - set(outer), names)
         if any(isinstance(c, Token) for c in items.children):   # WITH *: passes them on
             continue
         passed = {item_name(item) for item in items.children}

@@ -2102,4 +2102,10 @@ CASES: list[Case] = [
          [[3, Bag(["R1", "R2", "R3"])], [1, ["R1"]], [1, ["R2"]], [1, ["R3"]]], False,
          "the second part's f differs per row; the first part's one-row list is no reason to "
          "walk it as written (both engines gave R1's list five times)"),
+    Case("call_subquery_with_a_keyless_aggregating_with",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m:MeshPlace) WITH count(m) AS n "
+         "RETURN n } RETURN r.nodeSymbol AS r, n",
+         [["R1", 1], ["R2", 1], ["R3", 0]], False,
+         "a WITH that aggregates without a grouping key gives one row per outer row, 0 for R3 "
+         "(both engines dropped R3: the subquery's MATCH was inlined as a MATCH)"),
 ]
