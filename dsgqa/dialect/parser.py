@@ -40,6 +40,9 @@ def _inline_conditions(patterns: Tree) -> list[Tree]:
             if not isinstance(child, Tree):
                 continue
             if child.data == "pattern_where":
+                if any(isinstance(c, Tree) and c.data == "var_length" for c in node.children):
+                    raise CypherSyntaxError("Relationship pattern predicates are not allowed "
+                                            "when a path length is specified")
                 node.children.remove(child)
                 found.append(child.children[0])
             elif child.data not in ("map_literal", "subquery", "list_comp", "list_comp_map"):
