@@ -316,9 +316,11 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
         _carry_outer(clauses, outer, before, names, later_star)
     if len(projection.children) > 2 or (len(projection.children) == 2
                                          and not is_distinct(projection)):
-        if aggregating:
+        if has_aggregate(items):
             raise _refuse("ordering or limiting aggregated rows of each outer row")
         outer = _distinct_outer(before, names, later_star)
+        if is_distinct(projection):
+            clauses, ret = _distinct_first(clauses, ret, outer)
         return [*clauses, *_first_rows(ret, clauses, imported, outer, names)], len(before)
     if aggregating:
         outer = _distinct_outer(before, names, later_star)
@@ -360,6 +362,25 @@ def _carry_outer(clauses: list[Tree], outer: list[str], before: list[Tree], name
             continue
         passed = {item_name(item) for item in items.children}
         items.children[:0] = [tree("proj_item", var(n)) for n in outer if n not in passed]
+
+
+def _distinct_first(clauses: list[Tree], ret: Tree, outer: list[str]
+                    ) -> tuple[list[Tree], Tree]:
+    """`RETURN DISTINCT items ORDER BY .. LIMIT k` per outer row: the distinct rows first, per
+    outer row (`WITH DISTINCT outer, items`, faithful where no two outer rows are equal, which
+    the caller checked), then the RETURN of their names, sorted and cut."""
+    projection = ret.children[0]
+    items = child_of(projection, "proj_items")
+    if any(item_name(item) is None for item in items.children):
+        raise _refuse("returning a value without a name (AS)")
+    distinct = tree("with_clause", tree("projection", Token("DISTINCT", "DISTINCT"), tree(
+        "proj_items", *[tree("proj_item", var(n)) for n in outer
+                        if n not in {item_name(i) for i in items.children}],
+        *items.children)))
+    rest = [c for c in projection.children if isinstance(c, Tree) and c.data != "proj_items"]
+    plain = tree("return_clause", tree("projection", tree(
+        "proj_items", *[tree("proj_item", var(item_name(i))) for i in items.children]), *rest))
+    return [*clauses, distinct], plain
 
 
 def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[str],

@@ -2114,4 +2114,10 @@ CASES: list[Case] = [
          None, False,
          "Neo4j: 'Relationship pattern predicates are not allowed when a path length is "
          "specified' (the inline WHERE was moved out and answered)"),
+    Case("call_subquery_returning_distinct_rows_sorted_and_cut",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(x) RETURN DISTINCT labels(x)[0] AS k "
+         "ORDER BY k DESC LIMIT 1 } RETURN r.nodeSymbol AS r, k",
+         [["R1", "Place"], ["R2", "MeshPlace"]], False,
+         "R1 holds a MeshPlace and a Place, R2 a MeshPlace; R3 holds nothing and the CALL "
+         "drops it (refused before: DISTINCT counted as aggregating)"),
 ]
