@@ -13,12 +13,15 @@ earlier WITH of the same query part (or are a list's elements, `UNWIND [..] AS x
 nothing but WITHs that keep rows as they are and UNWINDs in between, and every item is a
 string, number or boolean, the projection becomes
 
-    WITH list_distinct(collect({_v0: e0, _v1: e1})) AS _d1 UNWIND _d1 AS _r1
-    WITH _r1._v0 AS a, _r1._v1 AS b [WHERE ...] [SKIP ...] [LIMIT ...]
+    WITH list_distinct(collect({_v0: coalesce(e0, ''), _n0: e0 IS NULL, ..})) AS _d1
+    UNWIND _d1 AS _r1
+    WITH CASE WHEN _r1._n0 = true THEN NULL ELSE _r1._v0 END AS a, ..
+    [WHERE ...] [SKIP ...] [LIMIT ...]
 
 `collect()` keeps the rows' order (after the Ladybug barrier, `order_barrier.py`) and
-`list_distinct` each value's first occurrence, measured on both engines; a row of NULLs is a
-struct of NULLs, which collect() keeps. Only where the order can show: a SKIP or LIMIT, there
+`list_distinct` each value's first occurrence, measured on both engines; a NULL is a flag
+beside a value of its type (a struct with a NULL field equals no other, so `list_distinct`
+kept each). Only where the order can show: a SKIP or LIMIT, there
 or later, or a later aggregate (a final result in no order of its own is put in one canonical
 order on every backend). Items of other types (nodes, points, lists) are refused there.
 """
@@ -29,12 +32,30 @@ from lark import Token, Tree
 
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import groups, has_aggregate
-from dsgqa.dialect.trees import call, child_of, is_distinct, item_name, name, tree, var
+from dsgqa.dialect.trees import (
+    call,
+    child_of,
+    clone,
+    int_lit,
+    is_distinct,
+    item_name,
+    name,
+    tree,
+    var,
+)
 from dsgqa.dialect.types import ctype
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "DISTINCT after ORDER BY->first occurrences in order"
 _SCALARS = frozenset({"str", "int", "float", "number", "bool"})
+# A value of each scalar type, for a NULL item's field (its flag says it is NULL).
+_DEFAULTS = {
+    "str": lambda: tree("str_lit", Token("STRING", "''")),
+    "int": lambda: int_lit(0),
+    "float": lambda: tree("float_lit", Token("FLOAT", "0.0")),
+    "number": lambda: tree("float_lit", Token("FLOAT", "0.0")),
+    "bool": lambda: tree("false_lit"),
+}
 # Clauses that may reorder or multiply rows: the order an earlier ORDER BY gave is not
 # followed further.
 _REORDERING = frozenset({"match", "call_subquery", "call_procedure"})
@@ -107,8 +128,14 @@ def _first_occurrences(clause: Tree, names: FreshNames) -> list[Tree]:
              if isinstance(item, Tree)]
     rows, row = names.fresh("_d"), names.fresh("_r")
     fields = [f"_v{i}" for i in range(len(items))]
-    entries = [tree("map_entry", name(field), item.children[0])
-               for field, item in zip(fields, items, strict=True)]
+    entries = []
+    for i, (field, item) in enumerate(zip(fields, items, strict=True)):
+        # A NULL field makes two structs unequal, so `list_distinct` kept every row of NULLs
+        # (fuzz seed 3737): the field holds a value of its type, and a flag the NULL.
+        value = item.children[0]
+        entries += [tree("map_entry", name(field), call("coalesce", clone(value),
+                                                          _DEFAULTS[ctype(value)]())),
+                    tree("map_entry", name(f"_n{i}"), tree("is_null", clone(value)))]
     collected = call("list_distinct", call("collect", tree("map_literal", *entries)))
     gather = tree("with_clause", tree("projection", tree("proj_items", tree(
         "proj_item", collected, name(rows)))))
@@ -119,7 +146,12 @@ def _first_occurrences(clause: Tree, names: FreshNames) -> list[Tree]:
         alias = name(column) if column is not None else tree("name", Token(
             "QUOTED_NAME", "`" + " ".join(getattr(item, "original_text", field).split())
             .replace("`", "``") + "`"))
-        read.append(tree("proj_item", tree("prop", var(row), name(field)), alias))
+        flag = field.replace("_v", "_n")
+        # `= true`: a struct's boolean field as a WHEN failed "bad_function_call" on Ladybug
+        flagged = tree("compare", tree("prop", var(row), name(flag)), Token("EQ", "="),
+                       tree("true_lit"))
+        read.append(tree("proj_item", tree("case_expr", tree("case_when", flagged, tree(
+            "null_lit")), tree("prop", var(row), name(field))), alias))
     projection.children = [tree("proj_items", *read)] + [
         c for c in projection.children if isinstance(c, Tree) and c.data != "proj_items"]
     return [gather, unwind, clause]

@@ -88,10 +88,6 @@ class _Shorthands(Transformer):
         node.trim_from = True  # type: ignore[attr-defined]
         return node
 
-    def call_all(self, children: list) -> Tree:
-        """An aggregate's ALL, `count(ALL x)` (Neo4j 5.15; the default, every value)."""
-        return Tree("call", [c for c in children if not isinstance(c, Token)])
-
     def match(self, children: list) -> Tree:
         return Tree("match", _with_conditions(children))
 

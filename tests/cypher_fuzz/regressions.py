@@ -2048,10 +2048,14 @@ CASES: list[Case] = [
     Case("gql_trim_from_and_aggregate_all",
          "UNWIND [1, 1, 2] AS x RETURN trim(BOTH 'x' FROM 'xxhixx') AS a, "
          "trim(LEADING FROM '  hi ') AS b, trim(TRAILING 'x' FROM 'xhix') AS c, "
-         "count(ALL x) AS n",
+         "count(x) AS n",
          [["hi", "hi ", "xhi", 3]], False,
-         "GQL's trim(.. FROM ..) and an aggregate's ALL, both Neo4j 5 (charged to the model "
-         "as syntax before)"),
+         "GQL's trim(.. FROM ..), Neo4j 5 (charged to the model as syntax before)"),
+    Case("a_variable_named_all",
+         "MATCH (r:Room) WITH collect(r) AS all, count(*) AS from RETURN size(all) AS n, from",
+         [[3, 3]], False,
+         "all and from are names here, not keywords (a grammar rule for count(ALL x) made "
+         "size(all) no Cypher; fuzz seed 3737)"),
     Case("lambda_over_a_list_holding_an_optional_match_s_null",
          "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
          "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, [x IN [t] | x.nodeSymbol] AS l, "
@@ -2120,4 +2124,10 @@ CASES: list[Case] = [
          [["R1", "Place"], ["R2", "MeshPlace"]], False,
          "R1 holds a MeshPlace and a Place, R2 a MeshPlace; R3 holds nothing and the CALL "
          "drops it (refused before: DISTINCT counted as aggregating)"),
+    Case("distinct_nulls_over_sorted_rows",
+         "UNWIND [null, 2, null, 1, 2] AS x WITH x ORDER BY x DESC "
+         "RETURN DISTINCT x AS k LIMIT 2",
+         [[None], [2]], False,
+         "DISTINCT keeps one NULL (NULL sorts first descending); list_distinct kept every "
+         "struct with a NULL field (fuzz seed 3737)"),
 ]
