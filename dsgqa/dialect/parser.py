@@ -76,17 +76,19 @@ class _Shorthands(Transformer):
         """GQL's `trim([BOTH|LEADING|TRAILING] [c] FROM s)`, which Neo4j 5 reads: `btrim(s, c)`,
         `ltrim(s, c)` or `rtrim(s, c)` (`trim(s)` and its kin without a c), marked so that
         the rewrite checks c is one character."""
-        callee, *rest = children
+        _callee, *rest = children
         mode = str(rest.pop(0)).upper() if rest and isinstance(rest[0], Token) else "BOTH"
         source = rest.pop()
         fname = {"BOTH": "btrim" if rest else "trim", "LEADING": "ltrim",
                  "TRAILING": "rtrim"}[mode]
-        if not (isinstance(callee, Tree) and callee.data == "var"
-                and str(callee.children[0].children[0]).lower() == "trim"):
-            fname = "trim_from"   # FROM in another function's call: Neo4j's syntax error
         node = Tree("call", [Tree("var", [Tree("name", [Token("NAME", fname)])]), source, *rest])
         node.trim_from = True  # type: ignore[attr-defined]
         return node
+
+    def trim_call(self, children: list) -> Tree:
+        """`trim(s)`, `trim(s, c)`: a call as any other (`TRIM_CALL` is its own token)."""
+        callee, *args = children
+        return Tree("call", [Tree("var", [Tree("name", [Token("NAME", str(callee))])]), *args])
 
     def match(self, children: list) -> Tree:
         return Tree("match", _with_conditions(children))

@@ -2052,10 +2052,12 @@ CASES: list[Case] = [
          [["hi", "hi ", "xhi", 3]], False,
          "GQL's trim(.. FROM ..), Neo4j 5 (charged to the model as syntax before)"),
     Case("a_variable_named_all",
-         "MATCH (r:Room) WITH collect(r) AS all, count(*) AS from RETURN size(all) AS n, from",
-         [[3, 3]], False,
-         "all and from are names here, not keywords (a grammar rule for count(ALL x) made "
-         "size(all) no Cypher; fuzz seed 3737)"),
+         "MATCH (r:Room) WITH collect(r) AS all, count(*) AS from, 1 AS both "
+         "RETURN size(all) AS n, toString(from) AS f, abs(both) AS b",
+         [[3, "3", 1]], False,
+         "all, from and both are names here, not keywords (a rule for count(ALL x) made "
+         "size(all) no Cypher, fuzz seed 3737; trim's FROM and BOTH are keywords only in "
+         "trim)"),
     Case("lambda_over_a_list_holding_an_optional_match_s_null",
          "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
          "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, [x IN [t] | x.nodeSymbol] AS l, "
