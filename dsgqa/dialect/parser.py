@@ -85,6 +85,20 @@ class _Shorthands(Transformer):
         node.trim_from = True  # type: ignore[attr-defined]
         return node
 
+    def map_projection(self, children: list) -> Tree:
+        """`n {.key}` of a variable as `n {key: n.key}`, the same entry: a property read the
+        passes that read properties see (`r {.bbox_dim}` of a room is NULL in Neo4j; the
+        engines failed "Cannot find property bbox_dim", charged to the model)."""
+        subject = children[0]
+        if isinstance(subject, Tree) and subject.data == "var":
+            children = [subject] + [
+                Tree("proj_key", [item.children[0], Tree("prop", [
+                    Tree("var", [Tree("name", list(subject.children[0].children))]),
+                    Tree("name", list(item.children[0].children))])])
+                if isinstance(item, Tree) and item.data == "proj_prop" else item
+                for item in children[1:]]
+        return Tree("map_projection", children)
+
     def trim_call(self, children: list) -> Tree:
         """`trim(s)`, `trim(s, c)`: a call as any other (`TRIM_CALL` is its own token)."""
         callee, *args = children
