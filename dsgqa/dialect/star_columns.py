@@ -19,7 +19,7 @@ import re
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, clone, tree
+from dsgqa.dialect.trees import child_of, clone, item_name_node, tree
 
 REWRITE = "RETURN *->its columns sorted by name"
 # Text a query with a `RETURN *` holds (the pass is skipped without it).
@@ -58,17 +58,8 @@ def _returned(query: Tree) -> list[Tree] | None:
 
 def _named(items: list) -> list[Tree] | None:
     """The name nodes projection items are known by (None: an item without one)."""
-    names = []
-    for item in items:
-        if not isinstance(item, Tree):
-            continue
-        if len(item.children) > 1:
-            names.append(item.children[1])
-        elif item.children[0].data == "var":
-            names.append(item.children[0].children[0])
-        else:
-            return None
-    return names
+    names = [item_name_node(item) for item in items if isinstance(item, Tree)]
+    return None if None in names else names  # type: ignore[return-value]
 
 
 def _sort_in(single_query: Tree) -> bool:

@@ -151,13 +151,20 @@ def child_of(node: Tree, kind: str) -> Tree | None:
     return next((c for c in node.children if isinstance(c, Tree) and c.data == kind), None)
 
 
+def item_name_node(item: Tree) -> Tree | None:
+    """The `name` node a projection item is known by (its alias, else the variable it passes
+    on as it is), as written (backquotes kept); None for an unaliased expression."""
+    if len(item.children) > 1:
+        return item.children[1]
+    value = item.children[0]
+    return value.children[0] if value.data == "var" else None
+
+
 def item_name(item: Tree) -> str | None:
     """The name a projection item is known by after its WITH or RETURN: its alias, else the
     variable it passes on as it is (`WITH n`), else None (an unaliased expression)."""
-    if len(item.children) > 1:
-        return plain_name(item.children[1])
-    value = item.children[0]
-    return plain_name(value.children[0]) if value.data == "var" else None
+    node = item_name_node(item)
+    return plain_name(node) if node is not None else None
 
 
 def is_distinct(projection: Tree) -> bool:

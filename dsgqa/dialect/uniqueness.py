@@ -35,7 +35,17 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
-from dsgqa.dialect.trees import call, child_of, hops, name, pattern_labels, rel_detail, tree, var
+from dsgqa.dialect.trees import (
+    call,
+    child_of,
+    hops,
+    item_name_node,
+    name,
+    pattern_labels,
+    rel_detail,
+    tree,
+    var,
+)
 
 REWRITE = "relationship uniqueness"
 _SHORTEST = ("SHORTEST", "ALL SHORTEST")
@@ -256,13 +266,6 @@ def _pattern_names(match: Tree) -> Iterator[Tree]:
 
 
 def _projected(items: Tree) -> list[Tree]:
-    names = []
-    for item in items.children:
-        if not isinstance(item, Tree):
-            continue
-        if len(item.children) > 1:
-            names.append(item.children[1])
-        elif item.children[0].data == "var":
-            names.append(item.children[0].children[0])
-    return names
+    return [n for n in (item_name_node(i) for i in items.children if isinstance(i, Tree))
+            if n is not None]
 
