@@ -109,6 +109,9 @@ class _Signatures:
                 return _element(self.of(node.children[1]))
         if node.data == "index":
             return _element(self.of(node.children[0]))
+        if node.data == "list_comp" and len(node.children) == 2 \
+                and isinstance(node.children[0], Tree) and node.children[0].data == "in_":
+            return self.of(node.children[0].children[1])   # a filter keeps the elements
         if node.data == "case_expr" or (node.data == "call" and function_name(
                 node.children[0]).lower() == "coalesce"):
             # one of its results (the expression itself is checked as a context)
@@ -124,7 +127,8 @@ class _Signatures:
             if isinstance(base, tuple) and base[0] == "map":
                 return dict(base[1]).get(plain_name(node.children[1]), "null")
             if base in (_OPAQUE, UNKNOWN):
-                return _OPAQUE if ctype(node) in (UNKNOWN, "map") else ctype(node)
+                # a field of a map whose keys are not known: any value, perhaps a map
+                return _OPAQUE if ctype(node) == "map" else ctype(node)
         value_type = ctype(node)
         return _OPAQUE if "map" in value_type else value_type
 
