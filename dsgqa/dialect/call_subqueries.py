@@ -312,6 +312,9 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     aggregating = has_aggregate(items) or is_distinct(projection)
     if not imported and all(c.data in ("match", "unwind") for c in before):
         return [*clauses, _as_with(ret, [], keep_order=True)], 0
+    if len(clauses) == 2 and _cuts(clauses[1]):
+        return _top_rows_aggregated(clauses, ret, imported, before, names, later_star), \
+            len(before)
     if any(c.data == "with_clause" for c in clauses):
         _carry_outer(clauses, outer, before, names, later_star)
     if len(projection.children) > 2 or (len(projection.children) == 2
@@ -331,6 +334,46 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
                 new = declared_names(clauses[0]) - imported - set(outer)
                 _optional(clauses[0], items, new, names)
     return [*clauses, _as_with(ret, outer, keep_order=False)], len(before)
+
+
+def _cuts(clause: Tree) -> bool:
+    """A WITH that skips or limits its rows."""
+    return clause.data == "with_clause" and (child_of(clause.children[0], "skip") is not None
+                                            or child_of(clause.children[0], "limit") is not None)
+
+
+def _top_rows_aggregated(clauses: list[Tree], ret: Tree, imported: set[str],
+                         before: list[Tree], names: FreshNames, later_star: bool) -> list[Tree]:
+    """`MATCH .. WITH [DISTINCT] items ORDER BY .. LIMIT k RETURN aggregates` per outer row (the
+    two bulkiest objects of each room, collected): the WITH's rows per outer row as a RETURN
+    of them would be (`_first_rows`), then the aggregates grouped per outer row. The MATCH is
+    made OPTIONAL, so an outer row it finds nothing for keeps one row of NULLs, which every
+    aggregate must skip (`collect(o.class)` is [] there, as in Neo4j); a `count(*)` or a value
+    that is not NULL there is refused."""
+    match, cut = clauses
+    items = child_of(ret.children[0], "proj_items")
+    cut_items = child_of(cut.children[0], "proj_items")
+    if match.data != "match" or is_optional(match) or not _keyless(items) \
+            or has_aggregate(cut_items) or is_distinct(ret.children[0]) \
+            or any(isinstance(i, Token) for i in cut_items.children):
+        raise _refuse("with a WITH that skips or limits rows inside, run per outer row")
+    projected = {item_name(i) for i in cut_items.children}
+    if None in projected:
+        raise _refuse("returning a value without a name (AS)")
+    for aggregate in _aggregate_arguments(items):
+        values = [c for c in aggregate.children[1:] if isinstance(c, Tree)]
+        if aggregate.data == "call_star" or not values \
+                or not _null_when_empty(values[0], projected):   # type: ignore[arg-type]
+            raise _refuse("aggregating a value that is not NULL on an outer row's empty row, "
+                          "after a WITH that limits rows")
+    outer = _distinct_outer(before, names, later_star)
+    match.children.insert(0, Token("OPTIONAL", "OPTIONAL"))
+    as_return = tree("return_clause", cut.children[0])
+    body = [match]
+    if is_distinct(cut.children[0]):
+        body, as_return = _distinct_first(body, as_return, outer)
+    return [*body, *_first_rows(as_return, body, imported, outer, names),
+            _as_with(ret, outer, keep_order=False)]
 
 
 def _carry_outer(clauses: list[Tree], outer: list[str], before: list[Tree], names: FreshNames,

@@ -2137,4 +2137,11 @@ CASES: list[Case] = [
          [[{"nodeSymbol": "R1", "bbox_dim": None}]], False,
          "a room has no box: the key is there with NULL, as for r.bbox_dim (the engines "
          "failed 'Cannot find property bbox_dim', charged to the model; fuzz seed 3737)"),
+    Case("call_subquery_top_rows_then_collected",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(x) WITH DISTINCT x "
+         "ORDER BY x.nodeSymbol DESC LIMIT 1 RETURN collect(x.nodeSymbol) AS top, "
+         "count(x) AS n } RETURN r.nodeSymbol AS r, top, n",
+         [["R1", ["p1"], 1], ["R2", ["P2"], 1], ["R3", [], 0]], False,
+         "the first row of each room's sorted rows, collected: R3 holds nothing and keeps its "
+         "row with [] and 0, as a RETURN that aggregates does (refused before)"),
 ]
