@@ -298,8 +298,9 @@ DIALECT_ERRORS = [
     "RETURN v",
     "MATCH (r:Room) RETURN coalesce(r.name, 0) AS v ORDER BY v",
     "MATCH (r:Room) RETURN split(r.nodeSymbol, 'R') = [1] AS v",
-    # Lists or maps that may hold NULL: Neo4j's = is NULL there, the engines' true.
-    "MATCH (r:Room) RETURN [r.name, r.class] = [r.name, r.class] AS v",
+    # Lists or maps that may hold NULL: Neo4j's = is NULL there, the engines' true (two written
+    # lists of scalars are compared element by element instead).
+    "MATCH (r:Room) WITH r, [r.name, r.class] AS l RETURN l = [r.name, r.class] AS v",
     "RETURN {a: 1, b: null} = {a: 1, b: null} AS v",
     "CALL { MATCH (n:Room) RETURN n UNION MATCH (n:Object) WITH n RETURN n } RETURN n",
     "CALL db.labels() YIELD label RETURN label",

@@ -175,6 +175,9 @@ def compare_across_types(node: Tree) -> Tree | None:
         raise DialectError("a comparison of lists whose elements are of different types")
     if str(op) in _EQUALITY and _containers(node.child_types[0], node.child_types[2]) \
             and not all(getattr(node, "null_free", (False, False))):
+        pairwise = _element_by_element(left, str(op), right)
+        if pairwise is not None:
+            return pairwise
         # Neo4j: [1, NULL] = [1, NULL] and {a: NULL} = {a: NULL} are NULL; the engines: true.
         raise DialectError("= or <> of lists or maps that may hold NULL (Neo4j answers NULL "
                            "where the engines say true)")
@@ -184,6 +187,34 @@ def compare_across_types(node: Tree) -> Tree | None:
         return bool_null()
     return _null_when_either_is(left, right, tree("false_lit") if str(op) == "="
                                 else tree("true_lit"))
+
+
+_SCALAR_KINDS = frozenset({"str", "bool", "number"})
+
+
+def _element_by_element(left: object, op: str, right: object) -> Tree | None:
+    """`[a, b] = [c, d]` of two written lists of scalars, as Neo4j defines it: false for other
+    lengths, else `a = c AND b = d` in three-valued logic (`[r.class, NULL] = [r.class, NULL]`
+    is NULL, `[1, NULL] = [2, NULL]` false); `<>` its negation. None: not such a comparison
+    (the elements' kinds must be one known scalar kind, or NULL, pair by pair)."""
+    if not (isinstance(left, Tree) and isinstance(right, Tree)
+            and left.data == right.data == "list_literal"):
+        return None
+    if len(left.children) != len(right.children):
+        return tree("false_lit" if op == "=" else "true_lit")
+    tests = []
+    for a, b in zip(left.children, right.children, strict=True):
+        kinds = {kind(getattr(side, "ctype", UNKNOWN)) for side in (a, b)
+                 if not (isinstance(side, Tree) and side.data == "null_lit")}
+        if len(kinds) > 1 or not kinds <= _SCALAR_KINDS:
+            return None
+        tests.append(tree("paren", tree("compare", a, Token("EQ", "="), b)))
+    if not tests:
+        return tree("true_lit" if op == "=" else "false_lit")
+    test = tests[0]
+    for more in tests[1:]:
+        test = tree("and_", test, more)
+    return test if op == "=" else tree("not_", tree("paren", test))
 
 
 def text_test_on_non_text(node: Tree) -> Tree | None:

@@ -2144,4 +2144,12 @@ CASES: list[Case] = [
          [["R1", ["p1"], 1], ["R2", ["P2"], 1], ["R3", [], 0]], False,
          "the first row of each room's sorted rows, collected: R3 holds nothing and keeps its "
          "row with [] and 0, as a RETURN that aggregates does (refused before)"),
+    Case("written_lists_that_may_hold_null_compared",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "RETURN r.nodeSymbol AS r, [r.class, m.class] = [r.class, m.class] AS same, "
+         "[1, null] = [2, null] AS never, [1] <> [1, 2] AS longer",
+         [["R1", True, False, True], ["R2", True, False, True], ["R3", None, False, True]],
+         False,
+         "element by element in three-valued logic: NULL where an element pair is, false where "
+         "one pair is unequal or the lengths differ (refused before; held-out h1807)"),
 ]
