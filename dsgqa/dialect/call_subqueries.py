@@ -55,7 +55,6 @@ from dsgqa.dialect.trees import (
     call,
     child_of,
     declared_names,
-    declared_outside_subqueries,
     function_name,
     hops,
     is_distinct,
@@ -67,6 +66,7 @@ from dsgqa.dialect.trees import (
     projected_names,
     reads,
     rel_detail,
+    scope_after,
     splice_clauses,
     tree,
     var,
@@ -84,19 +84,6 @@ _NULL_IN_NULL_OUT = frozenset({
 
 def _refuse(why: str) -> DialectError:
     return DialectError(f"CALL {{ }} subquery {why}")
-
-
-def _scope(clauses: list[Tree]) -> list[str]:
-    """The variables in scope after `clauses`, in the order they came."""
-    scope: list[str] = []
-    for clause in clauses:
-        if clause.data == "with_clause":
-            items = child_of(clause.children[0], "proj_items")
-            scope = [n for n in scope if n in projected_names(items, scope)] + sorted(
-                projected_names(items, scope) - set(scope))
-        elif clause.data in ("match", "unwind"):
-            scope += sorted(declared_outside_subqueries(clause) - set(scope))
-    return scope
 
 
 def _imports(subquery: Tree, body: list[Tree], outer: list[str]) -> tuple[set[str], list[Tree]]:
@@ -269,9 +256,10 @@ def _distinct_from(before: list[Tree]) -> int | None:
         if clause.data == "with_clause":
             projection = clause.children[0]
             items = child_of(projection, "proj_items")
+            scope = scope_after(before[:i])
             if is_distinct(projection) or has_aggregate(items):
                 start = i + 1
-            elif not set(_scope(before[:i])) <= projected_names(items, _scope(before[:i])):
+            elif not set(scope) <= projected_names(items, scope):
                 return None
         elif clause.data != "match":
             return None
@@ -294,7 +282,7 @@ def _distinct_outer(before: list[Tree], names: FreshNames, later_star: bool) -> 
             raise _refuse("aggregating per outer row before a projection of *")
         for match in matches:
             _name_elements(match, names)
-    return _scope(before)
+    return scope_after(before)
 
 
 def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
@@ -303,7 +291,7 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     the index in `before` they are inserted at. `later_star`: a later projection is `*`."""
     query = subquery.children[-1]
     parts = [c for c in query.children if isinstance(c, Tree) and c.data == "single_query"]
-    outer = _scope(before)
+    outer = scope_after(before)
     if len(parts) > 1:
         return _inline_union(subquery, query, parts, before, outer, names, later_star)
     imported, clauses, ret = _body(subquery, parts[0], outer)
@@ -438,7 +426,7 @@ def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[
     projection = ret.children[0]
     items = child_of(projection, "proj_items")
     columns = [item_name(item) for item in items.children]
-    own = sorted(set(_scope(clauses)) - imported - set(outer))
+    own = sorted(set(scope_after(clauses)) - imported - set(outer))
     if set(columns) & set(own) - {plain_name(i.children[0].children[0]) for i in items.children
                                   if i.children[0].data == "var"}:
         raise _refuse("returning a value under the name of one of its own variables")

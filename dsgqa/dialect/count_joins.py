@@ -30,7 +30,7 @@ from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import child_of, declared_names, is_optional, star_with
+from dsgqa.dialect.trees import child_of, declared_names, is_optional, query_parts, star_with
 
 REWRITE = "COUNT subquery->after WITH *"
 
@@ -115,9 +115,7 @@ def keep_count_joins(root: Tree) -> bool:
     """Apply the pass to each part of the query (a UNION's parts too); True when it changed
     something. Raises `DialectError` for a shape it cannot keep."""
     _refuse_nested(root)
-    query = root.children[0] if root.data == "start" else root
     changed = False
-    for part in query.children:
-        if isinstance(part, Tree) and part.data == "single_query":
-            changed |= _fix_single_query(part)
+    for part in query_parts(root):
+        changed |= _fix_single_query(part)
     return changed

@@ -27,7 +27,15 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import NON_NULL_LITERALS, call, clone, function_name, name, tree
+from dsgqa.dialect.trees import (
+    NON_NULL_LITERALS,
+    all_of,
+    call,
+    clone,
+    function_name,
+    name,
+    tree,
+)
 from dsgqa.dialect.types import (
     NULL_FREE_LISTS,
     NUMBERS,
@@ -211,9 +219,7 @@ def _element_by_element(left: object, op: str, right: object) -> Tree | None:
         tests.append(tree("paren", tree("compare", a, Token("EQ", "="), b)))
     if not tests:
         return tree("true_lit" if op == "=" else "false_lit")
-    test = tests[0]
-    for more in tests[1:]:
-        test = tree("and_", test, more)
+    test = all_of(tests)
     return test if op == "=" else tree("not_", tree("paren", test))
 
 

@@ -32,7 +32,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import BINDERS, call, child_of, function_name
+from dsgqa.dialect.trees import BINDERS, bare, call, child_of, function_name
 from dsgqa.dialect.types import (
     FLOAT_SUM,
     UNKNOWN,
@@ -49,12 +49,6 @@ MAP_ENTRY = re.compile(r"\{\s*(?:`[^`]*`|\w+|\.\w+)\s*[:,}]")
 _OPAQUE = "map?"
 # A field's types that make the engines' struct truncate or widen an integer.
 _FLOATS = frozenset({"float", "number", FLOAT_SUM})
-
-
-def _bare(node: object) -> object:
-    while isinstance(node, Tree) and node.data == "paren":
-        node = node.children[0]
-    return node
 
 
 def _element(signature: object) -> object:
@@ -82,7 +76,7 @@ class _Signatures:
         self.names: dict[str, object] = {}
 
     def of(self, node: object) -> object:
-        node = _bare(node)
+        node = bare(node)
         if not isinstance(node, Tree):
             return UNKNOWN
         if node.data == "map_literal":
@@ -194,7 +188,7 @@ def _as_floats(values: list[object], signatures: list[object], keys: list[str]) 
         fields = dict(signature[1])
         if not any(fields.get(key) == "int" for key in keys):
             continue
-        literal = _bare(value)
+        literal = bare(value)
         if not (isinstance(literal, Tree) and literal.data == "map_literal"):
             raise DialectError("a map field that is an integer in one map and a float in "
                                "another, in a map not written as a literal (the engines give "

@@ -11,6 +11,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from benchcore.once import built_once
 from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.trees import all_of, call, clone, tree, var
 
 GRAMMAR = Path(__file__).with_name("cypher.lark")
 
@@ -62,11 +63,10 @@ def _with_conditions(children: list) -> list:
     where = next((c for c in children if isinstance(c, Tree) and c.data == "where"), None)
     conditions = [where.children[0]] if where is not None else []
     conditions += found
-    test = Tree("paren", [conditions[0]]) if len(conditions) > 1 else conditions[0]
-    for condition in conditions[1:]:
-        test = Tree("and_", [test, Tree("paren", [condition])])
+    if len(conditions) > 1:
+        conditions = [tree("paren", c) for c in conditions]
     kept = [c for c in children if c is not where]
-    return [*kept, Tree("where", [test])]
+    return [*kept, tree("where", all_of(conditions))]
 
 
 class _Shorthands(Transformer):
@@ -81,7 +81,7 @@ class _Shorthands(Transformer):
         source = rest.pop()
         fname = {"BOTH": "btrim" if rest else "trim", "LEADING": "ltrim",
                  "TRAILING": "rtrim"}[mode]
-        node = Tree("call", [Tree("var", [Tree("name", [Token("NAME", fname)])]), source, *rest])
+        node = call(fname, source, *rest)
         node.trim_from = True  # type: ignore[attr-defined]
         return node
 
@@ -92,9 +92,8 @@ class _Shorthands(Transformer):
         subject = children[0]
         if isinstance(subject, Tree) and subject.data == "var":
             children = [subject] + [
-                Tree("proj_key", [item.children[0], Tree("prop", [
-                    Tree("var", [Tree("name", list(subject.children[0].children))]),
-                    Tree("name", list(item.children[0].children))])])
+                tree("proj_key", item.children[0], tree(
+                    "prop", clone(subject), clone(item.children[0])))
                 if isinstance(item, Tree) and item.data == "proj_prop" else item
                 for item in children[1:]]
         return Tree("map_projection", children)
@@ -102,7 +101,7 @@ class _Shorthands(Transformer):
     def trim_call(self, children: list) -> Tree:
         """`trim(s)`, `trim(s, c)`: a call as any other (`TRIM_CALL` is its own token)."""
         callee, *args = children
-        return Tree("call", [Tree("var", [Tree("name", [Token("NAME", str(callee))])]), *args])
+        return call(str(callee), *args)
 
     def match(self, children: list) -> Tree:
         return Tree("match", _with_conditions(children))
@@ -114,7 +113,7 @@ class _Shorthands(Transformer):
         """A map projection's variable selector, `r {.class, degree}`: the entry `degree:
         degree` (the Cypher Manual, map projection)."""
         (key,) = children
-        return Tree("proj_key", [key, Tree("var", [Tree("name", list(key.children))])])
+        return tree("proj_key", key, var(clone(key)))
 
 
 @built_once

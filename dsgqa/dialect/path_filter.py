@@ -24,19 +24,11 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import clone, function_name, mentions, name, tree
+from dsgqa.dialect.trees import clone, conjuncts, function_name, mentions, name, tree
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "shortestPath WHERE->recursive filter"
 _QUANTIFIERS = {"none", "all"}
-
-
-def _conjuncts(node: Tree) -> list[Tree]:
-    if node.data == "and_":
-        return _conjuncts(node.children[0]) + _conjuncts(node.children[-1])
-    if node.data == "paren" and node.children[0].data == "and_":
-        return _conjuncts(node.children[0])
-    return [node]
 
 
 def _renamed(node: object, old: str, new: str) -> object:
@@ -108,7 +100,7 @@ def push_path_filters(match: Tree, target: str, names: FreshNames) -> bool:
         kept, node_tests, rel_tests, end_tests = [], [], [], []
         node_var, rel_var = names.fresh("_n"), names.fresh("_r")
         ends = _end_names(chain)
-        for conjunct in _conjuncts(where.children[0]):
+        for conjunct in conjuncts(where.children[0]):
             if not mentions(conjunct, {path}):
                 kept.append(conjunct)
                 continue

@@ -404,7 +404,8 @@ class Rewriter:
             self.note(SUBQUERY_PARTS)
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
-        if "shortest" in self.source.lower() and check_shortest_ends(root):
+        shortest = "shortest" in self.source.lower()
+        if shortest and check_shortest_ends(root):
             self.note(SHORTEST_ENDS)
         # Lambdas the pass below copies count as the text's (`mark_shared_sources`).
         lambdas = len(_IN_WORD.findall(self.source))
@@ -465,7 +466,7 @@ class Rewriter:
         self.lambda_names = {n for sub in root.iter_subtrees() for n in binds(sub)} \
             if len(_IN_WORD.findall(self.source)) > 1 else set()   # a lambda and an IN test
         result = self.visit(root)
-        if "shortest" in self.source.lower() and case_for_test_coalesce(result):
+        if shortest and case_for_test_coalesce(result):
             self.note(SHORTEST_COALESCE)
         if move_anchor_maps(result, self.target):
             self.note(ANCHOR_MAPS)

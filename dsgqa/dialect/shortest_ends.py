@@ -31,13 +31,18 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.trees import (
+    all_of,
+    bare,
     call,
     child_of,
     clone,
+    conjuncts,
+    declared_outside_subqueries,
     function_name,
     is_optional,
     pattern_labels,
     reads,
+    scope_after,
     tree,
     var,
 )
@@ -116,18 +121,18 @@ def _distinct(match: Tree, first: Tree, second: Tree) -> bool:
     names = {_end_name(first), _end_name(second)}
     where = child_of(match, "where")
     return None not in names and where is not None and any(
-        _apart(c, names) for c in _conjuncts(where.children[0]))  # type: ignore[arg-type]
+        _apart(c, names) for c in conjuncts(where.children[0]))  # type: ignore[arg-type]
 
 
 def _apart(condition: object, names: set[str]) -> bool:
     """`a <> b`, `a < b` or `>` of the two ends, of their ids or of one key of both."""
-    condition = _bare(condition) if isinstance(condition, Tree) else condition
+    condition = bare(condition)
     if not (isinstance(condition, Tree) and condition.data == "compare"
             and len(condition.children) == 3 and str(condition.children[1]) in ("<>", "<", ">")):
         return False
 
     def operand(node: object) -> tuple[str, str] | None:
-        node = _bare(node) if isinstance(node, Tree) else node
+        node = bare(node)
         if not isinstance(node, Tree):
             return None
         if node.data == "var":
@@ -143,25 +148,6 @@ def _apart(condition: object, names: set[str]) -> bool:
     left, right = operand(condition.children[0]), operand(condition.children[2])
     return left is not None and right is not None and left[0] == right[0] \
         and {left[1], right[1]} == names
-
-
-def _conjuncts(condition: object) -> list[object]:
-    if isinstance(condition, Tree) and condition.data == "and_":
-        return [c for part in condition.children for c in _conjuncts(part)]
-    if isinstance(condition, Tree) and condition.data == "paren":
-        inner = condition.children[0]
-        if isinstance(inner, Tree) and inner.data == "and_":
-            return _conjuncts(inner)
-    return [condition]
-
-
-def _joined(conditions: list[object]) -> Tree | None:
-    if not conditions:
-        return None
-    test = conditions[0]
-    for condition in conditions[1:]:
-        test = tree("and_", test, condition)
-    return test  # type: ignore[return-value]
 
 
 def _check(first: str, second: str) -> Tree:
@@ -201,28 +187,22 @@ def _split(match: Tree, bound: set[str]) -> list[Tree] | None:
             any(sub.data.startswith("rel_") for sub in p.iter_subtrees()) for p in others):
         raise DialectError("shortestPath() whose ends a pattern with relationships or an "
                            "OPTIONAL MATCH binds, and may be one node (Neo4j raises there)")
-    declared = bound | {n for p in others for n in _names(p)}
+    declared = bound.union(*(declared_outside_subqueries(p) for p in others))
     ends = [clone(c) for p, chain in shortest if chain is not None
             for c in (chain.children[0], chain.children[-1])
             if _end_name(c) in {first, second} - declared]
     binding = [*others, *[tree("pattern", end) for end in ends]]
-    named = bound | {n for p in binding for n in _names(p)}
+    named = bound.union(*(declared_outside_subqueries(p) for p in binding))
     where = child_of(match, "where")
     before, after = [], []
-    for condition in _conjuncts(where.children[0]) if where is not None else []:
+    for condition in conjuncts(where.children[0]) if where is not None else []:
         (before if reads(condition) <= named else after).append(condition)
     first_match = tree("match", tree("pattern_list", *binding),
-                       *([tree("where", _joined(before))] if before else []))
+                       *([tree("where", all_of(before))] if before else []))
     path_match = tree("match", tree("pattern_list", *[p for p, chain in shortest
                                                       if chain is not None]),
-                      *([tree("where", _joined(after))] if after else []))
+                      *([tree("where", all_of(after))] if after else []))
     return [first_match, _check(first, second), path_match]
-
-
-def _names(pattern: Tree) -> set[str]:
-    return {plain_name(n.children[0]) for n in pattern.iter_subtrees()
-            if n.data in ("node_pattern", "rel_detail") and n.children
-            and isinstance(n.children[0], Tree) and n.children[0].data == "name"}
 
 
 def check_shortest_ends(root: Tree) -> bool:
@@ -231,43 +211,15 @@ def check_shortest_ends(root: Tree) -> bool:
     for single in root.iter_subtrees():
         if single.data != "single_query":
             continue
-        bound: set[str] = set()
-        clauses: list[object] = []
-        for clause in single.children:
-            if isinstance(clause, Tree) and clause.data == "match":
-                replaced = _split(clause, bound)
-                if replaced is not None:
-                    clauses += replaced
-                    changed = True
-                else:
-                    clauses.append(clause)
-                bound |= {n for p in child_of(clause, "pattern_list").children
-                          for n in _names(p)} | {plain_name(p.children[0])
-                                                 for p in child_of(clause, "pattern_list").children
-                                                 if len(p.children) == 3}
-            else:
-                clauses.append(clause)
-                if isinstance(clause, Tree):
-                    bound = _scope_after(clause, bound)
+        written = [c for c in single.children if isinstance(c, Tree)]
+        clauses: list[Tree] = []
+        for at, clause in enumerate(written):
+            replaced = _split(clause, set(scope_after(written[:at]))) \
+                if clause.data == "match" else None
+            changed |= replaced is not None
+            clauses += replaced if replaced is not None else [clause]
         single.children = clauses
     return changed
-
-
-def _scope_after(clause: Tree, bound: set[str]) -> set[str]:
-    """The names in scope after a clause that is not a MATCH."""
-    if clause.data == "unwind":
-        return bound | {plain_name(clause.children[1])}
-    if clause.data == "with_clause":
-        items = child_of(clause.children[0], "proj_items").children
-        names = set(bound) if any(isinstance(i, Token) for i in items) else set()
-        for item in items:
-            if isinstance(item, Tree):
-                if len(item.children) == 2:
-                    names.add(plain_name(item.children[1]))
-                elif item.children[0].data == "var":
-                    names.add(plain_name(item.children[0].children[0]))
-        return names
-    return bound
 
 
 def case_for_test_coalesce(root: Tree) -> bool:
@@ -283,16 +235,10 @@ def case_for_test_coalesce(root: Tree) -> bool:
             if isinstance(child, Tree) and child.data == "call" \
                     and function_name(child.children[0]).lower() == "coalesce" \
                     and len(child.children) >= 3 and isinstance(child.children[1], Tree) \
-                    and _bare(child.children[1]).data in _TESTS:
+                    and bare(child.children[1]).data in _TESTS:  # type: ignore[union-attr]
                 node.children[i] = _as_case(child.children[1:])
                 changed = True
     return changed
-
-
-def _bare(node: Tree) -> Tree:
-    while node.data == "paren" and isinstance(node.children[0], Tree):
-        node = node.children[0]
-    return node
 
 
 def _as_case(values: list) -> Tree:

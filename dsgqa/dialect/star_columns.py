@@ -19,7 +19,7 @@ import re
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, clone, item_name_node, tree
+from dsgqa.dialect.trees import child_of, clone, item_name_node, query_parts, tree
 
 REWRITE = "RETURN *->its columns sorted by name"
 # Text a query with a `RETURN *` holds (the pass is skipped without it).
@@ -100,9 +100,7 @@ def _sort_in(single_query: Tree) -> bool:
 
 def sort_star_columns(root: Tree) -> bool:
     """Write out the query's own `RETURN *` (see the module); whether one was."""
-    query = root.children[0] if root.data == "start" else root
     changed = False
-    for part in query.children:
-        if isinstance(part, Tree) and part.data == "single_query":
-            changed |= _sort_in(part)
+    for part in query_parts(root):
+        changed |= _sort_in(part)
     return changed

@@ -44,6 +44,45 @@ def any_of(tests: list[Tree]) -> Tree:
     return tests[0] if len(tests) == 1 else tree("paren", tree("or_", *tests))
 
 
+def all_of(tests: list) -> Tree:
+    """The AND of `tests`, nested to the left as the parser reads `a AND b AND c`."""
+    test = tests[0]
+    for more in tests[1:]:
+        test = tree("and_", test, more)
+    return test
+
+
+def conjuncts(condition: object) -> list:
+    """The operands of a condition's ANDs (through parentheses around one), in order; the
+    condition alone where it is no AND."""
+    inner = condition.children[0] if isinstance(condition, Tree) \
+        and condition.data == "paren" and len(condition.children) == 1 else condition
+    if isinstance(inner, Tree) and inner.data == "and_":
+        return [c for part in inner.children for c in conjuncts(part)]
+    return [condition]
+
+
+def scope_after(clauses: list[Tree]) -> list[str]:
+    """The variables in scope after `clauses` (MATCH, UNWIND and WITH), in the order they
+    came."""
+    scope: list[str] = []
+    for clause in clauses:
+        if clause.data == "with_clause":
+            items = child_of(clause.children[0], "proj_items")
+            scope = [n for n in scope if n in projected_names(items, scope)] + sorted(
+                projected_names(items, scope) - set(scope))
+        elif clause.data in ("match", "unwind"):
+            scope += sorted(declared_outside_subqueries(clause) - set(scope))
+    return scope
+
+
+def query_parts(root: Tree) -> list[Tree]:
+    """The single queries of the query's top level (a UNION's parts, each)."""
+    query = root.children[0] if root.data == "start" else root
+    return [part for part in query.children
+            if isinstance(part, Tree) and part.data == "single_query"]
+
+
 def pattern_labels(node_pattern: Tree) -> frozenset[str] | None:
     """The labels a node pattern allows, as written (`(n:Room:Place)` after the label
     expressions became alternations); None when it names none (any label)."""
