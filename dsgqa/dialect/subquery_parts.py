@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, function_name, is_distinct, tree, var
+from dsgqa.dialect.trees import child_of, function_name, is_distinct, item_name, tree, var
 
 REWRITE = "EXISTS/COUNT { .. RETURN / UNION .. }->subqueries of one MATCH"
 
@@ -45,15 +44,14 @@ def _match_only(part: Tree, keyword: str) -> Tree | None:
     return tree("single_query", clauses[0])
 
 
-def _columns(part: Tree) -> tuple[str, ...]:
-    """The column names a part's RETURN gives (an item's alias, or its variable's name)."""
+def _columns(part: Tree) -> tuple[str | None, ...]:
+    """The column names a part's RETURN gives (an item's alias, or its variable's name; None
+    for an expression without one)."""
     returns = [c for c in part.children if isinstance(c, Tree) and c.data == "return_clause"]
     if not returns:
         return ()
     items = child_of(returns[0].children[0], "proj_items").children
-    return tuple(plain_name(i.children[-1]) if len(i.children) == 2 else (
-        plain_name(i.children[0].children[0]) if i.children[0].data == "var" else "?")
-        for i in items if isinstance(i, Tree))
+    return tuple(item_name(i) for i in items if isinstance(i, Tree))
 
 
 def _split(node: Tree) -> Tree | None:
