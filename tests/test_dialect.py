@@ -182,8 +182,8 @@ REWRITES = [
      "RETURN {class: 'lounge', nodeSymbol: 'R1'}"),
     ("round(x, precision)->neo4j_round", "RETURN round(1.005, 2) AS r",
      "RETURN neo4j_round(CAST(1.005 AS DOUBLE), CAST(2 AS INT64), '') AS r", "RETURN 1.01"),
-    ("round(x)->floor(x + 0.5)", "RETURN round(-1.5) AS r", "RETURN floor(-1.5 + 0.5) AS r",
-     "RETURN -1.0"),
+    ("round(x)->neo4j_math_round", "RETURN round(-1.5) AS r",
+     "RETURN neo4j_math_round(CAST(-1.5 AS DOUBLE)) AS r", "RETURN -1.0"),
     ("reduce->list_reduce", "RETURN reduce(s = 0, x IN [1, 2, 3] | s + x) AS total",
      "RETURN list_reduce(list_concat([0], [1, 2, 3]), (s, x) -> s + x) AS total", "RETURN 6"),
     ("relationships->rels",
@@ -926,6 +926,18 @@ def test_a_call_subquery_without_a_faithful_inline_form_is_refused(target, cyphe
     ("RETURN 'a.b' =~ '\\\\Qa.b\\\\E' AS v", "cannot read"),
     ("RETURN 'ab' =~ '(?<x>a)\\\\k<x>' AS v", "named group"),
     ("MATCH (o:Object) WHERE o.class =~ '\\\\Z' + o.class RETURN o", "escape"),
+    ("RETURN '{' =~ '{' AS v", "Java rejects .Illegal repetition"),
+    ("RETURN 'x{y}' =~ 'x{y}' AS v", "Illegal repetition;"),
+    ("RETURN 'a' =~ 'a{,2}' AS v", "Illegal repetition;"),
+    ("RETURN 'a' =~ 'a{1' AS v", "Unclosed counted closure"),
+    ("RETURN 'a' =~ 'a{1,2,3}' AS v", "Unclosed counted closure"),
+    ("RETURN 'a' =~ 'a{2,1}' AS v", "Illegal repetition range"),
+    ("RETURN 'a' =~ 'a{99999999999}' AS v", "Illegal repetition range"),
+    ("RETURN 'a' =~ '[\\\\b]' AS v", "unsupported escape"),
+    ("RETURN 'a' =~ '[\\\\1]' AS v", "unsupported escape"),
+    ("RETURN 'a' =~ 'a\\\\U00000061' AS v", "unsupported escape"),
+    ("RETURN 'a' =~ '(?(1)a|b)' AS v", "inline modifier"),
+    ("RETURN 'a' =~ '\\\\141' AS v", "backreference followed by a digit"),
 ])
 def test_a_regex_python_reads_otherwise_than_java_is_refused(target, cypher, what):
     """Every =~ goes through Python's re (the engines' RE2 answered lookaround, backreferences
@@ -940,6 +952,8 @@ def test_a_regex_python_reads_otherwise_than_java_is_refused(target, cypher, wha
     "MATCH (o:Object) WHERE o.class =~ '(?i).*chair.*' RETURN o",
     "MATCH (o:Object) WHERE o.nodeSymbol =~ 'O[0-9]+\\\\.?\\\\d{0,2}' RETURN o",
     "MATCH (o:Object) WHERE o.class =~ '(table|chair)s?' RETURN o",
+    "MATCH (o:Object) WHERE o.class =~ '[{]?(ch|t)a[]i]{1,2}r}?' RETURN o",
+    "MATCH (o:Object) WHERE o.nodeSymbol =~ '(O)\\\\d+\\\\1?' RETURN o",
 ])
 def test_a_regex_java_and_python_read_alike_is_matched_by_python(target, cypher):
     assert "neo4j_regex_match(" in translate(cypher, target).query

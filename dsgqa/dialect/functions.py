@@ -26,7 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
-from dsgqa.dialect.java_numbers import java_double_string
+from dsgqa.dialect.java_numbers import java_double_string, java_math_round
 from dsgqa.dialect.regex_patterns import neo4j_regex_match
 from dsgqa.dialect.shortest_ends import neo4j_shortest_path_ends
 from dsgqa.dialect.text_functions import (
@@ -116,8 +116,8 @@ def neo4j_round(value: float, precision: int, mode: str) -> float:
     if precision < 0:
         raise ValueError("Precision argument to 'round()' cannot be negative")
     if mode == "":  # no mode given: HALF_UP, but precision 0 is Java's Math.round (ties up)
-        if precision == 0 and not (math.isnan(value) or math.isinf(value)):
-            return float(math.floor(value + 0.5))
+        if precision == 0:
+            return java_math_round(value)
         mode = "HALF_UP"
     if mode not in _JAVA_ROUNDING and mode != "UNNECESSARY":
         raise ValueError("Unknown rounding mode. Valid values are: CEILING, FLOOR, UP, DOWN, "
@@ -286,6 +286,7 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_double_string", java_double_string, ("DOUBLE",), "STRING"),
     UDF("neo4j_bool_string", neo4j_bool_string, ("BOOLEAN",), "STRING"),
     UDF("neo4j_round", neo4j_round, ("DOUBLE", "INT64", "STRING"), "DOUBLE"),
+    UDF("neo4j_math_round", java_math_round, ("DOUBLE",), "DOUBLE"),
     UDF("neo4j_exp", neo4j_exp, ("DOUBLE",), "DOUBLE"),
     UDF("neo4j_to_integer", neo4j_to_integer, ("STRING",), "INT64"),
     UDF("neo4j_to_float", neo4j_to_float, ("STRING",), "DOUBLE"),

@@ -10,6 +10,12 @@ intersection, a nested or POSIX class (`[[:alpha:]]` is a set of the characters 
 Java), the escapes `\\Z`, `\\h`, `\\R`, `\\G`, `\\X`, `\\v`, `\\0` and their capitals, named
 groups (`(?<n>..)`, `\\k<n>`), and a pattern Python cannot compile (Java may read `\\Q..\\E`
 or `\\e`, or raise). A computed pattern Python cannot compile is refused when it runs.
+
+A pattern Java rejects and Python reads is refused too (`java_syntax_error`): a `{` that starts
+no counted repetition (`'{' =~ '{'` is true in Python and "Invalid Regex" in Neo4j), `\\b`
+or a digit escape in a class, `\\U`, a conditional group `(?(1)..)`. Neo4j raises only where
+it evaluates the match, and the engines may evaluate it on rows Neo4j never reaches (the other
+side of a false AND), so the model is not charged with it either.
 """
 
 from __future__ import annotations
@@ -26,11 +32,14 @@ from dsgqa.dialect.errors import DialectError
 _JAVA_ONLY: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a named group", re.compile(r"\(\?P?<[A-Za-z]|\\k<|\(\?P[=>]")),
     ("a comment group", re.compile(r"\(\?#")),
-    ("a repetition without a lower bound", re.compile(r"(?<!\\)\{,")),
     ("a character class name", re.compile(r"\\[pP]\{")),
     ("a class intersection", re.compile(r"&&")),
     ("a nested or POSIX class", re.compile(r"\[[^\]]*\[")),
     ("an escape Python reads otherwise", re.compile(r"(?<!\\)(?:\\\\)*\\[ZhHRGXvV0]")),
+    # Java reads `\1` and as many more digits as make a group it has seen; Python a group
+    # of up to two digits, or an octal escape (`\141` is 'a' in Python, group 1 then '41' in
+    # Java).
+    ("a backreference followed by a digit", re.compile(r"(?<!\\)(?:\\\\)*\\[1-9][0-9]")),
 )
 # Inline flags: Java's i, m and s read alike in Python (with ASCII); x skips whitespace inside
 # classes only in Java, u and U switch Unicode on, d changes the line terminators, and Python's
@@ -41,9 +50,56 @@ _OTHER_LINE_ENDS = re.compile("[\r\u0085\u2028\u2029]")
 _READS_LINE_ENDS = re.compile(r"[.^$]")
 
 
+# Java's counted repetition: every `{` outside a class and not escaped starts one.
+_COUNTED = re.compile(r"\{([0-9]+)(?:(,)([0-9]*))?\}")
+_JAVA_INT_MAX = 2 ** 31 - 1
+
+
+def java_syntax_error(pattern: str) -> str | None:
+    """Java's `PatternSyntaxException` for `pattern` where Python's re compiles it, or None.
+    A scan as `java.util.regex.Pattern` reads escapes, classes and counted repetitions."""
+    i, in_class, class_start = 0, False, -1
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            escaped = pattern[i + 1:i + 2]
+            if escaped == "U" or (in_class and (escaped == "b" or escaped in "123456789")):
+                return "Illegal/unsupported escape sequence"
+            i += 2
+            if escaped in ("p", "P", "x", "N") and pattern[i:i + 1] == "{":  # `\p{L}`, `\x{61}`
+                i = pattern.find("}", i) + 1 or len(pattern)
+            continue
+        if in_class:
+            # A `]` first in the class (after `[` or `[^`) is a character, as in Python.
+            if ch == "]" and i > class_start:
+                in_class = False
+        elif ch == "[":
+            in_class = True
+            class_start = i + 1 + (pattern[i + 1:i + 2] == "^")
+        elif ch == "{":
+            counted = _COUNTED.match(pattern, i)
+            if counted is None:
+                return "Illegal repetition" if not pattern[i + 1:i + 2].isdigit() \
+                    else "Unclosed counted closure"
+            low = int(counted.group(1))
+            high = low if counted.group(2) is None else \
+                int(counted.group(3)) if counted.group(3) else None
+            if low > _JAVA_INT_MAX or (high is not None and (high > _JAVA_INT_MAX or high < low)):
+                return "Illegal repetition range"
+            i = counted.end()
+            continue
+        elif pattern.startswith("(?(", i):
+            return "Unknown inline modifier"
+        i += 1
+    return None
+
+
 def java_only(pattern: str) -> str | None:
     """The first construct of `pattern` Python's re (ASCII) reads otherwise than Java, or
     None."""
+    rejected = java_syntax_error(pattern)
+    if rejected is not None:
+        return f"a pattern Java rejects ({rejected}; Neo4j raises where it evaluates it)"
     for what, finder in _JAVA_ONLY:
         if finder.search(pattern):
             return what

@@ -1800,13 +1800,13 @@ def _substring(rw: Rewriter, node: Tree, args: list) -> Tree:
 
 
 def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
-    """Neo4j's round(x) and round(x, 0) round ties up (-1.5 -> -1.0, Java's Math.round); Kuzu's
-    round goes away from zero. With a precision or a rounding mode Neo4j rounds the decimal
-    digits Java prints (`functions.neo4j_round`)."""
+    """Neo4j's round(x) and round(x, 0) are Java's Math.round (`java_numbers.java_math_round`:
+    ties up, -1.5 -> -1.0, held to a long); Kuzu's round goes away from zero. With a precision
+    or a rounding mode Neo4j rounds the decimal digits Java prints (`functions.neo4j_round`)."""
     _arity("round", args, 1, 2, 3)
     if len(args) == 1 or (len(args) == 2 and _int_value(args[1]) == 0):
-        rw.note("round(x)->floor(x + 0.5)")
-        return call("floor", arith(args[0], "+", tree("float_lit", Token("FLOAT", "0.5"))))
+        rw.note("round(x)->neo4j_math_round")
+        return call("neo4j_math_round", cast(args[0], "DOUBLE"))
     rw.note("round(x, precision)->neo4j_round")
     mode = args[2] if len(args) == 3 else tree("str_lit", Token("STRING", "''"))
     return call("neo4j_round", cast(args[0], "DOUBLE"), cast(args[1], "INT64"), mode)

@@ -1164,7 +1164,8 @@ def cypher_round(x: float | int, precision: int | None) -> float:
     they are (Neo4j's CypherFunctions.round; the manual says nothing)."""
     if not math.isfinite(float(x)):
         return float(x)
-    if precision is None or precision == 0:
-        return float(math.floor(float(x) + 0.5)) + 0.0
+    if precision is None or precision == 0:  # Math.round: floor of the exact x + 1/2, a long
+        whole = math.floor(Decimal(float(x)) + Decimal("0.5"))
+        return float(min(max(whole, -(2 ** 63)), 2 ** 63 - 1)) + 0.0
     q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-precision), rounding=ROUND_HALF_UP)
     return float(q) + 0.0

@@ -159,6 +159,14 @@ CASES: list[Case] = [
          "round(x) rounds ties up (Java Math.round), round(x, 0) likewise; with a precision "
          "ties go away from zero (HALF_UP); round(-0.5) is 0.0, not -0.0 (made from Math.round's "
          "long)"),
+    Case("round_is_math_round_of_the_exact_value",
+         "RETURN round(0.49999999999999994) AS a, round(4503599627370497.0) AS b, "
+         "round(1.0E20) AS c, round(-1.0E20, 0) AS d, round(-4503599627370497.0) AS e",
+         [[0.0, 4503599627370497.0, 9.223372036854776e18, -9.223372036854776e18,
+           -4503599627370497.0]], False,
+         "Math.round floors the exact x + 0.5 (floor(x + 0.5) rounded the sum first: 1.0 and "
+         "4503599627370498.0) and holds the result to a long: 1e20 is Long.MAX_VALUE as a "
+         "float"),
     Case("keys_of_null_is_null",
          "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
          "RETURN r.nodeSymbol AS r, size(keys(b)) AS k ORDER BY r",
@@ -1489,6 +1497,14 @@ CASES: list[Case] = [
          "WITH '[a-z&&[^x]]+' AS p MATCH (o:Object) RETURN count(CASE WHEN o.class =~ p THEN 1 "
          "END) AS n",
          [[3]], False, "a class intersection in a computed pattern (refused when it runs)"),
+    Case("regex_java_rejects",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
+         None, True,
+         "Java raises \"Illegal repetition\" for a { that starts no counted repetition; "
+         "Python's re read it as a character (probe: '{' =~ '{' was true)"),
+    Case("computed_regex_java_rejects",
+         "WITH 'x{' AS p MATCH (o:Object) RETURN count(CASE WHEN o.class =~ p THEN 1 END) AS n",
+         None, False, "a computed pattern Java rejects (refused when it runs)"),
     Case("pattern_in_a_nested_quantifier",
          "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol WITH collect(r) AS rs RETURN "
          "[a IN rs WHERE any(b IN rs WHERE (a)-[:ROOM_CONNECTED]->(b) AND b.center.x > "
