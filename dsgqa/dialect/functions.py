@@ -59,16 +59,18 @@ _JAVA_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
 
 def neo4j_to_integer(text: str) -> int | None:
     """`toInteger()` of a string as Neo4j parses it: `Long.parseLong`, else the `BigDecimal`
-    the text spells truncated toward zero, else NULL; a value outside the 64-bit range raises."""
+    the text spells truncated toward zero, else NULL; a value outside the 64-bit range raises.
+    The range is checked before the truncation, as Neo4j's `stringToLongValue` compares the
+    BigDecimal: '9223372036854775807.5' raises."""
     if _JAVA_LONG.fullmatch(text):
-        value = int(text)
+        exact: int | Decimal = int(text)
     elif _JAVA_DECIMAL.fullmatch(text):
-        value = int(Decimal(text))   # int() of a Decimal truncates toward zero
+        exact = Decimal(text)
     else:
         return None
-    if not _LONG_MIN <= value <= _LONG_MAX:
+    if not _LONG_MIN <= exact <= _LONG_MAX:
         raise ValueError(f"integer, {text}, is too large")
-    return value
+    return int(exact)   # int() of a Decimal truncates toward zero
 
 
 def neo4j_to_float(text: str) -> float | None:

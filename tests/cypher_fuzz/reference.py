@@ -1129,16 +1129,23 @@ def to_integer(v: object) -> int | None:
     if isinstance(v, int):
         return v
     if isinstance(v, float):
-        if math.isnan(v) or math.isinf(v):
-            raise CypherError("toInteger of a non-finite float")
-        return int(v)  # truncates toward zero
+        # Java's (long) cast: NaN is 0, anything beyond the range the nearest end of it.
+        if math.isnan(v):
+            return 0
+        return min(max(int(v), -(2 ** 63)), 2 ** 63 - 1) if math.isfinite(v) else \
+            (2 ** 63 - 1 if v > 0 else -(2 ** 63))
     if isinstance(v, str):
-        # Long.parseLong, else new BigDecimal(text): no spaces, no `inf`, no underscores
+        # Long.parseLong, else new BigDecimal(text): no spaces, no `inf`, no underscores; the
+        # number must lie in the long range before it is truncated.
         if re.fullmatch(r"[+-]?\d+", v, re.ASCII):
-            return int(v)
-        if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", v, re.ASCII):
-            return int(Decimal(v))
-        return None
+            exact: int | Decimal = int(v)
+        elif re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", v, re.ASCII):
+            exact = Decimal(v)
+        else:
+            return None
+        if not -(2 ** 63) <= exact <= 2 ** 63 - 1:
+            raise CypherError("integer is too large")
+        return int(exact)
     raise CypherError("toInteger of a non-scalar")
 
 

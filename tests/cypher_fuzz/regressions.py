@@ -1157,6 +1157,15 @@ CASES: list[Case] = [
          "Long.parseLong, then BigDecimal, for toInteger; Double.parseDouble (which trims) for "
          "toFloat (the engines' CAST read ' 42' as 42, rounded 3.999.. to 4, read 'inf', and "
          "failed on 'lounge')"),
+    Case("text_to_integer_range_checked_before_truncation",
+         "RETURN toInteger('9223372036854775807.5') AS a",
+         None, False,
+         "Neo4j compares the BigDecimal with Long.MAX_VALUE before it truncates: 'integer, .., "
+         "is too large' (9223372036854775807 before)"),
+    Case("text_to_integer_at_the_range_ends",
+         "RETURN toInteger('9223372036854775807.0') AS a, toInteger('-9223372036854775808') AS b",
+         [[9223372036854775807, -9223372036854775808]], False,
+         "the ends of the range are in it"),
     Case("case_in_a_lambda_reading_the_row",
          "MATCH (r:Room)-[:CONTAINS]->(m) WITH r.nodeSymbol AS k, collect(m.center.x) AS xs "
          "RETURN k, [x IN xs | CASE WHEN x > toFloat(size(k)) THEN 1 ELSE 0 END] AS f, "
