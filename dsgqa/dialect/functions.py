@@ -84,8 +84,9 @@ def neo4j_to_float(text: str) -> float | None:
 
 
 def neo4j_to_boolean(text: str) -> bool | None:
-    """`toBoolean()` of a string: 'true' or 'false' in any case, else NULL."""
-    return {"true": True, "false": False}.get(text.lower())
+    """`toBoolean()` of a string: 'true' or 'false' in any case, once Java whitespace is
+    trimmed from both ends (Neo4j trims the text first: ' false' is false), else NULL."""
+    return {"true": True, "false": False}.get(neo4j_trim(text, "both").lower())
 
 
 def neo4j_exp(value: float) -> float:

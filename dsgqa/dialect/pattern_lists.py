@@ -9,8 +9,9 @@ grouped by those variables give:
     WITH r, collect(n.nodeSymbol) AS _pc1 RETURN _pc1 AS ns
 
 That is faithful only when (checked here, else the comprehension is left to be refused):
-- every clause before the projection is a MATCH whose nodes and relationships all have names
-  (so no two rows are equal and grouping by the variables in scope keeps every row);
+- every clause before the projection is a MATCH whose nodes and relationships all have names,
+  from the start or from a WITH that aggregates or is DISTINCT (so no two rows are equal and
+  grouping by the variables in scope keeps every row);
 - the projection neither aggregates nor spells a `*`;
 - the mapped value is never NULL (collect() skips NULLs, a comprehension keeps them): a node of
   the pattern, or its nodeSymbol, class, name or center (or a field of the center), which every
@@ -27,7 +28,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.order_barrier import has_aggregate
+from dsgqa.dialect.order_barrier import groups, has_aggregate
 from dsgqa.dialect.trees import (
     NON_NULL_LITERALS,
     Splice,
@@ -132,6 +133,25 @@ def _window(collected: Tree, ranked: list[Tree] | None) -> Tree:
                 *([end] if end is not None else []))
 
 
+def _distinct_rows(before: list[Tree]) -> bool:
+    """Whether the rows `before` gives are each a distinct binding of the names in scope, and
+    in no order a later projection keeps: MATCHes with every element named, after the start
+    or after a WITH that groups (aggregates or is DISTINCT: its rows differ in their keys, which
+    it keeps in scope). Such a WITH with an ORDER BY must have a MATCH after it, which leaves
+    the order open (`result_order.py`); the OPTIONAL MATCH and collect() would lose it."""
+    start = 0
+    for i, clause in enumerate(before):
+        if isinstance(clause, Tree) and clause.data == "with_clause" \
+                and groups(clause.children[0]):
+            start = i + 1
+    matches = before[start:]
+    if start > 0 and not matches and any(isinstance(c, Tree) and c.data == "order"
+                                         for c in before[start - 1].children[0].children):
+        return False
+    return bool(before) and all(isinstance(c, Tree) and c.data == "match" and all_named(c)
+                                for c in matches)
+
+
 def refuse_ranked_leftovers(root: Tree) -> None:
     """A COLLECT with ORDER BY, SKIP or LIMIT this module could not rewrite: its order would
     be lost, so it is refused."""
@@ -149,9 +169,7 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
         clause = clauses[k]
         if clause.data not in ("with_clause", "return_clause"):
             return None
-        before = clauses[:k]
-        if not before or not all(isinstance(c, Tree) and c.data == "match" and all_named(c)
-                                 for c in before):
+        if not _distinct_rows(clauses[:k]):
             return None
         projection = clause.children[0]
         items = child_of(projection, "proj_items")

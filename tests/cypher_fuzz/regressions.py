@@ -1157,6 +1157,14 @@ CASES: list[Case] = [
          "Long.parseLong, then BigDecimal, for toInteger; Double.parseDouble (which trims) for "
          "toFloat (the engines' CAST read ' 42' as 42, rounded 3.999.. to 4, read 'inf', and "
          "failed on 'lounge')"),
+    Case("text_to_boolean_trims_first",
+         "UNWIND split('true, false, TRUE ,\\tfalse\\n, yes', ',') AS flag "
+         "RETURN count(CASE WHEN toBoolean(flag) THEN 1 END) AS t, "
+         "count(CASE WHEN NOT toBoolean(flag) THEN 1 END) AS f, "
+         "count(toBooleanOrNull(flag)) AS known",
+         [[2, 2, 4]], False,
+         "Neo4j trims the text before it reads 'true' or 'false' (' false' was NULL; held-out "
+         "round 29)"),
     Case("text_to_integer_range_checked_before_truncation",
          "RETURN toInteger('9223372036854775807.5') AS a",
          None, False,
@@ -1506,6 +1514,21 @@ CASES: list[Case] = [
          "WITH '[a-z&&[^x]]+' AS p MATCH (o:Object) RETURN count(CASE WHEN o.class =~ p THEN 1 "
          "END) AS n",
          [[3]], False, "a class intersection in a computed pattern (refused when it runs)"),
+    Case("pattern_comprehension_after_a_grouping_with",
+         "MATCH (o:Object) MATCH (r:Room) WITH o, r ORDER BY point.distance(o.center, r.center) "
+         "WITH o, collect(r)[0] AS nearest RETURN o.nodeSymbol AS o, nearest.nodeSymbol AS r, "
+         "[(o)<-[:CONTAINS]-(:MeshPlace)<-[:CONTAINS]-(x:Room) | x.nodeSymbol] AS rooms ORDER BY o",
+         [["O1", "R1", ["R1"]], ["O2", "R2", ["R2"]], ["O3", "R3", []]], True,
+         "the rows after an aggregating WITH differ in its keys, so the comprehension is an "
+         "OPTIONAL MATCH and collect() grouped by the names in scope (refused before; held-out "
+         "h2820)"),
+    Case("pattern_comprehension_after_a_distinct_with_and_a_match",
+         "MATCH (o:Object) WITH DISTINCT o.class AS c WHERE c <> 'lamp' MATCH (r:Room) "
+         "RETURN c, r.nodeSymbol AS r, [(r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(x:Object) "
+         "WHERE x.class = c | x.nodeSymbol] AS xs ORDER BY c, r",
+         [["chair", "R1", []], ["chair", "R2", ["O2"]], ["chair", "R3", []],
+          ["trash", "R1", ["O1"]], ["trash", "R2", []], ["trash", "R3", []]], True,
+         "DISTINCT rows, then a MATCH with its elements named: still one row per binding"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
