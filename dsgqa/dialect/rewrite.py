@@ -106,6 +106,12 @@ from dsgqa.dialect.neo4j_functions import NEO4J_5_FUNCTIONS
 from dsgqa.dialect.nested_lambdas import REWRITE as NESTED_LAMBDAS
 from dsgqa.dialect.nested_lambdas import read_row_in_nested_lambdas
 from dsgqa.dialect.null_anchors import refuse_null_anchored_subqueries
+from dsgqa.dialect.null_operands import REWRITE as NULL_OPERATION
+from dsgqa.dialect.null_operands import (
+    is_null_operation,
+    null_of_operation,
+    type_null_arguments,
+)
 from dsgqa.dialect.null_struct import REWRITE as NULL_STRUCT
 from dsgqa.dialect.null_struct import guarded, needs_guard
 from dsgqa.dialect.number_results import REWRITE as NUMBER_RESULTS
@@ -166,6 +172,7 @@ from dsgqa.dialect.trees import (
     any_of,
     binds,
     call,
+    cast,
     child_of,
     clone,
     function_name,
@@ -278,10 +285,6 @@ def key_name(key: str) -> Tree:
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
         return name(key)
     return tree("name", Token("QUOTED_NAME", "`" + key.replace("`", "``") + "`"))
-
-
-def cast(value: object, kuzu_type: str) -> Tree:
-    return call("CAST", tree("cast_arg", value, name(kuzu_type)))
 
 
 def _int_value(node: object) -> int | None:
@@ -1082,6 +1085,9 @@ class Rewriter:
             "list<float>" if kinds else "list<null>")
 
     def pre_compare(self, node: Tree) -> Tree:
+        if is_null_operation(node):
+            self.note(NULL_OPERATION)
+            return null_of_operation(node)
         chain = chained_comparison(node)
         if chain is None:
             note_null_free_operands(node)
@@ -1305,6 +1311,9 @@ class Rewriter:
         """A `+` chain that makes a string (`r.nodeSymbol + ':' + n`) as one `str_concat` of its
         terms: Neo4j concatenates a number's toString() and gives NULL when any term is NULL;
         Kuzu has no STRING + INT64 and takes a NULL string for ''. `||` is read as `+` first."""
+        if is_null_operation(node):
+            self.note(NULL_OPERATION)
+            return null_of_operation(node)
         if str(node.children[1]) == "||" and "null" in map(ctype, node.children[::2]):
             self.note("||->+")
             return tree("null_lit")   # Kuzu has no STRING + NULL
@@ -1393,6 +1402,8 @@ class Rewriter:
 
     def r_call_distinct(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
+        if fname in AGGREGATES and type_null_arguments(node):
+            self.note(NULL_OPERATION)
         if fname == "collect" and len(node.children) == 3:
             # Neo4j keeps each value's first arrival (after an ORDER BY: the sorted order);
             # the engines' collect(DISTINCT) came out in hash order (`UNWIND ['sign', 'light',
@@ -1416,6 +1427,8 @@ class Rewriter:
 
     def r_call(self, node: Tree) -> Tree:
         fname = function_name(node.children[0]).lower()
+        if fname in AGGREGATES and type_null_arguments(node):
+            self.note(NULL_OPERATION)
         args = node.children[1:]
         refuse_type_errors(fname, node)
         if "list<mixed>" in node.child_types[1:] and fname not in ("collect", "coalesce"):

@@ -143,6 +143,11 @@ def call(function: str, *args: object) -> Tree:
     return tree("call", var(function), *args)
 
 
+def cast(value: object, kuzu_type: str) -> Tree:
+    """`CAST(value AS kuzu_type)`, in the engines' type names."""
+    return call("CAST", tree("cast_arg", value, name(kuzu_type)))
+
+
 def int_lit(value: int) -> Tree:
     return tree("int_lit", Token("INT", str(value)))
 

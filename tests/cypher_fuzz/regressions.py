@@ -1529,6 +1529,20 @@ CASES: list[Case] = [
          [["chair", "R1", []], ["chair", "R2", ["O2"]], ["chair", "R3", []],
           ["trash", "R1", ["O1"]], ["trash", "R2", []], ["trash", "R3", []]], True,
          "DISTINCT rows, then a MATCH with its elements named: still one row per binding"),
+    Case("node_compared_with_null",
+         "MATCH (o:Object) WHERE o = null OR o <> null RETURN count(o) AS n",
+         [[0]], False,
+         "any comparison with NULL is NULL, so no row passes (the engines could not type the "
+         "NULL beside a node; held-out round 29)"),
+    Case("operations_on_null",
+         "MATCH (r:Room) RETURN r.nodeSymbol + null AS a, null + 1 AS b, r.center < null AS c, "
+         "count(null) AS d, count(DISTINCT null) AS e, sum(null) AS f",
+         [[None, None, None, 0, 0, 0]], False,
+         "text + NULL, NULL + 1 and point < NULL are NULL; an aggregate of NULL sees no values "
+         "(the engines failed on text + NULL; Ladybug stopped on count(null))"),
+    Case("operation_on_null_still_evaluates_its_other_side",
+         "MATCH (r:Room) RETURN 1 / 0 + null AS w",
+         None, False, "Neo4j evaluates both operands: the integer division by zero raises"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
