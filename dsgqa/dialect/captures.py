@@ -219,7 +219,7 @@ def _tests_null(bodies: list[object]) -> bool:
         for sub in body.iter_subtrees()) for body in bodies)
 
 
-def _recomputes_badly(source: Tree) -> bool:
+def recomputes_badly(source: Tree) -> bool:
     """Whether reading `source[_i]` once per element would not give the same list each time:
     an aggregate (which cannot sit in a lambda), `rand()`, or a subquery or pattern. Any other
     source is computed again for each element: the same list, at a cost the lists of a scene
@@ -237,7 +237,7 @@ def by_position(binding: Tree, bodies: list[Tree], names: FreshNames,
     when the source is not a variable."""
     source = binding.children[1]
     if not (isinstance(source, Tree) and (source.data in ("var", "list_literal")
-                                          or not _recomputes_badly(source))):
+                                          or not recomputes_badly(source))):
         raise DialectError("a comprehension over a computed list that the engines would read "
                            "wrong (another row's values, or the first element repeated) and "
                            "that cannot be walked by position")

@@ -25,13 +25,23 @@ that expression has the accumulator's type, the fold runs over its values the sa
 
     reduce(s = '', _y IN [n IN nodes(p) | n.nodeSymbol] | s + CASE ... END + _y)
 
-Other steps are left as written, and the engines refuse them.
+Any other step of a number or text accumulator over a list of another type (one that reads
+the element in several places: `s + CASE WHEN s = '' THEN '' ELSE '/' END + n.nodeSymbol +
+n.class`) folds over the element's positions, written in the accumulator's type, and reads the
+element by its position:
+
+    reduce(s = '', _p IN [_i IN range(0, size(rooms) - 1) | toString(_i)] |
+           s + CASE .. END + rooms[toInteger(_p)].nodeSymbol + rooms[toInteger(_p)].class)
+
+(the list is computed again for each read, so not a list holding an aggregate, `rand()` or a
+subquery). Other steps are left as written, and the engines refuse them.
 """
 
 from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.captures import positions_of, recomputes_badly
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.trees import (
     bare,
@@ -41,6 +51,7 @@ from dsgqa.dialect.trees import (
     name,
     nothing_but_nulls,
     shape,
+    substitute,
     tree,
     var,
 )
@@ -117,7 +128,8 @@ def refold(node: Tree, names: FreshNames, always: bool = False) -> bool:
         return False
     steps = _steps(body, accumulator)
     if steps is None:
-        return _fold_one_read(loop, body, accumulator, binding, start, names)
+        return _fold_one_read(loop, body, accumulator, binding, start, names) \
+            or _fold_positions(loop, body, binding, start, body_type, names)
     op, operands = steps
     if start.startswith("list<") and body_type.startswith("list<"):
         return op == "+" and _fold_lists(seed, loop, accumulator, operands, body_type, names)
@@ -167,6 +179,37 @@ def _fold_lists(seed: Tree, loop: Tree, accumulator: str, operands: list[object]
     loop.children = [tree("in_", var(step), values),
                      typed(call("list_concat", typed(var(accumulator), body_type),
                                  typed(var(name(step)), body_type)), body_type)]
+    return True
+
+
+# A position written in a number or text accumulator's type, and read back.
+_POSITION_AS = {"int": None, "float": "toFloat", "str": "toString"}
+
+
+def _fold_positions(loop: Tree, body: object, binding: Tree, start: str, body_type: str,
+                    names: FreshNames) -> bool:
+    """The fold over the element's positions (see the module)."""
+    source = binding.children[1]
+    if start not in _POSITION_AS or body_type != start or not isinstance(source, Tree) \
+            or recomputes_badly(source) or not ctype(source).startswith("list<"):
+        return False
+    element_name = plain_name(binding.children[0].children[0])
+    if any(sub.data == "node_pattern" and mentions(sub, {element_name})
+           for sub in body.iter_subtrees_topdown() if isinstance(body, Tree)):
+        return False   # a pattern cannot start at `rooms[_i]`
+    position, step = names.fresh("_i"), names.fresh("_p")
+    written = typed(var(name(position)), "int")
+    if _POSITION_AS[start] is not None:
+        written = typed(call(_POSITION_AS[start], written), start)
+    values = typed(tree("list_comp_map", tree("in_", var(name(position)), positions_of(source)),
+                        written), f"list<{start}>")
+    values.positions = True  # type: ignore[attr-defined]
+    read_back = typed(var(name(step)), start) if start == "int" \
+        else typed(call("toInteger", typed(var(name(step)), start)), "int")
+    element_of = typed(tree("index", clone(source), read_back), element(ctype(source)))
+    element_of.by_position = True  # type: ignore[attr-defined]  # no node of a pattern
+    loop.children = [tree("in_", var(name(step)), values),
+                     substitute(body, {element_name: element_of})]
     return True
 
 

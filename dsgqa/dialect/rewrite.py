@@ -31,7 +31,7 @@ from dsgqa.dialect.anchor_maps import move_anchor_maps
 from dsgqa.dialect.call_subqueries import REWRITE as CALL_SUBQUERIES
 from dsgqa.dialect.call_subqueries import inline_call_subqueries
 from dsgqa.dialect.captures import REWRITE as CAPTURES
-from dsgqa.dialect.captures import affected, by_position, mark_shared_sources
+from dsgqa.dialect.captures import affected, by_position, mark_shared_sources, walked
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.collect_subqueries import REWRITE as COLLECT_SUBQUERIES
@@ -1299,7 +1299,10 @@ class Rewriter:
         binding, mapping = node.children
         variable, source = self._binding(binding)
         self.note("list comprehension->list_filter/list_transform")
-        return call("list_transform", source, tree("lambda_", variable, mapping))
+        transformed = call("list_transform", source, tree("lambda_", variable, mapping))
+        if walked(node):   # positions written in another type (`reduce_folds`)
+            transformed.positions = True  # type: ignore[attr-defined]
+        return transformed
 
     @staticmethod
     def _binding(node: object) -> tuple[Tree, object]:

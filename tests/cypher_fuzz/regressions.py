@@ -1543,6 +1543,16 @@ CASES: list[Case] = [
     Case("operation_on_null_still_evaluates_its_other_side",
          "MATCH (r:Room) RETURN 1 / 0 + null AS w",
          None, False, "Neo4j evaluates both operands: the integer division by zero raises"),
+    Case("reduce_reading_the_element_in_several_places",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m) WITH r, m ORDER BY m.nodeSymbol "
+         "WITH r, collect(m) AS ms RETURN r.nodeSymbol AS r, reduce(s = '', x IN ms | s + "
+         "CASE WHEN s = '' THEN '' ELSE ',' END + x.nodeSymbol + ':' + x.class) AS s, "
+         "reduce(n = 0, x IN ms | CASE WHEN x.center.x > r.center.x THEN n + size(x.class) "
+         "ELSE n - 1 END) AS n ORDER BY r",
+         [["R1", "P1:floor,p1:unknown", 4], ["R2", "P2:floor", -1], ["R3", "", 0]], True,
+         "a step that reads the accumulator and the element in several places folds over the "
+         "positions, written as the accumulator's type (refused before: Cannot bind "
+         "LIST_CONCAT; held-out h2905)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
