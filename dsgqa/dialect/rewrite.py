@@ -169,6 +169,7 @@ from dsgqa.dialect.ternary_nulls import null_free_ternaries
 from dsgqa.dialect.trees import (
     BINDERS,
     NON_NULL_LITERALS,
+    all_of,
     any_of,
     binds,
     call,
@@ -264,7 +265,7 @@ _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
 UNSUPPORTED_FUNCTIONS = frozenset({
     "date",
     "datetime", "localdatetime", "localtime", "time", "duration", "timestamp", "randomuuid",
-    "point.withinbbox", "valuetype",
+    "valuetype",
     "tointegerlist", "tofloatlist", "tostringlist", "tobooleanlist",
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
@@ -1735,6 +1736,34 @@ def _distance(label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     return rewrite
 
 
+def _within_bbox(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`point.withinBBox(p, lowerLeft, upperRight)`: Neo4j's cartesian calculator tests each
+    coordinate against the two corners, both ends included; NULL where an argument is NULL or
+    the three points are not of one coordinate system (a 2-D box around a 3-D centre)."""
+    _arity("point.withinBBox", args, 3)
+    kinds = node.child_types[1:]
+    rw.note("point.withinBBox->coordinate comparisons")
+    if "null" in kinds or (set(kinds) == {"point", POINT_2D}):
+        return cast(tree("null_lit"), "BOOL")
+    if len(set(kinds)) != 1 or kinds[0] not in ("point", POINT_2D):
+        raise DialectError("point.withinBBox() of values the query does not show to be points "
+                           "of one cartesian coordinate system")
+    point, low, high = args
+    tests = []
+    for axis in _axes(point, kinds[0]) or ():
+        field = rw.point_field(prop(clone(point), axis))
+        tests += [tree("compare", rw.point_field(prop(clone(low), axis)), Token("COMP_OP", "<="),
+                       field),
+                  tree("compare", clone(field), Token("COMP_OP", "<="),
+                       rw.point_field(prop(clone(high), axis)))]
+    may_be_null = [tree("is_null", clone(a)) for a in args
+                   if not (isinstance(a, Tree) and a.data == "map_literal")]
+    if not may_be_null:
+        return tree("paren", all_of(tests))
+    return tree("case_expr", tree("case_when", any_of(may_be_null), tree("null_lit")),
+                tree("paren", all_of(tests)))
+
+
 def _head(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("head", args, 1)
     rw.note("head/last->index")
@@ -2103,6 +2132,7 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "elementid": _element_id,
     "point": _point,
     "point.distance": _distance("point.distance"),
+    "point.withinbbox": _within_bbox,
     "head": _head,
     "last": _last,
     "tail": _tail,

@@ -1553,6 +1553,13 @@ CASES: list[Case] = [
          "a step that reads the accumulator and the element in several places folds over the "
          "positions, written as the accumulator's type (refused before: Cannot bind "
          "LIST_CONCAT; held-out h2905)"),
+    Case("point_within_bbox",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, point.withinBBox(o.center, point({x: 0, "
+         "y: 0, z: 0}), point({x: 3, y: 3, z: 1})) AS inside, point.withinBBox(o.center, "
+         "point({x: 0, y: 0}), point({x: 3, y: 3})) AS flat ORDER BY o",
+         [["O1", True, None], ["O2", False, None], ["O3", True, None]], True,
+         "each coordinate between the corners, both ends included (O3 sits on the far corner); "
+         "NULL for a 2-D box around a 3-D centre (refused before; held-out h2812)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
