@@ -54,6 +54,7 @@ from dsgqa.dialect.trees import (
     all_named,
     call,
     child_of,
+    clone,
     declared_names,
     function_name,
     hops,
@@ -441,18 +442,27 @@ def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[
     collected = tree("with_clause", tree("projection", tree(
         "proj_items", *[tree("proj_item", var(n)) for n in outer],
         tree("proj_item", call("collect", row), name(ranked)))))
-    start = skip.children[0] if skip is not None else None
-    end = limit.children[0] if limit is not None else None
-    if end is not None and start is not None:
-        end = tree("arith", start, Token("ADD_OP", "+"), end)
     unwound = names.fresh("_row")
-    bounds = [*([start] if start is not None else []), Token("DOTDOT", ".."),
-              *([end] if end is not None else [])]
-    first = tree("slice", var(ranked), *bounds)
+    first = tree("slice", var(ranked), *(_window([c for c in (skip, limit) if c is not None])
+                                         or [Token("DOTDOT", "..")]))
     read_back = tree("with_clause", tree("projection", tree(
         "proj_items", *[tree("proj_item", var(n)) for n in outer],
         *[tree("proj_item", tree("prop", var(unwound), name(c)), name(c)) for c in columns])))
     return [sorted_rows, collected, tree("unwind", first, name(unwound)), read_back]
+
+
+def _window(ranked: list[Tree]) -> list[object] | None:
+    """The slice bounds `[s..s + k]` a part's SKIP s and LIMIT k keep, or None for neither."""
+    skip = next((c for c in ranked if c.data == "skip"), None)
+    limit = next((c for c in ranked if c.data == "limit"), None)
+    if skip is None and limit is None:
+        return None
+    start = skip.children[0] if skip is not None else None
+    end = limit.children[0] if limit is not None else None
+    if end is not None and start is not None:
+        end = tree("arith", clone(start), Token("ADD_OP", "+"), end)
+    return [*([start] if start is not None else []), Token("DOTDOT", ".."),
+            *([end] if end is not None else [])]
 
 
 def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[Tree],
@@ -461,7 +471,8 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
     """`CALL { part UNION [ALL] part ... }`: each part's rows collected as a list of maps (its
     one MATCH made OPTIONAL, the empty row left out), the lists joined and unwound, and the
     maps read back (`WITH DISTINCT` for UNION). Each part must be one MATCH and a RETURN of
-    plain values; per outer row, the outer rows must be distinct, as for aggregates."""
+    plain values, which may sort and cut its rows; per outer row, the outer rows must be
+    distinct, as for aggregates."""
     kinds = {bool(u.children) for u in query.children if isinstance(u, Tree) and u.data == "union"}
     if len(kinds) != 1:
         raise _refuse("mixing UNION and UNION ALL")
@@ -471,8 +482,8 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
         items = child_of(ret.children[0], "proj_items")
         if any(c.data == "with_clause" for c in clauses):
             raise _refuse("with a WITH inside a UNION part")
-        if len(clauses) != 1 or clauses[0].data != "match" or len(ret.children[0].children) > 1 \
-                or has_aggregate(items):
+        if len(clauses) != 1 or clauses[0].data != "match" or has_aggregate(items) \
+                or is_distinct(ret.children[0]):
             raise _refuse("with a UNION of parts that are more than one MATCH and a RETURN of "
                           "values")
         if [item_name(i) for i in items.children] != columns:
@@ -485,19 +496,42 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
     out: list[Tree] = []
     lists: list[str] = []
     for imported, (match,), ret in shaped:
-        row = tree("map_literal", *[tree("map_entry", name(column), item.children[0]) for
-                                     column, item in zip(columns, child_of(
-                                         ret.children[0], "proj_items").children, strict=True)])
+        projection = ret.children[0]
+        items = child_of(projection, "proj_items").children
+        ranked = [c for c in projection.children if c is not child_of(projection, "proj_items")]
+        witness = None
         if not is_optional(match):   # the part's empty row is no row of it
-            new = declared_names(match) - imported - set(carried)
-            witness = _counted_node(match, new, names)
+            witness = _counted_node(match, declared_names(match) - imported - set(carried), names)
             match.children.insert(0, Token("OPTIONAL", "OPTIONAL"))
+        sorted_rows: list[Tree] = []
+        if ranked:
+            # `RETURN .. ORDER BY .. LIMIT k` in the part: its rows sorted before collect()
+            # (the order barrier keeps that order), the list cut after it, as `_first_rows`.
+            own = [n for n in scope_after([match]) if n not in imported and n not in carried]
+            if set(columns) & set(own) - {plain_name(i.children[0].children[0]) for i in items
+                                          if i.children[0].data == "var"}:
+                raise _refuse("returning a value under the name of one of its own variables")
+            sorted_rows = [tree("with_clause", tree("projection", tree(
+                "proj_items", *[tree("proj_item", var(n)) for n in [*carried, *lists, *own]
+                                if n not in columns], *items),
+                *[c for c in ranked if c.data == "order"]))]
+            values = [var(column) for column in columns]
+        else:
+            values = [item.children[0] for item in items]
+        row: Tree = tree("map_literal", *[tree("map_entry", name(column), value)
+                                           for column, value in zip(columns, values, strict=True)])
+        if witness is not None:
             row = tree("case_expr", tree("case_when", tree("is_null", var(witness)),
                                          tree("null_lit")), row)
         collected = names.fresh("_part")
-        out += [match, tree("with_clause", tree("projection", tree(
+        out += [match, *sorted_rows, tree("with_clause", tree("projection", tree(
             "proj_items", *[tree("proj_item", var(n)) for n in [*carried, *lists]],
             tree("proj_item", call("collect", row), name(collected)))))]
+        window = _window(ranked)
+        if window is not None:
+            out.append(tree("with_clause", tree("projection", tree(
+                "proj_items", *[tree("proj_item", var(n)) for n in [*carried, *lists]],
+                tree("proj_item", tree("slice", var(collected), *window), name(collected))))))
         lists.append(collected)
     joined: Tree = var(lists[0])
     for listed in lists[1:]:

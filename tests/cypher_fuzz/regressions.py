@@ -1560,6 +1560,21 @@ CASES: list[Case] = [
          [["O1", True, None], ["O2", False, None], ["O3", True, None]], True,
          "each coordinate between the corners, both ends included (O3 sits on the far corner); "
          "NULL for a 2-D box around a 3-D centre (refused before; held-out h2812)"),
+    Case("call_union_of_sorted_and_cut_parts",
+         "CALL { MATCH (o:Object) RETURN o.nodeSymbol AS s ORDER BY o.center.x DESC LIMIT 1 "
+         "UNION MATCH (o:Object) RETURN o.nodeSymbol AS s ORDER BY o.center.x LIMIT 1 } "
+         "RETURN s ORDER BY s",
+         [["O1"], ["O2"]], True,
+         "each part sorts and cuts its own rows: the highest and the lowest (refused before; "
+         "held-out h2845)"),
+    Case("correlated_call_union_all_with_skip_and_limit",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN m.nodeSymbol AS s "
+         "ORDER BY s LIMIT 1 UNION ALL MATCH (r)-[:ROOM_CONNECTED]-(x:Room) "
+         "RETURN x.nodeSymbol AS s ORDER BY s SKIP 1 } RETURN r.nodeSymbol AS r, s ORDER BY r, s",
+         [["R1", "P1"], ["R1", "R2"], ["R2", "P2"], ["R2", "R1"], ["R2", "R3"], ["R2", "R3"],
+          ["R3", "R2"]], True,
+         "per outer row: R1's first content, and its connections but the first (each stored "
+         "both ways); R3 holds nothing"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
