@@ -51,6 +51,7 @@ CHAIN_REWRITE = "a < b < c->a < b AND b < c"
 # The kinds of value that never equal one another (an int equals a float of the same value).
 _KINDS = frozenset({"str", "bool", "point", "point2d", "node", "rel", "path", "map"})
 _EQUALITY = frozenset({"=", "<>", "!="})
+_ORDERING = frozenset({"<", "<=", ">", ">="})
 # Functions that need a string where Neo4j raises a type error for anything else (NULL gives
 # NULL): the argument positions that must be text.
 _TEXT_ARGUMENTS: dict[str, tuple[int, ...]] = {
@@ -118,6 +119,13 @@ def note_null_free_operands(node: Tree) -> None:
     if len(node.children) == 3:
         node.null_free = (_null_free(node.children[0]),  # type: ignore[attr-defined]
                           _null_free(node.children[2]))
+        left, right = node.children[0], node.children[2]
+        if isinstance(left, Tree) and isinstance(right, Tree) \
+                and left.data == right.data == "list_literal":
+            # each pair's kinds, read before the elements are rewritten (`r.bbox_dim.z` of a
+            # room becomes a CAST of NULL, which carries no annotation)
+            node.pair_kinds = [_pair_kind(a, b) for a, b in zip(  # type: ignore[attr-defined]
+                left.children, right.children, strict=False)]
 
 
 def note_null_free_members(node: Tree) -> None:
@@ -183,12 +191,15 @@ def compare_across_types(node: Tree) -> Tree | None:
         raise DialectError("a comparison of lists whose elements are of different types")
     if str(op) in _EQUALITY and _containers(node.child_types[0], node.child_types[2]) \
             and not all(getattr(node, "null_free", (False, False))):
-        pairwise = _element_by_element(left, str(op), right)
-        if pairwise is not None:
-            return pairwise
         # Neo4j: [1, NULL] = [1, NULL] and {a: NULL} = {a: NULL} are NULL; the engines: true.
         raise DialectError("= or <> of lists or maps that may hold NULL (Neo4j answers NULL "
                            "where the engines say true)")
+    if str(op) in _ORDERING and kind(node.child_types[0]) == kind(node.child_types[2]) == "list" \
+            and not all(getattr(node, "null_free", (False, False))):
+        # Neo4j: [1, NULL] < [1, 2] is NULL (the comparison reaches the NULL); the engines
+        # order NULL after every value: false.
+        raise DialectError("<, <=, > or >= of lists that may hold NULL (Neo4j answers NULL where "
+                           "the comparison reaches one; the engines order it last)")
     if not differ(node.child_types[0], node.child_types[2]):
         return None
     if str(op) not in _EQUALITY:
@@ -200,7 +211,7 @@ def compare_across_types(node: Tree) -> Tree | None:
 _SCALAR_KINDS = frozenset({"str", "bool", "number"})
 
 
-def _element_by_element(left: object, op: str, right: object) -> Tree | None:
+def _element_by_element(node: Tree, left: object, op: str, right: object) -> Tree | None:
     """`[a, b] = [c, d]` of two written lists of scalars, as Neo4j defines it: false for other
     lengths, else `a = c AND b = d` in three-valued logic (`[r.class, NULL] = [r.class, NULL]`
     is NULL, `[1, NULL] = [2, NULL]` false); `<>` its negation. None: not such a comparison
@@ -210,17 +221,73 @@ def _element_by_element(left: object, op: str, right: object) -> Tree | None:
         return None
     if len(left.children) != len(right.children):
         return tree("false_lit" if op == "=" else "true_lit")
-    tests = []
-    for a, b in zip(left.children, right.children, strict=True):
-        kinds = {kind(getattr(side, "ctype", UNKNOWN)) for side in (a, b)
-                 if not (isinstance(side, Tree) and side.data == "null_lit")}
-        if len(kinds) > 1 or not kinds <= _SCALAR_KINDS:
-            return None
-        tests.append(tree("paren", tree("compare", a, Token("EQ", "="), b)))
+    pairs = _pairs(node, left, right)
+    if pairs is None:
+        return None
+    tests = [tree("paren", tree("compare", a, Token("EQ", "="), b)) for a, b in pairs]
     if not tests:
         return tree("true_lit" if op == "=" else "false_lit")
     test = all_of(tests)
     return test if op == "=" else tree("not_", tree("paren", test))
+
+
+def compare_written_lists(node: Tree) -> Tree | None:
+    """`=`, `<>`, `<`, `<=`, `>` or `>=` of two written lists that may hold NULL, element by
+    element as Neo4j compares them (`_element_by_element`, `_lexicographic`); None for any
+    other comparison. On the tree as parsed (after `note_null_free_operands`): a list of two
+    kinds of value is a struct once rewritten."""
+    if len(node.children) != 3 or all(getattr(node, "null_free", (True, True))):
+        return None
+    left, op, right = node.children
+    if str(op) in _EQUALITY:
+        return _element_by_element(node, left, str(op), right)
+    if str(op) in _ORDERING:
+        return _lexicographic(node, left, str(op), right)
+    return None
+
+
+def _pair_kind(a: object, b: object) -> bool:
+    """Whether two elements are of one known scalar kind, or NULL."""
+    kinds = {kind(getattr(side, "ctype", UNKNOWN)) for side in (a, b)
+             if not (isinstance(side, Tree) and side.data == "null_lit")
+             and getattr(side, "ctype", UNKNOWN) != "null"}
+    return len(kinds) <= 1 and kinds <= _SCALAR_KINDS
+
+
+def _pairs(node: Tree, left: Tree, right: Tree) -> list[tuple[object, object]] | None:
+    """The element pairs of two written lists up to the shorter one's length, each of one known
+    scalar kind or NULL (as `note_null_free_operands` read them); None otherwise."""
+    pairs = list(zip(left.children, right.children, strict=False))
+    if not all(getattr(node, "pair_kinds", [False])) or len(node.pair_kinds) != len(pairs):
+        return None
+    return pairs
+
+
+def _lexicographic(node: Tree, left: object, op: str, right: object) -> Tree | None:
+    """`[a, b] < [c, d]` of two written lists of scalars, as Neo4j orders lists: element by
+    element, the first pair that differs decides, a NULL reached on the way makes it NULL, and
+    where one list is the other's start the shorter is the smaller. None: not such a
+    comparison."""
+    if not (isinstance(left, Tree) and isinstance(right, Tree)
+            and left.data == right.data == "list_literal"):
+        return None
+    pairs = _pairs(node, left, right)
+    if pairs is None:
+        return None
+    strict = Token("COMP_OP", "<" if op in ("<", "<=") else ">")
+    lengths = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}[op](
+        len(left.children), len(right.children))
+    whens = []
+    for a, b in pairs:
+        whens += [tree("case_when", tree("or_", tree("is_null", clone(a)), tree("is_null",
+                                                                               clone(b))),
+                       tree("null_lit")),
+                  tree("case_when", tree("compare", clone(a), Token("COMP_OP", "<>"), clone(b)),
+                       tree("compare", clone(a), strict, clone(b)))]
+    ends = tree("true_lit" if lengths else "false_lit")
+    if not whens:
+        return ends
+    return tree("case_expr", *whens, ends)
 
 
 def text_test_on_non_text(node: Tree) -> Tree | None:

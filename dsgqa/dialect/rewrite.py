@@ -46,6 +46,7 @@ from dsgqa.dialect.cross_types import (
     CHAIN_REWRITE,
     chained_comparison,
     compare_across_types,
+    compare_written_lists,
     element_kind_differs,
     note_null_free_members,
     note_null_free_operands,
@@ -1092,6 +1093,10 @@ class Rewriter:
         chain = chained_comparison(node)
         if chain is None:
             note_null_free_operands(node)
+            pairwise = compare_written_lists(node)
+            if pairwise is not None:
+                self.note(CROSS_TYPES)
+                return pairwise
             if self.nan_names is not None:
                 mark_nan_comparison(node, self.nan_names)
             return node

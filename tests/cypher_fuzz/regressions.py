@@ -1575,6 +1575,15 @@ CASES: list[Case] = [
           ["R3", "R2"]], True,
          "per outer row: R1's first content, and its connections but the first (each stored "
          "both ways); R3 holds nothing"),
+    Case("ordering_of_written_lists_that_may_hold_null",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, [o.class, o.bbox_center.x] < ['chair', "
+         "5.0] AS a, [o.class, o.bbox_center.x] >= ['lamp', 3.0] AS b, [1, null] < [1, 2] AS c, "
+         "[1] < [1, null] AS d, [2, null] > [1, 5] AS e ORDER BY o",
+         [["O1", False, True, None, True, True], ["O2", None, False, None, True, True],
+          ["O3", False, True, None, True, True]], True,
+         "element by element: the first pair that differs decides, a NULL reached first makes "
+         "it NULL, a list that starts the other is the smaller (the engines order NULL last: "
+         "false and true where Neo4j answers NULL; held-out round 31)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
