@@ -98,6 +98,16 @@ class _Shorthands(Transformer):
                 for item in children[1:]]
         return Tree("map_projection", children)
 
+    def has_label(self, children: list) -> Tree:
+        """`n:A:B` (Neo4j 4's both labels, still read by Neo4j 5) as `n:A&B`: the grammar reads
+        it as `(n:A):B`, a label test of a boolean."""
+        subject, expression = children
+        if isinstance(subject, Tree) and subject.data == "has_label":
+            inner_subject, inner_expression = subject.children
+            return Tree("has_label", [inner_subject,
+                                      Tree("label_and", [inner_expression, expression])])
+        return Tree("has_label", children)
+
     def trim_call(self, children: list) -> Tree:
         """`trim(s)`, `trim(s, c)`: a call as any other (`TRIM_CALL` is its own token)."""
         callee, *args = children
