@@ -305,10 +305,12 @@ class Emitter:
 
     def _tested(self, node: object, right: bool = False) -> str:
         text = self._sub(node, 6, right)
-        if isinstance(node, Tree) and node.data in ("index", "kuzu_slice", "arith", "unary"):
+        if isinstance(node, Tree) and (node.data in ("index", "kuzu_slice", "arith", "unary")
+                                       or precedence(node) == 6):
             # Kuzu's parser refuses `xs[1] IS NULL`, and binds IS NULL, IN, CONTAINS, STARTS
             # WITH and =~ tighter than arithmetic (openCypher's grammar; Neo4j binds them
-            # looser): `a + b IS NULL` is `a + (b IS NULL)` there.
+            # looser): `a + b IS NULL` is `a + (b IS NULL)` there. Nor does it read one of
+            # them tested again (`x IS NULL IS NULL`, a NULL test of a test a rewrite made).
             return f"({text})"
         return text
 
