@@ -23,8 +23,9 @@ before its pairs and through them (sums again, no lambda inside the outer one).
 
 The inner list must not depend on the outer element, both lists and everything else the
 predicate reads must be in scope before the clause, and the outer lambda must be in a WITH's
-or RETURN's items outside any other lambda; any other nesting (reduce(), single(), an UNWIND of
-the outer list) stays refused.
+or RETURN's items, or in the WHERE of a WITH or of a MATCH that is not OPTIONAL, outside any
+other lambda (a WHERE's tables go in a `WITH *` after its clause, which takes the WHERE over);
+any other nesting (reduce(), single(), an UNWIND of the outer list) stays refused.
 """
 
 from __future__ import annotations
@@ -35,14 +36,20 @@ from dsgqa.dialect.captures import position_range, positions_of
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
 from dsgqa.dialect.trees import (
+    Splice,
     call,
     child_of,
     clone,
+    declared_outside_subqueries,
     function_name,
     int_lit,
+    is_optional,
     mentions,
     name,
+    projected_names,
     reads,
+    splice_clauses,
+    star_with,
     substitute,
     tree,
     var,
@@ -275,9 +282,36 @@ def _outer_lambdas(node: object) -> list[Tree]:
 def tabulate_nested_quantifiers(root: Tree, names: FreshNames) -> bool:
     """Rewrite the qualifying lambdas in place, each clause's tables in a WITH before it; True
     when one changed."""
-    def tables_of(projection: Tree, scope: set[str]) -> list[Tree]:
+    def tables_of(node: Tree, scope: set[str]) -> list[Tree]:
         tables = _Tables(scope, names)
-        for lam in _outer_lambdas(child_of(projection, "proj_items")):
+        for lam in _outer_lambdas(node):
             tables.outer(lam)
         return tables.items
-    return with_before_projections(root, tables_of)
+
+    def filter_after(clauses: list[Tree], k: int) -> Splice | None:
+        """A WITH's WHERE, or a MATCH's that is not OPTIONAL: the tables in a `WITH *` after
+        the clause, which takes the WHERE over (the same rows: a MATCH's WHERE filters its
+        matches, a WITH's its projected rows, and nothing runs between)."""
+        clause = clauses[k]
+        where = next((c for c in clause.children if isinstance(c, Tree) and c.data == "where"),
+                     None)
+        if where is None or (clause.data == "match" and is_optional(clause)) \
+                or clause.data not in ("match", "with_clause"):
+            return None
+        if clause.data == "match":
+            before = getattr(clause, "scope_before", None)
+            scope = None if before is None else \
+                set(before) | declared_outside_subqueries(clause)
+        else:
+            before = getattr(clause.children[0], "scope_before", None)
+            scope = None if before is None else projected_names(
+                child_of(clause.children[0], "proj_items"), before)
+        items = tables_of(where, scope) if scope else []
+        if not items:
+            return None
+        clause.children.remove(where)
+        return (k + 1, [star_with(items, where)], True)
+
+    changed = with_before_projections(
+        root, lambda projection, scope: tables_of(child_of(projection, "proj_items"), scope))
+    return splice_clauses(root, filter_after) or changed

@@ -1590,6 +1590,18 @@ CASES: list[Case] = [
          [[3, 0]], False,
          "`n:A:B` has both labels (the grammar read it as a label test of `n:A`, a boolean, "
          "which the engines refused; held-out h3126)"),
+    Case("nested_quantifiers_in_a_where",
+         "MATCH (r:Room) WITH r, [(r)-[:ROOM_CONNECTED]-(n:Room) | n.nodeSymbol] AS ns "
+         "WHERE any(x IN ns WHERE any(y IN ['R1', 'R9'] WHERE x = y)) RETURN r.nodeSymbol AS r",
+         [["R2"]], False,
+         "a quantifier inside a quantifier that reads its element, in a WITH's WHERE: a table "
+         "of pairs in a WITH after it, as in a projection (refused before; held-out h3041)"),
+    Case("nested_quantifiers_in_a_match_where",
+         "MATCH (o:Object) WHERE all(x IN [o.class, o.nodeSymbol] WHERE none(y IN ['trash', "
+         "'chair', null] WHERE x = y)) RETURN o.nodeSymbol AS o",
+         [], False,
+         "none() over a list holding NULL is NULL where no element matches, so all() is never "
+         "true: no row"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
