@@ -191,6 +191,8 @@ class Endpoints:
             elif _path_endpoint(child):
                 node.children[i] = self._path_end(child, key=None,
                                                   whole_item=node.data == "proj_item")
+            elif child.data == "compare" and self._compared(child, bindings) is not None:
+                node.children[i] = self._compared(child, bindings)
             elif child.data == "prop" and _endpoint_call(child.children[0]):
                 node.children[i] = self._replace(child.children[0], bindings,
                                                  key=child.children[1])
@@ -239,6 +241,39 @@ class Endpoints:
         self.note(UNDIRECTED)
         return null_when_null(relationship,
                               tree("case_expr", tree("case_when", is_src, pick[0]), pick[1]))
+
+    def _compared(self, compare: Tree, bindings: dict[str, _Binding]) -> Tree | None:
+        """`startNode(e) = x` or `<>` of a relationship an undirected hop binds: the comparison
+        made with the end that is its stored start (a node-valued CASE in a comparison stops
+        Kuzu), NULL where the relationship is; None for any other comparison."""
+        if len(compare.children) != 3 or str(compare.children[1]) not in ("=", "<>"):
+            return None
+        for side in (0, 2):
+            found = _endpoint_call(compare.children[side])
+            if found is None:
+                continue
+            fname, rel = found
+            binding = bindings.get(rel)
+            other = compare.children[2 - side]
+            if binding is None or binding.directed or not binding.alive or (
+                    isinstance(other, Tree) and any(_endpoint_function(sub) is not None
+                                                    for sub in other.iter_subtrees())):
+                return None
+            x, y = (self._name(end) for end in binding.ends)
+            first, second = (x, y) if fname == "startnode" else (y, x)
+            is_src = tree("compare", call("id", var(x)), Token("EQ", "="), call(
+                "struct_extract", var(rel), tree("str_lit", Token("STRING", "'_src'"))))
+
+            compared = []
+            for end in (first, second):
+                node = var(end)
+                node.ctype = "node"  # type: ignore[attr-defined]
+                pair = [node, clone(other)] if side == 0 else [clone(other), node]
+                compared.append(tree("compare", pair[0], compare.children[1], pair[1]))
+            self.note(UNDIRECTED)
+            return null_when_null(compare.children[side].children[1], tree("paren", tree(
+                "case_expr", tree("case_when", is_src, compared[0]), compared[1])))
+        return None
 
     def _path_end(self, endpoint_call: Tree, *, key: Tree | None,
                   whole_item: bool = False) -> Tree:

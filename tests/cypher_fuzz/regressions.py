@@ -1602,6 +1602,13 @@ CASES: list[Case] = [
          [], False,
          "none() over a list holding NULL is NULL where no element matches, so all() is never "
          "true: no row"),
+    Case("start_node_compared_on_an_undirected_hop",
+         "MATCH (r:Room {nodeSymbol: 'R2'})-[e:ROOM_CONNECTED]-(n:Room) RETURN n.nodeSymbol AS n, "
+         "startNode(e) = r AS out, endNode(e) <> n AS back ORDER BY n, out",
+         [["R1", False, True], ["R1", True, False], ["R3", False, True], ["R3", True, False]],
+         True,
+         "each connection is stored both ways: one of the two hops to a room starts at R2 "
+         "(refused before; held-out h3122)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
