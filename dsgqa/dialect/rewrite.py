@@ -212,6 +212,8 @@ from dsgqa.dialect.variable_case import check_variable_case
 from dsgqa.dialect.with_where_scope import REWRITE as WITH_WHERE_SCOPE
 from dsgqa.dialect.with_where_scope import widen_with_wheres
 from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
+from dsgqa.dialect.written_lists import REWRITE as WRITTEN_LISTS
+from dsgqa.dialect.written_lists import unroll_written_lists
 from dsgqa.dialect.zero_hops import refuse_zero_hops_off_tables
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
@@ -403,6 +405,9 @@ class Rewriter:
             self.note(HOP_LISTS)
         if _CASE_WORD.search(self.source) and searched_cases(root):
             self.note(SIMPLE_CASE)
+        if (_SUBQUERY_BRACE.search(self.source) or _COLLECT_BRACE.search(self.source)) \
+                and unroll_written_lists(root):
+            self.note(WRITTEN_LISTS)
         if _COLLECT_BRACE.search(self.source) and comprehend_collect_subqueries(root):
             self.note(COLLECT_SUBQUERIES)
         if _SUBQUERY_BRACE.search(self.source) and split_subquery_parts(root):

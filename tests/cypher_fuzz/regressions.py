@@ -1609,6 +1609,14 @@ CASES: list[Case] = [
          True,
          "each connection is stored both ways: one of the two hops to a room starts at R2 "
          "(refused before; held-out h3122)"),
+    Case("subquery_in_a_comprehension_over_a_written_list",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, [k IN ['floor', 'unknown', 'none'] | "
+         "COUNT { (r)-[:CONTAINS]->(m) WHERE m.class = k }] AS n, [c IN ['trash', 'lamp'] | "
+         "EXISTS { (r)-[:CONTAINS]->()-[:CONTAINS]->(o:Object {class: c}) }] AS e ORDER BY r",
+         [["R1", [1, 1, 0], [True, False]], ["R2", [1, 0, 0], [False, False]],
+          ["R3", [0, 0, 0], [False, False]]], True,
+         "the comprehension is the list of its mapping at each written element (refused "
+         "before: a subquery reading a lambda's variable; held-out h2839)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
