@@ -515,6 +515,9 @@ class Rewriter:
             self.note(MIXED_RESULTS)
         if rebind_computed_nodes(result, self.names, self.uniqueness.expand_stars):
             self.note(COMPUTED_NODES)
+            # a subquery from a computed node reads it now (`id(_node1) = id(room)`)
+            if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
+                self.note(SUBQUERY_VALUES)
         if widen_with_wheres(result):
             self.note(WITH_WHERE_SCOPE)
         if self.target == "kuzu" and alias_path_items(result):   # after every added WITH

@@ -28,7 +28,9 @@ which both engines run. Neo4j's rows are the same: an UNWIND of a one-element li
 row once, in its order, and the subquery reads only what is in scope before the clause. An
 UNWIND's own list never evaluates a subquery ("type SUBQUERY"), whatever it reads, so one there
 moves too. A subquery that reads a name its item binds (`[x IN xs | COUNT { ... x ... }]`)
-cannot move and stays. The generated names are spelled out of later stars.
+cannot move and stays. The generated names are spelled out of later stars. The pass runs
+again once computed nodes are found by their id (`computed_nodes.py`): a subquery from such a
+node reads it only then.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ class _Mover:
         if not isinstance(node, Tree):
             return node
         if node.data == "subquery":
+            if getattr(node, "computed_first", False):
+                return node   # moved by the first run, in its own WITH now
             outer = _outer_reads(node, self.outside)
             if (every or outer) and not outer & bound:
                 return self._move(node)
@@ -87,6 +91,7 @@ class _Mover:
         return node
 
     def _move(self, subquery: Tree) -> Tree:
+        subquery.computed_first = True  # type: ignore[attr-defined]
         computed, value = self.names.fresh("_subquery"), self.names.fresh("_value")
         self.moved.append((computed, value, subquery))
         return var(value)
