@@ -12,7 +12,8 @@ on the comprehension (`ranked`, with the returned alias an ORDER BY may name): `
 sorts the matches, collects the distinct values in that order (DISTINCT keeps each value's first
 arrival, and ORDER BY under DISTINCT sorts by returned values only, so sorting first and then
 dropping repeats is sorting the distinct values) and slices the list; where it cannot rewrite the
-comprehension (inside size(), say) the COLLECT is refused.
+comprehension (inside size(), say) the COLLECT is refused. `COUNT { .. RETURN DISTINCT x }`
+(or one whose RETURN sorts and cuts) is the size of that list: the number of its rows.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, function_name, tree
+from dsgqa.dialect.trees import child_of, function_name, tree, var
 
 REWRITE = "COLLECT subquery->pattern comprehension"
 
@@ -70,12 +71,20 @@ def comprehend_collect_subqueries(root: Tree) -> bool:
     """Rewrite each such COLLECT in place (module docstring); whether there was one."""
     changed = False
     for sub in list(root.iter_subtrees()):   # bottom-up: an inner COLLECT first
-        if sub.data != "subquery" or function_name(sub.children[0]).lower() != "collect":
+        keyword = function_name(sub.children[0]).lower() if sub.data == "subquery" else ""
+        if keyword not in ("collect", "count"):
             continue
         body = sub.children[1]
         if not (isinstance(body, Tree) and body.data == "query"):
             continue
         comprehension = _comprehension(body)
+        if keyword == "count":
+            if comprehension is not None and getattr(comprehension, "ranked", None):
+                # COUNT { .. RETURN DISTINCT x } (or one that sorts and cuts): the size of
+                # the list COLLECT would give; a plain RETURN is `subquery_parts.py`'s.
+                sub.data, sub.children = "call", [var("size"), comprehension]
+                changed = True
+            continue
         if comprehension is not None:
             sub.data, sub.children = comprehension.data, comprehension.children
             sub.from_collect = True  # type: ignore[attr-defined]  # a refusal names the COLLECT

@@ -53,7 +53,8 @@ _ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
 
 
 def _comprehensions(node: object, found: list[tuple[Tree, int]]) -> None:
-    """(parent, index) of each pattern comprehension under `node`, not inside size()."""
+    """(parent, index) of each pattern comprehension under `node`, not inside size() (which
+    counts matches) unless it is a COUNT's DISTINCT or cut rows (`collect_subqueries.py`)."""
     if not isinstance(node, Tree) or node.data == "subquery":
         return
     for i, child in enumerate(node.children):
@@ -62,7 +63,7 @@ def _comprehensions(node: object, found: list[tuple[Tree, int]]) -> None:
         if child.data in ("list_comp", "list_comp_map") and isinstance(child.children[0], Tree) \
                 and child.children[0].data == "pattern_predicate":
             is_size = node.data == "call" and function_name(node.children[0]).lower() == "size"
-            if not is_size:
+            if not is_size or getattr(child, "ranked", None):   # a COUNT's distinct rows
                 found.append((node, i))
             continue
         _comprehensions(child, found)

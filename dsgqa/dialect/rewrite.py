@@ -408,7 +408,8 @@ class Rewriter:
         if (_SUBQUERY_BRACE.search(self.source) or _COLLECT_BRACE.search(self.source)) \
                 and unroll_written_lists(root):
             self.note(WRITTEN_LISTS)
-        if _COLLECT_BRACE.search(self.source) and comprehend_collect_subqueries(root):
+        if (_COLLECT_BRACE.search(self.source) or _SUBQUERY_BRACE.search(self.source)) \
+                and comprehend_collect_subqueries(root):
             self.note(COLLECT_SUBQUERIES)
         if _SUBQUERY_BRACE.search(self.source) and split_subquery_parts(root):
             self.note(SUBQUERY_PARTS)

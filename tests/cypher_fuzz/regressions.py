@@ -1625,6 +1625,13 @@ CASES: list[Case] = [
          [[0, "n=3"], [1, "n=2"], [2, "n=1"]], True,
          "the subquery reads the computed node once it is found by its id, and is computed in "
          "a WITH of its own (the engines failed on it inside a sum and a sort; held-out h2806)"),
+    Case("count_subquery_of_distinct_rows",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, COUNT { MATCH (o)-[:OBJECT_CONNECTED]-(x) "
+         "RETURN DISTINCT x } AS d, COUNT { MATCH (o)-[:OBJECT_CONNECTED]-(x) RETURN x } AS n, "
+         "COUNT { MATCH (o)-[:OBJECT_CONNECTED]-(x) RETURN x LIMIT 1 } AS l ORDER BY o",
+         [["O1", 1, 2, 1], ["O2", 1, 2, 1], ["O3", 0, 0, 0]], True,
+         "the connection is stored both ways: two rows, one distinct neighbour (refused before; "
+         "held-out h2804)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
