@@ -134,23 +134,49 @@ def _window(collected: Tree, ranked: list[Tree] | None) -> Tree:
                 *([end] if end is not None else []))
 
 
+def _carries_scope(clause: Tree) -> bool:
+    """A WITH that neither groups nor drops a name: `*`, or every name in scope as it is."""
+    projection = clause.children[0]
+    if groups(projection):
+        return False
+    items = child_of(projection, "proj_items").children
+    if any(isinstance(item, Token) for item in items):   # WITH *
+        return True
+    kept = {plain_name(item.children[0].children[0]) for item in items
+            if isinstance(item, Tree) and item.children[0].data == "var"
+            and (len(item.children) == 1 or plain_name(item.children[1])
+                 == plain_name(item.children[0].children[0]))}
+    return set(getattr(projection, "scope_before", {None: None})) <= kept
+
+
+def _one_row(projection: Tree) -> bool:
+    """Whether a projection keeps one row at most (`LIMIT 1`), which has no order to lose."""
+    limit = child_of(projection, "limit")
+    return limit is not None and limit.children[0].data == "int_lit" \
+        and int(str(limit.children[0].children[0])) <= 1
+
+
 def _distinct_rows(before: list[Tree]) -> bool:
     """Whether the rows `before` gives are each a distinct binding of the names in scope, and
-    in no order a later projection keeps: MATCHes with every element named, after the start
-    or after a WITH that groups (aggregates or is DISTINCT: its rows differ in their keys, which
-    it keeps in scope). Such a WITH with an ORDER BY must have a MATCH after it, which leaves
-    the order open (`result_order.py`); the OPTIONAL MATCH and collect() would lose it."""
-    start = 0
-    for i, clause in enumerate(before):
-        if isinstance(clause, Tree) and clause.data == "with_clause" \
-                and groups(clause.children[0]):
-            start = i + 1
-    matches = before[start:]
-    if start > 0 and not matches and any(isinstance(c, Tree) and c.data == "order"
-                                         for c in before[start - 1].children[0].children):
-        return False
-    return bool(before) and all(isinstance(c, Tree) and c.data == "match" and all_named(c)
-                                for c in matches)
+    in no order a later projection keeps: MATCHes with every element named, from the start or
+    from a WITH that groups (aggregates or is DISTINCT: its rows differ in their keys, which
+    it keeps in scope); a WITH that keeps every name (and may filter, sort and cut) keeps them
+    distinct. An ORDER BY in the last WITH must have a MATCH after it, which leaves the order
+    open (`result_order.py`), or keep one row: the OPTIONAL MATCH and collect() would lose it."""
+    distinct, ordered = True, False
+    for clause in before:
+        if not isinstance(clause, Tree):
+            return False
+        if clause.data == "match":
+            distinct, ordered = distinct and all_named(clause), False
+        elif clause.data == "with_clause" and (groups(clause.children[0])
+                                               or (distinct and _carries_scope(clause))):
+            projection = clause.children[0]
+            distinct = True
+            ordered = child_of(projection, "order") is not None and not _one_row(projection)
+        else:
+            return False
+    return bool(before) and distinct and not ordered
 
 
 def refuse_ranked_leftovers(root: Tree) -> None:

@@ -1632,6 +1632,16 @@ CASES: list[Case] = [
          [["O1", 1, 2, 1], ["O2", 1, 2, 1], ["O3", 0, 0, 0]], True,
          "the connection is stored both ways: two rows, one distinct neighbour (refused before; "
          "held-out h2804)"),
+    Case("pattern_comprehension_after_a_with_that_keeps_every_name",
+         "MATCH (r:Room) WITH r WHERE r.nodeSymbol <> 'R3' RETURN r.nodeSymbol AS s, "
+         "[(r)-[:CONTAINS]->(m:MeshPlace) | m.nodeSymbol] AS ms ORDER BY s",
+         [["R1", ["P1"]], ["R2", ["P2"]]], True,
+         "a WITH that keeps every name keeps the rows distinct bindings (refused before)"),
+    Case("collect_subquery_after_a_with_of_one_row",
+         "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol DESC LIMIT 1 "
+         "RETURN COLLECT { MATCH (r)-[:ROOM_CONNECTED]->(n) RETURN n.nodeSymbol } AS ns",
+         [[["R2"]]], False,
+         "one row has no order to lose (refused before; held-out h3003)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
