@@ -317,8 +317,11 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     if aggregating:
         outer = _distinct_outer(before, names, later_star)
         if _keyless(items) and not is_distinct(projection):
-            if len(clauses) != 1 or clauses[0].data != "match":
-                raise _refuse("aggregating over anything but a single MATCH")
+            # One MATCH, then OPTIONAL MATCHes only: those keep each of its rows (and add
+            # none where it found nothing), so the MATCH made OPTIONAL is the whole change.
+            if clauses[0].data != "match" or not all(
+                    c.data == "match" and is_optional(c) for c in clauses[1:]):
+                raise _refuse("aggregating over anything but a MATCH and OPTIONAL MATCHes")
             if not is_optional(clauses[0]):
                 new = declared_names(clauses[0]) - imported - set(outer)
                 _optional(clauses[0], items, new, names)

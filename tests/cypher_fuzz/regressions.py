@@ -1642,6 +1642,13 @@ CASES: list[Case] = [
          "RETURN COLLECT { MATCH (r)-[:ROOM_CONNECTED]->(n) RETURN n.nodeSymbol } AS ns",
          [[["R2"]]], False,
          "one row has no order to lose (refused before; held-out h3003)"),
+    Case("call_aggregating_over_a_match_and_optional_matches",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) OPTIONAL MATCH "
+         "(m)-[:CONTAINS]->(o:Object) RETURN count(m) AS ms, count(o) AS os, count(*) AS n } "
+         "RETURN r.nodeSymbol AS r, ms, os, n ORDER BY r",
+         [["R1", 2, 1, 2], ["R2", 1, 1, 1], ["R3", 0, 0, 0]], True,
+         "one row per outer row, R3's of zeros: the MATCH made OPTIONAL, count(*) counting its "
+         "own node (refused before; held-out h2816)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
