@@ -520,6 +520,10 @@ class TypeAnnotator:
             self.labels.update(labels)
             try:
                 results = [self.expr(child, inner) for child in node.children]
+                # a COLLECT's ORDER BY rides on the comprehension (`collect_subqueries.py`)
+                for ranked in getattr(node, "ranked", None) or ():
+                    for sort_item in ranked.children if ranked.data == "order" else ():
+                        self.expr(sort_item.children[0], inner)
             finally:
                 self.optional -= added
                 self.labels = outer_labels

@@ -1649,6 +1649,13 @@ CASES: list[Case] = [
          [["R1", 2, 1, 2], ["R2", 1, 1, 1], ["R3", 0, 0, 0]], True,
          "one row per outer row, R3's of zeros: the MATCH made OPTIONAL, count(*) counting its "
          "own node (refused before; held-out h2816)"),
+    Case("collect_subquery_sorted_by_a_distance",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, COLLECT { MATCH (r)-[:CONTAINS]->(m) "
+         "RETURN m.nodeSymbol ORDER BY point.distance(m.center, r.center) DESC LIMIT 1 } AS far "
+         "ORDER BY r",
+         [["R1", ["p1"]], ["R2", ["P2"]], ["R3", []]], True,
+         "the COLLECT's sort keys are typed like its other expressions (a distance there was "
+         "refused as not of points; held-out round 30)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
