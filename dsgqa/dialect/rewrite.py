@@ -129,6 +129,8 @@ from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
 from dsgqa.dialect.outer_values import pass_outer_values
 from dsgqa.dialect.pair_tables import REWRITE as PAIR_TABLES
 from dsgqa.dialect.pair_tables import tabulate_nested_quantifiers
+from dsgqa.dialect.passing_withs import REWRITE as PASSING_WITHS
+from dsgqa.dialect.passing_withs import drop_passing_withs
 from dsgqa.dialect.path_filter import REWRITE as PATH_FILTER
 from dsgqa.dialect.path_filter import push_path_filters
 from dsgqa.dialect.path_items import REWRITE as PATH_ITEMS
@@ -408,6 +410,9 @@ class Rewriter:
         if (_SUBQUERY_BRACE.search(self.source) or _COLLECT_BRACE.search(self.source)) \
                 and unroll_written_lists(root):
             self.note(WRITTEN_LISTS)
+        if (_COLLECT_BRACE.search(self.source) or _SUBQUERY_BRACE.search(self.source)) \
+                and drop_passing_withs(root):
+            self.note(PASSING_WITHS)
         if (_COLLECT_BRACE.search(self.source) or _SUBQUERY_BRACE.search(self.source)) \
                 and comprehend_collect_subqueries(root):
             self.note(COLLECT_SUBQUERIES)

@@ -313,13 +313,13 @@ def bare(node: object) -> object:
     return node
 
 
-_BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})
+BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})
 
 
 def declared_names(node: Tree) -> set[str]:
     """Every name a clause or a subquery's body declares (over-approximated)."""
     return {plain_name(child) for sub in node.iter_subtrees_topdown()
-            if sub.data in _BINDING_PARENTS
+            if sub.data in BINDING_PARENTS
             for child in sub.children if isinstance(child, Tree) and child.data == "name"}
 
 
@@ -334,7 +334,7 @@ def declared_outside_subqueries(node: Tree) -> set[str]:
         for child in sub.children:
             if not isinstance(child, Tree):
                 continue
-            if child.data == "name" and sub.data in _BINDING_PARENTS:
+            if child.data == "name" and sub.data in BINDING_PARENTS:
                 found.add(plain_name(child))
             else:
                 stack.append(child)

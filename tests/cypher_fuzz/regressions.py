@@ -1656,6 +1656,13 @@ CASES: list[Case] = [
          [["R1", ["p1"]], ["R2", ["P2"]], ["R3", []]], True,
          "the COLLECT's sort keys are typed like its other expressions (a distance there was "
          "refused as not of points; held-out round 30)"),
+    Case("subquery_with_a_with_that_passes_names_on",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, COLLECT { MATCH (r)-[:CONTAINS]->(m) WITH m "
+         "WHERE m.class = 'floor' RETURN m.nodeSymbol } AS fs, COUNT { MATCH (r)-[:CONTAINS]->(m) "
+         "WITH m MATCH (m)-[:CONTAINS]->(r) RETURN r } AS inside ORDER BY r",
+         [["R1", ["P1"], 1], ["R2", ["P2"], 1], ["R3", [], 0]], True,
+         "a WITH passing names on goes, its WHERE joining the MATCH's (refused before; held-out "
+         "h3020); after `WITH m`, r is a new variable: what m contains"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
