@@ -46,6 +46,7 @@ from dsgqa.dialect.captures import positions_of
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.trees import (
+    binds,
     call,
     child_of,
     clone,
@@ -147,6 +148,7 @@ class Endpoints:
     def __init__(self, names: FreshNames, note: Callable[[str], None]) -> None:
         self.names = names
         self.note = note
+        self.rebound: set[str] = set()   # names the clause being read binds again
 
     def run(self, root: Tree) -> None:
         if not any(_endpoint_function(c) for c in root.iter_subtrees_topdown()):
@@ -165,6 +167,9 @@ class Endpoints:
                 self._bind(clause, bindings)
                 self.paths.update(_directed_paths(clause))
                 self.path_names |= _named_paths(clause)
+            # names a comprehension, quantifier or reduce() binds again in this clause: an
+            # endpoint written as such a name would read the lambda's value
+            self.rebound = {n for sub in clause.iter_subtrees() for n in binds(sub)}
             self._rewrite_in(clause, bindings)
             if clause.data == "with_clause":
                 _after_with(clause, bindings, self.names.generated)
@@ -191,8 +196,8 @@ class Endpoints:
             elif _path_endpoint(child):
                 node.children[i] = self._path_end(child, key=None,
                                                   whole_item=node.data == "proj_item")
-            elif child.data == "compare" and self._compared(child, bindings) is not None:
-                node.children[i] = self._compared(child, bindings)
+            elif child.data == "compare" and (compared := self._compared(child, bindings)):
+                node.children[i] = compared
             elif child.data == "prop" and _endpoint_call(child.children[0]):
                 node.children[i] = self._replace(child.children[0], bindings,
                                                  key=child.children[1])
@@ -212,6 +217,9 @@ class Endpoints:
         if binding is None:
             raise DialectError(f"{shown}: {rel} is not a relationship bound by a single "
                                "hop in scope, so its stored direction is unknown on Kuzu")
+        if self._shadowed(rel, binding):
+            raise DialectError(f"{shown} beside a comprehension that binds the name of the "
+                               "relationship or of one of its ends again")
         relationship = endpoint_call.children[1]
         may_be_null = getattr(relationship, "nullable", True)
         if key is None and may_be_null and not whole_item:
@@ -242,6 +250,12 @@ class Endpoints:
         return null_when_null(relationship,
                               tree("case_expr", tree("case_when", is_src, pick[0]), pick[1]))
 
+    def _shadowed(self, rel: str, binding: _Binding) -> bool:
+        """Whether the clause binds the relationship's name, or a named end's, again."""
+        ends = {plain_name(n) for n in (_node_name(end) for end in binding.ends)
+                if n is not None}
+        return bool(({rel} | ends) & self.rebound)
+
     def _compared(self, compare: Tree, bindings: dict[str, _Binding]) -> Tree | None:
         """`startNode(e) = x` or `<>` of a relationship an undirected hop binds: the comparison
         made with the end that is its stored start (a node-valued CASE in a comparison stops
@@ -255,7 +269,8 @@ class Endpoints:
             fname, rel = found
             binding = bindings.get(rel)
             other = compare.children[2 - side]
-            if binding is None or binding.directed or not binding.alive or (
+            if binding is None or binding.directed or not binding.alive \
+                    or self._shadowed(rel, binding) or (
                     isinstance(other, Tree) and any(_endpoint_function(sub) is not None
                                                     for sub in other.iter_subtrees())):
                 return None

@@ -56,8 +56,9 @@ def is_null_operation(node: Tree) -> bool:
         return False
     if node.data == "compare":
         fits = str(op) in _COMPARISONS and not any(t.startswith("list<") for t in types)
-    else:
-        fits = str(op) in _ARITHMETIC and all(t in _ARITHMETIC_TYPES for t in types)
+    else:   # text has `+` only: Neo4j refuses `'a' - null` as a type error
+        fits = str(op) in _ARITHMETIC and all(t in _ARITHMETIC_TYPES for t in types) \
+            and (str(op) == "+" or "str" not in types)
     return fits and _cannot_raise(left) and _cannot_raise(right)
 
 

@@ -289,14 +289,18 @@ def tabulate_nested_quantifiers(root: Tree, names: FreshNames) -> bool:
         return tables.items
 
     def filter_after(clauses: list[Tree], k: int) -> Splice | None:
-        """A WITH's WHERE, or a MATCH's that is not OPTIONAL: the tables in a `WITH *` after
-        the clause, which takes the WHERE over (the same rows: a MATCH's WHERE filters its
-        matches, a WITH's its projected rows, and nothing runs between)."""
+        """A WITH's WHERE, or a MATCH's that is neither OPTIONAL nor a shortest path's: the
+        tables in a `WITH *` after the clause, which takes the WHERE over (the same rows: a
+        MATCH's WHERE filters its matches, a WITH's its projected rows, and nothing runs
+        between)."""
         clause = clauses[k]
         where = next((c for c in clause.children if isinstance(c, Tree) and c.data == "where"),
                      None)
-        if where is None or (clause.data == "match" and is_optional(clause)) \
-                or clause.data not in ("match", "with_clause"):
+        if where is None or clause.data not in ("match", "with_clause") \
+                or (clause.data == "match" and (is_optional(clause) or any(
+                    sub.data == "path_function" for sub in clause.iter_subtrees()))):
+            # (a shortestPath's WHERE is part of its search: Neo4j finds the shortest path
+            # that passes it)
             return None
         if clause.data == "match":
             before = getattr(clause, "scope_before", None)

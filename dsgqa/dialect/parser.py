@@ -104,6 +104,9 @@ class _Shorthands(Transformer):
         subject, expression = children
         if isinstance(subject, Tree) and subject.data == "has_label":
             inner_subject, inner_expression = subject.children
+            if any(part.data != "label_term" for part in (inner_expression, expression)):
+                raise CypherSyntaxError("Mixing label expression symbols ('|', '&', '!', and "
+                                        "'%') with colon (':') between labels is not allowed")
             return Tree("has_label", [inner_subject,
                                       Tree("label_and", [inner_expression, expression])])
         return Tree("has_label", children)

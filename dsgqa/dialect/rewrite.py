@@ -194,6 +194,7 @@ from dsgqa.dialect.types import (
     FLOAT_SUM,
     KUZU_SCALAR_TYPES,
     NODE_KEYS,
+    NUMBERS,
     OBJECT_KEYS,
     POINT_2D,
     POINT_PROPERTIES,
@@ -1868,6 +1869,9 @@ def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
     ties up, -1.5 -> -1.0, held to a long); Kuzu's round goes away from zero. With a precision
     or a rounding mode Neo4j rounds the decimal digits Java prints (`functions.neo4j_round`)."""
     _arity("round", args, 1, 2, 3)
+    if node.child_types[1] not in (*NUMBERS, "null", UNKNOWN):
+        # the CASTs below would read a number from text; Neo4j raises a type error
+        raise DialectError(f"round() of a {node.child_types[1]} (Neo4j raises a type error)")
     if len(args) == 1 or (len(args) == 2 and _int_value(args[1]) == 0):
         rw.note("round(x)->neo4j_math_round")
         return call("neo4j_math_round", cast(args[0], "DOUBLE"))

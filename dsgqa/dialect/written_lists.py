@@ -11,7 +11,8 @@ element, in order, so it is written out as that list:
     RETURN [COUNT { .. WHERE m.class = 'floor' }, COUNT { .. WHERE m.class = 'surface' }]
 
 which the subquery passes translate as any other. Only a comprehension without a WHERE, over a
-list of at most `_MOST` literals, whose mapping does not bind the variable's name again.
+list of at most `_MOST` literals, whose mapping does not bind the variable's name again (in a
+pattern, a comprehension, a quantifier or reduce()).
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import NON_NULL_LITERALS, clone, declared_names, mentions, substitute
+from dsgqa.dialect.trees import (
+    NON_NULL_LITERALS,
+    binds,
+    clone,
+    declared_names,
+    mentions,
+    substitute,
+)
 
 REWRITE = "comprehension over a written list->list of its values"
 _MOST = 32
@@ -41,7 +49,8 @@ def _unrollable(node: Tree) -> tuple[str, list[Tree], Tree] | None:
     if not 0 < len(elements) <= _MOST or not all(
             isinstance(e, Tree) and e.data in _LITERALS for e in elements):
         return None
-    if not isinstance(mapping, Tree) or variable in declared_names(mapping) or not any(
+    if not isinstance(mapping, Tree) or variable in declared_names(mapping) \
+            or any(variable in binds(sub) for sub in mapping.iter_subtrees()) or not any(
             sub.data == "subquery" and mentions(sub, {variable})
             for sub in mapping.iter_subtrees()):
         return None

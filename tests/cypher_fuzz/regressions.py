@@ -1663,6 +1663,30 @@ CASES: list[Case] = [
          [["R1", ["P1"], 1], ["R2", ["P2"], 1], ["R3", [], 0]], True,
          "a WITH passing names on goes, its WHERE joining the MATCH's (refused before; held-out "
          "h3020); after `WITH m`, r is a new variable: what m contains"),
+    Case("shortest_path_where_with_nested_quantifiers",
+         "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-(b:Room "
+         "{nodeSymbol: 'R3'})) WHERE all(n IN nodes(p) WHERE all(k IN ['R9'] WHERE "
+         "n.nodeSymbol <> k)) RETURN [n IN nodes(p) | n.nodeSymbol] AS ns",
+         [[["R1", "R2", "R3"]]], False,
+         "a shortest path's WHERE is part of its search: it stays on its MATCH (a review found "
+         "it moved to a WITH after, which filtered the shortest path instead)"),
+    Case("endpoint_compared_with_a_comprehension_variable",
+         "MATCH (a:Room)-[e:ROOM_CONNECTED]-(b:Room) WHERE a.nodeSymbol = 'R1' "
+         "RETURN startNode(e).nodeSymbol AS st, [a IN [b] | startNode(e) = a] AS s ORDER BY st",
+         [["R1", [False]], ["R2", [True]]], True,
+         "inside the comprehension a is b (R2): an endpoint written as the name a would read "
+         "it (a review found both rows true)"),
+    Case("round_of_text_raises", "RETURN round('2.5') AS a", None, False,
+         "round() of a String is a type error in Neo4j (the CAST read the number)"),
+    Case("label_alternation_mixed_with_colons",
+         "MATCH (n) WHERE n:Room|Object:MeshPlace RETURN count(*) AS c", None, False,
+         "Neo4j 5 rejects `|` beside `:` between labels"),
+    Case("written_list_variable_bound_again_inside",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN [k IN ['floor', 'unknown'] | COUNT { MATCH "
+         "(r)-[:CONTAINS]->(m) WHERE m.class = k } + size([k IN [1, 2, 3] | k])] AS x",
+         [[[4, 4]]], False,
+         "the inner comprehension's k is its own (a review found the literal written there: "
+         "a syntax error charged to the model)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
