@@ -24,9 +24,12 @@ comparisons becomes the AND Neo4j defines (both engines refuse `a < b < c` outri
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from lark import Token, Tree
 
 from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.nan_values import may_be_nan
 from dsgqa.dialect.trees import (
     NON_NULL_LITERALS,
     all_of,
@@ -231,14 +234,20 @@ def _element_by_element(node: Tree, left: object, op: str, right: object) -> Tre
     return test if op == "=" else tree("not_", tree("paren", test))
 
 
-def compare_written_lists(node: Tree) -> Tree | None:
+def compare_written_lists(node: Tree, nan_names: Collection[str] | None) -> Tree | None:
     """`=`, `<>`, `<`, `<=`, `>` or `>=` of two written lists that may hold NULL, element by
     element as Neo4j compares them (`_element_by_element`, `_lexicographic`); None for any
-    other comparison. On the tree as parsed (after `note_null_free_operands`): a list of two
-    kinds of value is a struct once rewritten."""
+    other comparison, and where an element may be NaN (how Neo4j orders NaN inside a list is
+    not settled here; `nan_names` as `nan_values.nan_names` gives them). On the tree as
+    parsed (after `note_null_free_operands`): a list of two kinds of value is a struct once
+    rewritten."""
     if len(node.children) != 3 or all(getattr(node, "null_free", (True, True))):
         return None
     left, op, right = node.children
+    if nan_names is not None and any(
+            isinstance(side, Tree) and side.data == "list_literal"
+            and any(may_be_nan(e, nan_names) for e in side.children) for side in (left, right)):
+        return None
     if str(op) in _EQUALITY:
         return _element_by_element(node, left, str(op), right)
     if str(op) in _ORDERING:

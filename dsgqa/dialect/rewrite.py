@@ -1108,7 +1108,7 @@ class Rewriter:
         chain = chained_comparison(node)
         if chain is None:
             note_null_free_operands(node)
-            pairwise = compare_written_lists(node)
+            pairwise = compare_written_lists(node, self.nan_names)
             if pairwise is not None:
                 self.note(CROSS_TYPES)
                 return pairwise
