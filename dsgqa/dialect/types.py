@@ -31,6 +31,27 @@ UNKNOWN = "?"
 # (`float_sums.py`).
 FLOAT_SUM = "float_sum"
 NUMBERS = frozenset({"int", "float", "number", FLOAT_SUM})
+
+
+class WrittenMap(str):
+    """The type `map` of a map the query writes, with its fields' types: `toString(w.x)` of
+    `UNWIND [{x: 0, y: -10}, ..] AS w` is of an integer. Equal to "map" wherever a type is
+    compared; a lambda's or a WITH's new meaning of a name replaces it as any type."""
+
+    fields: dict[str, str]
+
+    def __new__(cls, fields: dict[str, str]) -> WrittenMap:
+        made = super().__new__(cls, "map")
+        made.fields = fields
+        return made
+
+    @classmethod
+    def together(cls, maps: list[WrittenMap]) -> str:
+        """The type of one of several written maps (an UNWIND of their list): their fields
+        where every map has the same keys, each field's types unified; else a plain map."""
+        if any(set(m.fields) != set(maps[0].fields) for m in maps):
+            return "map"
+        return cls({key: unify_results([m.fields[key] for m in maps]) for key in maps[0].fields})
 # A 2-D and a 3-D point are two kinds of value to Neo4j (never equal, no distance between
 # them) and two struct types to the engines.
 POINT_2D = "point2d"
@@ -88,6 +109,8 @@ def element(list_type: str) -> str:
 
 
 def _unify(types: list[str]) -> str:
+    if any(isinstance(t, WrittenMap) for t in types):
+        return unify_results(types)
     known = [t for t in types if t not in ("null", UNKNOWN)]
     if not known:
         return UNKNOWN if UNKNOWN in types else "null"
@@ -100,6 +123,12 @@ def _unify(types: list[str]) -> str:
 
 def unify_results(types: list[str]) -> str:
     """The type of a CASE or coalesce(): each row gives one of the results, with its own type."""
+    if any(isinstance(t, WrittenMap) for t in types):
+        known_maps = [t for t in types if t != "null"]
+        # the written maps' fields where every result is one of them with the same keys
+        return WrittenMap.together(known_maps) \
+            if all(isinstance(t, WrittenMap) for t in known_maps) else "map" \
+            if all(t == "map" for t in known_maps) else _unify([str(t) for t in types])
     known = {t for t in types if t not in ("null", UNKNOWN)}
     if known and all(t.startswith("list<") for t in known):   # element by element
         return f"list<{unify_results([element(t) for t in known])}>"
@@ -255,6 +284,10 @@ class TypeAnnotator:
             source, alias = clause.children
             scope = dict(scope)
             scope[plain_name(alias)] = element(self.expr(source, scope))
+            written = [c.ctype for c in source.children] if source.data == "list_literal" \
+                else []
+            if written and all(isinstance(t, WrittenMap) for t in written):
+                scope[plain_name(alias)] = WrittenMap.together(written)
             self.computed.add(plain_name(alias))
             self.uniform.discard(plain_name(alias))
             return scope
@@ -377,9 +410,8 @@ class TypeAnnotator:
             elements = [self.expr(c, scope) for c in node.children]
             return f"list<{unify_results(elements)}>" if elements else f"list<{UNKNOWN}>"
         if kind == "map_literal":
-            for entry in node.children:
-                self.expr(entry.children[1], scope)
-            return "map"
+            return WrittenMap({plain_name(entry.children[0]): self.expr(entry.children[1], scope)
+                               for entry in node.children})
         if kind == "index":
             base = self.expr(node.children[0], scope)
             self.expr(node.children[1], scope)
@@ -420,6 +452,8 @@ class TypeAnnotator:
             return property_type(key)
         if base in POINTS:
             return "float" if key in POINT_FIELDS else UNKNOWN
+        if isinstance(base, WrittenMap):
+            return base.fields.get(key, UNKNOWN)
         return UNKNOWN
 
     def _case(self, node: Tree, scope: dict[str, str]) -> str:
@@ -553,7 +587,8 @@ class TypeAnnotator:
         if init.data == "compare" and init.children[0].data == "var":
             start = self.expr(init.children[2], scope)
             bound.append(plain_name(init.children[0].children[0]))
-            inner[bound[0]] = start
+            # the accumulator holds the steps' maps too, whose fields may differ from the start's
+            inner[bound[0]] = "map" if isinstance(start, WrittenMap) else start
         if body.data == "pipe_arg":
             step = self._inside(bound, lambda: self._bound(body.children[0], body.children[1],
                                                            inner))

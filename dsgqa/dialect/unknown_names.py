@@ -30,7 +30,7 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.label_expressions import allowed_labels, alternation
 from dsgqa.dialect.trees import call, child_of, function_name, name, read_key, tree
-from dsgqa.dialect.types import LAYOUT_KEYS, ctype
+from dsgqa.dialect.types import LAYOUT_KEYS, WrittenMap, ctype
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
 REWRITE = "unknown label, type or key->matches nothing / NULL"
@@ -156,8 +156,9 @@ def _base_type(base: object) -> str:
 
 def _unknown(base: str, key: str) -> bool:
     """Whether no node (or, for a relationship, no relationship: Heracles' have no properties)
-    has the key."""
-    return base == "rel" or (base == "node" and key not in LAYOUT_KEYS)
+    has the key, or a map the query writes does not (`WITH {a: 1} AS m RETURN m.b`)."""
+    return base == "rel" or (base == "node" and key not in LAYOUT_KEYS) or (
+        isinstance(base, WrittenMap) and key not in base.fields)
 
 
 def null_unknown_keys(root: Tree) -> bool:

@@ -1687,6 +1687,18 @@ CASES: list[Case] = [
          [[[4, 4]]], False,
          "the inner comprehension's k is its own (a review found the literal written there: "
          "a syntax error charged to the model)"),
+    Case("fields_of_written_maps",
+         "UNWIND [{x: 0, y: -10}, {x: -10, y: -20}] AS w WITH w, {a: 1, b: 'x'} AS m "
+         "RETURN toString(w.x) + ',' + toString(w.y) AS k, toString(m.a) + m.b AS s, m.c AS c "
+         "ORDER BY k",
+         [["-10,-20", "1x", None], ["0,-10", "1x", None]], True,
+         "a written map's fields have the types written (toString() of them was refused; "
+         "held-out h2833), and a key it does not write is NULL (an engine error before)"),
+    Case("fields_of_two_written_maps_in_one_value",
+         "UNWIND [1, 2] AS i WITH CASE WHEN i = 1 THEN {a: 1} ELSE {b: 2} END AS m "
+         "RETURN m.b AS b",
+         [[None], [2]], False,
+         "the two maps have other keys: neither's fields type the value"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
