@@ -72,11 +72,27 @@ def may_be_nan(node: object, names: Collection[str]) -> bool:
     if kind in ("int_lit", "float_lit"):
         return False
     if kind == "arith" and ctype(node) == "float" and _makes_nan(str(node.children[1]),
-                                                                 node.children[2]):
+                                                                 node.children[2]) \
+            and not _nonzero_over_integer(node):
         return True
     if kind == "call" and function_name(node.children[0]).lower() in _NAN_FUNCTIONS:
         return True
     return any(may_be_nan(child, names) for child in node.children[1 if kind == "call" else 0:])
+
+
+def _nonzero_over_integer(node: Tree) -> bool:
+    """`1.0 / size(xs)`: a non-zero literal divided by an integer is a number or an infinity,
+    never NaN (an integer is never NaN nor infinite)."""
+    left, op, right = node.children
+    literal = left.children[0] if isinstance(left, Tree) and left.data == "paren" else left
+    if str(op) != "/" or ctype(right) != "int" or not isinstance(literal, Tree) \
+            or literal.data not in ("int_lit", "float_lit"):
+        return False
+    text = str(literal.children[0])
+    try:
+        return (int(text, 0) if literal.data == "int_lit" else float(text)) != 0
+    except ValueError:   # a spelling Python reads otherwise: may be zero
+        return False
 
 
 def _makes_nan(op: str, right: object) -> bool:

@@ -49,9 +49,10 @@ _QUOTED_CALL = re.compile(r"`[^`]*`\s*\(")   # `pow`(2, 3) is a call of pow
 _NOT_CALLS = frozenset({
     "match", "where", "and", "or", "xor", "not", "in", "call", "exists", "count", "collect",
     "return", "with", "unwind", "as", "when", "then", "else", "case", "is", "optional",
-    "shortestpath", "allshortestpaths", "distinct", "by", "union", "all", "contains", "ends",
-    "starts", "skip", "limit", "order", "yield", "desc", "asc", "descending", "ascending",
-})
+    "shortestpath", "allshortestpaths", "distinct", "by", "union", "all", "skip", "limit",
+    "order", "yield", "desc", "asc", "descending", "ascending",
+})   # not `contains`: `contains(a, b)` is no Neo4j function, and the tree tells it from the
+#      operator (`x CONTAINS ('a')`)
 
 
 def may_call_unknown_functions(text: str) -> bool:

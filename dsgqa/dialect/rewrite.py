@@ -2101,8 +2101,11 @@ def _element_id(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("elementId", args, 1)
     rw.note("elementId->CAST(id)")
     # Neo4j's element ids are opaque strings; the internal id as text is one too, unique and
-    # stable within a database, so comparisons that break symmetry keep their meaning.
-    return cast(call("id", args[0]), "STRING")
+    # stable within a database, so comparisons that break symmetry keep their meaning. Neo4j 5
+    # writes its own as '4:<database>:<id>': never equal to the text of an id() (`elementId(n) =
+    # toString(id(n))` is false there), so the engine's gets a prefix of the same kind.
+    return null_when_null(args[0], arith(tree("str_lit", Token("STRING", "'4:'")), "+",
+                                         cast(call("id", clone(args[0])), "STRING")))
 
 
 # Neo4j aggregates computed by a function of collect(x) (dsgqa/dialect/functions.py).
