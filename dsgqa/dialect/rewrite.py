@@ -36,6 +36,7 @@ from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.collect_subqueries import REWRITE as COLLECT_SUBQUERIES
 from dsgqa.dialect.collect_subqueries import comprehend_collect_subqueries
+from dsgqa.dialect.compile_errors import refuse_compile_errors
 from dsgqa.dialect.computed_labels import REWRITE as COMPUTED_LABELS
 from dsgqa.dialect.computed_labels import read_computed_labels
 from dsgqa.dialect.computed_nodes import REWRITE as COMPUTED_NODES
@@ -395,6 +396,7 @@ class Rewriter:
             refuse_unknown_functions(root)   # on the model's calls, before a pass writes any
         if "!=" in self.source:
             refuse_bang_equals(root)
+        refuse_compile_errors(root)   # on the query as written
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
         if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):

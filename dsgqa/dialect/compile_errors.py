@@ -1,0 +1,101 @@
+"""Queries Neo4j 5 rejects when it compiles them: a syntax error here too.
+
+The grammar reads more than Neo4j accepts, and the engines refuse some of it with binder
+messages that also fire on valid Neo4j (Kuzu's "nested aggregation" does for a quantifier over a
+collected list), so the engine's refusal could only be `dialect`: the model went uncharged for
+its own error. Each check here is Neo4j's semantic analysis of the query as written:
+
+- an aggregate inside an aggregate (`max(count(m))`): "Can't use aggregate functions inside
+  of aggregate functions.";
+- a query that does not end in RETURN (`MATCH (r) WITH r`): "Query cannot conclude with ...";
+- one relationship variable for two relationships of one MATCH (`(a)-[e]->(b)-[e]->(c)`);
+- `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`).
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.order_barrier import AGGREGATES
+from dsgqa.dialect.trees import (
+    child_of,
+    declared_outside_subqueries,
+    function_name,
+    rel_detail,
+)
+
+_CONCLUDING = {"with_clause": "WITH", "match": "MATCH", "unwind": "UNWIND"}
+
+
+def _aggregate(node: Tree) -> str | None:
+    """The name of the aggregate `node` calls, or None."""
+    if node.data in ("call", "call_distinct", "call_star") and isinstance(node.children[0], Tree):
+        fname = function_name(node.children[0]).lower()
+        return fname if fname in AGGREGATES else None
+    return None
+
+
+def _nested_aggregates(node: Tree, inside: bool) -> None:
+    if node.data == "subquery":   # COUNT { } / COLLECT { } aggregate their own rows
+        return
+    is_aggregate = _aggregate(node) is not None
+    if is_aggregate and inside:
+        raise CypherSyntaxError("Can't use aggregate functions inside of aggregate functions.")
+    for child in node.children:
+        if isinstance(child, Tree):
+            _nested_aggregates(child, inside or is_aggregate)
+
+
+def _repeated_relationships(match: Tree) -> None:
+    """Within the MATCH's own patterns (a subquery or a WHERE may read the same relationship
+    again: that is the one the MATCH bound)."""
+    seen: set[str] = set()
+    stack = [child_of(match, "pattern_list")]
+    while stack:
+        sub = stack.pop()
+        if sub is None or sub.data in ("subquery", "map_literal", "where"):
+            continue
+        stack.extend(reversed([c for c in sub.children if isinstance(c, Tree)]))
+        if sub.data.startswith("rel_") and sub.data != "rel_detail":
+            detail = rel_detail(sub)
+            named = next((c for c in detail.children if isinstance(c, Tree)
+                          and c.data == "name"), None) if detail is not None else None
+            if named is None:
+                continue
+            name = plain_name(named)
+            if name in seen:
+                raise CypherSyntaxError(f"Cannot use the same relationship variable '{name}' "
+                                        "for multiple relationships")
+            seen.add(name)
+
+
+def _top_level_parts(root: Tree) -> list[Tree]:
+    query = root.children[0] if root.data == "start" else root
+    return [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
+
+
+def refuse_compile_errors(root: Tree) -> None:
+    """Raise Neo4j's `CypherSyntaxError` for the first such error in the parsed query."""
+    _nested_aggregates(root, False)
+    for match in root.iter_subtrees():
+        if match.data == "match":
+            _repeated_relationships(match)
+    for part in _top_level_parts(root):
+        clauses = [c for c in part.children if isinstance(c, Tree)]
+        if clauses and clauses[-1].data in _CONCLUDING:
+            raise CypherSyntaxError(f"Query cannot conclude with {_CONCLUDING[clauses[-1].data]}"
+                                    " (must be a RETURN clause, a FINISH clause, an update "
+                                    "clause, a unit subquery call, or a procedure call with no "
+                                    "YIELD)")
+        declared: set[str] = set()
+        for clause in clauses:
+            if clause.data.startswith("call"):
+                break   # a CALL { } returns names its body declares
+            if clause.data == "return_clause" and not declared and any(
+                    isinstance(c, Token) for c in child_of(clause.children[0],
+                                                           "proj_items").children):
+                raise CypherSyntaxError("RETURN * is not allowed when there are no variables "
+                                        "in scope")
+            declared |= declared_outside_subqueries(clause)
