@@ -956,6 +956,11 @@ class Rewriter:
     def r_prop(self, node: Tree) -> Tree:
         point_type = node.child_types[0] if node.child_types else None
         key = plain_name(node.children[1])
+        if point_type is not None and point_type.startswith("list<"):
+            # `collect(m) AS places .. places.class`: Neo4j's semantic analysis rejects it
+            raise CypherSyntaxError("Type mismatch: expected Map, Node, Relationship, Point, "
+                                    "Duration, Date, Time, LocalTime, LocalDateTime or DateTime "
+                                    f"but was a list (reading .{key})")
         if point_type in POINT_TYPES and key in _POINT_CRS:
             # Every point here is cartesian: its crs and srid follow from its dimension.
             self.note("point crs/srid->literal")

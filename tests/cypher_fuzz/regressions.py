@@ -1727,6 +1727,9 @@ CASES: list[Case] = [
          "RETURN count(*) AS n", [[4]], False,
          "the subquery's e is the relationship the MATCH bound: each of the four stored "
          "connections joins its two rooms"),
+    Case("property_of_a_list",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect(m) AS places RETURN places.class AS c",
+         None, False, "Neo4j: Type mismatch (a list has no properties; held-out h3344)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
