@@ -14,6 +14,8 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
 
 from __future__ import annotations
 
+import re
+
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
@@ -27,6 +29,9 @@ from dsgqa.dialect.trees import (
 )
 
 _CONCLUDING = {"with_clause": "WITH", "match": "MATCH", "unwind": "UNWIND"}
+_AGGREGATE_CALL = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",
+                             re.IGNORECASE)
+_NAMED_RELATIONSHIP = re.compile(r"\[\s*`?\w")
 
 
 def _aggregate(node: Tree) -> str | None:
@@ -76,12 +81,15 @@ def _top_level_parts(root: Tree) -> list[Tree]:
     return [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
 
 
-def refuse_compile_errors(root: Tree) -> None:
-    """Raise Neo4j's `CypherSyntaxError` for the first such error in the parsed query."""
-    _nested_aggregates(root, False)
-    for match in root.iter_subtrees():
-        if match.data == "match":
-            _repeated_relationships(match)
+def refuse_compile_errors(root: Tree, text: str) -> None:
+    """Raise Neo4j's `CypherSyntaxError` for the first such error in the parsed query; `text`,
+    the query's, says which checks can find one (each walk costs time on every query)."""
+    if len(_AGGREGATE_CALL.findall(text)) > 1:
+        _nested_aggregates(root, False)
+    if _NAMED_RELATIONSHIP.search(text):
+        for match in root.iter_subtrees():
+            if match.data == "match":
+                _repeated_relationships(match)
     for part in _top_level_parts(root):
         clauses = [c for c in part.children if isinstance(c, Tree)]
         if clauses and clauses[-1].data in _CONCLUDING:
@@ -90,7 +98,7 @@ def refuse_compile_errors(root: Tree) -> None:
                                     "clause, a unit subquery call, or a procedure call with no "
                                     "YIELD)")
         declared: set[str] = set()
-        for clause in clauses:
+        for clause in clauses if "*" in text else ():
             if clause.data.startswith("call"):
                 break   # a CALL { } returns names its body declares
             if clause.data == "return_clause" and not declared and any(

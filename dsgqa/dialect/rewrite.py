@@ -396,7 +396,7 @@ class Rewriter:
             refuse_unknown_functions(root)   # on the model's calls, before a pass writes any
         if "!=" in self.source:
             refuse_bang_equals(root)
-        refuse_compile_errors(root)   # on the query as written
+        refuse_compile_errors(root, self.source)   # on the query as written
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
         if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):
