@@ -68,6 +68,7 @@ from dsgqa.dialect.trees import (
     reads,
     rel_detail,
     scope_after,
+    shape,
     splice_clauses,
     tree,
     var,
@@ -308,10 +309,12 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
         _carry_outer(clauses, outer, before, names, later_star)
     if len(projection.children) > 2 or (len(projection.children) == 2
                                          and not is_distinct(projection)):
-        if has_aggregate(items):
+        if has_aggregate(items) and (_keyless(items) or is_distinct(projection)):
             raise _refuse("ordering or limiting aggregated rows of each outer row")
         outer = _distinct_outer(before, names, later_star)
-        if is_distinct(projection):
+        if has_aggregate(items):
+            clauses, ret = _groups_first(clauses, ret, outer)
+        elif is_distinct(projection):
             clauses, ret = _distinct_first(clauses, ret, outer)
         return [*clauses, *_first_rows(ret, clauses, imported, outer, names)], len(before)
     if aggregating:
@@ -416,6 +419,35 @@ def _distinct_first(clauses: list[Tree], ret: Tree, outer: list[str]
     plain = tree("return_clause", tree("projection", tree(
         "proj_items", *[tree("proj_item", var(item_name(i))) for i in items.children]), *rest))
     return [*clauses, distinct], plain
+
+
+def _groups_first(clauses: list[Tree], ret: Tree, outer: list[str]
+                  ) -> tuple[list[Tree], Tree]:
+    """`RETURN k, count(*) AS n ORDER BY n DESC LIMIT 1` per outer row (the most common class
+    of each room): the groups first, per outer row (`WITH outer, k, count(*) AS n`, faithful
+    where no two outer rows are equal, which the caller checked), then the RETURN of their
+    names, sorted and cut. A sort key must be a returned column, by its name or its
+    expression (`ORDER BY count(*)`): after the grouping WITH nothing else is in scope."""
+    projection = ret.children[0]
+    items = child_of(projection, "proj_items")
+    columns = {shape(item.children[0]): item_name(item) for item in items.children}
+    if any(name is None for name in columns.values()):
+        raise _refuse("returning a value without a name (AS)")
+    order = child_of(projection, "order")
+    for sort_item in order.children if order is not None else ():
+        key = sort_item.children[0]
+        if key.data == "var" and plain_name(key.children[0]) in columns.values():
+            continue
+        if shape(key) not in columns:
+            raise _refuse("ordering aggregated rows of each outer row by a value not returned")
+        sort_item.children[0] = var(columns[shape(key)])
+    grouped = tree("with_clause", tree("projection", tree(
+        "proj_items", *[tree("proj_item", var(n)) for n in outer
+                        if n not in columns.values()], *items.children)))
+    rest = [c for c in projection.children if isinstance(c, Tree) and c.data != "proj_items"]
+    plain = tree("return_clause", tree("projection", tree(
+        "proj_items", *[tree("proj_item", var(n)) for n in columns.values()]), *rest))
+    return [*clauses, grouped], plain
 
 
 def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[str],

@@ -1730,6 +1730,12 @@ CASES: list[Case] = [
     Case("property_of_a_list",
          "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect(m) AS places RETURN places.class AS c",
          None, False, "Neo4j: Type mismatch (a list has no properties; held-out h3344)"),
+    Case("call_top_group_of_each_outer_row",
+         "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN m.class AS k, count(*) AS n "
+         "ORDER BY count(*) DESC, k LIMIT 1 } RETURN r.nodeSymbol AS r, k, n ORDER BY r",
+         [["R1", "floor", 1], ["R2", "floor", 1]], True,
+         "the groups of each room, sorted and cut per room; R3 has none, so no row (refused "
+         "before; held-out h3225)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
