@@ -200,6 +200,7 @@ from dsgqa.dialect.types import (
     POINT_2D,
     POINT_PROPERTIES,
     UNKNOWN,
+    WrittenMap,
     annotate_types,
     ctype,
     element,
@@ -2063,10 +2064,13 @@ def _java_angle(factor: float, label: str) -> Callable[[Rewriter, Tree, list], T
 
 def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
     """keys(n): the layout's property names that are not NULL on n (an object without a box has
-    no bbox keys); NULL for a NULL node."""
+    no bbox keys); NULL for a NULL node. The same of a node's `properties()` held in a variable
+    (its struct has the layout's keys, NULL where the node has none)."""
     _arity("keys", args, 1)
-    if node.child_types[1] != "node":
-        raise DialectError("keys() of anything but a node")
+    kind = node.child_types[1]
+    stored = kind.fields if isinstance(kind, WrittenMap) and kind.stored else None
+    if kind != "node" and stored is None:
+        raise DialectError("keys() of anything but a node or its properties()")
     rw.note("keys->layout properties")
     subject = args[0]
     labels = getattr(subject, "labels", None)
@@ -2085,7 +2089,7 @@ def _keys(rw: Rewriter, node: Tree, args: list) -> Tree:
         element = rw.names.fresh("_k")
         return call("list_filter", tree("list_literal", *names),
                     tree("lambda_", name(element), tree("is_not_null", var(element))))
-    keys = layout_keys(labels)
+    keys = tuple(stored) if stored is not None else layout_keys(labels)
     by_label = present(keys) if keys is not None else tree(
         "case_expr", call("label", clone(subject)),
         tree("case_when", tree("str_lit", Token("STRING", "'Object'")), present(OBJECT_KEYS)),

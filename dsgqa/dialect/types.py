@@ -34,15 +34,18 @@ NUMBERS = frozenset({"int", "float", "number", FLOAT_SUM})
 
 
 class WrittenMap(str):
-    """The type `map` of a map the query writes, with its fields' types: `toString(w.x)` of
-    `UNWIND [{x: 0, y: -10}, ..] AS w` is of an integer. Equal to "map" wherever a type is
-    compared; a lambda's or a WITH's new meaning of a name replaces it as any type."""
+    """The type `map` of a map the query writes (or a node's `properties()`), with its fields'
+    types: `toString(w.x)` of `UNWIND [{x: 0, y: -10}, ..] AS w` is of an integer. Equal to
+    "map" wherever a type is compared; a lambda's or a WITH's new meaning of a name replaces it
+    as any type."""
 
     fields: dict[str, str]
+    stored: bool   # a node's properties(): a key whose value is NULL is no key of it
 
-    def __new__(cls, fields: dict[str, str]) -> WrittenMap:
+    def __new__(cls, fields: dict[str, str], stored: bool = False) -> WrittenMap:
         made = super().__new__(cls, "map")
         made.fields = fields
+        made.stored = stored
         return made
 
     @classmethod
@@ -51,7 +54,8 @@ class WrittenMap(str):
         where every map has the same keys, each field's types unified; else a plain map."""
         if any(set(m.fields) != set(maps[0].fields) for m in maps):
             return "map"
-        return cls({key: unify_results([m.fields[key] for m in maps]) for key in maps[0].fields})
+        return cls({key: unify_results([m.fields[key] for m in maps]) for key in maps[0].fields},
+                   stored=all(m.stored for m in maps))
 # A 2-D and a 3-D point are two kinds of value to Neo4j (never equal, no distance between
 # them) and two struct types to the engines.
 POINT_2D = "point2d"
@@ -483,6 +487,10 @@ class TypeAnnotator:
         if fname == "point" and args and args[0].data == "map_literal" and not any(
                 plain_name(entry.children[0]).lower() == "z" for entry in args[0].children):
             return POINT_2D
+        if fname == "properties" and arg_types == ["node"] and args[0].data == "var":
+            keys = layout_keys(getattr(args[0], "labels", None))
+            if keys is not None:   # the struct `Rewriter.node_property_map` writes
+                return WrittenMap({key: property_type(key) for key in keys}, stored=True)
         if fname in _FIXED_RESULT:
             return _FIXED_RESULT[fname]
         if fname in _SAME_AS_ARGUMENT:

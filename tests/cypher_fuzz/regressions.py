@@ -1736,6 +1736,13 @@ CASES: list[Case] = [
          [["R1", "floor", 1], ["R2", "floor", 1]], True,
          "the groups of each room, sorted and cut per room; R3 has none, so no row (refused "
          "before; held-out h3225)"),
+    Case("keys_of_properties_held_in_a_variable",
+         "MATCH (o:Object) WITH o.nodeSymbol AS s, properties(o) AS p "
+         "RETURN s, size(keys(p)) AS k, "
+         "'bbox_dim' IN keys(p) AS boxed, p.color AS c ORDER BY s",
+         [["O1", 6, True, None], ["O2", 4, False, None], ["O3", 6, True, None]], True,
+         "the keys of a node's properties() a WITH passed on: O2 has no box, so no bbox keys; "
+         "a key no node has is NULL (refused before; held-out h2927)"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
