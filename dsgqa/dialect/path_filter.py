@@ -24,7 +24,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
-from dsgqa.dialect.trees import clone, conjuncts, function_name, mentions, name, tree
+from dsgqa.dialect.trees import clone, conjuncts, function_name, mentions, name, reads, tree
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "shortestPath WHERE->recursive filter"
@@ -111,6 +111,11 @@ def push_path_filters(match: Tree, target: str, names: FreshNames) -> bool:
             quantifier, kind, bound, test = shape
             if mentions(test, {path}):
                 raise DialectError("a shortest-path filter that reads the path itself")
+            if reads(test) - {bound}:
+                # the engines' recursive filter sees its own variables only ("Variable avoid is
+                # not in scope")
+                raise DialectError("a shortest-path filter that reads a variable of the row "
+                                   f"({', '.join(sorted(reads(test) - {bound}))})")
 
             def holds(variable: str, test: Tree = test, bound: str = bound,
                       quantifier: str = quantifier) -> Tree:

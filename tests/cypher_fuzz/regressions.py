@@ -1743,6 +1743,13 @@ CASES: list[Case] = [
          [["O1", 6, True, None], ["O2", 4, False, None], ["O3", 6, True, None]], True,
          "the keys of a node's properties() a WITH passed on: O2 has no box, so no bbox keys; "
          "a key no node has is NULL (refused before; held-out h2927)"),
+    Case("shortest_path_avoiding_a_node_of_the_row",
+         "MATCH (avoid:Room {nodeSymbol: 'R2'}) MATCH (a:Room {nodeSymbol: 'R1'}), "
+         "(b:Room {nodeSymbol: 'R3'}) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-(b)) "
+         "WHERE none(n IN nodes(p) WHERE n = avoid) RETURN length(p) AS hops",
+         [], False,
+         "no path from R1 to R3 avoids R2; the engines' search filter cannot read the row's "
+         "avoid, so the query is refused, never charged to the model as an unknown variable"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
