@@ -74,7 +74,7 @@ LAYOUT_KEYS = frozenset(OBJECT_KEYS)
 def layout_keys(labels: frozenset[str] | None) -> tuple[str, ...] | None:
     """The property keys the layout gives a node its patterns allow these labels: an object's,
     or every other label's; None where both are possible (or the labels are not known)."""
-    if labels is not None and "Object" not in labels:
+    if labels is not None and labels and "Object" not in labels:
         return NODE_KEYS
     if labels == frozenset({"Object"}):
         return OBJECT_KEYS
@@ -237,6 +237,7 @@ class TypeAnnotator:
 
     def run(self, root: Tree) -> None:
         for single in _outer_single_queries(root):
+            self.labels = {}   # a UNION's parts bind their names apart
             self._single_query(single, {})
 
     def _subquery(self, node: Tree, scope: dict[str, str]) -> None:
@@ -294,6 +295,7 @@ class TypeAnnotator:
                 scope[plain_name(alias)] = WrittenMap.together(written)
             self.computed.add(plain_name(alias))
             self.uniform.discard(plain_name(alias))
+            self.labels.pop(plain_name(alias), None)   # a new name: any label
             return scope
         if kind in ("with_clause", "return_clause"):
             new_scope = self._projection(clause.children[0], scope)
@@ -311,12 +313,14 @@ class TypeAnnotator:
                 if sub.data == "node_pattern":
                     named = [c for c in sub.children if c.data == "name"]
                     if named:
-                        scope[plain_name(named[0])] = "node"
+                        bound = plain_name(named[0])
+                        if scope.get(bound) != "node":   # a new name: its own labels only
+                            self.labels.pop(bound, None)
+                        scope[bound] = "node"
                         allowed = pattern_labels(sub)
                         if allowed is not None:
-                            known = self.labels.get(plain_name(named[0]))
-                            self.labels[plain_name(named[0])] = \
-                                allowed if known is None else known & allowed
+                            known = self.labels.get(bound)
+                            self.labels[bound] = allowed if known is None else known & allowed
                 elif sub.data == "rel_detail":
                     named = [c for c in sub.children if c.data == "name"]
                     var_length = any(c.data == "var_length" for c in sub.children)
@@ -333,12 +337,19 @@ class TypeAnnotator:
         computed: set[str] = set()
         plain: set[str] = set()
         null_free: set[str] = set()
+        labels: dict[str, frozenset[str]] = {}   # the names passed on keep theirs
         for item in items.children:
             if isinstance(item, Token):  # *
                 new_scope.update(scope)
                 null_free |= self.null_free
+                labels.update({n: ls for n, ls in self.labels.items() if n in scope})
                 continue
             value = self.expr(item.children[0], scope)
+            if item.children[0].data == "var" \
+                    and plain_name(item.children[0].children[0]) in self.labels:
+                labels[plain_name(item.children[-1] if len(item.children) > 1
+                                  else item.children[0].children[0])] = \
+                    self.labels[plain_name(item.children[0].children[0])]
             if len(item.children) > 1:
                 alias = plain_name(item.children[1])
                 new_scope[alias] = value
@@ -355,6 +366,7 @@ class TypeAnnotator:
             elif item.children[0].data == "var":
                 new_scope[plain_name(item.children[0].children[0])] = value
         self.computed = (self.computed - plain) | computed
+        self.labels = labels
         kept = {plain_name(i.children[0].children[0]) for i in items.children
                 if isinstance(i, Tree) and len(i.children) == 1 and i.children[0].data == "var"}
         self.null_free = null_free | (self.null_free & kept)
@@ -527,6 +539,7 @@ class TypeAnnotator:
         names restored after."""
         outer = self.elements & set(bound)
         outer_null = self.null_elements & set(bound)
+        outer_labels = {n: self.labels.pop(n) for n in bound if n in self.labels}
         self.elements |= set(bound)
         if source is not None and self._may_hold_null(source):
             self.null_elements |= set(bound)
@@ -535,6 +548,7 @@ class TypeAnnotator:
         finally:
             self.elements = (self.elements - set(bound)) | outer
             self.null_elements = (self.null_elements - set(bound)) | outer_null
+            self.labels.update(outer_labels)
 
     def _may_hold_null(self, source: Tree) -> bool:
         """Whether a list may hold NULL: a literal of anything but nodes a MATCH bound, or a

@@ -1750,6 +1750,22 @@ CASES: list[Case] = [
          [], False,
          "no path from R1 to R3 avoids R2; the engines' search filter cannot read the row's "
          "avoid, so the query is refused, never charged to the model as an unknown variable"),
+    Case("keys_of_a_name_bound_again_in_a_union_part",
+         "MATCH (n:MeshPlace {nodeSymbol: 'P1'}) RETURN size(keys(n)) AS k UNION ALL "
+         "MATCH (n:Object {nodeSymbol: 'O1'}) RETURN size(keys(n)) AS k",
+         [[4], [6]], False,
+         "each UNION part binds n apart: O1's keys include its box (the labels of the first "
+         "part's n were kept, and O1 got a mesh place's four keys; a review found it)"),
+    Case("keys_of_a_name_renamed_or_bound_again",
+         "MATCH (n:Room {nodeSymbol: 'R1'})-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "WITH o AS n RETURN size(keys(n)) AS k, size(keys(properties(n))) AS kp",
+         [[6, 6]], False,
+         "after `WITH o AS n`, n is the object (its labels came from the room before)"),
+    Case("properties_of_a_name_matched_again",
+         "MATCH (n:Room) WITH n.class AS c MATCH (n:Object) WITH properties(n) AS p "
+         "RETURN size(keys(p)) AS k, p.bbox_dim IS NOT NULL AS boxed, count(*) AS cnt",
+         [[6, True, 6], [4, False, 3]], False,
+         "n is a new variable in the second MATCH: the objects' keys, not the rooms'"),
     Case("regex_java_rejects",
          "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ 'ch{air' AS a ORDER BY s",
          None, True,
