@@ -54,7 +54,6 @@ from dsgqa.dialect.trees import (
     all_named,
     call,
     child_of,
-    clone,
     declared_names,
     function_name,
     hops,
@@ -72,6 +71,7 @@ from dsgqa.dialect.trees import (
     splice_clauses,
     tree,
     var,
+    window,
 )
 from dsgqa.dialect.uniqueness import FreshNames
 
@@ -450,6 +450,14 @@ def _groups_first(clauses: list[Tree], ret: Tree, outer: list[str]
     return [*clauses, grouped], plain
 
 
+def _refuse_renamed_own(columns: list[str], own: list[str], items: list[Tree]) -> None:
+    """Sorting in a WITH that carries the body's own variables beside the returned columns: a
+    column named like one of them, for another value, would shadow it there."""
+    if set(columns) & set(own) - {plain_name(i.children[0].children[0]) for i in items
+                                  if i.children[0].data == "var"}:
+        raise _refuse("returning a value under the name of one of its own variables")
+
+
 def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[str],
                 names: FreshNames) -> list[Tree]:
     """`RETURN items ORDER BY keys [SKIP s] [LIMIT k]` per outer row: the rows sorted, collected
@@ -463,9 +471,7 @@ def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[
     items = child_of(projection, "proj_items")
     columns = [item_name(item) for item in items.children]
     own = sorted(set(scope_after(clauses)) - imported - set(outer))
-    if set(columns) & set(own) - {plain_name(i.children[0].children[0]) for i in items.children
-                                  if i.children[0].data == "var"}:
-        raise _refuse("returning a value under the name of one of its own variables")
+    _refuse_renamed_own(columns, own, items.children)
     order = child_of(projection, "order")
     skip = child_of(projection, "skip")
     limit = child_of(projection, "limit")
@@ -478,26 +484,11 @@ def _first_rows(ret: Tree, clauses: list[Tree], imported: set[str], outer: list[
         "proj_items", *[tree("proj_item", var(n)) for n in outer],
         tree("proj_item", call("collect", row), name(ranked)))))
     unwound = names.fresh("_row")
-    first = tree("slice", var(ranked), *(_window([c for c in (skip, limit) if c is not None])
-                                         or [Token("DOTDOT", "..")]))
+    first = window(var(ranked), [c for c in (skip, limit) if c is not None])
     read_back = tree("with_clause", tree("projection", tree(
         "proj_items", *[tree("proj_item", var(n)) for n in outer],
         *[tree("proj_item", tree("prop", var(unwound), name(c)), name(c)) for c in columns])))
     return [sorted_rows, collected, tree("unwind", first, name(unwound)), read_back]
-
-
-def _window(ranked: list[Tree]) -> list[object] | None:
-    """The slice bounds `[s..s + k]` a part's SKIP s and LIMIT k keep, or None for neither."""
-    skip = next((c for c in ranked if c.data == "skip"), None)
-    limit = next((c for c in ranked if c.data == "limit"), None)
-    if skip is None and limit is None:
-        return None
-    start = skip.children[0] if skip is not None else None
-    end = limit.children[0] if limit is not None else None
-    if end is not None and start is not None:
-        end = tree("arith", clone(start), Token("ADD_OP", "+"), end)
-    return [*([start] if start is not None else []), Token("DOTDOT", ".."),
-            *([end] if end is not None else [])]
 
 
 def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[Tree],
@@ -543,9 +534,7 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
             # `RETURN .. ORDER BY .. LIMIT k` in the part: its rows sorted before collect()
             # (the order barrier keeps that order), the list cut after it, as `_first_rows`.
             own = [n for n in scope_after([match]) if n not in imported and n not in carried]
-            if set(columns) & set(own) - {plain_name(i.children[0].children[0]) for i in items
-                                          if i.children[0].data == "var"}:
-                raise _refuse("returning a value under the name of one of its own variables")
+            _refuse_renamed_own(columns, own, items)
             sorted_rows = [tree("with_clause", tree("projection", tree(
                 "proj_items", *[tree("proj_item", var(n)) for n in [*carried, *lists, *own]
                                 if n not in columns], *items),
@@ -562,11 +551,11 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
         out += [match, *sorted_rows, tree("with_clause", tree("projection", tree(
             "proj_items", *[tree("proj_item", var(n)) for n in [*carried, *lists]],
             tree("proj_item", call("collect", row), name(collected)))))]
-        window = _window(ranked)
-        if window is not None:
+        kept = window(var(collected), ranked)
+        if kept.data == "slice":
             out.append(tree("with_clause", tree("projection", tree(
                 "proj_items", *[tree("proj_item", var(n)) for n in [*carried, *lists]],
-                tree("proj_item", tree("slice", var(collected), *window), name(collected))))))
+                tree("proj_item", kept, name(collected))))))
         lists.append(collected)
     joined: Tree = var(lists[0])
     for listed in lists[1:]:

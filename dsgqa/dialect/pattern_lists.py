@@ -44,6 +44,7 @@ from dsgqa.dialect.trees import (
     substitute,
     tree,
     var,
+    window,
 )
 from dsgqa.dialect.types import POINT_FIELDS, UNKNOWN
 from dsgqa.dialect.uniqueness import FreshNames
@@ -120,18 +121,6 @@ def _sorted(ranked: list[Tree], scope: list[str], mapping: Tree, names: FreshNam
         keys.append(tree("sort_item", var(key), *sort_item.children[1:]))
     return [tree("with_clause", tree("projection", tree("proj_items", *items),
                                      tree("order", *keys)))], var(value)
-
-
-def _window(collected: Tree, ranked: list[Tree] | None) -> Tree:
-    """`collect(v)[skip .. skip + limit]` for a COLLECT's SKIP and LIMIT."""
-    skip = next((c.children[0] for c in ranked or () if c.data == "skip"), None)
-    limit = next((c.children[0] for c in ranked or () if c.data == "limit"), None)
-    if skip is None and limit is None:
-        return collected
-    end = limit if skip is None or limit is None else \
-        tree("arith", skip, Token("ADD_OP", "+"), limit)
-    return tree("slice", collected, *([skip] if skip is not None else []), Token("DOTDOT", ".."),
-                *([end] if end is not None else []))
 
 
 def _carries_scope(clause: Tree) -> bool:
@@ -243,7 +232,7 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
             collect = tree("call_distinct", var("collect"), Token("DISTINCT", "DISTINCT"),
                            mapping) if any(c.data == "distinct" for c in ranked or ()) \
                 else call("collect", mapping)
-            collected = tree("proj_item", _window(collect, ranked), name(column))
+            collected = tree("proj_item", window(collect, ranked or ()), name(column))
             new_clauses += [match, *sorted_rows, tree("with_clause", tree(
                 "projection", tree("proj_items", *carried, collected)))]
             scope.append(column)

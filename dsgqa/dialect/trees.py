@@ -148,6 +148,20 @@ def cast(value: object, kuzu_type: str) -> Tree:
     return call("CAST", tree("cast_arg", value, name(kuzu_type)))
 
 
+def window(value: Tree, ranked: Collection[Tree]) -> Tree:
+    """`value[s .. s + k]` for the SKIP s and LIMIT k among `ranked` (a projection's order,
+    skip and limit), or `value` itself where there are neither: the rows a list collected in
+    order keeps."""
+    skip = next((c.children[0] for c in ranked if c.data == "skip"), None)
+    limit = next((c.children[0] for c in ranked if c.data == "limit"), None)
+    if skip is None and limit is None:
+        return value
+    end = limit if skip is None or limit is None else \
+        tree("arith", clone(skip), Token("ADD_OP", "+"), limit)
+    return tree("slice", value, *([skip] if skip is not None else []), Token("DOTDOT", ".."),
+                *([end] if end is not None else []))
+
+
 def int_lit(value: int) -> Tree:
     return tree("int_lit", Token("INT", str(value)))
 
