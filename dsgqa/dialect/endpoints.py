@@ -239,16 +239,23 @@ class Endpoints:
         if key is None and not whole_item:
             raise DialectError(f"{shown} of an undirected match other than as "
                                f"{shown}.property or a whole RETURN/WITH item")
-        x, y = (self._name(end) for end in binding.ends)
-        first, second = (x, y) if fname == "startnode" else (y, x)
-        is_src = tree("compare", call("id", var(x)), Token("EQ", "="),
-                      call("struct_extract", var(rel), tree("str_lit", Token("STRING", "'_src'"))))
+        is_src, first, second = self._stored_ends(fname, rel, binding)
         pick: list[Tree] = [var(first), var(second)]
         if key is not None:
             pick = [tree("prop", p, key) for p in pick]
         self.note(UNDIRECTED)
         return null_when_null(relationship,
                               tree("case_expr", tree("case_when", is_src, pick[0]), pick[1]))
+
+    def _stored_ends(self, fname: str, rel: str, binding: _Binding) -> tuple[Tree, str, str]:
+        """For `startNode(rel)` / `endNode(rel)` of an undirected hop: the test that its left
+        end is the stored start (`_src`), and the names of the end the call gives where that
+        holds and where it does not (anonymous ends are named)."""
+        x, y = (self._name(end) for end in binding.ends)
+        first, second = (x, y) if fname == "startnode" else (y, x)
+        is_src = tree("compare", call("id", var(x)), Token("EQ", "="),
+                      call("struct_extract", var(rel), tree("str_lit", Token("STRING", "'_src'"))))
+        return is_src, first, second
 
     def _shadowed(self, rel: str, binding: _Binding) -> bool:
         """Whether the clause binds the relationship's name, or a named end's, again."""
@@ -274,11 +281,7 @@ class Endpoints:
                     isinstance(other, Tree) and any(_endpoint_function(sub) is not None
                                                     for sub in other.iter_subtrees())):
                 return None
-            x, y = (self._name(end) for end in binding.ends)
-            first, second = (x, y) if fname == "startnode" else (y, x)
-            is_src = tree("compare", call("id", var(x)), Token("EQ", "="), call(
-                "struct_extract", var(rel), tree("str_lit", Token("STRING", "'_src'"))))
-
+            is_src, first, second = self._stored_ends(fname, rel, binding)
             compared = []
             for end in (first, second):
                 node = var(end)

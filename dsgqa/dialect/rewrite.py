@@ -411,16 +411,15 @@ class Rewriter:
             self.note(HOP_LISTS)
         if _CASE_WORD.search(self.source) and searched_cases(root):
             self.note(SIMPLE_CASE)
-        if (_SUBQUERY_BRACE.search(self.source) or _COLLECT_BRACE.search(self.source)) \
-                and unroll_written_lists(root):
+        counting = _SUBQUERY_BRACE.search(self.source) is not None   # EXISTS { } / COUNT { }
+        subqueries = counting or _COLLECT_BRACE.search(self.source) is not None
+        if subqueries and unroll_written_lists(root):
             self.note(WRITTEN_LISTS)
-        if (_COLLECT_BRACE.search(self.source) or _SUBQUERY_BRACE.search(self.source)) \
-                and drop_passing_withs(root):
+        if subqueries and drop_passing_withs(root):
             self.note(PASSING_WITHS)
-        if (_COLLECT_BRACE.search(self.source) or _SUBQUERY_BRACE.search(self.source)) \
-                and comprehend_collect_subqueries(root):
+        if subqueries and comprehend_collect_subqueries(root):
             self.note(COLLECT_SUBQUERIES)
-        if _SUBQUERY_BRACE.search(self.source) and split_subquery_parts(root):
+        if counting and split_subquery_parts(root):
             self.note(SUBQUERY_PARTS)
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)

@@ -22,7 +22,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, function_name, is_optional, pattern_labels
+from dsgqa.dialect.trees import child_of, function_name, is_optional, item_name, pattern_labels
 
 UNKNOWN = "?"
 # `number`: an integer in some rows and a float in others (a CASE or coalesce() of both; the
@@ -129,10 +129,10 @@ def unify_results(types: list[str]) -> str:
     """The type of a CASE or coalesce(): each row gives one of the results, with its own type."""
     if any(isinstance(t, WrittenMap) for t in types):
         known_maps = [t for t in types if t != "null"]
-        # the written maps' fields where every result is one of them with the same keys
-        return WrittenMap.together(known_maps) \
-            if all(isinstance(t, WrittenMap) for t in known_maps) else "map" \
-            if all(t == "map" for t in known_maps) else _unify([str(t) for t in types])
+        if all(isinstance(t, WrittenMap) for t in known_maps):
+            # their fields where every result is one of them with the same keys
+            return WrittenMap.together(known_maps)
+        types = [str(t) for t in types]   # beside another map or value: a plain type
     known = {t for t in types if t not in ("null", UNKNOWN)}
     if known and all(t.startswith("list<") for t in known):   # element by element
         return f"list<{unify_results([element(t) for t in known])}>"
@@ -347,9 +347,7 @@ class TypeAnnotator:
             value = self.expr(item.children[0], scope)
             if item.children[0].data == "var" \
                     and plain_name(item.children[0].children[0]) in self.labels:
-                labels[plain_name(item.children[-1] if len(item.children) > 1
-                                  else item.children[0].children[0])] = \
-                    self.labels[plain_name(item.children[0].children[0])]
+                labels[item_name(item)] = self.labels[plain_name(item.children[0].children[0])]
             if len(item.children) > 1:
                 alias = plain_name(item.children[1])
                 new_scope[alias] = value
