@@ -194,8 +194,8 @@ def _fold_positions(loop: Tree, body: object, binding: Tree, start: str, body_ty
             or recomputes_badly(source) or not ctype(source).startswith("list<"):
         return False
     element_name = plain_name(binding.children[0].children[0])
-    if any(sub.data == "node_pattern" and mentions(sub, {element_name})
-           for sub in body.iter_subtrees_topdown() if isinstance(body, Tree)):
+    if isinstance(body, Tree) and any(sub.data == "node_pattern" and mentions(sub, {element_name})
+                                      for sub in body.iter_subtrees()):
         return False   # a pattern cannot start at `rooms[_i]`
     position, step = names.fresh("_i"), names.fresh("_p")
     written = typed(var(name(position)), "int")
