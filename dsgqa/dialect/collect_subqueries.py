@@ -5,9 +5,10 @@ the list `[(r)-[:CONTAINS]->(m:MeshPlace) WHERE m.center.z > 0 | m.nodeSymbol]` 
 Manual defines both as the values of the matches, in match order, with the outer variables the
 pattern names bound). The engines have neither, but the translator already answers pattern
 comprehensions where it can be faithful (`pattern_lists.py`), so such a subquery becomes one
-before any other pass reads the tree. Only that shape: one non-optional MATCH of one path with
-a relationship and no path variable, an optional WHERE, and a RETURN of one value without an
-aggregate; any other COLLECT stays refused. A RETURN's DISTINCT, ORDER BY, SKIP and LIMIT ride
+before any other pass reads the tree. Only that shape: one non-optional MATCH of one path
+without a path variable, an optional WHERE, and a RETURN of one value without an aggregate; any
+other COLLECT stays refused. A path of one node (`MATCH (x:Object) WHERE x <> o ..`) has no
+pattern comprehension to spell it, but the OPTIONAL MATCH and collect() are the same. A RETURN's DISTINCT, ORDER BY, SKIP and LIMIT ride
 on the comprehension (`ranked`, with the returned alias an ORDER BY may name): `pattern_lists.py`
 sorts the matches, collects the distinct values in that order (DISTINCT keeps each value's first
 arrival, and ORDER BY under DISTINCT sorts by returned values only, so sorting first and then
@@ -42,7 +43,7 @@ def _comprehension(body: Tree) -> Tree | None:
     if len(patterns) != 1 or len(patterns[0].children) != 1:    # one path, no `p =`
         return None
     chain = patterns[0].children[0]
-    if not (isinstance(chain, Tree) and chain.data == "chain" and len(chain.children) >= 3):
+    if not (isinstance(chain, Tree) and chain.data == "chain"):
         return None
     projection = ret.children[0]
     distinct = any(not isinstance(c, Tree) for c in projection.children)
@@ -55,8 +56,11 @@ def _comprehension(body: Tree) -> Tree | None:
         return None
     value = items[0].children[0]
     alias = items[0].children[1] if len(items[0].children) == 2 else None
-    first, rel, *rest = chain.children
-    predicate = tree("pattern_predicate", first, rel, tree("pattern_tail", *rest))
+    first, *rest = chain.children
+    # A node-only pattern has no expression of its own (a pattern comprehension needs a
+    # relationship); its predicate holds the node alone, read by `pattern_lists.py` as a chain.
+    predicate = tree("pattern_predicate", first, rest[0], tree("pattern_tail", *rest[1:])) \
+        if rest else tree("pattern_predicate", first)
     where = next((c for c in match.children if c.data == "where"), None)
     made = tree("list_comp_map", predicate, value) if where is None \
         else tree("list_comp", predicate, where.children[0], value)

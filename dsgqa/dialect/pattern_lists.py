@@ -93,12 +93,32 @@ def _null_when_unmatched(mapping: Tree, new_nodes: set[str]) -> bool:
     return mapping.data == "var" and plain_name(mapping.children[0]) in new_nodes
 
 
-def _matched_only(mapping: Tree, chain: Tree, new_nodes: set[str], names: FreshNames) -> Tree:
+def _own_hop(chain: Tree, names: FreshNames) -> str | None:
+    """A relationship of `chain` that no earlier clause binds, an anonymous one named for it;
+    None where every one is named (and so may be bound before) or has a length range."""
+    for rel in chain.children[1::2]:
+        detail = child_of(rel, "rel_detail")
+        if detail is None:
+            detail = tree("rel_detail")
+            rel.children.insert(1, detail)
+        if child_of(detail, "var_length") is not None:
+            continue
+        if not (detail.children and isinstance(detail.children[0], Tree)
+                and detail.children[0].data == "name"):
+            made = names.fresh("_pr")
+            detail.children.insert(0, name(made))
+            return made
+    return None
+
+
+def _matched_only(mapping: Tree, chain: Tree, new_nodes: set[str],
+                  names: FreshNames) -> Tree | None:
     """`mapping`, NULL where the OPTIONAL MATCH matched nothing: tested on a node the pattern
-    binds, an anonymous one named for it."""
-    witness = own_node(chain, new_nodes, names, "_pn")
-    assert witness is not None, "a pattern comprehension's pattern always has a node"
-    return null_when_null(var(witness), mapping)
+    binds, an anonymous one named for it, else on one of its fixed-length relationships
+    (`[(r)-[:T]->(n) | 1]` with r and n both bound before). None where it has neither, so the
+    unmatched row cannot be told apart."""
+    witness = own_node(chain, new_nodes, names, "_pn") or _own_hop(chain, names)
+    return None if witness is None else null_when_null(var(witness), mapping)
 
 
 def _sorted(ranked: list[Tree], scope: list[str], mapping: Tree, names: FreshNames,
@@ -215,6 +235,8 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
                 # A value that is not NULL where nothing matched (a literal, a list or map, an
                 # outer node's property): the unmatched row's would be collected.
                 mapping = _matched_only(mapping, chain, new_nodes, names)
+                if mapping is None:
+                    continue
             column = names.fresh("_pc")
             match = tree("match", Token("OPTIONAL", "OPTIONAL"),
                          tree("pattern_list", tree("pattern", chain)))

@@ -637,18 +637,18 @@ class Rewriter:
         return node
 
     def pre_pattern_predicate(self, node: Tree) -> Tree:
-        first, rel, tail = node.children
-        items = [self._node(first), rel]
-        for i, part in enumerate(tail.children):
-            items.append(part if i % 2 else self._node(part))
-        chain = tree("chain", *items)
+        chain = self._comprehension_chain(node)
         self.note("pattern predicate->EXISTS")
         return tree("subquery", var("EXISTS"),
                     tree("subquery_pattern", tree("pattern_list", tree("pattern", chain))))
 
     def _comprehension_chain(self, pattern: Tree) -> Tree:
-        """The `chain` of a pattern written as an expression (`(r)-[:T]->(n)`)."""
-        first, rel, tail = pattern.children
+        """The `chain` of a pattern written as an expression (`(r)-[:T]->(n)`), or of a
+        COLLECT's node-only MATCH (`collect_subqueries.py`)."""
+        first, *rest = pattern.children
+        if not rest:
+            return tree("chain", self._node(first))
+        rel, tail = rest
         items = [self._node(first), rel]
         for i, part in enumerate(tail.children):
             items.append(part if i % 2 else self._node(part))

@@ -2437,4 +2437,18 @@ CASES: list[Case] = [
          False,
          "element by element in three-valued logic: NULL where an element pair is, false where "
          "one pair is unequal or the lengths differ (refused before; held-out h1807)"),
+    Case("collect_subquery_over_a_node_only_match",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS o, COLLECT { MATCH (x:Object) WHERE x <> o "
+         "AND point.distance(x.center, o.center) < 5.0 RETURN DISTINCT x.nodeSymbol AS s "
+         "ORDER BY s } AS near, size(COLLECT { MATCH (y:Room) WHERE y.center.x > "
+         "o.center.x RETURN y.nodeSymbol }) AS east",
+         [["O1", ["O3"], 2], ["O2", [], 1], ["O3", ["O1"], 2]], False,
+         "O1 and O3 are 3.74 apart, O2 is 6.78 and 8.0 from the others; rooms lie at x 0, 10 "
+         "and 5 (refused before: a COLLECT's MATCH needed a relationship; held-out h1408)"),
+    Case("pattern_comprehension_between_bound_nodes",
+         "MATCH (r:Room)-[e:ROOM_CONNECTED]->(n:Room) RETURN r.nodeSymbol AS r, "
+         "n.nodeSymbol AS n, [(r)-[:ROOM_CONNECTED]->(n) | 1] AS hops",
+         [["R1", "R2", [1]], ["R2", "R1", [1]], ["R2", "R3", [1]], ["R3", "R2", [1]]], False,
+         "both ends bound before: one element per stored relationship between them, tested "
+         "on a relationship the pattern names (was an internal error)"),
 ]
