@@ -8,22 +8,27 @@ comprehensions where it can be faithful (`pattern_lists.py`), so such a subquery
 before any other pass reads the tree. Only that shape: one non-optional MATCH of one path
 without a path variable, an optional WHERE, and a RETURN of one value without an aggregate; any
 other COLLECT stays refused. A path of one node (`MATCH (x:Object) WHERE x <> o ..`) has no
-pattern comprehension to spell it, but the OPTIONAL MATCH and collect() are the same. A RETURN's DISTINCT, ORDER BY, SKIP and LIMIT ride
-on the comprehension (`ranked`, with the returned alias an ORDER BY may name): `pattern_lists.py`
-sorts the matches, collects the distinct values in that order (DISTINCT keeps each value's first
-arrival, and ORDER BY under DISTINCT sorts by returned values only, so sorting first and then
-dropping repeats is sorting the distinct values) and slices the list; where it cannot rewrite the
-comprehension (inside size(), say) the COLLECT is refused. `COUNT { .. RETURN DISTINCT x }`
-(or one whose RETURN sorts and cuts) is the size of that list: the number of its rows.
+pattern comprehension to spell it, but the OPTIONAL MATCH and collect() are the same.
+
+A RETURN's DISTINCT, ORDER BY, SKIP and LIMIT ride on the comprehension (`ranked`, with the
+returned alias an ORDER BY may name): `pattern_lists.py` sorts the matches, collects the
+distinct values in that order (DISTINCT keeps each value's first arrival, and ORDER BY under
+DISTINCT sorts by returned values only, so sorting first and then dropping repeats is sorting the
+distinct values) and slices the list; where it cannot rewrite the comprehension (inside size(),
+say) the COLLECT is refused. `COUNT { .. RETURN DISTINCT x }` (or one whose RETURN sorts and
+cuts) is the size of that list: the number of its rows.
+
+`COLLECT { A UNION B }` whose parts are each such a shape is the parts' lists joined: all of
+them for UNION ALL, each value's first occurrence for UNION; `COUNT { A UNION B }` is its size.
 """
 
 from __future__ import annotations
 
-from lark import Tree
+from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, function_name, tree, var
+from dsgqa.dialect.trees import call, child_of, function_name, tree, var
 
 REWRITE = "COLLECT subquery->pattern comprehension"
 
@@ -71,6 +76,58 @@ def _comprehension(body: Tree) -> Tree | None:
     return made
 
 
+def _returned_name(part: Tree) -> str | None:
+    """The name of the one column a UNION part returns (its alias, or its text's variable)."""
+    item = child_of(part.children[-1].children[0], "proj_items").children[0]
+    if len(item.children) == 2:
+        return plain_name(item.children[1])
+    value = item.children[0]
+    return plain_name(value.children[0]) if value.data == "var" else None
+
+
+def _counted_elements(made: Tree) -> bool:
+    """Make a comprehension that returns a node or relationship of its own pattern give its
+    element id instead, for counting; whether its value may be joined at all. The engines
+    crash joining lists of nodes from different patterns (each lays out its own tables),
+    while rows of one element are one element id each. A variable from outside the pattern
+    may be any value and is left alone (the COUNT stays refused)."""
+    value = made.children[-1]
+    if not (isinstance(value, Tree) and value.data == "var"):
+        return True
+    own = {plain_name(n.children[0]) for n in made.children[0].iter_subtrees()
+           if n.data in ("node_pattern", "rel_detail") and n.children
+           and isinstance(n.children[0], Tree) and n.children[0].data == "name"}
+    if plain_name(value.children[0]) not in own:
+        return False
+    made.children[-1] = call("elementId", value)
+    return True
+
+
+def _united(body: Tree, counting: bool) -> Tree | None:
+    """`A UNION B ..` whose parts are each such a comprehension, as one list: their
+    concatenation (UNION ALL keeps every row), its distinct values for UNION (Neo4j's UNION is
+    DISTINCT over the parts in turn, which `list_distinct`'s first occurrences keep); None
+    for any other body. The parts must return one column of one name, as Neo4j requires.
+    A COLLECT of nodes or relationships stays refused; a COUNT counts their element ids."""
+    unions = [c for c in body.children if isinstance(c, Tree) and c.data == "union"]
+    parts = [c for c in body.children if isinstance(c, Tree) and c.data == "single_query"]
+    if not unions or len({len(u.children) for u in unions}) != 1:   # UNION and UNION ALL
+        return None
+    lists = [_comprehension(tree("query", part)) for part in parts]
+    if any(made is None for made in lists) or len({_returned_name(p) for p in parts}) != 1 \
+            or _returned_name(parts[0]) is None:
+        return None
+    if not all(_counted_elements(made) if counting else made.children[-1].data != "var"
+               for made in lists):   # type: ignore[union-attr]
+        return None
+    joined: Tree = lists[0]  # type: ignore[assignment]
+    for made in lists[1:]:
+        made.from_collect = True  # type: ignore[union-attr]
+        joined = tree("arith", joined, Token("ADD_OP", "+"), made)
+    lists[0].from_collect = True  # type: ignore[union-attr]
+    return joined if unions[0].children else call("list_distinct", joined)
+
+
 def comprehend_collect_subqueries(root: Tree) -> bool:
     """Rewrite each such COLLECT in place (module docstring); whether there was one."""
     changed = False
@@ -80,6 +137,14 @@ def comprehend_collect_subqueries(root: Tree) -> bool:
             continue
         body = sub.children[1]
         if not (isinstance(body, Tree) and body.data == "query"):
+            continue
+        united = _united(body, keyword == "count")
+        if united is not None:
+            if keyword == "count":   # the number of rows the union gives
+                sub.data, sub.children = "call", [var("size"), united]
+            else:
+                sub.data, sub.children = united.data, united.children
+            changed = True
             continue
         comprehension = _comprehension(body)
         if keyword == "count":

@@ -9,7 +9,9 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
   of aggregate functions.";
 - a query that does not end in RETURN (`MATCH (r) WITH r`): "Query cannot conclude with ...";
 - one relationship variable for two relationships of one MATCH (`(a)-[e]->(b)-[e]->(c)`);
-- `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`).
+- `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`);
+- a UNION, in a subquery too, that mixes UNION and UNION ALL or whose parts name their
+  columns differently.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ _CONCLUDING = {"with_clause": "WITH", "match": "MATCH", "unwind": "UNWIND"}
 _AGGREGATE_CALL = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",
                              re.IGNORECASE)
 _NAMED_RELATIONSHIP = re.compile(r"\[\s*`?\w")
+_UNION = re.compile(r"\bUNION\b", re.IGNORECASE)
 
 
 def _aggregate(node: Tree) -> str | None:
@@ -76,6 +79,40 @@ def _repeated_relationships(match: Tree) -> None:
             seen.add(name)
 
 
+def _column_names(part: Tree) -> tuple[str, ...] | None:
+    """The names of the columns a UNION part returns (aliases and bare variables), or None
+    where one is an expression without an alias or a `*` (its name is its text)."""
+    last = part.children[-1] if part.children else None
+    if not (isinstance(last, Tree) and last.data == "return_clause"):
+        return None
+    names = []
+    for item in child_of(last.children[0], "proj_items").children:
+        if not isinstance(item, Tree):
+            return None
+        if len(item.children) == 2:
+            names.append(plain_name(item.children[1]))
+        elif item.children[0].data == "var":
+            names.append(plain_name(item.children[0].children[0]))
+        else:
+            return None
+    return tuple(names)
+
+
+def _union_errors(query: Tree) -> None:
+    """Neo4j's two checks of a UNION, on every query of the tree (a subquery's too)."""
+    unions = [c for c in query.children if isinstance(c, Tree) and c.data == "union"]
+    if not unions:
+        return
+    if len({len(u.children) for u in unions}) > 1:
+        raise CypherSyntaxError("Invalid combination of UNION and UNION ALL")
+    names = [_column_names(p) for p in query.children
+             if isinstance(p, Tree) and p.data == "single_query"]
+    # by name, in any order: Neo4j lines the columns up by name (`projection_checks.py`)
+    if None not in names and len({frozenset(n) for n in names if n is not None}) > 1:
+        raise CypherSyntaxError("All sub queries in an UNION must have the same return column "
+                                "names")
+
+
 def _top_level_parts(root: Tree) -> list[Tree]:
     query = root.children[0] if root.data == "start" else root
     return [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
@@ -86,6 +123,10 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
     the query's, says which checks can find one (each walk costs time on every query)."""
     if len(_AGGREGATE_CALL.findall(text)) > 1:
         _nested_aggregates(root, False)
+    if _UNION.search(text):
+        for query in root.iter_subtrees():
+            if query.data == "query":
+                _union_errors(query)
     if _NAMED_RELATIONSHIP.search(text):
         for match in root.iter_subtrees():
             if match.data == "match":

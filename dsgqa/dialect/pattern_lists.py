@@ -70,15 +70,19 @@ def _comprehensions(node: object, found: list[tuple[Tree, int]]) -> None:
         _comprehensions(child, found)
 
 
-def _never_null(mapping: object, pattern_nodes: set[str]) -> bool:
+def _never_null(mapping: object, pattern_nodes: set[str], pattern_rels: set[str]) -> bool:
     if not isinstance(mapping, Tree):
         return False
+    if mapping.data == "call" and function_name(mapping.children[0]).lower() == "elementid":
+        # a UNION's rows counted (`collect_subqueries.py`): an element of the pattern's own
+        return len(mapping.children) == 2 and mapping.children[1].data == "var" \
+            and plain_name(mapping.children[1].children[0]) in pattern_nodes | pattern_rels
     if mapping.data == "var":
         return plain_name(mapping.children[0]) in pattern_nodes
     if mapping.data == "prop" and mapping.children[0].data == "var":
         return plain_name(mapping.children[0].children[0]) in pattern_nodes \
             and plain_name(mapping.children[1]) in _ALWAYS_SET
-    if mapping.data == "prop" and _never_null(mapping.children[0], pattern_nodes) \
+    if mapping.data == "prop" and _never_null(mapping.children[0], pattern_nodes, set()) \
             and plain_name(mapping.children[0].children[1]) == "center":
         return plain_name(mapping.children[1]) in POINT_FIELDS   # `m.center.z`
     # A list or map is a value even when it holds NULLs (`[m.nodeSymbol, m.name]`).
@@ -228,7 +232,10 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
                 and len(comprehension.children) == 3 else None
             if comprehension.data == "list_comp" and len(comprehension.children) == 2:
                 continue  # [(a)-->(b) WHERE p]: a list of paths, left to be refused
-            if not _never_null(mapping, pattern_nodes):
+            pattern_rels = {plain_name(d.children[0]) for d in chain.iter_subtrees()
+                            if d.data == "rel_detail" and d.children
+                            and isinstance(d.children[0], Tree) and d.children[0].data == "name"}
+            if not _never_null(mapping, pattern_nodes, pattern_rels):
                 continue
             new_nodes = pattern_nodes - set(scope)
             if not _null_when_unmatched(mapping, new_nodes):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.errors import CypherSyntaxError
 from dsgqa.dialect.trees import tree
 
 REWRITE = "UNION part->SKIP 0"
@@ -70,10 +69,7 @@ def read_union_as_all(root: Tree) -> bool:
     if query is None:
         return False
     unions = [c for c in query.children if isinstance(c, Tree) and c.data == "union"]
-    distinct = [u for u in unions if not u.children]
-    if distinct and len(distinct) != len(unions):
-        # Neo4j refuses the mix too ("Invalid combination of UNION and UNION ALL").
-        raise CypherSyntaxError("UNION and UNION ALL mixed in one query")
+    distinct = [u for u in unions if not u.children]   # never mixed (`compile_errors.py`)
     for union in distinct:
         union.children.append(Token("ALL", "ALL"))
     return bool(distinct)

@@ -2451,4 +2451,24 @@ CASES: list[Case] = [
          [["R1", "R2", [1]], ["R2", "R1", [1]], ["R2", "R3", [1]], ["R3", "R2", [1]]], False,
          "both ends bound before: one element per stored relationship between them, tested "
          "on a relationship the pattern names (was an internal error)"),
+    Case("union_inside_collect_and_count",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, COLLECT { MATCH (r)-[:ROOM_CONNECTED]->(n) "
+         "RETURN n.nodeSymbol AS s UNION MATCH (n)-[:ROOM_CONNECTED]->(r) RETURN n.nodeSymbol "
+         "AS s } AS ns, COUNT { MATCH (r)-[:CONTAINS]->(m) RETURN m.class AS k UNION MATCH "
+         "(r)-[:ROOM_CONNECTED]-(n)-[:CONTAINS]->(m) RETURN m.class AS k } AS kinds, "
+         "COUNT { MATCH (r)-[:CONTAINS]->(m) RETURN m.class AS k UNION ALL MATCH "
+         "(r)-[:ROOM_CONNECTED]-(n)-[:CONTAINS]->(m) RETURN m.class AS k } AS rows",
+         [["R1", ["R2"], 2, 4], ["R2", Bag(["R1", "R3"]), 2, 5], ["R3", ["R2"], 1, 2]], False,
+         "UNION keeps each value once, UNION ALL every row; each ROOM_CONNECTED is stored both "
+         "ways, so an undirected hop reaches a neighbour twice (R2 holds a floor, R1 a floor "
+         "and an unknown place; refused before; held-out h1720, h3237)"),
+    Case("union_of_nodes_counted",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, COUNT { MATCH (r)-[:ROOM_CONNECTED]->(n) "
+         "RETURN n UNION MATCH (r)<-[:ROOM_CONNECTED]-(n) RETURN n } AS ns, COUNT { MATCH "
+         "(r)-[e:ROOM_CONNECTED]->() RETURN e UNION MATCH (r)<-[e:ROOM_CONNECTED]-() RETURN e } "
+         "AS es, COUNT { MATCH (r)-->(m) RETURN m UNION ALL MATCH (r)<--(m) RETURN m } AS all",
+         [["R1", 1, 2, 5], ["R2", 2, 4, 6], ["R3", 1, 2, 2]], False,
+         "each ROOM_CONNECTED is stored both ways: one neighbour node but two relationships "
+         "for R1; every row counts under UNION ALL: R1 holds two places, is in B1 and has R2 "
+         "both ways (refused before)"),
 ]
