@@ -1463,7 +1463,7 @@ def _rooms_with_a_tall_object_or_not(g: Graph) -> Any:
 @gold("fid166")
 def _seating_share_under_half(g: Graph) -> Any:
     """Mesh places holding objects whose seating share is under a half (an empty one's share is
-    0.0 / 0, NaN, and NaN < 0.5 is false)."""
+    0.0 / 0.0, NaN, and NaN < 0.5 is false; over the integer count it would raise)."""
     count = 0
     for m in g.of("MeshPlace"):
         objects = [g.nodes[o] for o in g.children.get(m.symbol, ()) if g.nodes[o].label == "Object"]

@@ -21,6 +21,7 @@ from dsgqa.graphstore.worker_pool import WorkerDied
     ("Runtime exception: ValueError: Precision argument to 'round()' cannot be negative At: ..",
      "runtime"),
     ("Runtime exception: ValueError: Rounding necessary At: ...", "runtime"),
+    ("Runtime exception: ValueError: / by zero At: ...", "runtime"),
     ("Runtime exception: The number of rows to skip/limit must be a non-negative integer.",
      "runtime"),
     # The memory cap: a resource limit, neither side's error.
@@ -29,6 +30,9 @@ from dsgqa.graphstore.worker_pool import WorkerDied
      "memory! The buffer pool is full and no memory could be freed!", "memory"),
     # The engine's failures on a query Neo4j runs.
     ("Overflow exception: Value nan is not within INT64 range", "dialect"),
+    ("Runtime exception: ValueError: a division by the integer 0 that an AND or OR keeps away "
+     "only if Neo4j evaluates its other side first (its planner decides the order) At: ...",
+     "dialect"),
     ("Overflow exception: Value 100000000000000000000.000000 is not within INT64 range",
      "dialect"),
     ("Cannot evaluate expression with type PROPERTY.", "dialect"),

@@ -66,7 +66,7 @@ IDIOMS = {
     "idiom-distinct-limit": re.compile(r"WITH DISTINCT [^\n]* LIMIT \d"),
     "idiom-none-null-test": re.compile(r"none\(\w+ IN nodes\(\w+\) WHERE \w+\.bbox_"),
     "idiom-any-null-test": re.compile(r"any\(\w+ IN \w+ WHERE \w+\.bbox_"),
-    "idiom-ratio-nan": re.compile(r"\) / count\("),
+    "idiom-ratio-nan": re.compile(r"\) / toFloat\(count\("),
     "idiom-point-null": re.compile(r"coalesce\(point\(\{"),
     "idiom-startNode-path-index": re.compile(r"startNode\(relationships\(\w+\)\[-?\d+\]\)"),
     "idiom-collect-subquery-distinct": re.compile(r"COLLECT \{[^}]*RETURN DISTINCT"),

@@ -4,9 +4,10 @@
 
 The Cypher Manual (equality, ordering and comparison of values): every comparison with NaN is
 false, `1 > b` and `1 < b` alike. Kuzu 0.11.3 and Ladybug 0.22.0 answer `NaN < 1` and
-`NaN <= 1` true (and `1 < NaN` true), so a ratio over an empty group (`toFloat(n) / count(o)`
-is NaN in Neo4j when nothing matched) passed `WHERE share < 0.5` on every empty mesh place: 81
-rows where Neo4j gives 19. `=` and `<>` are right (`x <> x` holds for NaN alone).
+`NaN <= 1` true (and `1 < NaN` true), so a ratio over an empty group (`toFloat(n) /
+toFloat(count(o))` is NaN in Neo4j when nothing matched; over the integer count it raises)
+passed `WHERE share < 0.5` on every empty mesh place: 81 rows where Neo4j gives 19. `=` and
+`<>` are right (`x <> x` holds for NaN alone).
 
 Such a comparison becomes
 

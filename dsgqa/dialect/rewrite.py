@@ -87,6 +87,8 @@ from dsgqa.dialect.layout_names import (
     check_property_names,
     names_collide,
 )
+from dsgqa.dialect.lazy_divisors import REWRITE as LAZY_DIVISORS
+from dsgqa.dialect.lazy_divisors import guard_divisors
 from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
 from dsgqa.dialect.list_folds import unfold_list_folds
 from dsgqa.dialect.map_shapes import MAP_ENTRY, align_maps
@@ -484,6 +486,8 @@ class Rewriter:
         # positions inside it would read the outer one's parameter, which the engines refuse).
         self.lambda_names = {n for sub in root.iter_subtrees() for n in binds(sub)} \
             if len(_IN_WORD.findall(self.source)) > 1 else set()   # a lambda and an IN test
+        if ("/" in self.source or "%" in self.source) and guard_divisors(root):
+            self.note(LAZY_DIVISORS)   # on the annotated tree, its conditions still Neo4j's
         result = self.visit(root)
         if shortest and case_for_test_coalesce(result):
             self.note(SHORTEST_COALESCE)

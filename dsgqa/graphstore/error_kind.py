@@ -39,13 +39,14 @@ _NOT_IN_SCOPE = re.compile(r"variable (\S+?) is not in scope", re.IGNORECASE)
 # Embedded-engine errors Neo4j raises too, for the same query and the same rows (the Cypher
 # Manual: integer division or modulo by zero, integer overflow, range() with step 0, a SKIP or
 # LIMIT that is no non-negative integer; the percentile functions' argument check, which our
-# own UDF makes; a shortest path whose two ends are one node, checked by our UDF where Neo4j
-# meets the row, `dialect/shortest_ends.py`). Integer arithmetic overflows, not a float
-# cast to an integer: `toInteger(NaN)` or of 1e20 overflows the engines' CAST where Java's
-# (long) cast, which Neo4j calls, gives 0
-# and Long.MAX_VALUE. A string function's negative or NULL length is not among
-# them: the engines may evaluate it on rows Neo4j never reaches (fuzz seed 8484: a WHERE of an
-# OPTIONAL MATCH after a MATCH that found nothing), so it is `dialect`.
+# own UDF makes, as it makes Neo4j's "/ by zero" for a float over the integer 0
+# (`dialect/lazy_divisors.py`); a shortest path whose two ends are one node, checked by our
+# UDF where Neo4j meets the row, `dialect/shortest_ends.py`). Integer arithmetic overflows,
+# not a float cast to an integer: `toInteger(NaN)` or of 1e20 overflows the engines' CAST
+# where Java's (long) cast, which Neo4j calls, gives 0 and Long.MAX_VALUE. A string
+# function's negative or NULL length is not among them: the engines may evaluate it on rows
+# Neo4j never reaches (a WHERE of an OPTIONAL MATCH after a MATCH that found nothing), so it
+# is `dialect`.
 _NEO4J_RAISES_TOO = re.compile(
     r"runtime exception: (divide|modulo) by zero"
     r"|overflow exception: value -?\d+ [-+*/%] -?\d+ is not within int64 range"
@@ -54,7 +55,8 @@ _NEO4J_RAISES_TOO = re.compile(
     r"|valueerror: percentile .* is not between 0\.0 and 1\.0"
     r"|valueerror: the shortest path algorithm does not work when the start and end nodes"
     r"|valueerror: (precision argument to 'round\(\)' cannot be negative"
-    r"|unknown rounding mode|rounding necessary|integer, .*, is too large)")
+    r"|unknown rounding mode|rounding necessary|integer, .*, is too large"
+    r"|/ by zero)")
 # The memory cap: the engine's own message (`KuzuStore` names the limit) or a query worker the
 # cap killed; Neo4j's transaction memory limit.
 _MEMORY_CAP = re.compile(r"exceeded the memory limit|query worker died \(memory limit"

@@ -1653,7 +1653,8 @@ class Generator:
         d = depth - 1
         n = self.node(scope)
         choice = self.pick(("size_str", "arith", "to_integer", "count_sub", "pattern_size",
-                            "keys", "split_size", "length", "sign", "mod", "div"))
+                            "keys", "split_size", "length", "sign", "mod", "div",
+                            "guarded_div"))
         if choice == "size_str":
             return A.Func("size", (self.string(scope, d),))
         if choice == "arith":
@@ -1687,6 +1688,16 @@ class Generator:
         if choice == "div":
             self.tag("integer_division")
             return A.BinOp("/", self.integer(scope, d), A.Lit(self.pick((2, 3, -2))))
+        if choice == "guarded_div":
+            # a divisor that is 0 on some rows, kept away by a CASE (Neo4j evaluates the
+            # branch it takes only) or not (Neo4j raises)
+            self.tag("guarded_division")
+            k = self.integer(scope, d)
+            quotient = A.BinOp(self.pick(("/", "%")), self.integer(scope, d), k)
+            if self.chance(0.2):
+                return quotient
+            return A.Case(((A.BinOp("=", k, A.Lit(0)), A.Lit(self.rng.randint(-1, 1))),),
+                          quotient)
         return A.Func("size", (self.string(scope, d),))
 
     def sub_pattern(self, n: NodeVar, named: bool = False) -> A.PathPat:
@@ -1740,7 +1751,19 @@ class Generator:
             return A.Prop(A.Prop(A.Var(n.name), "center"), self.pick("xyz"))
         d = depth - 1
         choice = self.pick(("distance", "round", "abs", "arith", "sqrt", "to_float", "ceil",
-                            "literal", "distance2d", "math", "nan"))
+                            "literal", "distance2d", "math", "nan", "ratio"))
+        if choice == "ratio":
+            # a float over an integer that may be 0: Neo4j raises "/ by zero" unless a CASE or
+            # coalesce() keeps the row away from it
+            self.tag("guarded_division")
+            k = self.integer(scope, d)
+            ratio = A.BinOp("/", self.float(scope, d), k)
+            if self.chance(0.3):
+                return ratio
+            if self.chance(0.5):
+                return A.Func("coalesce", (A.Case(((A.BinOp("=", k, A.Lit(0)), A.Lit(-1.0)),),
+                                                  None), ratio))
+            return A.Case(((A.BinOp("<>", k, A.Lit(0)), ratio),), A.Lit(0.0))
         if choice == "nan":
             # NaN on some rows (a square root below 0, 0.0 / 0.0): every <, <=, >, >= with it
             # is false in Neo4j, true for < and <= in the engines

@@ -818,6 +818,10 @@ class Evaluator:
                 if v is None:
                     result = None
             return result
+        if op == "/" and isinstance(b, int) and not isinstance(b, bool) and b == 0:
+            # [Mathematical operators]; CypherMath.divide tests the divisor first: the integer
+            # 0 raises "/ by zero" whatever the dividend, a float or NULL too
+            raise CypherError("division by the integer zero")
         if a is None or b is None:
             return None
         if op == "||":

@@ -1702,9 +1702,14 @@ CASES: list[Case] = [
     Case("non_zero_over_an_integer_as_a_grouping_key",
          "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m) WITH r, 1.0 / count(m) AS share "
          "RETURN share, count(*) AS n ORDER BY share",
-         [[0.5, 1], [1.0, 1], [float("inf"), 1]], True,
-         "a non-zero number over an integer is never NaN (R3 holds nothing: 1.0 / 0 is "
-         "Infinity, which sorts above every number); grouping by it was refused before"),
+         None, True,
+         "R3 holds nothing, and Neo4j raises '/ by zero' for 1.0 / 0: an integer divisor of 0 "
+         "raises whatever the dividend (CypherMath.divideCheckForNull)"),
+    Case("non_zero_over_a_positive_integer_as_a_grouping_key",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m) WITH r, count(m) AS k WHERE k > 0 "
+         "WITH r, 1.0 / k AS share RETURN share, count(*) AS n ORDER BY share",
+         [[0.5, 1], [1.0, 1]], True,
+         "a non-zero number over an integer is never NaN; grouping by it was refused before"),
     Case("contains_is_no_function",
          "RETURN contains('abc', 'b') AS a", None, False,
          "Neo4j 5 has the CONTAINS operator, no contains() function: 'Unknown function' (the "
@@ -2144,9 +2149,16 @@ CASES: list[Case] = [
          "told a variable s that is not in scope, which charged the model)"),
     Case("ratio_over_an_empty_group_is_nan_and_compares_false",
          "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) WITH r, toFloat(count(m)) "
-         "/ count(m) AS share WHERE share < 2 RETURN r.nodeSymbol AS r",
+         "/ toFloat(count(m)) AS share WHERE share < 2 RETURN r.nodeSymbol AS r",
          [["R1"], ["R2"]], False,
-         "R3 holds no mesh place: 0.0 / 0 is NaN, and NaN < 2 is false (both engines kept R3)"),
+         "R3 holds no mesh place: 0.0 / 0.0 is NaN, and NaN < 2 is false (both engines kept "
+         "R3)"),
+    Case("ratio_over_an_empty_group_by_an_integer_raises",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) WITH r, toFloat(count(m)) "
+         "/ count(m) AS share WHERE share < 2 RETURN r.nodeSymbol AS r",
+         None, False,
+         "R3 holds no mesh place: the integer divisor 0 raises '/ by zero' whatever the "
+         "dividend (CypherMath.divideCheckForNull)"),
     Case("nan_compares_false_in_a_quantifier",
          "RETURN any(x IN [1.0, 0.0 / 0.0] WHERE x < 0.5) AS a, 0.0 / 0.0 <= 1 AS b, "
          "1 < 0.0 / 0.0 AS c",
@@ -2471,4 +2483,23 @@ CASES: list[Case] = [
          "each ROOM_CONNECTED is stored both ways: one neighbour node but two relationships "
          "for R1; every row counts under UNION ALL: R1 holds two places, is in B1 and has R2 "
          "both ways (refused before)"),
+    Case("integer_division_kept_away_by_case_and_coalesce",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) WITH r, count(m) AS n "
+         "RETURN r.nodeSymbol AS r, CASE WHEN n = 0 THEN -1 ELSE 10 / n END AS a, "
+         "CASE n WHEN 0 THEN 'none' ELSE toString(7 % n) END AS b, "
+         "CASE WHEN n = 0 THEN 0 WHEN 10 / n > 5 THEN 1 ELSE 2 END AS c, "
+         "coalesce(CASE WHEN n = 0 THEN 0 END, 4 / n) AS d",
+         [["R1", 10, "0", 1, 4], ["R2", 10, "0", 1, 4], ["R3", -1, "none", 0, 0]], False,
+         "Neo4j evaluates only the CASE branch it takes and stops coalesce() at the first "
+         "value; the engines evaluated 10 / 0 for R3, which holds no mesh place, and raised "
+         "(charged to the model)"),
+    Case("float_divided_by_the_integer_zero",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) WITH r, count(m) AS n "
+         "RETURN r.nodeSymbol AS r, r.center.x / n AS x",
+         None, False,
+         "CypherMath.divide raises '/ by zero' for an integer divisor of 0 whatever the "
+         "dividend: R3 holds no mesh place (the engines gave Infinity)"),
+    Case("null_divided_by_the_integer_zero",
+         "UNWIND [null] AS x RETURN x / 0 AS y", None, False,
+         "the divisor is tested before the NULL (CypherMath.divideCheckForNull)"),
 ]

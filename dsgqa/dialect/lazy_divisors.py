@@ -1,0 +1,147 @@
+"""Division by the integer 0: where Neo4j raises, and where it never gets to divide.
+
+Neo4j raises "/ by zero" whenever it divides by the INTEGER 0, whatever the dividend
+(`CypherMath.divideCheckForNull` tests the divisor's type alone): `1.5 / 0`, `z / count(t)` for
+a room without t, even `null / 0`. The engines raise only for two integers and give Infinity,
+NaN or NULL for the rest, so a ratio over an empty group came out as Infinity where Neo4j
+fails the query.
+
+The engines also evaluate every branch of a conditional on every row, where Neo4j evaluates
+lazily: `CASE WHEN n = 0 THEN 0 ELSE total / n END`, the usual guard, raised "Divide by zero"
+on the engines for the rows the CASE keeps away from the division, and the model was charged
+for a query Neo4j answers. Neo4j's CASE evaluates only the branch it takes (and the WHENs up to
+it), its coalesce() stops at the first argument that is not NULL; AND and OR stop at the first
+operand that decides them, but the planner may reorder a WHERE's predicates, so which one
+Neo4j evaluates first there is not fixed.
+
+So an integer divisor that may be 0 goes through `neo4j_divisor(d, mode)` (`functions.py`),
+where `mode` says whether Neo4j evaluates the division on the row: 0 it does (0 raises "/ by
+zero", as in Neo4j), 1 a CASE or coalesce() keeps it away (0 becomes 1, whose quotient nobody
+reads), 2 only an AND or OR keeps it away (0 is refused: Neo4j's order decides). The modes are
+the branch conditions themselves, copied (after their own divisors are guarded). Divisors
+inside a comprehension, quantifier, reduce() or subquery are guarded for that scope only (the
+engines' lambdas cannot read the conditions outside them). A float divisor never raises, and
+`%` raises only between two integers.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from dsgqa.dialect.trees import call, clone, function_name, int_lit, tree
+from dsgqa.dialect.types import ctype, typed
+
+REWRITE = "integer divisor->neo4j_divisor (Neo4j raises for 0; lazy branches)"
+_SCOPES = frozenset({"list_comp", "list_comp_map", "subquery", "where_arg", "pipe_arg",
+                     "lambda_"})
+_EXACT, _ORDER = 1, 2
+
+
+def _raises_on_zero(node: Tree, lazy: bool) -> bool:
+    """Whether `node` (a `/` or `%`) divides by an integer that may be 0 where Neo4j's raise
+    and the engines' differ: a float (or NULL) dividend over an integer (`/`), or two integers
+    inside a lazy branch."""
+    op = str(node.children[1])
+    divisor = node.children[2]
+    if ctype(divisor) != "int" or (divisor.data == "int_lit"
+                                   and int(str(divisor.children[0]), 0) != 0):
+        return False
+    left = ctype(node.children[0])
+    if op == "/":
+        return lazy or left != "int"
+    return lazy and left == "int"
+
+
+def _mode(skips: list[tuple[int, Tree]]) -> Tree:
+    """`CASE WHEN <a skip holds> THEN its mode .. ELSE 0 END`, exact skips first."""
+    if not skips:
+        return typed(int_lit(0), "int")
+    whens = [typed(tree("case_when", clone(test), typed(int_lit(mode), "int")), "int")
+             for mode, test in sorted(skips, key=lambda s: s[0])]
+    return typed(tree("case_expr", *whens, typed(int_lit(0), "int")), "int")
+
+
+def _not_true(test: Tree) -> Tree:
+    """True where `test` is false or NULL (a CASE branch not taken)."""
+    return typed(tree("case_expr", tree("case_when", clone(test), tree("false_lit")),
+                      tree("true_lit")), "bool")
+
+
+class _Guard:
+    def __init__(self) -> None:
+        self.changed = False
+
+    def visit(self, node: object, skips: list[tuple[int, Tree]]) -> None:
+        if not isinstance(node, Tree):
+            return
+        if node.data in _SCOPES:
+            skips = []
+        if node.data == "case_expr":
+            self._case(node, skips)
+            return
+        if node.data == "call" and isinstance(node.children[0], Tree) \
+                and function_name(node.children[0]).lower() == "coalesce":
+            for arg in node.children[1:]:
+                self.visit(arg, skips)
+                # the next argument is evaluated only where this one is NULL
+                skips = [*skips, (_EXACT, typed(tree("is_not_null", clone(arg)), "bool"))]
+            return
+        if node.data in ("and_", "or_"):
+            left, right = node.children
+            self.visit(left, skips)
+            decided = left if node.data == "or_" else typed(tree("not_", clone(left)), "bool")
+            self.visit(right, [*skips, (_ORDER, decided)])
+            return
+        for child in node.children:
+            self.visit(child, skips)
+        if node.data == "arith" and len(node.children) == 3 \
+                and str(node.children[1]) in ("/", "%") and _raises_on_zero(node, bool(skips)):
+            node.children[2] = typed(call("neo4j_divisor", node.children[2], _mode(skips)),
+                                     "int")
+            self.changed = True
+
+    def _case(self, node: Tree, skips: list[tuple[int, Tree]]) -> None:
+        children = list(node.children)
+        subject = None if children[0].data == "case_when" else children.pop(0)
+        otherwise = children.pop() if children[-1].data != "case_when" else None
+        if subject is not None and any(len(w.children) != 2 for w in children):
+            # a WHEN listing values (`simple_case.py` leaves none): not guarded
+            for child in node.children:
+                self.visit(child, skips)
+            return
+        if subject is not None:
+            self.visit(subject, skips)
+        taken: list[tuple[int, Tree]] = []   # the WHENs before: one that holds skips the rest
+        for when in children:
+            test, result = when.children[0], when.children[-1]
+            if subject is not None:
+                self.visit(test, [*skips, *taken])
+                test = typed(tree("compare", clone(subject), Token("EQ", "="), clone(test)),
+                             "bool")
+            elif subject is None:
+                self.visit(test, [*skips, *taken])
+            self.visit(result, [*skips, *taken, (_EXACT, _not_true(test))])
+            taken.append((_EXACT, test))
+        if otherwise is not None:
+            self.visit(otherwise, [*skips, *taken])
+
+
+def guard_divisors(root: Tree) -> bool:
+    """Guard the divisors of `root` (module docstring), on the annotated tree; True when one
+    changed."""
+    guard = _Guard()
+    guard.visit(root, [])
+    return guard.changed
+
+
+def neo4j_divisor(divisor: int, mode: int) -> int:
+    """The divisor, where the row's division is Neo4j's to raise or to skip (module
+    docstring)."""
+    if divisor != 0:
+        return divisor
+    if mode == 0:
+        raise ValueError("/ by zero")
+    if mode == _EXACT:
+        return 1
+    raise ValueError("a division by the integer 0 that an AND or OR keeps away only if Neo4j "
+                     "evaluates its other side first (its planner decides the order)")
