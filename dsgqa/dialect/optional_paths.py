@@ -180,7 +180,17 @@ def refuse_outer_label_tests(root: Tree) -> None:
     for match in root.find_data("match"):
         where = child_of(match, "where")
         before = getattr(match, "scope_before", None)
-        if not is_optional(match) or where is None or not before:
+        if not is_optional(match) or not before:
+            continue
+        for node in match.find_data("node_pattern"):
+            # `OPTIONAL MATCH (n:Room)` of a bound n: Ladybug dropped the row where n is no
+            # room (Neo4j keeps it, n bound as before)
+            if node.children and isinstance(node.children[0], Tree) \
+                    and node.children[0].data == "name" and child_of(node, "node_labels") \
+                    and plain_name(node.children[0]) in before:
+                raise DialectError("a label on a node bound before an OPTIONAL MATCH, in its "
+                                   "pattern (Ladybug drops the row where the label fails)")
+        if where is None:
             continue
         for test in where.find_data("has_label"):
             subject = test.children[0]

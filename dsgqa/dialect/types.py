@@ -237,8 +237,15 @@ class TypeAnnotator:
 
     def run(self, root: Tree) -> None:
         for single in _outer_single_queries(root):
-            self.labels = {}   # a UNION's parts bind their names apart
+            self._forget_names()   # a UNION's parts bind their names apart
             self._single_query(single, {})
+
+    def _forget_names(self) -> None:
+        """Drop what the annotator holds about names (a UNION part's `ms` is not the part
+        before's, whose list held no NULL)."""
+        self.optional, self.computed, self.elements = set(), set(), set()
+        self.null_free, self.null_elements, self.uniform = set(), set(), set()
+        self.labels = {}
 
     def _subquery(self, node: Tree, scope: dict[str, str]) -> None:
         """An EXISTS, COUNT or COLLECT subquery's parts, seeing the variables in scope around it
@@ -275,7 +282,7 @@ class TypeAnnotator:
             scope = dict(scope)
             for child in clause.children:
                 if isinstance(child, Tree) and child.data == "pattern_list":
-                    self._bind_patterns(child, scope)
+                    self._bind_patterns(child, scope, narrow=not is_optional(clause))
             self.uniform -= set(scope) - before
             if is_optional(clause):
                 self.optional |= set(scope) - before
@@ -305,7 +312,10 @@ class TypeAnnotator:
             return new_scope
         return scope
 
-    def _bind_patterns(self, patterns: Tree, scope: dict[str, str]) -> None:
+    def _bind_patterns(self, patterns: Tree, scope: dict[str, str], narrow: bool = True) -> None:
+        """Bind the names of `patterns`; a label narrows a node bound before only where the
+        pattern must match (`narrow`): an OPTIONAL MATCH that finds nothing keeps the node
+        bound before whatever its label (`OPTIONAL MATCH (n:Room)` of an object)."""
         for pattern in patterns.children:
             if len(pattern.children) == 3:  # p = (...)
                 scope[plain_name(pattern.children[0])] = "path"
@@ -314,11 +324,12 @@ class TypeAnnotator:
                     named = [c for c in sub.children if c.data == "name"]
                     if named:
                         bound = plain_name(named[0])
-                        if scope.get(bound) != "node":   # a new name: its own labels only
+                        known_node = scope.get(bound) == "node"
+                        if not known_node:   # a new name: its own labels only
                             self.labels.pop(bound, None)
                         scope[bound] = "node"
                         allowed = pattern_labels(sub)
-                        if allowed is not None:
+                        if allowed is not None and (narrow or not known_node):
                             known = self.labels.get(bound)
                             self.labels[bound] = allowed if known is None else known & allowed
                 elif sub.data == "rel_detail":

@@ -2502,4 +2502,16 @@ CASES: list[Case] = [
     Case("null_divided_by_the_integer_zero",
          "UNWIND [null] AS x RETURN x / 0 AS y", None, False,
          "the divisor is tested before the NULL (CypherMath.divideCheckForNull)"),
+    Case("union_part_list_of_the_same_name_may_hold_null",
+         "UNWIND ['a'] AS x WITH collect(x) AS ms RETURN ms UNION ALL UNWIND [['a', null]] AS ms "
+         "WITH ms WHERE ms = ms RETURN ms",
+         [[["a"]]], False,
+         "the second part's ms holds a NULL, so ms = ms is NULL there; the annotator kept the "
+         "first part's 'holds no NULL' for the name and both engines kept the row"),
+    Case("optional_match_label_on_a_bound_node",
+         "MATCH (r:Room)-[:CONTAINS]->(n) WHERE r.nodeSymbol = 'R1' OPTIONAL MATCH (n:MeshPlace) "
+         "RETURN n.nodeSymbol AS n",
+         [["P1"], ["p1"]], False,
+         "an OPTIONAL MATCH keeps the row and n as bound whatever n's label (Ladybug dropped "
+         "p1's row)"),
 ]
