@@ -30,6 +30,8 @@ from dsgqa.graphstore.worker_pool import WorkerDied
      "memory! The buffer pool is full and no memory could be freed!", "memory"),
     # The engine's failures on a query Neo4j runs.
     ("Overflow exception: Value nan is not within INT64 range", "dialect"),
+    ("Runtime exception: ValueError: toIntegerOrNull() of a text beyond the 64-bit range (NULL "
+     "or an error in Neo4j, not settled here) At: ...", "dialect"),
     ("Runtime exception: ValueError: a division by the integer 0 that an AND or OR keeps away "
      "only if Neo4j evaluates its other side first (its planner decides the order) At: ...",
      "dialect"),

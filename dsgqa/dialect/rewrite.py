@@ -1577,7 +1577,8 @@ def _to_integer(rw: Rewriter, node: Tree, args: list) -> Tree:
         return value
     if node.child_types[1] == "str":   # Neo4j's parse: NULL for text that is no number
         rw.note("toInteger(text)->neo4j_to_integer")
-        return call("neo4j_to_integer", value)
+        or_null = function_name(node.children[0]).lower() == "tointegerornull"
+        return call("neo4j_to_integer_or_null" if or_null else "neo4j_to_integer", value)
     if node.child_types[1] == "bool":   # Neo4j: true 1, false 0 (the engines cannot CAST it)
         rw.note("toInteger(boolean)->CASE")
         return tree("case_expr", tree("case_when", tree("is_null", clone(value)),
