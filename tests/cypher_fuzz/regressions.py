@@ -1727,6 +1727,24 @@ CASES: list[Case] = [
          "RETURN count(*) AS n", [[4]], False,
          "the subquery's e is the relationship the MATCH bound: each of the four stored "
          "connections joins its two rooms"),
+    Case("match_after_optional_match",
+         "OPTIONAL MATCH (r:Room {nodeSymbol: 'R1'}) MATCH (r)-[:CONTAINS]->(m) "
+         "RETURN count(*) AS n", [[2]], False,
+         "Neo4j 5 puts WITH * between OPTIONAL MATCH and MATCH before it checks the query: "
+         "valid, R1 holds P1 and p1"),
+    Case("match_after_optional_match_of_nothing",
+         "OPTIONAL MATCH (r:Room {nodeSymbol: 'R9'}) MATCH (m:MeshPlace) RETURN count(*) AS n",
+         [[2]], False, "the OPTIONAL MATCH keeps its one row (r NULL); the MATCH adds P1, P2"),
+    Case("match_from_an_optional_null_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "MATCH (m)-[:CONTAINS]->(o) RETURN r.nodeSymbol AS s, count(o) AS n ORDER BY s",
+         [["R1", 1], ["R2", 1]], True,
+         "R3's m is NULL and a MATCH from NULL finds nothing: R3's row goes"),
+    Case("aggregate_in_a_quantifier_over_an_aggregate",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, "
+         "any(x IN collect(m.class) WHERE count(m) > 1) AS l ORDER BY s", None, True,
+         "Neo4j: Invalid use of aggregating function count(...) in this context (the list "
+         "walked may be an aggregate, what is evaluated per element may not)"),
     Case("property_of_a_list",
          "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect(m) AS places RETURN places.class AS c",
          None, False, "Neo4j: Type mismatch (a list has no properties; held-out h3344)"),
