@@ -15,7 +15,8 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
 - one relationship variable for two relationships of one MATCH (`(a)-[e]->(b)-[e]->(c)`);
 - `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`);
 - a UNION, in a subquery too, that mixes UNION and UNION ALL or whose parts name their
-  columns differently.
+  columns differently;
+- the scope errors of `scope_errors.py` (names declared twice, of two kinds, or not at all).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
 from dsgqa.dialect.order_barrier import AGGREGATES, is_aggregate_call
+from dsgqa.dialect.scope_errors import refuse_scope_errors
 from dsgqa.dialect.trees import (
     BINDERS,
     child_of,
@@ -233,6 +235,7 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
             if call.data == "call_subquery":
                 for part in _parts(call.children[-1]):
                     _conclusion(part)
+    refuse_scope_errors(root, text)
     for part in _top_level_parts(root) if "*" in text else ():
         declared: set[str] = set()
         for clause in _clauses(part):
