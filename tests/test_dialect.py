@@ -918,9 +918,11 @@ def test_a_call_subquery_is_inlined(target, cypher, inline):
      "RETURN n", "ordering or limiting aggregated rows"),
     ("MATCH (r:Room) CALL { MATCH (r:Object) RETURN count(r) AS n } RETURN n",
      "sharing a variable name"),
-    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN r AS r2, m AS r } RETURN r",
-     "sharing a variable name"),
-    ("MATCH (r:Room) CALL { WITH r, r.center AS c MATCH (r)-->(m) RETURN m } RETURN m",
+    # Valid Neo4j 5 (the subquery's m is its own variable; a first WITH that reads no outer
+    # name imports nothing): the inliner has no form for them.
+    ("MATCH (r:Room), (m:Object) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN count(m) AS c } "
+     "RETURN c", "sharing a variable name"),
+    ("MATCH (r:Room) CALL { WITH 1 AS k MATCH (o:Object) RETURN count(o) + k AS n } RETURN n",
      "does more than import"),
     ("MATCH (r:Room) WITH r.class AS c CALL { WITH c MATCH (m) WHERE m.class = c "
      "RETURN count(m) AS n } RETURN c, n", "two outer rows may be equal"),

@@ -7,11 +7,16 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
 
 - an aggregate inside an aggregate (`max(count(m))`): "Can't use aggregate functions inside
   of aggregate functions.";
-- a query that does not end in RETURN (`MATCH (r) WITH r`): "Query cannot conclude with ...";
+- an aggregate inside what a comprehension, a quantifier, `reduce()` or a pattern
+  comprehension evaluates per element (`any(x IN collect(m) WHERE count(m) > 3)`); the list
+  walked may be one (`[x IN collect(m) | x.a]`);
+- a query, or a CALL { } body, that does not end in RETURN (`MATCH (r) WITH r`) or ends in a
+  CALL { } that returns rows: "Query cannot conclude with ..."; a RETURN before another clause;
 - one relationship variable for two relationships of one MATCH (`(a)-[e]->(b)-[e]->(c)`);
 - `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`);
 - a UNION, in a subquery too, that mixes UNION and UNION ALL or whose parts name their
-  columns differently.
+  columns differently;
+- the scope errors of `scope_errors.py` (names declared twice, of two kinds, or not at all).
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
-from dsgqa.dialect.order_barrier import AGGREGATES
+from dsgqa.dialect.order_barrier import AGGREGATES, is_aggregate_call
+from dsgqa.dialect.scope_errors import refuse_scope_errors
 from dsgqa.dialect.trees import (
+    BINDERS,
     child_of,
+    comprehension_pattern,
     declared_outside_subqueries,
     function_name,
     rel_detail,
@@ -35,6 +43,12 @@ _AGGREGATE_CALL = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percen
                              re.IGNORECASE)
 _NAMED_RELATIONSHIP = re.compile(r"\[\s*`?\w")
 _UNION = re.compile(r"\bUNION\b", re.IGNORECASE)
+_IN = re.compile(r"\bIN\b", re.IGNORECASE)
+_RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
+_CALL = re.compile(r"\bCALL\b", re.IGNORECASE)
+# Neo4j's own spelling of the aggregating functions its message names.
+_AGGREGATE_SPELLING = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
+                       "percentiledisc": "percentileDisc"}
 
 
 def _aggregate(node: Tree) -> str | None:
@@ -54,6 +68,53 @@ def _nested_aggregates(node: Tree, inside: bool) -> None:
     for child in node.children:
         if isinstance(child, Tree):
             _nested_aggregates(child, inside or is_aggregate)
+
+
+def _per_element(node: Tree) -> list[Tree]:
+    """What a comprehension, a quantifier, `reduce()`'s step or a pattern comprehension
+    evaluates once per element (its WHERE, its `|` expression), not the list it walks; []
+    for any other tree."""
+    if node.data not in BINDERS or not node.children or not isinstance(node.children[0], Tree):
+        return []
+    if node.children[0].data == "in_" or comprehension_pattern(node) is not None:
+        return [c for c in node.children[1:] if isinstance(c, Tree)]
+    return []
+
+
+def _outside_subqueries(node: Tree) -> list[Tree]:
+    """`node` and the trees below it, in order, those of a COUNT / COLLECT / EXISTS subquery
+    left out (its RETURN aggregates its own rows)."""
+    found, stack = [], [node]
+    while stack:
+        sub = stack.pop()
+        if sub.data == "subquery":
+            continue
+        found.append(sub)
+        stack.extend(reversed([c for c in sub.children if isinstance(c, Tree)]))
+    return found
+
+
+def _lambda_aggregates(root: Tree) -> None:
+    """Neo4j checks what a lambda evaluates per element in its simple expression context
+    (`SemanticExpressionCheck`: `FilteringExpressions.checkInnerPredicate`,
+    `checkInnerListComprehension`, `ReduceExpression`, `PatternComprehension`), where an
+    aggregating function is an error (`SemanticFunctionCheck`: "Invalid use of aggregating
+    function count(...) in this context"), raised first; `count(*)` is no function call, and
+    only `failIfAggregating` of a comprehension, a quantifier or reduce() rejects it. The
+    engines cannot hold either, and `lambda_aggregates.py` would lift it out of the lambda:
+    rows where Neo4j has none."""
+    for node in root.iter_subtrees_topdown():
+        inside = [sub for part in _per_element(node) for sub in _outside_subqueries(part)
+                  if is_aggregate_call(sub)]
+        called = next((sub for sub in inside if sub.data != "call_star"), None)
+        if called is not None:
+            written = function_name(called.children[0]).lower()
+            raise CypherSyntaxError(
+                f"Invalid use of aggregating function "
+                f"{_AGGREGATE_SPELLING.get(written, written)}(...) in this context")
+        if inside and comprehension_pattern(node) is None:
+            raise CypherSyntaxError("Can't use aggregating expressions inside of expressions "
+                                    "executing over lists")
 
 
 def _repeated_relationships(match: Tree) -> None:
@@ -113,9 +174,41 @@ def _union_errors(query: Tree) -> None:
                                 "names")
 
 
-def _top_level_parts(root: Tree) -> list[Tree]:
-    query = root.children[0] if root.data == "start" else root
+def _parts(query: Tree) -> list[Tree]:
     return [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
+
+
+def _top_level_parts(root: Tree) -> list[Tree]:
+    return _parts(root.children[0] if root.data == "start" else root)
+
+
+def _clauses(part: Tree) -> list[Tree]:
+    return [c for c in part.children if isinstance(c, Tree)]
+
+
+def _conclusion(part: Tree) -> None:
+    """Neo4j's `SingleQuery.checkOrder` of a query or a CALL { } body: it ends in RETURN (a
+    read query), or in a CALL { } whose body returns nothing (a unit subquery), not in a
+    WITH, MATCH, UNWIND or a CALL { } that returns rows."""
+    last = _clauses(part)[-1]
+    if last.data == "call_subquery" and any(
+            _clauses(p)[-1].data == "return_clause" for p in _parts(last.children[-1])):
+        concluding = "CALL"
+    else:
+        concluding = _CONCLUDING.get(last.data, "")
+    if concluding:
+        raise CypherSyntaxError(f"Query cannot conclude with {concluding} (must be a RETURN "
+                                "clause, a FINISH clause, an update clause, a unit subquery "
+                                "call, or a procedure call with no YIELD)")
+
+
+def _return_before_the_end(root: Tree) -> None:
+    """`checkOrder` of every query, a subquery's too: "RETURN can only be used at the end of
+    the query" (`MATCH (r) RETURN r MATCH (m) RETURN m`)."""
+    for part in root.iter_subtrees():
+        if part.data == "single_query" and any(
+                c.data == "return_clause" for c in _clauses(part)[:-1]):
+            raise CypherSyntaxError("RETURN can only be used at the end of the query")
 
 
 def refuse_compile_errors(root: Tree, text: str) -> None:
@@ -123,6 +216,8 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
     the query's, says which checks can find one (each walk costs time on every query)."""
     if len(_AGGREGATE_CALL.findall(text)) > 1:
         _nested_aggregates(root, False)
+    if _AGGREGATE_CALL.search(text) and (_IN.search(text) or "|" in text):
+        _lambda_aggregates(root)
     if _UNION.search(text):
         for query in root.iter_subtrees():
             if query.data == "query":
@@ -131,15 +226,19 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
         for match in root.iter_subtrees():
             if match.data == "match":
                 _repeated_relationships(match)
+    if len(_RETURN.findall(text)) > 1:
+        _return_before_the_end(root)
     for part in _top_level_parts(root):
-        clauses = [c for c in part.children if isinstance(c, Tree)]
-        if clauses and clauses[-1].data in _CONCLUDING:
-            raise CypherSyntaxError(f"Query cannot conclude with {_CONCLUDING[clauses[-1].data]}"
-                                    " (must be a RETURN clause, a FINISH clause, an update "
-                                    "clause, a unit subquery call, or a procedure call with no "
-                                    "YIELD)")
+        _conclusion(part)
+    if _CALL.search(text):
+        for call in root.iter_subtrees():
+            if call.data == "call_subquery":
+                for part in _parts(call.children[-1]):
+                    _conclusion(part)
+    refuse_scope_errors(root, text)
+    for part in _top_level_parts(root) if "*" in text else ():
         declared: set[str] = set()
-        for clause in clauses if "*" in text else ():
+        for clause in _clauses(part):
             if clause.data.startswith("call"):
                 break   # a CALL { } returns names its body declares
             if clause.data == "return_clause" and not declared and any(

@@ -284,6 +284,17 @@ def binds(node: Tree) -> set[str]:
     return set()
 
 
+def comprehension_pattern(node: Tree) -> Tree | None:
+    """The pattern (`pattern_predicate`) of a pattern comprehension, `[(a)-->(b) WHERE .. |
+    ..]` or `[p = (a)-->(b) | ..]`; None for any other tree."""
+    if node.data not in ("list_comp", "list_comp_map") or not isinstance(node.children[0], Tree):
+        return None
+    head = node.children[0]
+    if head.data == "compare" and len(head.children) == 3 and isinstance(head.children[2], Tree):
+        head = head.children[2]
+    return head if head.data == "pattern_predicate" else None
+
+
 # Trees whose first child names a function, not a variable read.
 CALLS = frozenset({"call", "call_star", "call_distinct"})
 

@@ -1732,6 +1732,43 @@ CASES: list[Case] = [
          "RETURN count(*) AS n", [[4]], False,
          "the subquery's e is the relationship the MATCH bound: each of the four stored "
          "connections joins its two rooms"),
+    Case("match_after_optional_match",
+         "OPTIONAL MATCH (r:Room {nodeSymbol: 'R1'}) MATCH (r)-[:CONTAINS]->(m) "
+         "RETURN count(*) AS n", [[2]], False,
+         "Neo4j 5 puts WITH * between OPTIONAL MATCH and MATCH before it checks the query: "
+         "valid, R1 holds P1 and p1"),
+    Case("match_after_optional_match_of_nothing",
+         "OPTIONAL MATCH (r:Room {nodeSymbol: 'R9'}) MATCH (m:MeshPlace) RETURN count(*) AS n",
+         [[2]], False, "the OPTIONAL MATCH keeps its one row (r NULL); the MATCH adds P1, P2"),
+    Case("match_from_an_optional_null_node",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "MATCH (m)-[:CONTAINS]->(o) RETURN r.nodeSymbol AS s, count(o) AS n ORDER BY s",
+         [["R1", 1], ["R2", 1]], True,
+         "R3's m is NULL and a MATCH from NULL finds nothing: R3's row goes"),
+    Case("path_named_again_after_with",
+         "MATCH p = (a:Room)-[:ROOM_CONNECTED]->(b:Room) WITH b "
+         "MATCH p = (b)-[:ROOM_CONNECTED]->(c:Room) RETURN count(*) AS n", [[6]], False,
+         "WITH b drops p, so p is a new path: b is R2, R1, R3, R2, with 2, 1, 1, 2 "
+         "connections out"),
+    Case("path_named_twice", "MATCH p = (a:Room)-[:ROOM_CONNECTED]->(b:Room) "
+         "MATCH p = (b)-[:ROOM_CONNECTED]->(c:Room) RETURN count(*) AS n", None, False,
+         "Neo4j: Variable `p` already declared"),
+    Case("aggregate_in_a_quantifier_over_an_aggregate",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, "
+         "any(x IN collect(m.class) WHERE count(m) > 1) AS l ORDER BY s", None, True,
+         "Neo4j: Invalid use of aggregating function count(...) in this context (the list "
+         "walked may be an aggregate, what is evaluated per element may not)"),
+    Case("call_importing_an_unbound_name",
+         "MATCH (r:Room) CALL (x) { RETURN 1 AS one } RETURN count(*) AS n", None, False,
+         "Neo4j: Variable `x` not defined"),
+    Case("call_reading_an_import_its_with_dropped",
+         "MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) WITH m "
+         "RETURN r.nodeSymbol AS s } RETURN s", None, False,
+         "Neo4j: Variable `r` not defined (an importing WITH's names go with the next WITH)"),
+    Case("node_name_matched_as_a_relationship",
+         "MATCH (r:Room)-[:CONTAINS]->(m) MATCH (m)-[r:CONTAINS]->(o) RETURN count(*) AS n",
+         None, False, "Neo4j: Type mismatch: r defined with conflicting type Node (expected "
+         "Relationship)"),
     Case("property_of_a_list",
          "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect(m) AS places RETURN places.class AS c",
          None, False, "Neo4j: Type mismatch (a list has no properties; held-out h3344)"),

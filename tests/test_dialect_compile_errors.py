@@ -1,0 +1,216 @@
+"""Queries Neo4j 5 rejects when it compiles them are the model's syntax errors here too
+(`compile_errors.py`, `scope_errors.py`), and the valid queries beside them are not.
+
+Each rejected query and each accepted one was checked with Neo4j's own semantic analysis
+(`@neo4j-cypher/language-support`'s `lintCypherQuery` with a `CYPHER 5` prefix) and against
+Neo4j 5's front-end source, which the docstrings of the two modules name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from dsgqa.dialect import CypherSyntaxError, DialectError, translate
+
+_CONCLUDE = "Query cannot conclude with"
+_IMPORTING = "Importing WITH should consist only of simple references to outside variables."
+_SHADOW = "is shadowing a variable with the same name from the outer scope"
+
+REJECTED = [
+    # An aggregate in what a lambda evaluates per element (the list it walks may be one).
+    ("MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, "
+     "any(x IN collect(m.class) WHERE count(m) > 30) AS l ORDER BY s",
+     r"Invalid use of aggregating function count\(\.\.\.\) in this context"),
+    ("MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, "
+     "[x IN collect(m.class) WHERE x = 'floor' | size(collect(m))] AS l",
+     r"aggregating function collect\(\.\.\.\)"),
+    ("MATCH (r:Room)-[:CONTAINS]->(m) RETURN reduce(t = 0, x IN collect(m.class) | t + "
+     "count(m)) AS l", r"aggregating function count\(\.\.\.\)"),
+    ("MATCH (r:Room)-[:CONTAINS]->(m) RETURN [x IN [1] | stDev(x)] AS l",
+     r"aggregating function stDev\(\.\.\.\)"),
+    ("MATCH (r:Room) RETURN [(r)-->(m) WHERE count(m) > 1 | m] AS l",
+     r"aggregating function count\(\.\.\.\)"),
+    ("MATCH (n) RETURN all(x IN [1, 2, 3] WHERE count(*) = 0) AS a",
+     "Can't use aggregating expressions inside of expressions executing over lists"),
+    ("MATCH (n) RETURN [x IN [1, 2, 3] | count(*)] AS a", "Can't use aggregating expressions"),
+    # A query or a CALL { } body that ends in a returning CALL, a MATCH or a WITH; a RETURN
+    # before another clause.
+    ("MATCH (r:Room) CALL { WITH r MATCH (r)-[:CONTAINS]->(m) RETURN count(m) AS c }",
+     f"{_CONCLUDE} CALL"),
+    ("MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) }", f"{_CONCLUDE} MATCH"),
+    ("MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) WITH m } RETURN r",
+     f"{_CONCLUDE} WITH"),
+    ("MATCH (r:Room) RETURN r MATCH (m) RETURN m", "RETURN can only be used at the end"),
+    # CALL { } scope: imports of names not in scope, returned names the outer query has, an
+    # importing WITH that does more than import.
+    ("MATCH (r:Room) CALL (x) { RETURN 1 AS one } RETURN count(*) AS n",
+     "Variable `x` not defined"),
+    ("MATCH (r:Room) CALL (room) { MATCH (room)-[:CONTAINS]->(m:MeshPlace) "
+     "RETURN count(m) AS places } RETURN r.nodeSymbol AS room, places",
+     "Variable `room` not defined"),
+    ("MATCH (r:Room) WITH r.class AS k CALL (r) { RETURN 1 AS c } RETURN c",
+     "Variable `r` not defined"),
+    ("MATCH (r:Room) CALL { WITH x MATCH (r)-->(m) RETURN count(m) AS c } RETURN r, c",
+     "Variable `x` not defined"),
+    ("MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) WITH m RETURN r.class AS c } RETURN c",
+     "Variable `r` not defined"),
+    ("MATCH (r:Room) CALL (r) { MATCH (r)-->(m) WHERE m.x = q.x RETURN m.x AS c } RETURN c",
+     "Variable `q` not defined"),
+    ("MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN r, count(m) AS places } "
+     "RETURN places", "Variable `r` already declared in outer scope"),
+    ("MATCH (r:Room), (m:Object) CALL { MATCH (x)-[:CONTAINS]->(m) RETURN m } RETURN m",
+     "Variable `m` already declared in outer scope"),
+    ("MATCH (r:Room) CALL (r) { WITH 1 AS x RETURN x AS r } RETURN r",
+     "Variable `r` already declared in outer scope"),
+    ("MATCH (r:Room) CALL { WITH r WHERE r.class = 'hallway' MATCH (r)-->(m) "
+     "RETURN count(m) AS c } RETURN c", f"{_IMPORTING} WHERE is not allowed."),
+    ("MATCH (r:Room) CALL { WITH DISTINCT r MATCH (r)-->(m) RETURN count(m) AS c } RETURN c",
+     "DISTINCT is not allowed"),
+    ("MATCH (r:Room) CALL { WITH r ORDER BY r.x MATCH (r)-->(m) RETURN count(m) AS c } "
+     "RETURN c", "ORDER BY is not allowed"),
+    ("MATCH (r:Room) CALL { WITH r LIMIT 1 MATCH (r)-->(m) RETURN count(m) AS c } RETURN c",
+     "LIMIT is not allowed"),
+    ("MATCH (r:Room) CALL { WITH r, 1 AS k MATCH (r)-->(m) RETURN count(m) AS c } RETURN c",
+     "Aliasing or expressions are not supported"),
+    ("MATCH (r:Room) CALL { WITH * WHERE r.x > 1 MATCH (r)-->(m) RETURN count(m) AS c } "
+     "RETURN c", "WHERE is not allowed"),
+    # A named path, or an UNWIND alias, whose name is in scope.
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED]->(b:Room) MATCH p = (b)-[:ROOM_CONNECTED]->(c:Room) "
+     "RETURN count(*) AS n", "Variable `p` already declared"),
+    ("MATCH p = (a:Room)-->(b) WITH p MATCH p = (b)-->(c) RETURN count(*) AS n",
+     "Variable `p` already declared"),
+    ("MATCH p = (a:Room)-->(b) WITH * OPTIONAL MATCH p = (b)-->(c) RETURN count(*) AS n",
+     "Variable `p` already declared"),
+    ("MATCH p = (a:Room)-->(b), p = (b)-->(c) RETURN count(*) AS n",
+     "Variable `p` already declared"),
+    ("MATCH (p:Room) MATCH p = (a)-->(b) RETURN count(*) AS n", "Variable `p` already declared"),
+    ("MATCH p = shortestPath((a:Room)-[*]-(b:Room)) MATCH p = (a)-->(c) RETURN count(*) AS n",
+     "Variable `p` already declared"),
+    ("MATCH (n) UNWIND [1] AS n RETURN n", "Variable `n` already declared"),
+    # One name, two kinds of value.
+    ("MATCH (r:Room)-[:CONTAINS]->(m:MeshPlace) MATCH (m)-[r:CONTAINS]->(o:Object) "
+     "RETURN m.nodeSymbol AS place, o.nodeSymbol AS obj",
+     r"Type mismatch: r defined with conflicting type Node \(expected Relationship\)"),
+    ("MATCH (a)-[r]->(b) WITH r AS x MATCH (x)-->(c) RETURN count(*) AS n",
+     r"x defined with conflicting type Relationship \(expected Node\)"),
+    ("MATCH p = (a)-->(b) MATCH (p)-->(c) RETURN count(*) AS n",
+     r"p defined with conflicting type Path \(expected Node\)"),
+    ("MATCH (a)-[r]->(b) MATCH (c)-[r*]->(d) RETURN count(*) AS n",
+     r"r defined with conflicting type Relationship \(expected List<Relationship>\)"),
+    ("MATCH (a)-[r]->(b) WHERE EXISTS { (r)-->(c) } RETURN count(*) AS n",
+     r"r defined with conflicting type Relationship \(expected Node\)"),
+    ("MATCH (a)-[r]->(b) RETURN [(r)-->(c) | c] AS n",
+     r"r defined with conflicting type Relationship \(expected Node\)"),
+    ("MATCH (a)-[r]->(b) CALL (r) { MATCH (r)-->(c) RETURN count(c) AS k } RETURN k",
+     r"r defined with conflicting type Relationship \(expected Node\)"),
+    # A new variable in EXISTS / COUNT / COLLECT, or in `CALL (x)`, named like an outer one.
+    ("MATCH (r:Room) WITH r, r.class AS kind WHERE EXISTS { MATCH (r)-[:ROOM_CONNECTED]->(n) "
+     "WITH n.class AS kind WHERE kind = 'lounge' } RETURN r.nodeSymbol AS room, kind",
+     f"The variable `kind` {_SHADOW}"),
+    ("MATCH (r:Room)-->(m) RETURN COUNT { MATCH (r)-->(n) WITH n AS m RETURN m } AS c",
+     f"`m` {_SHADOW}"),
+    ("MATCH (r:Room) WITH r, r.class AS kind RETURN COUNT { MATCH (r)-->(n) "
+     "RETURN n.class AS kind } AS c", f"`kind` {_SHADOW}"),
+    ("MATCH (r:Room) WITH r, r.class AS kind WHERE EXISTS { UNWIND [1] AS kind RETURN kind } "
+     "RETURN r", f"`kind` {_SHADOW}"),
+    ("MATCH p = (a:Room)-->(b) WHERE EXISTS { MATCH p = (b)-->(c) } RETURN count(*) AS n",
+     f"`p` {_SHADOW}"),
+    ("MATCH (r:Room) CALL (r) { WITH 'x' AS r RETURN 1 AS c } RETURN c", f"`r` {_SHADOW}"),
+    ("MATCH (r:Room), (m) CALL (r) { UNWIND [1] AS r RETURN 1 AS c } RETURN c",
+     f"`r` {_SHADOW}"),
+]
+
+ACCEPTED = [
+    # Neo4j puts a WITH * between OPTIONAL MATCH and MATCH before it checks the query
+    # (`insertWithBetweenOptionalMatchAndMatch`): its "MATCH cannot follow OPTIONAL MATCH" is
+    # never reached.
+    "OPTIONAL MATCH (r:Room {nodeSymbol: 'R1'}) MATCH (r)-[:CONTAINS]->(m) RETURN count(*) AS n",
+    "MATCH (r:Room) RETURN count(*) AS n UNION OPTIONAL MATCH (r:Room {nodeSymbol: 'R9'}) "
+    "MATCH (m:MeshPlace) RETURN count(*) AS n",
+    "OPTIONAL MATCH (r:Room) UNWIND [1] AS x MATCH (r)-[:CONTAINS]->(m) RETURN count(*) AS n",
+    # Aggregates as the list a lambda walks, as reduce()'s start, around a lambda, or inside a
+    # subquery the lambda holds.
+    "MATCH (r:Room)-[:CONTAINS]->(m) RETURN [x IN collect(m) | x.class] AS l",
+    "MATCH (r:Room)-[:CONTAINS]->(m) RETURN any(x IN collect(m) WHERE x.class = 'a') AS l",
+    "MATCH (r:Room)-[:CONTAINS]->(m) RETURN reduce(t = count(m), x IN collect(m.class) | t + 1) "
+    "AS l",
+    "MATCH (r:Room)-[:CONTAINS]->(m) RETURN count([x IN [1] | x]) AS l",
+    "MATCH (r:Room)-[:CONTAINS]->(m) RETURN collect([x IN [m] | x.class]) AS l",
+    "MATCH (r:Room)-[:CONTAINS]->(m) RETURN [x IN [1] | COUNT { (r)-->() }] AS l",
+    "MATCH (r:Room) RETURN size([(r)-->(m) | m]) AS l, count(*) AS c",
+    # A unit subquery may end a query; a CALL whose body returns, followed by a RETURN.
+    "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN count(m) AS c } RETURN c",
+    # Imports in scope, renamed returns, a body's own WITH after the import.
+    "UNWIND [1] AS x CALL (x) { RETURN x + 1 AS c } RETURN c",
+    "MATCH (r:Room) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN r AS room, count(m) AS places } "
+    "RETURN places",
+    "MATCH (r:Room) CALL { WITH r WITH r WHERE r.class = 'hallway' MATCH (r)-->(m) "
+    "RETURN count(m) AS c } RETURN c",
+    "MATCH (r:Room) CALL (r) { WITH r WHERE r.class = 'hallway' MATCH (r)-->(m) "
+    "RETURN count(m) AS c } RETURN c",
+    "MATCH (r:Room) CALL { WITH r AS r MATCH (r)-->(m) RETURN count(m) AS c } RETURN c",
+    "MATCH (r:Room) CALL { WITH 1 AS k WHERE k > 0 MATCH (q)-->(m) RETURN count(m) AS c } "
+    "RETURN c",
+    "MATCH (r:Room) CALL (r) { MATCH (r)-->(m) WITH m RETURN r.class AS c } RETURN c",
+    "MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) WITH m ORDER BY r.x RETURN m.x AS c } RETURN c",
+    "MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN m {.x, k: r.y} AS c } RETURN c",
+    "MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN [(m)-->(q) | q.x] AS c } RETURN c",
+    "MATCH (r:Room) CALL { WITH r MATCH (r)-->(m) RETURN reduce(t = 0, x IN collect(m) | t + 1) "
+    "AS n } RETURN r.nodeSymbol AS s, n",
+    "MATCH (r:Room) CALL { WITH r WITH 'x' AS r RETURN 1 AS c } RETURN c",
+    "MATCH (r:Room), (m:Object) CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN count(m) AS c } "
+    "RETURN c",
+    "MATCH (r:Room), (m) CALL (r) { WITH 1 AS m RETURN m AS c } RETURN c",
+    "MATCH p = (a:Room)-->(b) CALL { MATCH p = (x)-->(y) RETURN count(p) AS c } RETURN c",
+    "MATCH (r:Room) WITH r.nodeSymbol AS sym CALL { WITH sym MATCH (x:Room {nodeSymbol: sym}) "
+    "RETURN x.class AS cls } RETURN sym, cls",
+    "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect(m) AS ms CALL (r, ms) { UNWIND ms AS m2 "
+    "RETURN count(m2) AS c } RETURN r.nodeSymbol AS s, c",
+    # Paths named again once out of scope, or in another scope.
+    "MATCH p = (a:Room)-[:ROOM_CONNECTED]->(b:Room) WITH b MATCH p = (b)-[:ROOM_CONNECTED]->(c) "
+    "RETURN count(*) AS n",
+    "MATCH p = (a:Room)-->(b) WITH min(length(p)) AS l MATCH p = (x)-->(y) "
+    "RETURN l, count(p) AS n",
+    "MATCH p = (a:Room)-->(b) RETURN [p = (b)-->(c) | length(p)] AS l",
+    "MATCH p = (a:Room)-->(b) RETURN count(*) AS n UNION MATCH p = (a:Room)-->(b) "
+    "RETURN count(*) AS n",
+    "UNWIND [1, 2] AS x WITH x * 2 AS y UNWIND [3] AS x RETURN x, y",
+    # Nodes and relationships bound again as what they are; names of one part in another.
+    "MATCH (a)-[r]->(b) MATCH (c)-[r]->(d) RETURN count(*) AS n",
+    "MATCH (a)-[r]->(b) WITH r MATCH (c)-[r]->(d) RETURN count(*) AS n",
+    "MATCH (a)-[r*]->(b) MATCH (c)-[r*]->(d) RETURN count(*) AS n",
+    "MATCH (a)-[r]->(b) WITH a MATCH (r)-->(c) RETURN count(*) AS n",
+    "MATCH (a)-[r]->(b) RETURN count(*) AS n UNION MATCH (r)-->(c) RETURN count(*) AS n",
+    "MATCH (a)-[r]->(b) CALL { MATCH (r)-->(c) RETURN count(c) AS k } RETURN k",
+    "MATCH (a)-[r]->(b) RETURN [r IN [1] | r] AS n",
+    "MATCH (n) MATCH (n:Room) RETURN count(*) AS c",
+    # Subqueries that read, pass on or return outer names, or bind lambdas named like them.
+    "MATCH (r:Room) WITH r, r.class AS kind WHERE EXISTS { MATCH (r)-->(n) "
+    "WITH n, n.class AS k WHERE k = kind RETURN n } RETURN r",
+    "MATCH (r:Room) WITH r, r.class AS kind WHERE EXISTS { MATCH (r)-->(n) "
+    "WITH kind AS kind RETURN kind } RETURN r",
+    "MATCH (r:Room) WITH r, r.class AS kind WHERE EXISTS { MATCH (r)-->(n) "
+    "WITH n MATCH (r)-->(n) RETURN n } RETURN r",
+    "MATCH (r:Room)-->(m) RETURN COUNT { MATCH (r)-->(n) RETURN r } AS c",
+    "MATCH (r:Room)-->(m) WHERE EXISTS { MATCH (r)-->(n) WHERE any(m IN [1] WHERE m = 1) } "
+    "RETURN r",
+    "MATCH (r:Room)-->(m) WHERE EXISTS { MATCH (r)-->(n) WHERE size([(n)-->(m) | m]) = 1 } "
+    "RETURN r",
+]
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "message"), REJECTED)
+def test_a_query_neo4j_rejects_is_a_syntax_error(target, cypher, message):
+    with pytest.raises(CypherSyntaxError, match=message):
+        translate(cypher, target)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", ACCEPTED)
+def test_a_valid_query_beside_them_is_no_syntax_error(target, cypher):
+    """Translated, or refused as the engines' shortfall (`dialect`), never the model's."""
+    with contextlib.suppress(DialectError):
+        translate(cypher, target)
