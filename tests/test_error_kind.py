@@ -32,9 +32,9 @@ from dsgqa.graphstore.worker_pool import WorkerDied
     ("Overflow exception: Value nan is not within INT64 range", "dialect"),
     ("Runtime exception: ValueError: toIntegerOrNull() of a text beyond the 64-bit range (NULL "
      "or an error in Neo4j, not settled here) At: ...", "dialect"),
-    ("Runtime exception: ValueError: a division by the integer 0 that an AND or OR keeps away "
-     "only if Neo4j evaluates its other side first (its planner decides the order) At: ...",
-     "dialect"),
+    ("Runtime exception: ValueError: a division by the integer 0 that Neo4j may not evaluate "
+     "(an AND or OR, a quantifier that may stop before it, or a lambda in a lazy branch) At: "
+     "...", "dialect"),
     ("Overflow exception: Value 100000000000000000000.000000 is not within INT64 range",
      "dialect"),
     ("Cannot evaluate expression with type PROPERTY.", "dialect"),

@@ -41,14 +41,17 @@ def neo4j_sum_string(value: float) -> str:
 
 
 def neo4j_sum_arith(left: float, right: float, op: str, integer_left: bool) -> float:
-    """`left / right` or `left % right` where one side is a float sum and the other an integer
-    or a float sum (`integer_left`: the left side is an INTEGER). Java divides two integers
-    (raising for a zero divisor) and otherwise doubles (a zero divisor gives Infinity or NaN)."""
+    """`left / right` or `left % right` where one side is a float sum and the other an integer,
+    a float or a float sum (`integer_left`: the left side is an INTEGER). Java divides two
+    integers (raising for a zero divisor) and otherwise doubles (a zero divisor gives Infinity
+    or NaN), but Neo4j's `/` raises for the INTEGER 0 whatever the dividend
+    (`lazy_divisors.py`): a sum of 0.0 as the divisor is undecided for `/`, and for `%` of an
+    integer."""
     if right == 0.0:
-        if integer_left or left == 0.0:
+        if op == "/" or integer_left or left == 0.0:
             raise ValueError(f"{op} by {_UNDECIDED} or of one" if not integer_left
                              else f"{op} by {_UNDECIDED}")
-        return math.nan if op == "%" or math.isnan(left) else math.copysign(math.inf, left)
+        return math.nan
     return left / right if op == "/" else math.fmod(left, right)
 
 

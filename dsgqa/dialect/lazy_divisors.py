@@ -16,49 +16,50 @@ Neo4j evaluates first there is not fixed.
 
 So an integer divisor that may be 0 goes through `neo4j_divisor(d, mode)` (`functions.py`),
 where `mode` says whether Neo4j evaluates the division on the row: 0 it does (0 raises "/ by
-zero", as in Neo4j), 1 a CASE or coalesce() keeps it away (0 becomes 1, whose quotient nobody
-reads), 2 only an AND or OR keeps it away (0 is refused: Neo4j's order decides). The modes are
-the branch conditions themselves, copied (after their own divisors are guarded). Divisors
-inside a comprehension, quantifier, reduce() or subquery are guarded for that scope only (the
-engines' lambdas cannot read the conditions outside them). A float divisor never raises, and
-`%` raises only between two integers.
+zero", as in Neo4j, a NULL dividend too), 1 a CASE or coalesce() keeps it away (0 becomes 1,
+whose quotient nobody reads), 2 Neo4j may or may not reach it (0 is refused): an AND or OR
+decides first, or a quantifier may stop before the element (`all()` at its first false), or
+a lambda inside a lazy branch (the engines' lambdas cannot read the branch conditions, so
+whether the row takes the branch is not known there); 3 for `%` where Neo4j reaches it (the
+engine raises as Neo4j does, and `null % 0` is NULL in both). The modes are the branch
+conditions themselves, copied (after their own divisors are guarded). A float divisor never
+raises, and `%` raises only between two integers. A float sum that may be the integer 0 as a
+divisor is `float_sums.py`'s.
 """
 
 from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.trees import call, clone, function_name, int_lit, tree
+from dsgqa.dialect.trees import call, cast, clone, function_name, int_lit, tree
 from dsgqa.dialect.types import ctype, typed
 
 REWRITE = "integer divisor->neo4j_divisor (Neo4j raises for 0; lazy branches)"
+# Where the engines' lambdas start: they cannot read the conditions of a branch outside.
 _SCOPES = frozenset({"list_comp", "list_comp_map", "subquery", "where_arg", "pipe_arg",
                      "lambda_"})
-_EXACT, _ORDER = 1, 2
+_REACHED, _EXACT, _ORDER, _ENGINE = 0, 1, 2, 3
+_UNKNOWN_REACH = (_ORDER, typed(tree("true_lit"), "bool"))
 
 
-def _raises_on_zero(node: Tree, lazy: bool) -> bool:
+def _guarded(node: Tree, lazy: bool) -> bool:
     """Whether `node` (a `/` or `%`) divides by an integer that may be 0 where Neo4j's raise
-    and the engines' differ: a float (or NULL) dividend over an integer (`/`), or two integers
-    inside a lazy branch."""
-    op = str(node.children[1])
+    and the engines' may differ: any `/` (the engines give Infinity, NaN or NULL for a float
+    or NULL dividend), a `%` of two integers inside a lazy branch."""
     divisor = node.children[2]
     if ctype(divisor) != "int" or (divisor.data == "int_lit"
                                    and int(str(divisor.children[0]), 0) != 0):
         return False
-    left = ctype(node.children[0])
-    if op == "/":
-        return lazy or left != "int"
-    return lazy and left == "int"
+    return str(node.children[1]) == "/" or (lazy and ctype(node.children[0]) == "int")
 
 
-def _mode(skips: list[tuple[int, Tree]]) -> Tree:
-    """`CASE WHEN <a skip holds> THEN its mode .. ELSE 0 END`, exact skips first."""
+def _mode(skips: list[tuple[int, Tree]], reached: int) -> Tree:
+    """`CASE WHEN <a skip holds> THEN its mode .. ELSE reached END`, exact skips first."""
     if not skips:
-        return typed(int_lit(0), "int")
+        return typed(int_lit(reached), "int")
     whens = [typed(tree("case_when", clone(test), typed(int_lit(mode), "int")), "int")
              for mode, test in sorted(skips, key=lambda s: s[0])]
-    return typed(tree("case_expr", *whens, typed(int_lit(0), "int")), "int")
+    return typed(tree("case_expr", *whens, typed(int_lit(reached), "int")), "int")
 
 
 def _not_true(test: Tree) -> Tree:
@@ -68,14 +69,17 @@ def _not_true(test: Tree) -> Tree:
 
 
 class _Guard:
-    def __init__(self) -> None:
+    def __init__(self, mark_only: bool) -> None:
         self.changed = False
+        self.mark_only = mark_only
 
     def visit(self, node: object, skips: list[tuple[int, Tree]]) -> None:
         if not isinstance(node, Tree):
             return
         if node.data in _SCOPES:
-            skips = []
+            # a lambda reaches its body per element: inside a lazy branch, or in a quantifier
+            # that may stop early (`where_arg`), whether Neo4j gets there is not known here
+            skips = [_UNKNOWN_REACH] if skips or node.data == "where_arg" else []
         if node.data == "case_expr":
             self._case(node, skips)
             return
@@ -94,9 +98,22 @@ class _Guard:
             return
         for child in node.children:
             self.visit(child, skips)
-        if node.data == "arith" and len(node.children) == 3 \
-                and str(node.children[1]) in ("/", "%") and _raises_on_zero(node, bool(skips)):
-            node.children[2] = typed(call("neo4j_divisor", node.children[2], _mode(skips)),
+        if node.data != "arith" or len(node.children) != 3 \
+                or str(node.children[1]) not in ("/", "%"):
+            return
+        if self.mark_only:
+            if skips:
+                node.in_lazy_branch = True  # type: ignore[attr-defined]
+            return
+        if not skips and getattr(node, "in_lazy_branch", False):
+            # a pass moved it out of its branch (`reduce_hoists.py` computes a fold's element
+            # values in a WITH before)
+            skips = [_UNKNOWN_REACH]
+        if _guarded(node, bool(skips)):
+            reached = _REACHED if str(node.children[1]) == "/" else _ENGINE
+            # an integer sum() is INT128 to the engines
+            divisor = cast(node.children[2], "INT64")
+            node.children[2] = typed(call("neo4j_divisor", divisor, _mode(skips, reached)),
                                      "int")
             self.changed = True
 
@@ -126,10 +143,15 @@ class _Guard:
             self.visit(otherwise, [*skips, *taken])
 
 
+def mark_lazy_lambdas(root: Tree) -> None:
+    """Mark the lambdas inside a lazy branch, before a pass may move one out of it."""
+    _Guard(mark_only=True).visit(root, [])
+
+
 def guard_divisors(root: Tree) -> bool:
     """Guard the divisors of `root` (module docstring), on the annotated tree; True when one
     changed."""
-    guard = _Guard()
+    guard = _Guard(mark_only=False)
     guard.visit(root, [])
     return guard.changed
 
@@ -137,11 +159,11 @@ def guard_divisors(root: Tree) -> bool:
 def neo4j_divisor(divisor: int, mode: int) -> int:
     """The divisor, where the row's division is Neo4j's to raise or to skip (module
     docstring)."""
-    if divisor != 0:
+    if divisor != 0 or mode == _ENGINE:
         return divisor
-    if mode == 0:
+    if mode == _REACHED:
         raise ValueError("/ by zero")
     if mode == _EXACT:
         return 1
-    raise ValueError("a division by the integer 0 that an AND or OR keeps away only if Neo4j "
-                     "evaluates its other side first (its planner decides the order)")
+    raise ValueError("a division by the integer 0 that Neo4j may not evaluate (an AND or OR, "
+                     "a quantifier that may stop before it, or a lambda in a lazy branch)")

@@ -88,7 +88,7 @@ from dsgqa.dialect.layout_names import (
     names_collide,
 )
 from dsgqa.dialect.lazy_divisors import REWRITE as LAZY_DIVISORS
-from dsgqa.dialect.lazy_divisors import guard_divisors
+from dsgqa.dialect.lazy_divisors import guard_divisors, mark_lazy_lambdas
 from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
 from dsgqa.dialect.list_folds import unfold_list_folds
 from dsgqa.dialect.map_shapes import MAP_ENTRY, align_maps
@@ -454,6 +454,8 @@ class Rewriter:
             check_property_names(root)
         if "bbox" in self.source and null_absent_properties(root):
             self.note(ABSENT_PROPERTIES)
+        if ("/" in self.source or "%" in self.source) and _REDUCE_WORD.search(self.source):
+            mark_lazy_lambdas(root)   # before a fold leaves its branch
         if _REDUCE_WORD.search(self.source) and hoist_row_reading_folds(root, names):
             self.note(REDUCE_HOISTS)
         if self.target == "ladybug" and len(_IN_WORD.findall(self.source)) > 1 \
@@ -1414,7 +1416,8 @@ class Rewriter:
         if op in ("/", "%") and "number" in node.child_types:
             raise DialectError("/ or % of a value that is an integer in some rows and a float in "
                                "others (the engines hold it as a float: 3 / 2 would be 1.5)")
-        if op in ("/", "%") and FLOAT_SUM in node.child_types and "float" not in node.child_types:
+        if op in ("/", "%") and FLOAT_SUM in node.child_types and (
+                "float" not in node.child_types or node.child_types[2] == FLOAT_SUM):
             self.note("/ or % of a float sum->neo4j_sum_arith")
             return call("neo4j_sum_arith", node.children[0], node.children[2],
                         tree("str_lit", Token("STRING", f"'{op}'")),

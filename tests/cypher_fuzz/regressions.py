@@ -2551,4 +2551,22 @@ CASES: list[Case] = [
          [["P1"], ["p1"]], False,
          "an OPTIONAL MATCH keeps the row and n as bound whatever n's label (Ladybug dropped "
          "p1's row)"),
+    Case("null_integer_over_the_integer_zero_raises",
+         "MATCH (r:Room) WITH r, CASE WHEN r.nodeSymbol = 'R1' THEN 0 ELSE 2 END AS n "
+         "RETURN r.nodeSymbol AS r, toInteger(null) / n AS q",
+         None, False,
+         "the divisor is tested before the NULL: R1's 0 raises (the engines gave NULL)"),
+    Case("null_modulo_the_integer_zero_is_null",
+         "UNWIND [null, 3] AS a UNWIND [0, 2] AS b RETURN a, b, CASE WHEN b > 0 THEN a % b END "
+         "AS m, CASE WHEN a IS NULL THEN a % b END AS n",
+         [[3, 0, None, None], [3, 2, 1, None], [None, 0, None, None], [None, 2, None, None]],
+         False,
+         "CypherMath.modulo tests for NULL first: null % 0 is NULL; a branch not taken is not "
+         "evaluated"),
+    Case("float_over_a_float_sum_of_no_values",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
+         "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, 1.0 / sum(t.center.x) AS q",
+         None, False,
+         "Neo4j's sum() of no values is the integer 0 (R2 and R3 hold no trash), and the "
+         "integer divisor 0 raises (the engines gave Infinity)"),
 ]
