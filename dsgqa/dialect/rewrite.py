@@ -214,6 +214,8 @@ from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 from dsgqa.dialect.unknown_names import REWRITE as UNKNOWN_NAMES
 from dsgqa.dialect.unknown_names import match_nothing, null_unknown_keys
 from dsgqa.dialect.variable_case import check_variable_case
+from dsgqa.dialect.with_where_aliases import REWRITE as WITH_WHERE_ALIASES
+from dsgqa.dialect.with_where_aliases import alias_with_wheres
 from dsgqa.dialect.with_where_scope import REWRITE as WITH_WHERE_SCOPE
 from dsgqa.dialect.with_where_scope import widen_with_wheres
 from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
@@ -268,6 +270,7 @@ _QUANTIFIER_WORD = re.compile(r"\b(?:any|all|none|single)\s*\(", re.IGNORECASE)
 _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
+_WITH_WHERE = re.compile(r"\bWITH\b.*\bWHERE\b", re.IGNORECASE | re.DOTALL)
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
@@ -397,6 +400,9 @@ class Rewriter:
             refuse_unknown_functions(root)   # on the model's calls, before a pass writes any
         if "!=" in self.source:
             refuse_bang_equals(root)
+        # Neo4j's own rewrite before its semantic analysis: the query as Neo4j reads it.
+        if _WITH_WHERE.search(self.source) and alias_with_wheres(root):
+            self.note(WITH_WHERE_ALIASES)
         refuse_compile_errors(root, self.source)   # on the query as written
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined

@@ -2471,4 +2471,29 @@ CASES: list[Case] = [
          "each ROOM_CONNECTED is stored both ways: one neighbour node but two relationships "
          "for R1; every row counts under UNION ALL: R1 holds two places, is in B1 and has R2 "
          "both ways (refused before)"),
+    Case("with_where_reads_a_grouping_key_as_written",
+         "MATCH (n) WITH n.class AS kind, count(*) AS c WHERE n.class <> 'unknown' AND "
+         "size(n.class) > 5 AND count(*) < 2 AND [x IN [n.class] | x][0] <> 'office' "
+         "RETURN kind, c ORDER BY kind",
+         [["apartment", 1], ["hallway", 1], ["kitchen", 1]], True,
+         "Neo4j reads each projected expression of the WHERE as its alias (n.class as kind, "
+         "count(*) as c, inside the comprehension too); classes longer than five letters, "
+         "each once (was 'Variable n is not in scope', charged as syntax; held-out h3509)"),
+    Case("distinct_with_where_reads_the_projected_expression",
+         "MATCH (o:Object) WITH DISTINCT o.center.z > 0 AS up, o AS obj "
+         "WHERE o.center.z > 0 OR obj.class = 'chair' RETURN obj.nodeSymbol AS s, up ORDER BY s",
+         [["O2", False], ["O3", True]], True,
+         "the WHERE reads `up OR obj.class = 'chair'`: O3 is the one object above z 0, O2 the "
+         "chair"),
+    Case("aggregating_with_where_reads_an_earlier_variable",
+         "MATCH (o:Object) WITH o.class AS kind, count(*) AS n WHERE o.name = '' "
+         "RETURN kind, n",
+         None, False,
+         "o.name is no projected expression and o is out of scope after the aggregation"),
+    Case("with_where_alias_redefines_the_variable_it_reads",
+         "MATCH (o:Object) WITH o.class AS o, count(*) AS n WHERE o.class = 'lamp' "
+         "RETURN o, n",
+         None, False,
+         "o is the class string there (Neo4j does not alias an expression reading a redefined "
+         "name): a property of a string is an error"),
 ]

@@ -1,0 +1,158 @@
+"""Names and their scopes as Neo4j 5 reads them: a WITH's WHERE reading a projected expression
+(`with_where_aliases`), a comprehension's own variable named like another (`lambda_names`),
+normalize()'s normal-form keyword, and properties() of a node read for a key its label lacks.
+Rows on both engines are in `tests/cypher_fuzz/regressions.py`; here the translations, and the
+nearby queries Neo4j rejects, which must stay the model's syntax error on both engines."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dsgqa.dialect import CypherSyntaxError, DialectError, translate
+from dsgqa.dialect.with_where_aliases import REWRITE as WITH_WHERE_ALIASES
+from tests.cypher_fuzz import graphs
+from tests.cypher_fuzz.engines import BACKENDS, run_engines
+from tests.cypher_fuzz.regressions import GRAPH
+from tests.ladybug_run import require_ladybug
+
+TARGETS = ["kuzu", "ladybug"]
+OBJECTS = "MATCH (o:Object) "
+
+
+# ------------------------------------------------------------------ a WITH's WHERE
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("query", "where"), [
+    # Neo4j's aliasWhere: the projected expression, whole or inside another, is the alias.
+    (OBJECTS + "WITH o.class AS kind, count(o) AS n WHERE o.class <> 'seating' RETURN kind, n",
+     "WHERE kind <> 'seating'"),
+    (OBJECTS + "WITH DISTINCT o.class AS kind WHERE o.class STARTS WITH 's' RETURN kind",
+     "WHERE kind STARTS WITH 's'"),
+    (OBJECTS + "WITH o.class AS kind, count(o) AS n WHERE size(o.class) > 4 RETURN kind, n",
+     "WHERE size(kind) > 4"),
+    # function names in any case, parentheses and the quotes of a name are no difference
+    (OBJECTS + "WITH toLower(o.`class`) AS kind, count(o) AS n WHERE (TOLOWER(o.class)) = 'a' "
+     "RETURN kind, n", "WHERE kind = 'a'"),
+    # a variable passed on under another name is read as that name
+    (OBJECTS + "WITH o AS obj, count(o) AS n WHERE o.class = 'a' RETURN obj, n",
+     "WHERE obj.class = 'a'"),
+    # and inside a comprehension or a quantifier (Neo4j's language server accepts them there)
+    (OBJECTS + "WITH o.class AS kind, count(o) AS n WHERE any(x IN [1] WHERE o.class = 'a') "
+     "RETURN kind, n", "kind = 'a'"),
+    # a WITH that neither aggregates nor is DISTINCT: the same rewrite
+    ("MATCH (r:Room) WITH r.nodeSymbol AS s WHERE r.nodeSymbol <> 'R1' RETURN s",
+     "WHERE s <> 'R1'"),
+])
+def test_a_with_s_where_reads_its_projected_expressions_as_their_aliases(
+        target: str, query: str, where: str) -> None:
+    translation = translate(query, target)
+    assert where in translation.query
+    assert WITH_WHERE_ALIASES in translation.rewrites
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_an_aggregate_of_the_with_in_its_where_is_the_column(target: str) -> None:
+    """No aggregate in a WHERE (which Neo4j rejects) is left: it reads the column (Kuzu's
+    translation names the count apart, `free_aggregates`)."""
+    translation = translate(OBJECTS + "WITH o.class AS kind, count(o) AS n WHERE count(o) > 1 "
+                            "RETURN kind, n", target)
+    assert "WHERE count" not in translation.query
+    assert WITH_WHERE_ALIASES in translation.rewrites
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("query", [
+    # `o` is the class string there: o.class reads a redefined name and stays as written
+    OBJECTS + "WITH o.class AS o, count(*) AS n WHERE o.class = 'lamp' RETURN o, n",
+    # an alias is no projected expression of its own
+    OBJECTS + "WITH o.class AS kind, count(*) AS n WHERE kind <> 'x' RETURN kind, n",
+    # `WITH o` names no alias (Neo4j keeps only explicitly aliased items)
+    OBJECTS + "WITH o, count(*) AS n WHERE o.class <> 'x' RETURN o, n",
+])
+def test_what_neo4j_does_not_alias_stays_as_written(target: str, query: str) -> None:
+    assert WITH_WHERE_ALIASES not in translate(query, target).rewrites
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("query", "name"), [
+    (OBJECTS + "WITH o.class AS kind, count(*) AS n WHERE o.name <> 'x' RETURN kind, n", "o"),
+    (OBJECTS + "WITH DISTINCT o.class AS kind WHERE o.center.z > 0 RETURN kind", "o"),
+    # only an equal expression is aliased, not one it is part of
+    (OBJECTS + "WITH o.class + 'a' AS kind, count(*) AS n WHERE o.class <> 'x' RETURN kind, n",
+     "o"),
+    # names and keys are case-sensitive
+    (OBJECTS + "WITH o.class AS kind, count(*) AS n WHERE o.CLASS <> 'x' RETURN kind, n", "o"),
+    # Neo4j's rewrite enters no subquery, pattern comprehension or pattern predicate
+    (OBJECTS + "WITH o.class AS kind, count(*) AS n "
+     "WHERE COUNT { MATCH (p:Object) WHERE p.class = o.class } > 1 RETURN kind, n", "o"),
+    (OBJECTS + "WITH o.class AS kind, count(*) AS n WHERE size([(a)-->(x) | o.class]) > 0 "
+     "RETURN kind, n", "o"),
+    (OBJECTS + "WITH o AS p, count(*) AS n WHERE (o)-->() RETURN p, n", "o"),
+])
+def test_an_earlier_variable_after_an_aggregating_with_stays_a_syntax_error(
+        target: str, query: str, name: str) -> None:
+    with pytest.raises(CypherSyntaxError, match=f"declared before the WITH/RETURN: {name}$"):
+        translate(query, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("query", [
+    # names a subquery or a pattern comprehension declares for itself are its own
+    OBJECTS + "WITH o.class AS kind, count(*) AS n WHERE n > 1 AND EXISTS { MATCH (o) } "
+    "RETURN kind, n",
+    OBJECTS + "WITH o.class AS kind, count(*) AS n "
+    "WHERE COUNT { MATCH (p:Object) WHERE p.class = kind } > 1 RETURN kind, n",
+    OBJECTS + "WITH o.class AS kind, count(*) AS n "
+    "WHERE size([(a:Room)-->(x) WHERE x.class = kind | a]) > 0 RETURN kind, n",
+    # a comprehension's own variable; every name through a star
+    OBJECTS + "WITH o.class AS kind, collect(o) AS os WHERE all(x IN os WHERE x.class = kind) "
+    "RETURN kind",
+    OBJECTS + "WITH *, count(*) AS n WHERE o.class <> 'x' RETURN o, n",
+])
+def test_names_in_scope_after_an_aggregating_with_pass_the_check(target: str,
+                                                                 query: str) -> None:
+    # an engine's limit elsewhere in the query is no verdict on its names
+    with contextlib.suppress(DialectError):
+        translate(query, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_comprehension_rebinding_a_variable_of_a_projected_expression_is_refused(
+        target: str) -> None:
+    query = (OBJECTS + "WITH o.class AS kind, collect(o) AS objs "
+             "WHERE any(o IN objs WHERE o.class = kind) RETURN kind")
+    with pytest.raises(DialectError, match="rebinds a variable"):
+        translate(query, target)
+
+
+# ------------------------------------------------------------------ on both engines
+
+# Queries Neo4j rejects at compile time near the fixed forms: the model's syntax error on both
+# engines, wherever the failure is found (the translator or the engine's binder).
+REJECTED = [
+    OBJECTS + "WITH o.class AS kind, count(*) AS n WHERE o.name = '' RETURN kind, n",
+    OBJECTS + "WITH DISTINCT o.class AS kind WHERE O.class = 'lamp' RETURN kind",
+]
+
+
+@pytest.fixture(scope="module")
+def rejected_results() -> dict[str, list[dict[str, Any]]]:
+    require_ladybug()
+    with tempfile.TemporaryDirectory(prefix="scope-") as scratch:
+        path = graphs.write_spark_dsg(GRAPH, Path(scratch) / "graph.json")
+        results = run_engines([{"graph": str(path), "queries": REJECTED}])
+    return {backend: results[backend][0] for backend in BACKENDS}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("index", range(len(REJECTED)))
+def test_a_nearby_query_neo4j_rejects_is_a_syntax_error(
+        rejected_results: dict[str, list[dict[str, Any]]], backend: str, index: int) -> None:
+    result = rejected_results[backend][index]
+    assert not result["valid"] and result["kind"] == "syntax", (
+        f"{REJECTED[index]}\n  {result['kind']}: {result['error']}\n  {result['executed']}")
