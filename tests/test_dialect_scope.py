@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from dsgqa.dialect import CypherSyntaxError, DialectError, translate
+from dsgqa.dialect.lambda_names import REWRITE as LAMBDA_NAMES
 from dsgqa.dialect.with_where_aliases import REWRITE as WITH_WHERE_ALIASES
 from tests.cypher_fuzz import graphs
 from tests.cypher_fuzz.engines import BACKENDS, run_engines
@@ -130,6 +131,46 @@ def test_a_comprehension_rebinding_a_variable_of_a_projected_expression_is_refus
         translate(query, target)
 
 
+# ------------------------------------------------------------------ comprehension variables
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("query", "expected"), [
+    ("MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
+     "RETURN [r IN relationships(p) | type(r)] AS t",
+     "list_transform(rels(p), _each1 -> label(_each1)) AS t"),
+    ("MATCH (x:Room) RETURN [x IN [1, 2] | x * 2] AS k, x.nodeSymbol AS s",
+     "list_transform([1, 2], _each1 -> _each1 * 2) AS k, x.nodeSymbol AS s"),
+    # the list a comprehension runs over, and reduce's initial value, read the outer name
+    ("WITH [1, 2] AS x RETURN [x IN x | x + 1] AS k",
+     "list_transform(x, _each1 -> _each1 + 1) AS k"),
+    ("WITH 3 AS n RETURN reduce(n = n, y IN [1] | n + y) AS k",
+     "(_each1, y) -> _each1 + y"),
+    # a nested comprehension's own x is its own
+    ("WITH 1 AS x RETURN [x IN [1] | [x IN [x, 3] | x]] AS k",
+     "_each2 -> _each2"),
+])
+def test_a_comprehension_variable_named_like_another_gets_a_fresh_name(
+        target: str, query: str, expected: str) -> None:
+    translation = translate(query, target)
+    assert expected in translation.query
+    assert LAMBDA_NAMES in translation.rewrites
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_comprehension_variable_no_other_variable_has_keeps_its_name(target: str) -> None:
+    translation = translate("WITH [1, 2] AS xs RETURN [x IN xs | x * 2] AS l", target)
+    assert "x -> x * 2" in translation.query
+    assert LAMBDA_NAMES not in translation.rewrites
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_comprehension_variable_a_subquery_reads_keeps_its_name(target: str) -> None:
+    """The pass does not rename inside subqueries: the engines refuse it as before."""
+    translation = translate("MATCH (x:Room) RETURN [x IN [1] WHERE EXISTS { MATCH (x) }] AS k",
+                            target)
+    assert LAMBDA_NAMES not in translation.rewrites
+
+
 # ------------------------------------------------------------------ on both engines
 
 # Queries Neo4j rejects at compile time near the fixed forms: the model's syntax error on both
@@ -137,6 +178,11 @@ def test_a_comprehension_rebinding_a_variable_of_a_projected_expression_is_refus
 REJECTED = [
     OBJECTS + "WITH o.class AS kind, count(*) AS n WHERE o.name = '' RETURN kind, n",
     OBJECTS + "WITH DISTINCT o.class AS kind WHERE O.class = 'lamp' RETURN kind",
+    "MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
+    "RETURN [x IN relationships(p) | type(x)] AS t, x",
+    "MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
+    "RETURN reduce(n = 0, r IN relationships(p) | n + 1) + n AS k",
+    "WITH [1, 2] AS xs RETURN [x IN xs | x * 2] AS l, x",
 ]
 
 

@@ -81,6 +81,8 @@ from dsgqa.dialect.label_expressions import (
 )
 from dsgqa.dialect.lambda_aggregates import REWRITE as LAMBDA_AGGREGATES
 from dsgqa.dialect.lambda_aggregates import hoist_lambda_aggregates
+from dsgqa.dialect.lambda_names import REWRITE as LAMBDA_NAMES
+from dsgqa.dialect.lambda_names import fresh_lambda_names
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
 from dsgqa.dialect.layout_names import (
@@ -410,6 +412,8 @@ class Rewriter:
             self.note(CALL_SUBQUERIES)
         if _may_name_unknown(self.source) and match_nothing(root):
             self.note(UNKNOWN_NAMES)
+        if _IN_WORD.search(self.source) and fresh_lambda_names(root, names):
+            self.note(LAMBDA_NAMES)   # before `hop_lists` reads the variable-length names
         collide = names_collide(taken | {k for k in keys if k.isidentifier()})
         if collide:
             check_variable_case(root)

@@ -2496,4 +2496,27 @@ CASES: list[Case] = [
          None, False,
          "o is the class string there (Neo4j does not alias an expression reading a redefined "
          "name): a property of a string is an error"),
+    Case("comprehension_variable_named_like_a_variable_length_relationship",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*1..2]->(b:Room) "
+         "RETURN b.nodeSymbol AS s, [r IN relationships(p) | type(r)] AS t, "
+         "reduce(k = 0, r IN r | k + 1) AS hops, "
+         "all(r IN relationships(p) WHERE type(r) = 'ROOM_CONNECTED') AS same ORDER BY s",
+         [["R1", ["ROOM_CONNECTED", "ROOM_CONNECTED"], 2, True],
+          ["R2", ["ROOM_CONNECTED"], 1, True],
+          ["R3", ["ROOM_CONNECTED", "ROOM_CONNECTED"], 2, True]], True,
+         "each comprehension's r is its own (the list it runs over reads the outer one); "
+         "R1-R2-R1 is a walk of two stored relationships (was charged as syntax)"),
+    Case("comprehension_variable_named_like_an_outer_variable",
+         "MATCH (o:Object) WITH collect(o) AS objs, 2 AS n, 10 AS x "
+         "RETURN reduce(n = 0.0, o IN objs | n + o.center.z) / n AS mean, "
+         "[x IN [1, 2] | x * x] AS sq, x, [x IN [1] | [x IN [x, 3] | x + 1]] AS nested",
+         [[0.5, [1, 4], 10, [[2, 4]]]], False,
+         "the accumulator and the comprehensions' x shadow the outer n and x in their own "
+         "scopes: z sums to 1.0 over 2 (refused before: 'Variable n already exists'; "
+         "held-out h3512)"),
+    Case("comprehension_variable_read_outside_its_scope",
+         "MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
+         "RETURN [x IN relationships(p) | type(x)] AS t, x",
+         None, False,
+         "x is defined inside the comprehension only"),
 ]
