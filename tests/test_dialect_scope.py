@@ -171,6 +171,35 @@ def test_a_comprehension_variable_a_subquery_reads_keeps_its_name(target: str) -
     assert LAMBDA_NAMES not in translation.rewrites
 
 
+# ------------------------------------------------------------------ normalize()
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_normalize_s_normal_form_is_a_keyword_in_any_case(target: str) -> None:
+    translation = translate("RETURN normalize('a', NFD) AS nfd, normalize('b', nfkc) AS k",
+                            target)
+    assert translation.query == ("RETURN neo4j_normalize('a', 'NFD') AS nfd, "
+                                 "neo4j_normalize('b', 'NFKC') AS k")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("query", [
+    "RETURN normalize('a', 'NFD') AS x",
+    "RETURN normalize('a', `NFD`) AS x",
+    "RETURN normalize('a', NFE) AS x",
+    "WITH 'NFD' AS form RETURN normalize('a', form) AS x",
+])
+def test_normalize_s_second_argument_is_no_expression(target: str, query: str) -> None:
+    with pytest.raises(CypherSyntaxError, match="Invalid normal form"):
+        translate(query, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_normalize_returns_a_string(target: str) -> None:
+    """size() of it is a string's size (it was refused as of a type the query does not show)."""
+    query = translate("RETURN size(normalize('\u00e9', NFD)) AS n", target).query
+    assert query == "RETURN neo4j_text_size(neo4j_normalize('\u00e9', 'NFD')) AS n"
+
+
 # ------------------------------------------------------------------ on both engines
 
 # Queries Neo4j rejects at compile time near the fixed forms: the model's syntax error on both
@@ -183,6 +212,8 @@ REJECTED = [
     "MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
     "RETURN reduce(n = 0, r IN relationships(p) | n + 1) + n AS k",
     "WITH [1, 2] AS xs RETURN [x IN xs | x * 2] AS l, x",
+    "RETURN normalize('a', 'NFD') AS nfd",
+    "RETURN NFD AS x",
 ]
 
 

@@ -2036,18 +2036,13 @@ def _trim(ends: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     return rewrite
 
 
-_NORMAL_FORMS = frozenset({"NFC", "NFD", "NFKC", "NFKD"})
-
-
 def _normalize(rw: Rewriter, node: Tree, args: list) -> Tree:
-    """normalize(s[, NFC|NFD|NFKC|NFKD]): the form is a keyword (read as a variable), NFC by
-    default."""
+    """normalize(s[, NFC|NFD|NFKC|NFKD]): the form is a keyword (the parser's `normal_form`),
+    NFC by default; anything else there is Neo4j's "Invalid normal form"."""
     _arity("normalize", args, 1, 2)
-    form = plain_name(args[1].children[0]).upper() if len(args) == 2 \
-        and isinstance(args[1], Tree) and args[1].data == "var" else "NFC" if len(args) == 1 \
-        else None
-    if form not in _NORMAL_FORMS:
-        raise CypherSyntaxError("normalize() takes a normal form NFC, NFD, NFKC or NFKD")
+    if len(args) == 2 and not (isinstance(args[1], Tree) and args[1].data == "normal_form"):
+        raise CypherSyntaxError("Invalid normal form, expected NFC, NFD, NFKC, NFKD")
+    form = str(args[1].children[0]) if len(args) == 2 else "NFC"
     rw.note("normalize->neo4j_normalize")
     return call("neo4j_normalize", args[0], tree("str_lit", Token("STRING", f"'{form}'")))
 

@@ -2519,4 +2519,10 @@ CASES: list[Case] = [
          "RETURN [x IN relationships(p) | type(x)] AS t, x",
          None, False,
          "x is defined inside the comprehension only"),
+    Case("normalize_with_a_bare_normal_form",
+         "RETURN normalize('a', NFD) AS nfd, size(normalize('\u00e9', NFD)) AS n, "
+         "normalize('x', nfkc) AS k",
+         [["a", 2, "x"]], False,
+         "the normal form is a keyword in any case, no variable (was charged as an undefined "
+         "NFD beside the column nfd; held-out h3436); NFD splits e-acute into two units"),
 ]
