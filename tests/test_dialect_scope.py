@@ -200,6 +200,22 @@ def test_normalize_returns_a_string(target: str) -> None:
     assert query == "RETURN neo4j_text_size(neo4j_normalize('\u00e9', 'NFD')) AS n"
 
 
+# ------------------------------------------------------------------ properties()
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_properties_of_a_node_for_a_key_its_label_lacks_is_null(target: str) -> None:
+    query = translate("MATCH (r:Room) RETURN properties(r).bbox_dim AS a, "
+                      "properties(r)['bbox_center'] AS b", target).query
+    assert query == ("MATCH (r:Room) RETURN CAST(NULL AS STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)) "
+                     "AS a, CAST(NULL AS STRUCT(x DOUBLE, y DOUBLE, z DOUBLE)) AS b")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_properties_of_an_object_reads_its_box(target: str) -> None:
+    query = translate("MATCH (o:Object) RETURN properties(o).bbox_dim AS a", target).query
+    assert query == "MATCH (o:Object) RETURN o.bbox_dim AS a"
+
+
 # ------------------------------------------------------------------ on both engines
 
 # Queries Neo4j rejects at compile time near the fixed forms: the model's syntax error on both

@@ -260,9 +260,14 @@ _NAMED_RELATIONSHIP = re.compile(r"\[\s*`?[A-Za-z_]\w*`?\s*[:*\]{]")
 
 
 def _may_read_unknown_key(text: str) -> bool:
-    """(A relationship has no key at all, so a named one may be read for one.)"""
+    """(A relationship has no key at all, so a named one may be read for one; a node's
+    properties() held in a variable lacks the keys its label lacks, `bbox_dim` of a room.)"""
     return "['" in text or '["' in text or _NAMED_RELATIONSHIP.search(text) is not None or any(
-        n not in _KNOWN_DOTTED for n in _DOTTED_NAME.findall(text))
+        n not in _KNOWN_DOTTED for n in _DOTTED_NAME.findall(text)) \
+        or _PROPERTIES_CALL.search(text) is not None
+
+
+_PROPERTIES_CALL = re.compile(r"\bproperties\s*\(", re.IGNORECASE)
 
 
 _AGGREGATE_WORD = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",

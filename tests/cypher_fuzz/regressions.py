@@ -2525,4 +2525,15 @@ CASES: list[Case] = [
          [["a", 2, "x"]], False,
          "the normal form is a keyword in any case, no variable (was charged as an undefined "
          "NFD beside the column nfd; held-out h3436); NFD splits e-acute into two units"),
+    Case("properties_key_the_label_lacks",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN properties(r).bbox_dim AS a, "
+         "properties(r)['bbox_center'] AS b, properties(r).bbox_center.x AS c, "
+         "properties(r).class AS d",
+         [[None, None, None, "kitchen"]], False,
+         "a missing map key is NULL, as r.bbox_dim is (was a schema error)"),
+    Case("properties_map_key_the_label_lacks",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) WITH properties(r) AS m "
+         "RETURN m.bbox_dim AS a, m.bbox_dim.x AS b, m.class AS c",
+         [[None, None, "kitchen"]], False,
+         "the same through a variable (refused before: 'Invalid struct field name')"),
 ]
