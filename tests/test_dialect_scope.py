@@ -148,6 +148,9 @@ def test_a_comprehension_rebinding_a_variable_of_a_projected_expression_is_refus
     # a nested comprehension's own x is its own
     ("WITH 1 AS x RETURN [x IN [1] | [x IN [x, 3] | x]] AS k",
      "_each2 -> _each2"),
+    # names are case-sensitive in Neo4j, not in the engines' binders: X is not x
+    ("MATCH (x:Room) RETURN [X IN [1, 2] | x.nodeSymbol + X] AS k",
+     "_each1 -> CASE WHEN x.nodeSymbol IS NULL OR _each1 IS NULL"),
 ])
 def test_a_comprehension_variable_named_like_another_gets_a_fresh_name(
         target: str, query: str, expected: str) -> None:

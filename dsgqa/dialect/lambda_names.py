@@ -7,10 +7,10 @@ the query, or of an enclosing comprehension:
     MATCH (n:Room) WITH collect(n) AS objs, 2 AS n RETURN reduce(n = 0.0, o IN objs | n + 1) / n
     MATCH p = (a)-[r:ROOM_CONNECTED*1..2]->(b) RETURN [r IN relationships(p) | type(r)]
 
-Kuzu 0.11.3 and Ladybug 0.22.0 refuse a lambda parameter named like a variable in scope
-("Variable n already exists"), and the variable-length relationship `r` is read as a list
-(`hop_lists`), its shadow too. So such a variable gets a fresh name, everywhere it is read in its
-own scope (not in the list it runs over, nor in reduce's initial value, which see the outer
+Kuzu 0.11.3 and Ladybug 0.22.0 refuse a lambda parameter named like a variable in scope, in
+any case ("Variable n already exists"), and the variable-length relationship `r` is read as a
+list (`hop_lists`), its shadow too. So such a variable gets a fresh name, everywhere it is read
+in its own scope (not in the list it runs over, nor in reduce's initial value, which see the outer
 one; not inside a comprehension below that binds the name again). Where the scope holds a
 subquery, a pattern or a map projection naming it, which this pass does not walk, the variable
 keeps its name (and the engines refuse the query as before).
@@ -86,25 +86,25 @@ def _rename(node: object, old: str, new: str, blocked: frozenset[int]) -> object
 
 def fresh_lambda_names(root: Tree, names: FreshNames) -> bool:
     """Rename in place (see the module); whether anything changed."""
-    return _walk(root, declared_names(root), frozenset(), names)
+    return _walk(root, {n.lower() for n in declared_names(root)}, frozenset(), names)
 
 
 def _walk(node: Tree, outer: set[str], enclosing: frozenset[str], names: FreshNames) -> bool:
     """Rename each binder's variable named like one of the query (`outer`) or of an enclosing
-    binder, outermost first."""
+    binder, outermost first; in any case, as the engines' binders compare names."""
     changed = False
     binding = _binding(node)
     if binding is not None:
         declared, scope = binding
         old = plain_name(declared.children[0])
-        if (old in outer or old in enclosing) \
+        if (old.lower() in outer or old.lower() in enclosing) \
                 and all(_renamable(parent.children[i], old) for parent, i in scope):
             new = names.fresh("_each")
             declared.children[0] = var(new).children[0]
             for parent, i in scope:
                 parent.children[i] = _rename(parent.children[i], old, new, frozenset())
             changed, old = True, new
-        enclosing = enclosing | {old}
+        enclosing = enclosing | {old.lower()}
     for child in node.children:
         if isinstance(child, Tree):
             changed |= _walk(child, outer, enclosing, names)

@@ -2514,6 +2514,12 @@ CASES: list[Case] = [
          "the accumulator and the comprehensions' x shadow the outer n and x in their own "
          "scopes: z sums to 1.0 over 2 (refused before: 'Variable n already exists'; "
          "held-out h3512)"),
+    Case("comprehension_variable_differing_in_case_from_an_outer_one",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN [R IN [1, 2] | r.nodeSymbol + R] AS k, "
+         "all(R IN [r] WHERE R.class = 'kitchen') AS a",
+         [[["R11", "R12"], True]], False,
+         "R is not r in Neo4j (names are case-sensitive); text + number concatenates "
+         "(refused before: the engines' binders read the two as one name)"),
     Case("comprehension_variable_read_outside_its_scope",
          "MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
          "RETURN [x IN relationships(p) | type(x)] AS t, x",
