@@ -2520,6 +2520,15 @@ CASES: list[Case] = [
          [[["R11", "R12"], True]], False,
          "R is not r in Neo4j (names are case-sensitive); text + number concatenates "
          "(refused before: the engines' binders read the two as one name)"),
+    Case("variable_length_name_reused_after_a_with",
+         "MATCH (a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*2]->(b:Room) "
+         "RETURN size(r) AS c, 'walk' AS t UNION "
+         "MATCH (a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*2]->(b:Room) WITH count(*) AS c "
+         "MATCH (x:Room {nodeSymbol: 'R3'})-[r:ROOM_CONNECTED]->(y) RETURN c, type(r) AS t",
+         [[2, "walk"], [2, "ROOM_CONNECTED"]], False,
+         "r is a list of two in the first part; after the WITH of the second it is one "
+         "relationship: R1-R2-R3 and R1-R2-R1 are R1's two walks of two, R3 has one "
+         "neighbour (refused before: rels() of a relationship)"),
     Case("comprehension_variable_read_outside_its_scope",
          "MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
          "RETURN [x IN relationships(p) | type(x)] AS t, x",
