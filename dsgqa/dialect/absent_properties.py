@@ -8,6 +8,8 @@ variable's patterns allow lacks the key, the read becomes a NULL of the property
 (`CAST(NULL AS STRUCT(x DOUBLE, y DOUBLE, z DOUBLE))` for a point); its fields read NULL through
 `null_struct.py`'s guard on Kuzu.
 
+`properties(r).bbox_dim` and `properties(r)['bbox_dim']` read the same key of the same node.
+
 Only for a name that stands for a node wherever it is read (`trees.node_names`: no WITH or UNWIND
 alias gives it to something else), so the labels its patterns allow are the node's; each UNION
 part on its own. A key the layout has nowhere stays the engines' `schema` error.
@@ -22,6 +24,7 @@ from dsgqa.dialect.trees import (
     binds,
     call,
     child_of,
+    function_name,
     name,
     node_names,
     pattern_labels,
@@ -74,6 +77,16 @@ def null_absent_properties(root: Tree) -> bool:
     return changed
 
 
+def _node_of(base: object) -> object:
+    """The node whose property a key read reads: `n` of `n.k`, and of `properties(n).k` or
+    `properties(n)['k']` (a missing map key is NULL in Neo4j as well)."""
+    if isinstance(base, Tree) and base.data == "call" and len(base.children) == 2 \
+            and isinstance(base.children[0], Tree) \
+            and function_name(base.children[0]).lower() == "properties":
+        return base.children[1]
+    return base
+
+
 def _null_in(part: Tree, own_labels: bool) -> bool:
     nodes: set[str] | None = None
     outer: dict[str, frozenset[str]] | None = None
@@ -81,7 +94,7 @@ def _null_in(part: Tree, own_labels: bool) -> bool:
     for sub in part.iter_subtrees_topdown():
         if sub.data not in ("prop", "index"):
             continue
-        base = sub.children[0]
+        base = _node_of(sub.children[0])
         key = read_key(sub)
         if key is None or key not in OBJECT_KEYS or not isinstance(base, Tree) \
                 or base.data != "var" or ctype(base) not in ("node", UNKNOWN):

@@ -7,7 +7,8 @@ arguments: Actual: (RECURSIVE_REL)", held-out hl57); `rels(rs)` is its list. So 
 such a variable outside a pattern becomes `relationships(rs)` (which the translation spells
 `rels(rs)`), except a WITH item passing it on under its
 own name (it stays the engines' recursive relationship, and later reads are rewritten the same
-way); under another name (`WITH rs AS hops`) the list is what is passed on.
+way); under another name (`WITH rs AS hops`) the list is what is passed on. Only where the
+name is that relationship: in its own UNION part, until a WITH drops it.
 """
 
 from __future__ import annotations
@@ -15,21 +16,30 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import call, child_of, hops, var
+from dsgqa.dialect.trees import call, child_of, hops, item_name, var
 
 REWRITE = "variable-length relationship variable->rels()"
 # Trees that bind names or spell patterns: their variables are no reads.
 _NOT_READS = frozenset({"pattern_list", "pattern_predicate", "subquery"})
 
 
-def _hop_variables(root: Tree) -> set[str]:
-    names: set[str] = set()
-    for match in root.iter_subtrees_topdown():
-        if match.data == "match":
-            for _left, _rel, _right, parts in hops(child_of(match, "pattern_list")):
-                if "var_length" in parts and "name" in parts:
-                    names.add(plain_name(parts["name"]))
-    return names
+def _hop_variables(match: Tree) -> set[str]:
+    """The variable-length relationships a MATCH names."""
+    return {plain_name(parts["name"])
+            for _left, _rel, _right, parts in hops(child_of(match, "pattern_list"))
+            if "var_length" in parts and "name" in parts}
+
+
+def _passed_on(clause: Tree, live: set[str]) -> set[str]:
+    """The variable-length relationships a WITH or RETURN passes on under their own names."""
+    kept: set[str] = set()
+    for item in child_of(clause.children[0], "proj_items").children:
+        if not isinstance(item, Tree):   # `*`
+            kept |= live
+        elif item.children[0].data == "var" and item_name(item) in live \
+                and plain_name(item.children[0].children[0]) == item_name(item):
+            kept.add(item_name(item))   # type: ignore[arg-type]
+    return kept
 
 
 def _as_lists(node: Tree, hop_names: set[str]) -> bool:
@@ -49,6 +59,22 @@ def _as_lists(node: Tree, hop_names: set[str]) -> bool:
 
 
 def read_hops_as_lists(root: Tree) -> bool:
-    """Rewrite the reads in place (before the types are annotated); True when one changed."""
-    hop_names = _hop_variables(root)
-    return bool(hop_names) and _as_lists(root, hop_names)
+    """Rewrite the reads in place (before the types are annotated); True when one changed.
+    Each UNION part on its own, clause by clause: a name is such a relationship from its MATCH
+    until a WITH or RETURN drops it (a later part or clause may use it for another value)."""
+    query = root.children[0] if root.data == "start" else root
+    changed = False
+    for part in query.children:
+        if not (isinstance(part, Tree) and part.data == "single_query"):
+            continue
+        live: set[str] = set()
+        for clause in part.children:
+            if not isinstance(clause, Tree):
+                continue
+            if clause.data == "match":
+                live |= _hop_variables(clause)
+            if live:
+                changed |= _as_lists(clause, live)
+            if clause.data in ("with_clause", "return_clause"):
+                live = _passed_on(clause, live)
+    return changed

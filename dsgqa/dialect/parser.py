@@ -14,6 +14,8 @@ from dsgqa.dialect.errors import CypherSyntaxError
 from dsgqa.dialect.trees import all_of, call, clone, tree, var
 
 GRAMMAR = Path(__file__).with_name("cypher.lark")
+# normalize()'s second argument: Neo4j's keywords, not expressions.
+NORMAL_FORMS = frozenset({"NFC", "NFD", "NFKC", "NFKD"})
 
 
 def _plain_integer(token: Token) -> Token:
@@ -115,6 +117,20 @@ class _Shorthands(Transformer):
         """`trim(s)`, `trim(s, c)`: a call as any other (`TRIM_CALL` is its own token)."""
         callee, *args = children
         return call(str(callee), *args)
+
+    def call(self, children: list) -> Tree:
+        """`normalize(s, NFD)`: the normal form is one of Neo4j's keywords NFC, NFD, NFKC,
+        NFKD (in any case), no variable: a `normal_form` tree, which no pass reads as one
+        (`RETURN normalize('a', NFD) AS nfd` was charged as an undefined `NFD`)."""
+        callee, *args = children
+        if len(args) == 2 and isinstance(callee, Tree) and callee.data == "var" \
+                and str(callee.children[0].children[0]).lower() == "normalize" \
+                and isinstance(args[1], Tree) and args[1].data == "var" \
+                and args[1].children[0].children[0].type == "NAME" \
+                and str(args[1].children[0].children[0]).upper() in NORMAL_FORMS:
+            form = str(args[1].children[0].children[0]).upper()
+            args[1] = Tree("normal_form", [Token("NORMAL_FORM", form)], args[1].meta)
+        return Tree("call", [callee, *args])
 
     def match(self, children: list) -> Tree:
         return Tree("match", _with_conditions(children))

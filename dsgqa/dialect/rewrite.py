@@ -81,6 +81,8 @@ from dsgqa.dialect.label_expressions import (
 )
 from dsgqa.dialect.lambda_aggregates import REWRITE as LAMBDA_AGGREGATES
 from dsgqa.dialect.lambda_aggregates import hoist_lambda_aggregates
+from dsgqa.dialect.lambda_names import REWRITE as LAMBDA_NAMES
+from dsgqa.dialect.lambda_names import fresh_lambda_names
 from dsgqa.dialect.lambda_sources import REWRITE as LAMBDA_SOURCES
 from dsgqa.dialect.lambda_sources import lambdas_outside_cases
 from dsgqa.dialect.layout_names import (
@@ -216,6 +218,8 @@ from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 from dsgqa.dialect.unknown_names import REWRITE as UNKNOWN_NAMES
 from dsgqa.dialect.unknown_names import match_nothing, null_unknown_keys
 from dsgqa.dialect.variable_case import check_variable_case
+from dsgqa.dialect.with_where_aliases import REWRITE as WITH_WHERE_ALIASES
+from dsgqa.dialect.with_where_aliases import alias_with_wheres
 from dsgqa.dialect.with_where_scope import REWRITE as WITH_WHERE_SCOPE
 from dsgqa.dialect.with_where_scope import widen_with_wheres
 from dsgqa.dialect.wrapped_subqueries import refuse_wrapped_outer_subqueries
@@ -258,9 +262,14 @@ _NAMED_RELATIONSHIP = re.compile(r"\[\s*`?[A-Za-z_]\w*`?\s*[:*\]{]")
 
 
 def _may_read_unknown_key(text: str) -> bool:
-    """(A relationship has no key at all, so a named one may be read for one.)"""
+    """(A relationship has no key at all, so a named one may be read for one; a node's
+    properties() held in a variable lacks the keys its label lacks, `bbox_dim` of a room.)"""
     return "['" in text or '["' in text or _NAMED_RELATIONSHIP.search(text) is not None or any(
-        n not in _KNOWN_DOTTED for n in _DOTTED_NAME.findall(text))
+        n not in _KNOWN_DOTTED for n in _DOTTED_NAME.findall(text)) \
+        or _PROPERTIES_CALL.search(text) is not None
+
+
+_PROPERTIES_CALL = re.compile(r"\bproperties\s*\(", re.IGNORECASE)
 
 
 _AGGREGATE_WORD = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",
@@ -270,6 +279,7 @@ _QUANTIFIER_WORD = re.compile(r"\b(?:any|all|none|single)\s*\(", re.IGNORECASE)
 _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
+_WITH_WHERE = re.compile(r"\bWITH\b.*\bWHERE\b", re.IGNORECASE | re.DOTALL)
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
@@ -399,6 +409,9 @@ class Rewriter:
             refuse_unknown_functions(root)   # on the model's calls, before a pass writes any
         if "!=" in self.source:
             refuse_bang_equals(root)
+        # Neo4j's own rewrite before its semantic analysis: the query as Neo4j reads it.
+        if _WITH_WHERE.search(self.source) and alias_with_wheres(root):
+            self.note(WITH_WHERE_ALIASES)
         refuse_compile_errors(root, self.source)   # on the query as written
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
@@ -406,6 +419,8 @@ class Rewriter:
             self.note(CALL_SUBQUERIES)
         if _may_name_unknown(self.source) and match_nothing(root):
             self.note(UNKNOWN_NAMES)
+        if _IN_WORD.search(self.source) and fresh_lambda_names(root, names):
+            self.note(LAMBDA_NAMES)   # before `hop_lists` reads the variable-length names
         collide = names_collide(taken | {k for k in keys if k.isidentifier()})
         if collide:
             check_variable_case(root)
@@ -2034,18 +2049,13 @@ def _trim(ends: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
     return rewrite
 
 
-_NORMAL_FORMS = frozenset({"NFC", "NFD", "NFKC", "NFKD"})
-
-
 def _normalize(rw: Rewriter, node: Tree, args: list) -> Tree:
-    """normalize(s[, NFC|NFD|NFKC|NFKD]): the form is a keyword (read as a variable), NFC by
-    default."""
+    """normalize(s[, NFC|NFD|NFKC|NFKD]): the form is a keyword (the parser's `normal_form`),
+    NFC by default; anything else there is Neo4j's "Invalid normal form"."""
     _arity("normalize", args, 1, 2)
-    form = plain_name(args[1].children[0]).upper() if len(args) == 2 \
-        and isinstance(args[1], Tree) and args[1].data == "var" else "NFC" if len(args) == 1 \
-        else None
-    if form not in _NORMAL_FORMS:
-        raise CypherSyntaxError("normalize() takes a normal form NFC, NFD, NFKC or NFKD")
+    if len(args) == 2 and not (isinstance(args[1], Tree) and args[1].data == "normal_form"):
+        raise CypherSyntaxError("Invalid normal form, expected NFC, NFD, NFKC, NFKD")
+    form = str(args[1].children[0]) if len(args) == 2 else "NFC"
     rw.note("normalize->neo4j_normalize")
     return call("neo4j_normalize", args[0], tree("str_lit", Token("STRING", f"'{form}'")))
 

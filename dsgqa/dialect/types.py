@@ -96,7 +96,7 @@ _FIXED_RESULT = {
     "tostring": "str", "tostringornull": "str", "tolower": "str", "toupper": "str",
     "lower": "str", "upper": "str", "trim": "str", "ltrim": "str", "rtrim": "str", "btrim": "str",
     "substring": "str", "replace": "str", "left": "str", "right": "str", "type": "str",
-    "elementid": "str",
+    "elementid": "str", "normalize": "str",
     "tointeger": "int", "tointegerornull": "int",
     "tofloat": "float", "tofloatornull": "float",
     "toboolean": "bool", "tobooleanornull": "bool", "exists": "bool",

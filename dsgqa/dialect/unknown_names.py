@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.absent_properties import POINT_STRUCT
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.label_expressions import allowed_labels, alternation
 from dsgqa.dialect.trees import call, child_of, function_name, name, read_key, tree
-from dsgqa.dialect.types import LAYOUT_KEYS, WrittenMap, ctype
+from dsgqa.dialect.types import LAYOUT_KEYS, POINT_PROPERTIES, WrittenMap, ctype
 from dsgqa.scene_graph import EDGE_TYPES, LABELS
 
 REWRITE = "unknown label, type or key->matches nothing / NULL"
@@ -140,10 +141,12 @@ def match_nothing(root: Tree) -> bool:
     return changed
 
 
-def _typed_null() -> Tree:
+def _typed_null(key: str | None = None) -> Tree:
     """A NULL of a type, for the engines (a bare NULL has none, and `count()`, `collect()` or
-    `+` of it fail: "vector with ANY type"); text, the kind most keys hold."""
-    return call("CAST", tree("cast_arg", tree("null_lit"), name("STRING")))
+    `+` of it fail: "vector with ANY type"); text, the kind most keys hold; a point for a key
+    the layout stores points under (`properties(r)` of a room held in `m`: `m.bbox_dim.x`)."""
+    kuzu_type = POINT_STRUCT if key in POINT_PROPERTIES else "STRING"
+    return call("CAST", tree("cast_arg", tree("null_lit"), name(kuzu_type)))
 
 
 def _base_type(base: object) -> str:
@@ -172,7 +175,7 @@ def null_unknown_keys(root: Tree) -> bool:
                 continue
             key = read_key(child)
             if key is not None and _unknown(_base_type(child.children[0]), key):
-                parent.children[i] = _typed_null()
+                parent.children[i] = _typed_null(key)
                 changed = True
             elif child.data == "map_projection" and ctype(child.children[0]) in ("node", "rel"):
                 base = ctype(child.children[0])

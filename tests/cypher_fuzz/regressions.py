@@ -2569,4 +2569,84 @@ CASES: list[Case] = [
          None, False,
          "Neo4j's sum() of no values is the integer 0 (R2 and R3 hold no trash), and the "
          "integer divisor 0 raises (the engines gave Infinity)"),
+    Case("with_where_reads_a_grouping_key_as_written",
+         "MATCH (n) WITH n.class AS kind, count(*) AS c WHERE n.class <> 'unknown' AND "
+         "size(n.class) > 5 AND count(*) < 2 AND [x IN [n.class] | x][0] <> 'office' "
+         "RETURN kind, c ORDER BY kind",
+         [["apartment", 1], ["hallway", 1], ["kitchen", 1]], True,
+         "Neo4j reads each projected expression of the WHERE as its alias (n.class as kind, "
+         "count(*) as c, inside the comprehension too); classes longer than five letters, "
+         "each once (was 'Variable n is not in scope', charged as syntax; held-out h3509)"),
+    Case("distinct_with_where_reads_the_projected_expression",
+         "MATCH (o:Object) WITH DISTINCT o.center.z > 0 AS up, o AS obj "
+         "WHERE o.center.z > 0 OR obj.class = 'chair' RETURN obj.nodeSymbol AS s, up ORDER BY s",
+         [["O2", False], ["O3", True]], True,
+         "the WHERE reads `up OR obj.class = 'chair'`: O3 is the one object above z 0, O2 the "
+         "chair"),
+    Case("aggregating_with_where_reads_an_earlier_variable",
+         "MATCH (o:Object) WITH o.class AS kind, count(*) AS n WHERE o.name = '' "
+         "RETURN kind, n",
+         None, False,
+         "o.name is no projected expression and o is out of scope after the aggregation"),
+    Case("with_where_alias_redefines_the_variable_it_reads",
+         "MATCH (o:Object) WITH o.class AS o, count(*) AS n WHERE o.class = 'lamp' "
+         "RETURN o, n",
+         None, False,
+         "o is the class string there (Neo4j does not alias an expression reading a redefined "
+         "name): a property of a string is an error"),
+    Case("comprehension_variable_named_like_a_variable_length_relationship",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*1..2]->(b:Room) "
+         "RETURN b.nodeSymbol AS s, [r IN relationships(p) | type(r)] AS t, "
+         "reduce(k = 0, r IN r | k + 1) AS hops, "
+         "all(r IN relationships(p) WHERE type(r) = 'ROOM_CONNECTED') AS same ORDER BY s",
+         [["R1", ["ROOM_CONNECTED", "ROOM_CONNECTED"], 2, True],
+          ["R2", ["ROOM_CONNECTED"], 1, True],
+          ["R3", ["ROOM_CONNECTED", "ROOM_CONNECTED"], 2, True]], True,
+         "each comprehension's r is its own (the list it runs over reads the outer one); "
+         "R1-R2-R1 is a walk of two stored relationships (was charged as syntax)"),
+    Case("comprehension_variable_named_like_an_outer_variable",
+         "MATCH (o:Object) WITH collect(o) AS objs, 2 AS n, 10 AS x "
+         "RETURN reduce(n = 0.0, o IN objs | n + o.center.z) / n AS mean, "
+         "[x IN [1, 2] | x * x] AS sq, x, [x IN [1] | [x IN [x, 3] | x + 1]] AS nested",
+         [[0.5, [1, 4], 10, [[2, 4]]]], False,
+         "the accumulator and the comprehensions' x shadow the outer n and x in their own "
+         "scopes: z sums to 1.0 over 2 (refused before: 'Variable n already exists'; "
+         "held-out h3512)"),
+    Case("comprehension_variable_differing_in_case_from_an_outer_one",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN [R IN [1, 2] | r.nodeSymbol + R] AS k, "
+         "all(R IN [r] WHERE R.class = 'kitchen') AS a",
+         [[["R11", "R12"], True]], False,
+         "R is not r in Neo4j (names are case-sensitive); text + number concatenates "
+         "(refused before: the engines' binders read the two as one name)"),
+    Case("variable_length_name_reused_after_a_with",
+         "MATCH (a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*2]->(b:Room) "
+         "RETURN size(r) AS c, 'walk' AS t UNION "
+         "MATCH (a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*2]->(b:Room) WITH count(*) AS c "
+         "MATCH (x:Room {nodeSymbol: 'R3'})-[r:ROOM_CONNECTED]->(y) RETURN c, type(r) AS t",
+         [[2, "walk"], [2, "ROOM_CONNECTED"]], False,
+         "r is a list of two in the first part; after the WITH of the second it is one "
+         "relationship: R1-R2-R3 and R1-R2-R1 are R1's two walks of two, R3 has one "
+         "neighbour (refused before: rels() of a relationship)"),
+    Case("comprehension_variable_read_outside_its_scope",
+         "MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
+         "RETURN [x IN relationships(p) | type(x)] AS t, x",
+         None, False,
+         "x is defined inside the comprehension only"),
+    Case("normalize_with_a_bare_normal_form",
+         "RETURN normalize('a', NFD) AS nfd, size(normalize('\u00e9', NFD)) AS n, "
+         "normalize('x', nfkc) AS k",
+         [["a", 2, "x"]], False,
+         "the normal form is a keyword in any case, no variable (was charged as an undefined "
+         "NFD beside the column nfd; held-out h3436); NFD splits e-acute into two units"),
+    Case("properties_key_the_label_lacks",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN properties(r).bbox_dim AS a, "
+         "properties(r)['bbox_center'] AS b, properties(r).bbox_center.x AS c, "
+         "properties(r).class AS d",
+         [[None, None, None, "kitchen"]], False,
+         "a missing map key is NULL, as r.bbox_dim is (was a schema error)"),
+    Case("properties_map_key_the_label_lacks",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) WITH properties(r) AS m "
+         "RETURN m.bbox_dim AS a, m.bbox_dim.x AS b, m.class AS c",
+         [[None, None, "kitchen"]], False,
+         "the same through a variable (refused before: 'Invalid struct field name')"),
 ]
