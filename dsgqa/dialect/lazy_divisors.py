@@ -113,8 +113,14 @@ class _Guard:
             reached = _REACHED if str(node.children[1]) == "/" else _ENGINE
             # an integer sum() is INT128 to the engines
             divisor = cast(node.children[2], "INT64")
-            node.children[2] = typed(call("neo4j_divisor", divisor, _mode(skips, reached)),
-                                     "int")
+            mode = _mode(skips, reached)
+            if not any(n.data == "var" for n in node.children[2].iter_subtrees()):
+                # the engines fold a UDF of constants when they plan the query, so `x / 0`
+                # raised with no row to divide (Neo4j raises on a row it evaluates): the mode
+                # reads the dividend to stay a per-row call
+                mode = typed(tree("case_expr", tree("case_when", typed(tree(
+                    "is_null", clone(node.children[0])), "bool"), clone(mode)), mode), "int")
+            node.children[2] = typed(call("neo4j_divisor", divisor, mode), "int")
             self.changed = True
 
     def _case(self, node: Tree, skips: list[tuple[int, Tree]]) -> None:

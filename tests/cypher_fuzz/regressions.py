@@ -2649,4 +2649,9 @@ CASES: list[Case] = [
          "RETURN m.bbox_dim AS a, m.bbox_dim.x AS b, m.class AS c",
          [[None, None, "kitchen"]], False,
          "the same through a variable (refused before: 'Invalid struct field name')"),
+    Case("constant_divisor_zero_on_no_rows",
+         "MATCH (a:Place)-[:CONTAINS]->(b) WHERE size(a.name) / 0 < 1 RETURN b.nodeSymbol AS b",
+         [], False,
+         "places hold nothing here: no row, so no division (the engines folded the guard of a "
+         "constant divisor when planning and raised)"),
 ]
