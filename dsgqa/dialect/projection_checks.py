@@ -2,8 +2,9 @@
 
 - Implicit grouping keys (removed in Neo4j 5.0): in a WITH or RETURN that aggregates, an
   expression holding an aggregate may read, outside its aggregates, only literals, parameters,
-  variables that are themselves projected items, and properties that are projected items (or
-  of such a variable). `WITH count(*) AS total MATCH (o) RETURN o.class, count(*) * 1.0 / total`
+  variables that are themselves projected items, and properties of a variable that are
+  projected items (or of such a variable); a lambda's own variables in its body; in a
+  subquery's body, the names it sees from outside (`check_grouping`, on the query as written). `WITH count(*) AS total MATCH (o) RETURN o.class, count(*) * 1.0 / total`
   fails in Neo4j ("Aggregation column contains implicit grouping expressions"); the engines
   fail with an internal error, or group by the hidden key and answer.
 - Two result columns of one name (`RETURN n.class, n.class`), and an expression a WITH passes
@@ -17,9 +18,9 @@
   part's items are put in the first part's order.
 
 A model's query that fails on Heracles' Neo4j fails here with `syntax`, so it scores the same.
-The checks read the original tree (before any rewrite) and never flag what they cannot tell:
-anything inside a subquery or a pattern, a name a comprehension binds, and a subquery's own
-projections are taken as allowed.
+The checks never flag what they cannot tell: a read inside a subquery or a pattern of an
+aggregating column is taken as allowed (Neo4j flags an outer variable read there), as is a
+name a comprehension binds.
 """
 
 from __future__ import annotations
