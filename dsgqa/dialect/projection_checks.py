@@ -4,7 +4,8 @@
   expression holding an aggregate may read, outside its aggregates, only literals, parameters,
   variables that are themselves projected items, and properties of a variable that are
   projected items (or of such a variable); a lambda's own variables in its body; in a
-  subquery's body, the names it sees from outside (`check_grouping`, on the query as written). `WITH count(*) AS total MATCH (o) RETURN o.class, count(*) * 1.0 / total`
+  subquery's body, the names it sees from outside (`check_grouping`, on the query as
+  written). `WITH count(*) AS total MATCH (o) RETURN o.class, count(*) * 1.0 / total`
   fails in Neo4j ("Aggregation column contains implicit grouping expressions"); the engines
   fail with an internal error, or group by the hidden key and answer.
 - Two result columns of one name (`RETURN n.class, n.class`), and an expression a WITH passes
