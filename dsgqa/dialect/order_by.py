@@ -10,7 +10,13 @@ variable (a node: "Order by NODE is not supported", or a silently different orde
 value). Two rewrites, both keeping the rows and their order:
 
 - a sort expression (or part of one) equal to a projected expression becomes that column's name
-  (an unaliased RETURN item gets its own text as alias, Neo4j's column name anyway). Neo4j
+  (an unaliased RETURN item gets its own text as alias, Neo4j's column name anyway), by
+  Neo4j's `aliasExpression` (`NormalizeWithAndReturnClauses`, as `with_where_aliases.py`): a
+  part reading an alias that redefines a name stays (`potentiallyRedefined`: after `o.class
+  AS o`, `size(o.class)` reads the string's `.class`, which raises), and pattern
+  comprehensions and subqueries are not entered. In a projection that neither aggregates nor
+  is DISTINCT only a whole sort key equal to an aliased item is replaced (`RETURN o.class AS
+  o ORDER BY o.class` sorts by the alias). Neo4j
   compares the expressions as written, so this runs first on the original tree
   (`order_by_columns`, before any rewrite: a rewrite may write the two differently, e.g. `n.name
   + x` in the items beside a sort key where a shadowing alias hides `n`'s type), and again on
@@ -28,6 +34,11 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import groups, has_aggregate
 from dsgqa.dialect.trees import child_of, clone, rebuilt, shape, tree, var
 from dsgqa.dialect.types import ctype
+from dsgqa.dialect.with_where_aliases import (
+    is_pattern_comprehension,
+    potentially_redefined,
+    redefining_aliases,
+)
 
 REWRITE_COLUMN = "ORDER BY projected expression->column"
 REWRITE_SHADOW = "ORDER BY shadowing alias->expression"
@@ -70,7 +81,7 @@ def order_by_columns(projection: Tree, is_return: bool) -> bool:
         return False
     columns = _Columns(_items(projection), is_return, groups(projection))
     for sort_item in order.children:
-        sort_item.children[0] = columns.replace(sort_item.children[0])
+        sort_item.children[0] = columns.replace(sort_item.children[0], whole=True)
     return columns.used
 
 
@@ -100,15 +111,24 @@ class _Columns:
     def __init__(self, items: list[Tree], is_return: bool, grouped: bool) -> None:
         self.by_shape = {shape(item.children[0]): item for item in items
                         if item.children[0].data != "var"}
+        self.redefining = redefining_aliases(items)
         self.is_return = is_return
         self.grouped = grouped
         self.used = False
 
-    def replace(self, node: object) -> object:
-        if not isinstance(node, Tree) or node.data in ("var", "subquery"):
+    def replace(self, node: object, whole: bool = False) -> object:
+        """Neo4j's `aliasExpression`: the whole sort key, or a part of it that reads no
+        redefining alias (`potentiallyRedefined`), outside pattern comprehensions and
+        subqueries."""
+        if not isinstance(node, Tree) or node.data in ("var", "subquery", "pattern_predicate") \
+                or is_pattern_comprehension(node):
             return node
-        if self.grouped or has_aggregate(node):
-            item = self.by_shape.get(shape(node))
+        item = self.by_shape.get(shape(node))
+        if item is not None and not self.grouped and not has_aggregate(node) \
+                and not (whole and len(item.children) > 1):
+            item = None   # Kuzu reads it as written (a whole key equal to an aliased item is
+            # the alias in Neo4j, which `_expand` writes back where the alias shadows a name)
+        if whole or not potentially_redefined(node, self.redefining):
             alias = _alias(item, self.is_return) if item is not None else None
             if alias is not None:
                 self.used = True

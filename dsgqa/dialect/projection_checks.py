@@ -2,8 +2,10 @@
 
 - Implicit grouping keys (removed in Neo4j 5.0): in a WITH or RETURN that aggregates, an
   expression holding an aggregate may read, outside its aggregates, only literals, parameters,
-  variables that are themselves projected items, and properties that are projected items (or
-  of such a variable). `WITH count(*) AS total MATCH (o) RETURN o.class, count(*) * 1.0 / total`
+  variables that are themselves projected items, and properties of a variable that are
+  projected items (or of such a variable); a lambda's own variables in its body; in a
+  subquery's body, the names it sees from outside (`check_grouping`, on the query as
+  written). `WITH count(*) AS total MATCH (o) RETURN o.class, count(*) * 1.0 / total`
   fails in Neo4j ("Aggregation column contains implicit grouping expressions"); the engines
   fail with an internal error, or group by the hidden key and answer.
 - Two result columns of one name (`RETURN n.class, n.class`), and an expression a WITH passes
@@ -17,19 +19,21 @@
   part's items are put in the first part's order.
 
 A model's query that fails on Heracles' Neo4j fails here with `syntax`, so it scores the same.
-The checks read the original tree (before any rewrite) and never flag what they cannot tell:
-anything inside a subquery or a pattern, a name a comprehension binds, and a subquery's own
-projections are taken as allowed.
+The checks never flag what they cannot tell: a read inside a subquery or a pattern of an
+aggregating column is taken as allowed (Neo4j flags an outer variable read there), as is a
+name a comprehension binds.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
-from dsgqa.dialect.trees import CALLS, binds, child_of, declared_names, shape, text_of
+from dsgqa.dialect.trees import BINDING_PARENTS, CALLS, binds, child_of, shape, text_of
 
 _NOT_READ = frozenset({"subquery", "pattern_predicate", "param", "int_lit", "float_lit",
                        "str_lit", "true_lit", "false_lit", "null_lit"})
@@ -48,15 +52,29 @@ def _column(item: Tree) -> str | None:
     return getattr(item, "original_text", None)
 
 
-def _local_names(node: Tree) -> set[str]:
-    """Names bound inside an expression (comprehensions, quantifiers, reduce, patterns)."""
-    return declared_names(node).union(
-        *(binds(sub) for sub in node.iter_subtrees_topdown()))
+def _grouping_keys(items: list[Tree]) -> tuple[set[str], set[object]]:
+    """Neo4j's grouping keys an aggregating column may read (`ReturnItems.
+    checkAmbiguousGrouping`): the items that are a variable, and those that are a property of
+    a variable (`r.class`, not `r.center.x` nor `size(r.class)`). An index `r['class']` counts
+    too here (Neo4j's does not), so as never to charge the model for a valid query."""
+    key_vars: set[str] = set()
+    key_props: set[object] = set()
+    for item in items:
+        value = item.children[0]
+        if value.data == "var":
+            key_vars.add(plain_name(value.children[0]))
+        elif value.data in ("prop", "index") and isinstance(value.children[0], Tree) \
+                and value.children[0].data == "var":
+            key_props.add(shape(value))
+    return key_vars, key_props
 
 
-def _hidden_key(node: object, keys: set[object], key_vars: set[str],
-                local: set[str]) -> str | None:
-    """The first expression `node` reads outside an aggregate that is no grouping key."""
+def _hidden_key(node: object, key_vars: set[str], key_props: set[object],
+                bound: frozenset[str]) -> str | None:
+    """The first expression `node` reads outside an aggregate that is no grouping key
+    (`AmbiguousAggregation.ambiguousExpressions`): a variable that is no key, or a property of
+    one. A lambda's own variables are in scope in its body (a `ScopeExpression`); subqueries
+    and patterns are not walked (Neo4j does, but what they declare is not told here)."""
     if not isinstance(node, Tree) or node.data in _NOT_READ:
         return None
     if node.data in CALLS:
@@ -65,37 +83,107 @@ def _hidden_key(node: object, keys: set[object], key_vars: set[str],
         args = node.children[1:]
     else:
         args = node.children
-    if node.data in ("prop", "index", "var") and shape(node) in keys:
+    if node.data in ("prop", "index") and shape(node) in key_props:
         return None
     if node.data == "var":
         name = plain_name(node.children[0])
-        return None if name in key_vars or name in local else name
+        return None if name in key_vars or name in bound else name
+    inner = bound | binds(node)
     for child in args:
-        found = _hidden_key(child, keys, key_vars, local)
+        found = _hidden_key(child, key_vars, key_props, inner)
         if found is not None:
-            return text_of(node) if node.data in ("prop", "index") else found
+            return text_of(node) if node.data in ("prop", "index") \
+                and isinstance(node.children[0], Tree) and node.children[0].data == "var" \
+                else found
     return None
 
 
-def _check_grouping(items: list[Tree | Token]) -> None:
+def _check_grouping(items: list[Tree | Token], outer: frozenset[str]) -> None:
+    """`outer`: the names a subquery's body sees from outside (`CALL (r) { .. }`, or EXISTS /
+    COUNT / COLLECT), which Neo4j takes as constant there: `CALL (r) { MATCH (r)-->(m) RETURN
+    r.class + count(m) AS x }` is valid, while the importing WITH of `CALL { WITH r .. }`
+    makes `r` the body's own (Neo4j's language server reports the implicit grouping key)."""
     if any(isinstance(item, Token) for item in items):  # `*`: every variable is a key
         return
     trees = [item for item in items if isinstance(item, Tree)]
     aggregating = [item for item in trees if has_aggregate(item.children[0])]
     if not aggregating:
         return
-    grouping = [item.children[0] for item in trees if item not in aggregating]
-    keys = {shape(value) for value in grouping}
-    key_vars = {plain_name(value.children[0]) for value in grouping if value.data == "var"}
+    key_vars, key_props = _grouping_keys([item for item in trees if item not in aggregating])
     for item in aggregating:
         value = item.children[0]
-        hidden = _hidden_key(value, keys, key_vars, _local_names(value))
+        hidden = _hidden_key(value, key_vars | outer, key_props, frozenset())
         if hidden is not None:
-            written = getattr(item, "original_text", None) or text_of(value)
+            written = getattr(item, "original_text", None)
+            column = f"'{written}' reads" if written else "an aggregating column reads"
             raise CypherSyntaxError(
                 f"Aggregation column contains implicit grouping expressions: "
-                f"'{written}' reads '{hidden}', which is not a projected item "
+                f"{column} '{hidden}', which is not a projected item "
                 "(Neo4j 5 requires it to be one, or moved into a preceding WITH)")
+
+
+def _declared_around(root: Tree, body: Tree) -> set[str]:
+    """The names declared in the query outside `body` (over-approximating the outer scope:
+    a name wrongly taken as outer is never flagged)."""
+    found: set[str] = set()
+    stack = [root]
+    while stack:
+        sub = stack.pop()
+        if sub is body:
+            continue
+        for child in sub.children:
+            if isinstance(child, Tree):
+                if child.data == "name" and sub.data in BINDING_PARENTS:
+                    found.add(plain_name(child))
+                else:
+                    stack.append(child)
+    return found
+
+
+def _imported(call: Tree, root: Tree) -> frozenset[str]:
+    """What a CALL { } body sees from outside: the names of its scope clause (all of them for
+    `CALL (*)`); none without one, the importing WITH's names being the body's own."""
+    scope = child_of(call, "call_scope")
+    if scope is None:
+        return frozenset()
+    if any(isinstance(child, Token) for child in scope.children):   # `*`
+        return frozenset(_declared_around(root, call))
+    return frozenset(plain_name(child) for child in scope.children if isinstance(child, Tree))
+
+
+def _projections(node: Tree, outer: frozenset[str],
+                 root: Tree) -> Iterator[tuple[Tree, frozenset[str]]]:
+    """Every WITH and RETURN under `node`, with the names it sees from outside its body."""
+    for child in node.children:
+        if not isinstance(child, Tree):
+            continue
+        if child.data in ("with_clause", "return_clause"):
+            yield child, outer
+        if child.data == "call_subquery":
+            body = child_of(child, "query")
+            if body is not None:
+                yield from _projections(body, _imported(child, root), root)
+        elif child.data == "subquery":
+            yield from _projections(child, outer | _declared_around(root, child), root)
+        else:
+            yield from _projections(child, outer, root)
+
+
+def check_grouping(root: Tree, text: str) -> None:
+    """Raise Neo4j's error for an implicit grouping key (see the module), in every WITH and
+    RETURN, a subquery's too (`text`, the query's, tells whether it has any); on the query as
+    written: a rewrite (`lambda_aggregates.py`) moves aggregates out of their projection."""
+    if "{" not in text:
+        query = root.children[0] if root.data == "start" else root
+        for part in query.children:
+            if isinstance(part, Tree) and part.data == "single_query":
+                for clause in part.children:
+                    if isinstance(clause, Tree) \
+                            and clause.data in ("with_clause", "return_clause"):
+                        _check_grouping(_items(clause.children[0]), frozenset())
+        return
+    for clause, outer in _projections(root, frozenset(), root):
+        _check_grouping(_items(clause.children[0]), outer)
 
 
 def _check_projection(clause: Tree) -> list[str | None]:
@@ -112,7 +200,6 @@ def _check_projection(clause: Tree) -> list[str | None]:
             raise CypherSyntaxError(f"Multiple result columns with the same name '{name}' are "
                                     "not supported")
         names.append(name)
-    _check_grouping(items)
     order = child_of(clause.children[0], "order")
     if order is not None and has_aggregate(order) \
             and not any(isinstance(item, Tree) and has_aggregate(item) for item in items):

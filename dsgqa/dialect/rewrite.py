@@ -147,7 +147,7 @@ from dsgqa.dialect.pattern_lists import (
     collect_pattern_comprehensions,
     refuse_ranked_leftovers,
 )
-from dsgqa.dialect.projection_checks import check_projections
+from dsgqa.dialect.projection_checks import check_grouping, check_projections
 from dsgqa.dialect.quantifier_nulls import REWRITE as QUANTIFIER_NULLS
 from dsgqa.dialect.quantifier_nulls import keep_quantifier_nulls
 from dsgqa.dialect.reduce_folds import REWRITE as REDUCE_FOLDS
@@ -413,6 +413,7 @@ class Rewriter:
         if _WITH_WHERE.search(self.source) and alias_with_wheres(root):
             self.note(WITH_WHERE_ALIASES)
         refuse_compile_errors(root, self.source)   # on the query as written
+        check_grouping(root, self.source)
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
         if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):

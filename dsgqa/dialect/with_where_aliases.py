@@ -87,9 +87,25 @@ def _variables(node: object) -> set[str]:
     return set().union(*(_variables(child) for child in children))
 
 
-def _is_pattern_comprehension(node: Tree) -> bool:
+def is_pattern_comprehension(node: Tree) -> bool:
+    """`[(a)-->(x) | ..]`: Neo4j's alias rewrite does not enter it (a `ScopeExpression`)."""
     return node.data in ("list_comp", "list_comp_map") and isinstance(node.children[0], Tree) \
         and node.children[0].data == "pattern_predicate"
+
+
+def redefining_aliases(items: list[Tree]) -> set[str]:
+    """The aliases of a projection that are no plain `x AS x`: a part of a WHERE or an ORDER
+    BY reading one of them is never replaced by an alias (`potentiallyRedefined`)."""
+    return {plain_name(item.children[1]) for item in items if len(item.children) > 1
+            and not (item.children[0].data == "var"
+                     and plain_name(item.children[0].children[0])
+                     == plain_name(item.children[1]))}
+
+
+def potentially_redefined(node: object, redefining: set[str]) -> bool:
+    """Neo4j's `potentiallyRedefined` for a part of a WHERE or an ORDER BY: it reads a variable
+    named like a redefining alias (`o.class` after `o.class AS o`, where `o` is the string)."""
+    return bool(_variables(node) & redefining)
 
 
 class _Aliases:
@@ -98,16 +114,13 @@ class _Aliases:
     def __init__(self, items: list[Tree]) -> None:
         self.by_key: dict[object, Tree] = {}   # expression -> the alias's `name` node
         self.names: set[str] = set()           # every alias
-        self.redefining: set[str] = set()      # aliases that are no plain `x AS x`
+        self.redefining = redefining_aliases(items)
         for item in items:
             if len(item.children) < 2:
                 continue
             value, alias = item.children[0], item.children[1]
-            alias_name = plain_name(alias)
             self.by_key[_key(value)] = alias   # a later equal item wins, as in Neo4j's map
-            self.names.add(alias_name)
-            if not (value.data == "var" and plain_name(value.children[0]) == alias_name):
-                self.redefining.add(alias_name)
+            self.names.add(plain_name(alias))
         self.used = False
 
     def _alias_of(self, node: Tree, whole: bool) -> Tree | None:
@@ -116,13 +129,13 @@ class _Aliases:
             return None
         if node.data == "var" and plain_name(node.children[0]) in self.names:
             return None
-        if not whole and _variables(node) & self.redefining:
+        if not whole and potentially_redefined(node, self.redefining):
             return None
         return alias
 
     def replace(self, node: object, bound: frozenset[str], whole: bool = False) -> object:
         if not isinstance(node, Tree) or node.data in _BARRIERS \
-                or _is_pattern_comprehension(node):
+                or is_pattern_comprehension(node):
             return node
         alias = self._alias_of(node, whole)
         if alias is not None:
@@ -152,7 +165,7 @@ def _reads(node: object, bound: frozenset[str]) -> set[str]:
     if node.data == "subquery":
         return set().union(*(_reads(child, bound) for child in node.children[1:])) \
             - declared_names(node)
-    if _is_pattern_comprehension(node):
+    if is_pattern_comprehension(node):
         return set().union(*(_reads(child, bound) for child in node.children[1:])) \
             - _variables(node.children[0]) - declared_names(node)
     inner = bound | binds(node)
