@@ -19,7 +19,8 @@ where `mode` says whether Neo4j evaluates the division on the row: 0 it does (0 
 zero", as in Neo4j, a NULL dividend too), 1 a CASE or coalesce() keeps it away (0 becomes 1,
 whose quotient nobody reads), 2 Neo4j may or may not reach it (0 is refused): an AND or OR
 decides first, or a quantifier may stop before the element (`all()` at its first false), or
-a lambda inside a lazy branch (the engines' lambdas cannot read the branch conditions, so
+a MATCH's WHERE (the planner may filter rows the rest of the pattern drops), or a lambda
+inside a lazy branch (the engines' lambdas cannot read the branch conditions, so
 whether the row takes the branch is not known there); 3 for `%` where Neo4j reaches it (the
 engine raises as Neo4j does, and `null % 0` is NULL in both). The modes are the branch
 conditions themselves, copied (after their own divisors are guarded). A float divisor never
@@ -82,6 +83,14 @@ class _Guard:
             skips = [_UNKNOWN_REACH] if skips or node.data == "where_arg" else []
         if node.data == "case_expr":
             self._case(node, skips)
+            return
+        if node.data in ("match", "subquery_pattern"):
+            # a MATCH's WHERE may run on rows the rest of the pattern (or an earlier clause)
+            # then drops: Neo4j's planner decides where it filters, so whether it divides on
+            # such a row is not known
+            for child in node.children:
+                unknown = isinstance(child, Tree) and child.data == "where"
+                self.visit(child, [*skips, _UNKNOWN_REACH] if unknown else skips)
             return
         if node.data == "call" and isinstance(node.children[0], Tree) \
                 and function_name(node.children[0]).lower() == "coalesce":

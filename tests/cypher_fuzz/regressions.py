@@ -2649,11 +2649,18 @@ CASES: list[Case] = [
          "RETURN m.bbox_dim AS a, m.bbox_dim.x AS b, m.class AS c",
          [[None, None, "kitchen"]], False,
          "the same through a variable (refused before: 'Invalid struct field name')"),
-    Case("constant_divisor_zero_on_no_rows",
+    Case("division_by_zero_in_a_match_where_on_rows_the_pattern_drops",
          "MATCH (a:Place)-[:CONTAINS]->(b) WHERE size(a.name) / 0 < 1 RETURN b.nodeSymbol AS b",
          [], False,
-         "places hold nothing here: no row, so no division (the engines folded the guard of a "
-         "constant divisor when planning and raised)"),
+         "places hold nothing here: evaluated after the match, no row divides; Neo4j's planner "
+         "may filter the places before it expands and raise, so a refusal is the honest "
+         "answer (the engines filtered first and raised)"),
+    Case("constant_divisor_zero_on_no_rows",
+         "MATCH (a:Place)-[:CONTAINS]->(b) WITH a, b WHERE size(a.name) / 0 < 1 "
+         "RETURN b.nodeSymbol AS b",
+         [], False,
+         "no row reaches the WITH's WHERE (the engines folded the guard of a constant divisor "
+         "when planning and raised)"),
     Case("implicit_grouping_key_in_lambda_body",
          "MATCH (r:Room)-[:CONTAINS]->(m) RETURN any(x IN collect(m) WHERE x.class = r.class) AS a",
          None, False,
