@@ -90,6 +90,7 @@ ANSWERED: list[tuple[str, str, bool]] = [
     ("\\Qa.b\\E", "axb", False),
     ("\\Qa.b", "a.b", True),
     ("\\0141\\x{42}\\u0043\\cA\\e", "aBC\x01\x1b", True),
+    ("\\c[", "\x1b", True),
     ("\\uD83D\\uDE00", "\U0001F600", True),
     ("\\141", "a", False),              # a backreference to group 1 (none), then '41'
     ("(a)\\10", "aa0", True),           # group 1, then '0': there is no group 10
@@ -103,6 +104,10 @@ ANSWERED: list[tuple[str, str, bool]] = [
     ("(?>a|ab)c", "abc", False),
     ("a*?a", "aaa", True),
     ("l.*+p", "lamp", False),
+    ("(?:a|ab){2,}+c", "abac", False),  # each possessive iteration keeps its first match
+    ("(?:ab|a){2}+b", "aab", False),
+    ("(\\w((?<=a))|[ab]?)++", "ab", True),   # Python's own ++ raised SystemError here
+    ("(a|b)++(c)\\2", "abcc", True),         # the possessive group written once: \\2 is (c)
     # lookaround
     ("^(?!sign).*$", "trash", True),
     ("b(?<=^b|xb)a", "ba", True),
@@ -156,6 +161,10 @@ REFUSED: list[tuple[str, str, str]] = [
     # Java keeps the capture a lookahead made when the alternative then fails ('aa' matches)
     ("(?:(?=(a))x|a\\1)", "aa", "a group inside a quantifier, a lookaround"),
     ("(a)*\\1", "aa", "a group inside a quantifier"),
+    ("(|.){2}\\1|", "aa", "may match nothing"),   # Java: false
+    # Java's Loop ends at an iteration that matched nothing, even short of its minimum:
+    # 'aa\n' does not match in Java (the first iteration's empty choice ends the loop)
+    ("(?:(?>\\n|)(?:aa)?){2}\\n", "aa\n", "may match nothing, repeated at least twice"),
     ("(a\\1)", "a", "not closed before it"),
     ("\\2(a)(b)", "ab", "not closed before it"),
     # JDK 17 reads é as a word character, JDK 19+ does not: 'café' =~ 'caf\\b.*'

@@ -615,13 +615,11 @@ class _Repeat(_Node):
 
 
 def _possessive(atomic: str, cmin: int, cmax: int) -> str:
-    """Java's possessive Ques and Curly: each iteration keeps its atom's first match, the
-    count never backs off. Written with atomic groups: Python 3.11's own possessive repeat
-    raises SystemError ("The span of capturing group is wrong") on some patterns with groups
-    and a lookbehind, e.g. `(\\w((?<=a))|[ab]?)++` on 'ab'."""
-    more = _quantifier(0, _MAX_REPS if cmax == _MAX_REPS else cmax - cmin)
-    first = "" if cmin == 0 else atomic if cmin == 1 else f"{atomic}{{{cmin}}}"
-    return f"(?>{first}{atomic}{more})" if more != "{0}" else f"(?>{first})"
+    """Java's possessive Ques and Curly: each iteration keeps its atom's first match and the
+    count never backs off; an atomic group of greedy atomic iterations. (Python 3.11's own
+    possessive repeat raises SystemError, "The span of capturing group is wrong", on some
+    patterns with groups and a lookbehind: `(\\w((?<=a))|[ab]?)++` on 'ab'.)"""
+    return f"(?>{atomic}{_quantifier(cmin, cmax)})"
 
 
 def _quantifier(cmin: int, cmax: int) -> str:
@@ -1385,8 +1383,13 @@ class _Parser:
             return _Repeat(head, cmin, cmax, qtype, "ques" if qtype == "+" else "branch")
         if qtype == "+":
             return _Repeat(head, cmin, cmax, qtype, "curly")
-        deterministic = _studied(head).deterministic
-        return _Repeat(head, cmin, cmax, qtype, "group_curly" if deterministic else "loop")
+        if _studied(head).deterministic:
+            return _Repeat(head, cmin, cmax, qtype, "group_curly")
+        width = head.width()
+        if cmin >= 2 and (width is None or width[0] == 0):
+            raise UnsupportedJavaRegex("a group that may match nothing, repeated at least "
+                                       "twice (Java's loop ends at an empty iteration)")
+        return _Repeat(head, cmin, cmax, qtype, "loop")
 
     def closure(self, node: _Node) -> _Node:
         """The node quantified as Java's closure() builds it."""
