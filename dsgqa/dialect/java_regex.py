@@ -26,12 +26,13 @@ What Java rejects raises `JavaSyntaxError` with Java's description. What cannot 
 exactly raises `UnsupportedJavaRegex`: Unicode tables that differ between Java and Python
 (`\\p{IsLatin}`, `\\p{InGreek}`, `\\p{javaLowerCase}`, `\\N{..}`, `\\X`, `\\b{g}`, (?U), (?c)),
 a backreference to a group that is not closed before it or sits in a quantifier, lookaround or
-atomic group (Java keeps or clears such captures otherwise than Python), a lookbehind Python
-cannot write. Some constructs are exact on some texts only (`JavaRegex.text_refusal`): `\\b`
-and `\\B` read non-ASCII letters as word characters in JDK 17 and not in JDK 19+
-(JDK-8264160); a Unicode category (`\\p{L}`) is written for ASCII characters; (?iu) folds
-non-ASCII case in Java only; Java steps back through a lookbehind by UTF-16 units, Python by
-code points.
+atomic group (Java keeps or clears such captures otherwise than Python), a group that may match
+nothing repeated at least twice (Java's loop ends at an empty iteration, Python's goes on), a
+lookbehind Python cannot write. Some constructs are exact on some texts only
+(`JavaRegex.text_refusal`): `\\b` and `\\B` read non-ASCII letters as word characters in JDK
+17 and not in JDK 19+ (JDK-8264160); a Unicode category (`\\p{L}`) is written for ASCII
+characters; (?iu) folds non-ASCII case in Java only; Java steps back through a lookbehind by
+UTF-16 units, Python by code points.
 
 The emitted patterns were compared with Java 17 and 25 by `benchmarks/bench_regex_java_diff.py`.
 """
