@@ -151,15 +151,19 @@ def test_float_sum_of_zero_is_refused_where_its_type_shows() -> None:
     ("lamp", "l.*+p", False),             # a possessive quantifier takes the p
     ("CAFÉ", "(?i)café", False),          # Java folds ASCII case only
     ("naïve", r"\w+", False),             # Java's \w is ASCII
+    ("a\rb", "a.b", False),               # Java's . stops at \r; Python's does not
+    ("fireexit", "(?x) [a-z ]+ ", True),  # (?x) skips whitespace inside classes too in Java
+    ("alpha", "[[:alpha:]]+", True),      # a class of the characters :alph (and nested [..])
+    ("", "(?m)^.*$", False),              # Java's multiline ^ never matches at the end
 ])
 def test_regex_reads_as_java(text: str, pattern: str, expected: bool) -> None:
     assert neo4j_regex_match(text, pattern) is expected
 
 
 @pytest.mark.parametrize(("text", "pattern"), [
-    ("a\rb", "a.b"),                      # Java's . stops at \r; Python's does not
-    ("fireexit", "(?x) [a-z ]+ "),        # (?x) skips class whitespace only in Java
-    ("alpha", "[[:alpha:]]+"),            # a computed pattern is checked when it runs
+    ("café", "caf\\b.*"),                 # é is a word character in JDK 17, not in JDK 19+
+    ("aa", "(a)*\\1"),                    # Java's captures in loops differ from Python's
+    ("alpha", "[[:alpha:]" + "]+\\X"),      # a computed pattern is checked when it runs
 ])
 def test_regex_python_reads_otherwise_is_refused(text: str, pattern: str) -> None:
     with pytest.raises(ValueError, match="regular expression"):

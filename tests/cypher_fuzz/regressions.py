@@ -1510,10 +1510,34 @@ CASES: list[Case] = [
          "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN r.nodeSymbol + '\\r' + r.class =~ 'R1.kitchen' "
          "AS a",
          [[False]], False, "Java's . does not match \\r (refused: Python's does)"),
+    Case("regex_multiline_caret_never_at_the_end",
+         "MATCH (o:Object) WHERE o.name =~ '(?m)^.*$' RETURN count(*) AS n",
+         [[0]], False,
+         "every name is '': Java's multiline ^ does not match at the end of the text (Python's "
+         "does: 3 before)"),
+    Case("regex_not_bound_on_the_empty_text",
+         "MATCH (o:Object) RETURN count(CASE WHEN o.name =~ '\\\\B' THEN 1 END) AS n",
+         [[3]], False, "Java's \\B holds on '' (Python's fails there: 0 before)"),
+    Case("regex_java_constructs",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ '[a-z&&[^h]]+' AS a, "
+         "o.class =~ '\\\\p{Lower}+' AS b, o.class =~ '\\\\Qch\\\\Eair' AS c, "
+         "o.class =~ '(?<c>[a-z])[a-z]+\\\\Z' AS d ORDER BY s",
+         [["O1", False, True, False, True], ["O2", False, True, True, True],
+          ["O3", True, True, False, True]], True,
+         "a class intersection, a POSIX class, a quote, a named group and \\Z, read as Java "
+         "reads them (refused before)"),
+    Case("regex_java_line_ends",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN r.nodeSymbol + '\\r' =~ 'R\\\\d$\\\\r' AS a, "
+         "r.nodeSymbol + '\\r\\n' =~ 'R1\\\\R' AS b, "
+         "r.nodeSymbol + '\\r' + r.class =~ '(?s)R1.kitchen' AS c",
+         [[True, True, True]], False,
+         "Java's $ matches before a final \\r, \\R is a line break, (?s). matches \\r "
+         "(refused before)"),
     Case("computed_regex_with_a_java_construct",
          "WITH '[a-z&&[^x]]+' AS p MATCH (o:Object) RETURN count(CASE WHEN o.class =~ p THEN 1 "
          "END) AS n",
-         [[3]], False, "a class intersection in a computed pattern (refused when it runs)"),
+         [[3]], False, "a class intersection in a computed pattern, read as Java reads it when "
+         "it runs (refused before)"),
     Case("pattern_comprehension_after_a_grouping_with",
          "MATCH (o:Object) MATCH (r:Room) WITH o, r ORDER BY point.distance(o.center, r.center) "
          "WITH o, collect(r)[0] AS nearest RETURN o.nodeSymbol AS o, nearest.nodeSymbol AS r, "
@@ -1813,6 +1837,11 @@ CASES: list[Case] = [
          None, True,
          "Java raises \"Illegal repetition\" for a { that starts no counted repetition; "
          "Python's re read it as a character (probe: '{' =~ '{' was true)"),
+    Case("regex_escaped_bracket_leaves_a_nested_class_open",
+         "MATCH (o:Object) RETURN o.nodeSymbol AS s, o.class =~ '[\\\\][^^]' AS a ORDER BY s",
+         None, True,
+         "Java: \"Unclosed character class\" ([^^] is a class nested in the one \\] does not "
+         "close; Python's re read it as two classes)"),
     Case("computed_regex_java_rejects",
          "WITH 'x{' AS p MATCH (o:Object) RETURN count(CASE WHEN o.class =~ p THEN 1 END) AS n",
          None, False, "a computed pattern Java rejects (refused when it runs)"),
