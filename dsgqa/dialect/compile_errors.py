@@ -36,6 +36,7 @@ from dsgqa.dialect.trees import (
     declared_outside_subqueries,
     function_name,
     rel_detail,
+    union_parts,
 )
 
 _CONCLUDING = {"with_clause": "WITH", "match": "MATCH", "unwind": "UNWIND"}
@@ -178,10 +179,6 @@ def _parts(query: Tree) -> list[Tree]:
     return [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
 
 
-def _top_level_parts(root: Tree) -> list[Tree]:
-    return _parts(root.children[0] if root.data == "start" else root)
-
-
 def _clauses(part: Tree) -> list[Tree]:
     return [c for c in part.children if isinstance(c, Tree)]
 
@@ -228,7 +225,7 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
                 _repeated_relationships(match)
     if len(_RETURN.findall(text)) > 1:
         _return_before_the_end(root)
-    for part in _top_level_parts(root):
+    for part in union_parts(root):
         _conclusion(part)
     if _CALL.search(text):
         for call in root.iter_subtrees():
@@ -236,7 +233,7 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
                 for part in _parts(call.children[-1]):
                     _conclusion(part)
     refuse_scope_errors(root, text)
-    for part in _top_level_parts(root) if "*" in text else ():
+    for part in union_parts(root) if "*" in text else ():
         declared: set[str] = set()
         for clause in _clauses(part):
             if clause.data.startswith("call"):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import call, child_of, hops, item_name, var
+from dsgqa.dialect.trees import call, child_of, hops, item_name, union_parts, var
 
 REWRITE = "variable-length relationship variable->rels()"
 # Trees that bind names or spell patterns: their variables are no reads.
@@ -62,11 +62,8 @@ def read_hops_as_lists(root: Tree) -> bool:
     """Rewrite the reads in place (before the types are annotated); True when one changed.
     Each UNION part on its own, clause by clause: a name is such a relationship from its MATCH
     until a WITH or RETURN drops it (a later part or clause may use it for another value)."""
-    query = root.children[0] if root.data == "start" else root
     changed = False
-    for part in query.children:
-        if not (isinstance(part, Tree) and part.data == "single_query"):
-            continue
+    for part in union_parts(root):
         live: set[str] = set()
         for clause in part.children:
             if not isinstance(clause, Tree):

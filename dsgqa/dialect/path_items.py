@@ -13,7 +13,15 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, declared_names, item_name, name, tree, var
+from dsgqa.dialect.trees import (
+    child_of,
+    declared_names,
+    item_name,
+    name,
+    tree,
+    union_parts,
+    var,
+)
 
 REWRITE = "path passed on by WITH->p AS p"
 
@@ -52,11 +60,8 @@ def _with(clause: Tree, scope: set[str], paths: set[str]) -> tuple[set[str], set
 
 def alias_path_items(root: Tree) -> bool:
     """Apply the pass to each part of the query; True when something changed."""
-    query = root.children[0] if root.data == "start" else root
     changed = False
-    for part in query.children:
-        if not (isinstance(part, Tree) and part.data == "single_query"):
-            continue
+    for part in union_parts(root):
         scope: set[str] = set()
         paths: set[str] = set()
         for clause in part.children:

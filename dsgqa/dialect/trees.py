@@ -148,6 +148,13 @@ def cast(value: object, kuzu_type: str) -> Tree:
     return call("CAST", tree("cast_arg", value, name(kuzu_type)))
 
 
+def union_parts(root: Tree) -> list[Tree]:
+    """The single queries of the query `root` (or its `start`) itself: a UNION's parts, each
+    binding its names apart; a subquery's are not among them."""
+    query = root.children[0] if root.data == "start" else root
+    return [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
+
+
 def window(value: Tree, ranked: Collection[Tree]) -> Tree:
     """`value[s .. s + k]` for the SKIP s and LIMIT k among `ranked` (a projection's order,
     skip and limit), or `value` itself where there are neither: the rows a list collected in
