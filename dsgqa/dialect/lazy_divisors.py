@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.order_barrier import AGGREGATES
 from dsgqa.dialect.trees import call, cast, clone, function_name, int_lit, tree
 from dsgqa.dialect.types import ctype, typed
 
@@ -77,6 +78,12 @@ class _Guard:
     def visit(self, node: object, skips: list[tuple[int, Tree]]) -> None:
         if not isinstance(node, Tree):
             return
+        if node.data in ("call", "call_distinct") and isinstance(node.children[0], Tree) \
+                and function_name(node.children[0]).lower() in AGGREGATES:
+            # an aggregate reads every row of its group, whatever CASE holds it: Neo4j
+            # aggregates before it projects (and the branch conditions, read per group, cannot
+            # be read per row)
+            skips = []
         if node.data in _SCOPES:
             # a lambda reaches its body per element: inside a lazy branch, or in a quantifier
             # that may stop early (`where_arg`), whether Neo4j gets there is not known here

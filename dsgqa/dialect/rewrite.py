@@ -209,6 +209,7 @@ from dsgqa.dialect.types import (
     ctype,
     element,
     layout_keys,
+    typed,
 )
 from dsgqa.dialect.union_parts import DISTINCT_REWRITE as UNION_DISTINCT
 from dsgqa.dialect.union_parts import REWRITE as UNION_PARTS
@@ -1101,11 +1102,13 @@ class Rewriter:
 
     def pre_in_(self, node: Tree) -> Tree:
         if not getattr(node, "is_binding", False):
-            self._same_kind_members(node)
+            none_left = self._same_kind_members(node)
+            if none_left is not None:
+                return none_left
             note_null_free_members(node)
         return node
 
-    def _same_kind_members(self, node: Tree) -> None:
+    def _same_kind_members(self, node: Tree) -> Tree | None:
         """`x IN [a literal list of several kinds]` as `x IN` its elements of x's kind and its
         NULLs: Neo4j's IN is equality, which no value of another kind satisfies, and the engines
         hold a list of several kinds as a struct, which `IN` cannot search (`'2' IN ['-1.5',
@@ -1125,10 +1128,14 @@ class Rewriter:
         kept = [c for c in items.children if isinstance(c, Tree) and (
             c.data == "null_lit" or cross_kind(ctype(c)) == wanted)]
         self.note("IN a list of several kinds->its elements of the value's kind")
+        if not kept:   # none of x's kind in a non-empty list: false, NULL for a NULL x
+            return typed(tree("case_expr", tree("case_when", tree("is_null", value),
+                                                tree("null_lit")), tree("false_lit")), "bool")
         items.children = kept
         kinds = {ctype(c) for c in kept if c.data != "null_lit"}
         items.ctype = f"list<{kinds.pop()}>" if len(kinds) == 1 else (  # type: ignore[attr-defined]
             "list<float>" if kinds else "list<null>")
+        return None
 
     def pre_compare(self, node: Tree) -> Tree:
         if is_null_operation(node):

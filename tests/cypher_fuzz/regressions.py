@@ -2706,4 +2706,16 @@ CASES: list[Case] = [
          "MATCH (o:Object) RETURN o.class AS o ORDER BY o.class",
          [["chair"], ["lamp"], ["trash"]], True,
          "the whole sort key equal to an item is its alias (was refused)"),
+    Case("null_in_a_list_with_nothing_of_its_kind",
+         "MATCH (r:Room) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) RETURN r.nodeSymbol AS r, "
+         "(b.center.z > 0.5) IN [10.0, '10'] AS c",
+         [["R1", False], ["R2", False], ["R3", None]], False,
+         "NULL IN a non-empty list is NULL (R3 is in no building); with no element of the "
+         "value's kind the list was folded to false for every row"),
+    Case("aggregate_of_a_division_sorted_by_itself",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN max(r.center.x / size(m.nodeSymbol)) AS g "
+         "ORDER BY max(r.center.x / size(m.nodeSymbol)) DESC, g DESC",
+         [[5.0]], True,
+         "R2 (x 10) over P2's two characters; the division guard copied the sort's NaN test of "
+         "the aggregate into the aggregate's own argument ('Variable is not in scope')"),
 ]
