@@ -1639,6 +1639,15 @@ class Generator:
         other = self.pick([k for k in ("number", "string", "boolean") if k != kind])
         return A.Func("coalesce", (value, self.value_of(scope, other)))
 
+    def row_integer(self, scope: Scope, depth: int, n: NodeVar) -> A.Expr:
+        """An integer that reads the row: a divisor of constants alone is a constant the
+        engines fold (and raise for 0) when they plan the query, even with no row, where Neo4j
+        raises on a row it evaluates (a known gap, not drawn)."""
+        k = self.integer(scope, depth)
+        if any(isinstance(x, A.Var) for x in A.walk(k)):
+            return k
+        return A.Func("size", (A.Prop(A.Var(n.name), "name"),))
+
     def integer(self, scope: Scope, depth: int) -> A.Expr:
         int_scalars = [k for k, t in scope.scalars.items() if t == "int"]
         if depth <= 0 or self.chance(0.3):
@@ -1692,7 +1701,7 @@ class Generator:
             # a divisor that is 0 on some rows, kept away by a CASE (Neo4j evaluates the
             # branch it takes only) or not (Neo4j raises)
             self.tag("guarded_division")
-            k = self.integer(scope, d)
+            k = self.row_integer(scope, d, n)
             quotient = A.BinOp(self.pick(("/", "%")), self.integer(scope, d), k)
             if self.chance(0.2):
                 return quotient
@@ -1756,7 +1765,7 @@ class Generator:
             # a float over an integer that may be 0: Neo4j raises "/ by zero" unless a CASE or
             # coalesce() keeps the row away from it
             self.tag("guarded_division")
-            k = self.integer(scope, d)
+            k = self.row_integer(scope, d, self.node(scope))
             ratio = A.BinOp("/", self.float(scope, d), k)
             if self.chance(0.3):
                 return ratio
