@@ -114,8 +114,8 @@ def _united(body: Tree, counting: bool) -> Tree | None:
     if not unions or len({len(u.children) for u in unions}) != 1:   # UNION and UNION ALL
         return None
     lists = [_comprehension(tree("query", part)) for part in parts]
-    if any(made is None for made in lists) or len({_returned_name(p) for p in parts}) != 1 \
-            or _returned_name(parts[0]) is None:
+    names = {_returned_name(part) for part in parts}
+    if any(made is None for made in lists) or len(names) != 1 or None in names:
         return None
     if not all(_counted_elements(made) if counting else made.children[-1].data != "var"
                for made in lists):   # type: ignore[union-attr]

@@ -19,12 +19,12 @@ from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.trees import (
-    BINDING_PARENTS,
     all_of,
     child_of,
     declared_names,
     declared_outside_subqueries,
     is_optional,
+    names_outside,
     reads,
     tree,
 )
@@ -51,23 +51,6 @@ def _named_after(clauses: list[Tree]) -> set[str]:
     """Every variable the clauses read or declare (inside their subqueries too)."""
     return {n for clause in clauses
             for n in reads(clause, into_subqueries=True) | declared_names(clause)}
-
-
-def _names_outside(root: Tree, subquery: Tree) -> set[str]:
-    """The variables `root` reads or declares outside `subquery`."""
-    found: set[str] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node is subquery:
-            continue
-        if node.data == "var":
-            found.add(plain_name(node.children[0]))
-        elif node.data in BINDING_PARENTS:
-            found |= {plain_name(c) for c in node.children
-                      if isinstance(c, Tree) and c.data == "name"}
-        stack.extend(c for c in node.children if isinstance(c, Tree))
-    return found
 
 
 def _simplify(single: Tree, elsewhere: set[str]) -> bool:
@@ -109,7 +92,7 @@ def drop_passing_withs(root: Tree) -> bool:
         if sub.data != "subquery" or not isinstance(sub.children[1], Tree) \
                 or sub.children[1].data != "query":
             continue
-        elsewhere = _names_outside(root, sub)
+        elsewhere = names_outside(root, sub, reads=True)
         for single in sub.children[1].children:
             if isinstance(single, Tree) and single.data == "single_query":
                 changed |= _simplify(single, elsewhere)

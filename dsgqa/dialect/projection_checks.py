@@ -33,7 +33,7 @@ from lark import Token, Tree
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
-from dsgqa.dialect.trees import BINDING_PARENTS, CALLS, binds, child_of, shape, text_of
+from dsgqa.dialect.trees import CALLS, binds, child_of, names_outside, shape, text_of
 
 _NOT_READ = frozenset({"subquery", "pattern_predicate", "param", "int_lit", "float_lit",
                        "str_lit", "true_lit", "false_lit", "null_lit"})
@@ -122,24 +122,6 @@ def _check_grouping(items: list[Tree | Token], outer: frozenset[str]) -> None:
                 "(Neo4j 5 requires it to be one, or moved into a preceding WITH)")
 
 
-def _declared_around(root: Tree, body: Tree) -> set[str]:
-    """The names declared in the query outside `body` (over-approximating the outer scope:
-    a name wrongly taken as outer is never flagged)."""
-    found: set[str] = set()
-    stack = [root]
-    while stack:
-        sub = stack.pop()
-        if sub is body:
-            continue
-        for child in sub.children:
-            if isinstance(child, Tree):
-                if child.data == "name" and sub.data in BINDING_PARENTS:
-                    found.add(plain_name(child))
-                else:
-                    stack.append(child)
-    return found
-
-
 def _imported(call: Tree, root: Tree) -> frozenset[str]:
     """What a CALL { } body sees from outside: the names of its scope clause (all of them for
     `CALL (*)`); none without one, the importing WITH's names being the body's own."""
@@ -147,7 +129,7 @@ def _imported(call: Tree, root: Tree) -> frozenset[str]:
     if scope is None:
         return frozenset()
     if any(isinstance(child, Token) for child in scope.children):   # `*`
-        return frozenset(_declared_around(root, call))
+        return frozenset(names_outside(root, call))
     return frozenset(plain_name(child) for child in scope.children if isinstance(child, Tree))
 
 
@@ -164,7 +146,7 @@ def _projections(node: Tree, outer: frozenset[str],
             if body is not None:
                 yield from _projections(body, _imported(child, root), root)
         elif child.data == "subquery":
-            yield from _projections(child, outer | _declared_around(root, child), root)
+            yield from _projections(child, outer | names_outside(root, child), root)
         else:
             yield from _projections(child, outer, root)
 

@@ -471,7 +471,8 @@ class Rewriter:
             check_property_names(root)
         if "bbox" in self.source and null_absent_properties(root):
             self.note(ABSENT_PROPERTIES)
-        if ("/" in self.source or "%" in self.source) and _REDUCE_WORD.search(self.source):
+        divides = "/" in self.source or "%" in self.source
+        if divides and _REDUCE_WORD.search(self.source):
             mark_lazy_lambdas(root)   # before a fold leaves its branch
         if _REDUCE_WORD.search(self.source) and hoist_row_reading_folds(root, names):
             self.note(REDUCE_HOISTS)
@@ -505,7 +506,7 @@ class Rewriter:
         # positions inside it would read the outer one's parameter, which the engines refuse).
         self.lambda_names = {n for sub in root.iter_subtrees() for n in binds(sub)} \
             if len(_IN_WORD.findall(self.source)) > 1 else set()   # a lambda and an IN test
-        if ("/" in self.source or "%" in self.source) and guard_divisors(root):
+        if divides and guard_divisors(root):
             self.note(LAZY_DIVISORS)   # on the annotated tree, its conditions still Neo4j's
         result = self.visit(root)
         if shortest and case_for_test_coalesce(result):

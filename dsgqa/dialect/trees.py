@@ -348,6 +348,24 @@ def bare(node: object) -> object:
 BINDING_PARENTS = frozenset({"node_pattern", "rel_detail", "pattern", "unwind", "proj_item"})
 
 
+def names_outside(root: Tree, inside: Tree, reads: bool = False) -> set[str]:
+    """The names `root` declares outside the subtree `inside` (a subquery, a CALL), and the
+    variables it reads there too with `reads`."""
+    found: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is inside:
+            continue
+        if reads and node.data == "var":
+            found.add(plain_name(node.children[0]))
+        elif node.data in BINDING_PARENTS:
+            found |= {plain_name(c) for c in node.children
+                      if isinstance(c, Tree) and c.data == "name"}
+        stack.extend(c for c in node.children if isinstance(c, Tree))
+    return found
+
+
 def declared_names(node: Tree) -> set[str]:
     """Every name a clause or a subquery's body declares (over-approximated)."""
     return {plain_name(child) for sub in node.iter_subtrees_topdown()
