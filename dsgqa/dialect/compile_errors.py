@@ -175,10 +175,6 @@ def _union_errors(query: Tree) -> None:
                                 "names")
 
 
-def _parts(query: Tree) -> list[Tree]:
-    return [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
-
-
 def _clauses(part: Tree) -> list[Tree]:
     return [c for c in part.children if isinstance(c, Tree)]
 
@@ -189,7 +185,7 @@ def _conclusion(part: Tree) -> None:
     WITH, MATCH, UNWIND or a CALL { } that returns rows."""
     last = _clauses(part)[-1]
     if last.data == "call_subquery" and any(
-            _clauses(p)[-1].data == "return_clause" for p in _parts(last.children[-1])):
+            _clauses(p)[-1].data == "return_clause" for p in union_parts(last.children[-1])):
         concluding = "CALL"
     else:
         concluding = _CONCLUDING.get(last.data, "")
@@ -230,7 +226,7 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
     if _CALL.search(text):
         for call in root.iter_subtrees():
             if call.data == "call_subquery":
-                for part in _parts(call.children[-1]):
+                for part in union_parts(call.children[-1]):
                     _conclusion(part)
     refuse_scope_errors(root, text)
     for part in union_parts(root) if "*" in text else ():
