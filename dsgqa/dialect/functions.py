@@ -56,6 +56,10 @@ _JAVA_TRIMMED = "".join(map(chr, range(33)))
 # Java's Double.parseDouble after its trim: NaN, Infinity, a decimal with an optional f/d suffix.
 _JAVA_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
                           r"(?:[eE][+-]?[0-9]+)?[fFdD]?)")
+# Java's hexadecimal floating-point literal, which Double.parseDouble reads too ('0x1p3' is
+# 8.0): hex digits with an optional point, a binary exponent that may not be left out.
+_JAVA_HEX_DOUBLE = re.compile(r"([+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                              r"[pP][+-]?[0-9]+)[fFdD]?")
 
 
 def neo4j_to_integer(text: str) -> int | None:
@@ -89,10 +93,21 @@ def neo4j_to_float(text: str) -> float | None:
     """`toFloat()` of a string as Neo4j parses it: Java's `Double.parseDouble` (which trims
     characters up to the space), else NULL."""
     trimmed = text.strip(_JAVA_TRIMMED)
+    if hexadecimal := _JAVA_HEX_DOUBLE.fullmatch(trimmed):
+        return _java_hex_double(hexadecimal[1])
     if not _JAVA_DOUBLE.fullmatch(trimmed):
         return None
     body = trimmed.rstrip("fFdD") if not trimmed.endswith("Infinity") else trimmed
     return float(body.replace("Infinity", "inf").replace("NaN", "nan"))
+
+
+def _java_hex_double(literal: str) -> float:
+    """A hexadecimal literal's double, rounded to nearest as Java rounds it; beyond the
+    largest double it is an infinity in Java, where Python's `float.fromhex` raises."""
+    try:
+        return float.fromhex(literal)
+    except OverflowError:
+        return -math.inf if literal.startswith("-") else math.inf
 
 
 def neo4j_to_boolean(text: str) -> bool | None:

@@ -1157,6 +1157,12 @@ CASES: list[Case] = [
          "Long.parseLong, then BigDecimal, for toInteger; Double.parseDouble (which trims) for "
          "toFloat (the engines' CAST read ' 42' as 42, rounded 3.999.. to 4, read 'inf', and "
          "failed on 'lounge')"),
+    Case("text_to_float_reads_java_hexadecimal_literals",
+         "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
+         "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
+         [[8.0, -1.0, None, None, float("inf")]], False,
+         "Double.parseDouble reads a hexadecimal literal whose binary exponent is written, and "
+         "rounds one beyond the largest double to Infinity (NULL before)"),
     Case("text_to_boolean_trims_first",
          "UNWIND split('true, false, TRUE ,\\tfalse\\n, yes', ',') AS flag "
          "RETURN count(CASE WHEN toBoolean(flag) THEN 1 END) AS t, "
