@@ -48,6 +48,7 @@ from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
 from dsgqa.dialect.trees import (
+    BINDING_PARENTS,
     CALLS,
     NON_NULL_LITERALS,
     Splice,
@@ -220,9 +221,13 @@ def _name_elements(match: Tree, names: FreshNames) -> None:
             detail.children.insert(0, name(names.fresh("_outer")))
 
 
-def _body(subquery: Tree, part: Tree, outer: list[str]) -> tuple[set[str], list[Tree], Tree]:
+def _body(subquery: Tree, part: Tree, outer: list[str],
+          names: FreshNames) -> tuple[set[str], list[Tree], Tree]:
     """One part of the subquery: the names it imports, its clauses before the RETURN, and the
-    RETURN; refused where it is no shape this module writes."""
+    RETURN; refused where it is no shape this module writes. A variable it declares named like
+    an outer one it does not import is Neo4j's new variable (`CALL (r) { MATCH (r)-->(m) .. }`
+    beside an outer m): it gets a fresh name, as the inlined clauses share the outer scope
+    (in any case: the engines compare names so)."""
     imported, body = _imports(subquery, list(part.children), outer)
     if not body or body[-1].data != "return_clause":
         raise _refuse("that returns nothing")
@@ -235,10 +240,28 @@ def _body(subquery: Tree, part: Tree, outer: list[str]) -> tuple[set[str], list[
     returned = [item_name(item) for item in items.children]
     if None in returned:
         raise _refuse("returning a value without a name (AS)")
+    outer_names = {n.lower() for n in outer}
+    for own_name in set().union(*(declared_names(c) for c in body)) - imported - set(returned):
+        if own_name.lower() in outer_names:
+            fresh = names.fresh("_inner")
+            for clause in body:
+                _rename_variable(clause, own_name, fresh)
     own = set().union(*(reads(c) | declared_names(c) for c in body))
     if (own - imported) & set(outer) or set(returned) & set(outer):
         raise _refuse("sharing a variable name with the outer query it does not import")
     return imported, clauses, ret
+
+
+def _rename_variable(node: Tree, old: str, new: str) -> None:
+    """Every declaration and read of the variable `old` under `node` named `new`, in place:
+    names are alpha-renamed, so a comprehension below binding `old` again gets `new` too,
+    which leaves its meaning alone."""
+    for sub in node.iter_subtrees():
+        if sub.data in BINDING_PARENTS or sub.data in ("var", "proj_var"):
+            for i, child in enumerate(sub.children):
+                if isinstance(child, Tree) and child.data == "name" \
+                        and plain_name(child) == old:
+                    sub.children[i] = name(new)
 
 
 def _holds_paths(match: Tree) -> bool:
@@ -296,7 +319,7 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     outer = scope_after(before)
     if len(parts) > 1:
         return _inline_union(subquery, query, parts, before, outer, names, later_star)
-    imported, clauses, ret = _body(subquery, parts[0], outer)
+    imported, clauses, ret = _body(subquery, parts[0], outer, names)
     items = child_of(ret.children[0], "proj_items")
     projection = ret.children[0]
     aggregating = has_aggregate(items) or is_distinct(projection)
@@ -502,7 +525,7 @@ def _inline_union(subquery: Tree, query: Tree, parts: list[Tree], before: list[T
     kinds = {bool(u.children) for u in query.children if isinstance(u, Tree) and u.data == "union"}
     if len(kinds) != 1:
         raise _refuse("mixing UNION and UNION ALL")
-    shaped = [_body(subquery, part, outer) for part in parts]
+    shaped = [_body(subquery, part, outer, names) for part in parts]
     columns = [item_name(i) for i in child_of(shaped[0][2].children[0], "proj_items").children]
     for _imported, clauses, ret in shaped:
         items = child_of(ret.children[0], "proj_items")

@@ -1315,6 +1315,24 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS s, ms ORDER BY s, ms",
          [["R1", "P1"], ["R1", "p1"], ["R2", "P2"]], True,
          "an outer row the subquery returns nothing for (R3) is dropped"),
+    Case("call_subquery_variable_named_like_an_outer_one",
+         "MATCH (r:Room)-[:CONTAINS]->(m) CALL (r) { MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "RETURN count(m) AS k } RETURN r.nodeSymbol AS s, m.nodeSymbol AS outer, k "
+         "ORDER BY s, outer",
+         [["R1", "P1", 1], ["R1", "p1", 1], ["R2", "P2", 1]], True,
+         "the subquery's m is its own (CALL (r) imports r alone), the outer m is untouched "
+         "(refused before)"),
+    Case("call_subquery_rows_variable_named_like_an_outer_one",
+         "MATCH (r:Room)-[:CONTAINS]->(m:MeshPlace) CALL (r) { MATCH (r)<-[:CONTAINS]-(m:Building) "
+         "RETURN m.nodeSymbol AS b } RETURN m.nodeSymbol AS mp, b ORDER BY mp",
+         [["P1", "B1"], ["P2", "B1"]], True,
+         "inside, m is the room's building; outside, the room's mesh place"),
+    Case("uncorrelated_call_subquery_reusing_an_outer_name",
+         "MATCH (r:Room) CALL { MATCH (r:Object) RETURN count(r) AS n } "
+         "RETURN r.nodeSymbol AS s, n ORDER BY s",
+         [["R1", 3], ["R2", 3], ["R3", 3]], True,
+         "without an importing WITH the subquery's r is a new variable (a shadowing warning "
+         "in Neo4j, no error)"),
     Case("uncorrelated_call_subquery",
          "MATCH (r:Room) CALL { MATCH (o:Object) RETURN count(o) AS total } "
          "RETURN r.nodeSymbol AS s, total ORDER BY s",
