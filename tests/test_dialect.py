@@ -1113,3 +1113,30 @@ def test_whole_node_maps_as_grouping_keys_are_refused_on_kuzu(cypher):
     with pytest.raises(DialectError, match="whole map"):
         translate(cypher, "kuzu")
     translate(cypher, "ladybug")
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    ("MATCH (r:Room)-->(o:Object) RETURN r AS room, max(o.center.z) - r.center.z AS rise "
+     "ORDER BY rise",
+     "WITH r AS room, max(o.center.z) - r.center.z AS rise ORDER BY rise + 0.0 SKIP 0 RETURN room, "
+     "rise"),
+    ("MATCH (r:Room)-->(o:Object) RETURN r, count(o) + size(r.nodeSymbol) LIMIT 2",
+     "AS _column1 LIMIT 2 RETURN r, _column1 AS `count(o) + size(r.nodeSymbol)`"),
+])
+def test_a_return_reading_a_grouped_nodes_property_beside_an_aggregate_becomes_a_with(
+        target, cypher, expected):
+    """Both engines fail to bind it in a RETURN ("Cannot evaluate expression with type
+    PROPERTY") and answer it in a WITH (`grouped_node_reads.py`)."""
+    assert expected in translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", [
+    "MATCH (r:Room)-->(o:Object) RETURN r, count(o) AS n",
+    "MATCH (r:Room)-->(o:Object) RETURN r.nodeSymbol AS s, r.center AS c, "
+    "max(o.center.z) - r.center.z AS rise",
+    "MATCH (r:Room)-->(o:Object) WITH r.center AS c, o RETURN c, max(o.center.z) - c.z AS rise",
+])
+def test_a_return_the_engines_bind_stays_a_return(target, cypher):
+    assert "WITH" not in translate(cypher, target).query.replace("WITH r.center", "")

@@ -70,6 +70,8 @@ from dsgqa.dialect.float_sums import decide_sums_in_place
 from dsgqa.dialect.free_aggregates import REWRITE as FREE_AGGREGATES
 from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, PROPERTIES_KEY, UDFS
+from dsgqa.dialect.grouped_node_reads import REWRITE as GROUPED_NODE_READS
+from dsgqa.dialect.grouped_node_reads import return_grouped_reads_via_with
 from dsgqa.dialect.hop_lists import REWRITE as HOP_LISTS
 from dsgqa.dialect.hop_lists import read_hops_as_lists
 from dsgqa.dialect.label_expressions import REWRITE as LABEL_EXPRESSIONS
@@ -191,6 +193,7 @@ from dsgqa.dialect.trees import (
     node_names,
     nothing_but_nulls,
     null_when_null,
+    skip_after_lone_order,
     tree,
     var,
     without,
@@ -551,6 +554,9 @@ class Rewriter:
             # a subquery from a computed node reads it now (`id(_node1) = id(room)`)
             if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
                 self.note(SUBQUERY_VALUES)
+        if _AGGREGATE_WORD.search(self.source) \
+                and return_grouped_reads_via_with(result, self.names, self.node_names):
+            self.note(GROUPED_NODE_READS)
         if widen_with_wheres(result):
             self.note(WITH_WHERE_SCOPE)
         if self.target == "kuzu" and alias_path_items(result):   # after every added WITH
@@ -795,11 +801,7 @@ class Rewriter:
         projection = node.children[0]
         self._distinct_beside_aggregate(projection)
         self._null_point_keys(projection)
-        kinds = {c.data for c in projection.children if isinstance(c, Tree)}
-        if "order" in kinds and not kinds & {"skip", "limit"}:
-            position = next(i for i, c in enumerate(projection.children)
-                            if isinstance(c, Tree) and c.data == "order") + 1
-            projection.children.insert(position, tree("skip", int_lit(0)))
+        if skip_after_lone_order(projection):
             self.note("WITH ORDER BY->SKIP 0")
         for rewrite in fix_order_by(projection, is_return=False):
             self.note(rewrite)

@@ -173,6 +173,18 @@ def int_lit(value: int) -> Tree:
     return tree("int_lit", Token("INT", str(value)))
 
 
+def skip_after_lone_order(projection: Tree) -> bool:
+    """Put `SKIP 0` after a WITH's ORDER BY that has neither SKIP nor LIMIT, which the engines'
+    WITH requires ("ORDER BY must be followed by SKIP or LIMIT"); whether it did."""
+    kinds = {c.data for c in projection.children if isinstance(c, Tree)}
+    if "order" not in kinds or kinds & {"skip", "limit"}:
+        return False
+    position = next(i for i, c in enumerate(projection.children)
+                    if isinstance(c, Tree) and c.data == "order") + 1
+    projection.children.insert(position, tree("skip", int_lit(0)))
+    return True
+
+
 def rel_detail(rel: Tree) -> Tree | None:
     """A relationship pattern's `[name:TYPE*1..3 {...}]` part, or None for a bare `--`."""
     return next((c for c in rel.children if isinstance(c, Tree) and c.data == "rel_detail"), None)

@@ -1333,6 +1333,15 @@ CASES: list[Case] = [
          [["R1", 3], ["R2", 3], ["R3", 3]], True,
          "without an importing WITH the subquery's r is a new variable (a shadowing warning "
          "in Neo4j, no error)"),
+    Case("return_grouped_node_and_its_property_beside_an_aggregate",
+         "MATCH (r:Room)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "RETURN r AS room, max(o.center.x) - r.center.x AS d ORDER BY d",
+         [[{"_label": "Room", "nodeSymbol": "R2", "class": "office", "name": "",
+            "center": {"x": 10.0, "y": 0.0, "z": 0.0}}, -1.0],
+          [{"_label": "Room", "nodeSymbol": "R1", "class": "kitchen", "name": "",
+            "center": {"x": 0.0, "y": 0.0, "z": 0.0}}, 1.0]], True,
+         "a grouped node's property beside an aggregate, the node projected on its own (both "
+         "engines: 'Cannot evaluate expression with type PROPERTY' in a RETURN)"),
     Case("uncorrelated_call_subquery",
          "MATCH (r:Room) CALL { MATCH (o:Object) RETURN count(o) AS total } "
          "RETURN r.nodeSymbol AS s, total ORDER BY s",
