@@ -1140,3 +1140,28 @@ def test_a_return_reading_a_grouped_nodes_property_beside_an_aggregate_becomes_a
 ])
 def test_a_return_the_engines_bind_stays_a_return(target, cypher):
     assert "WITH" not in translate(cypher, target).query.replace("WITH r.center", "")
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", [
+    "WITH [[1, null], [1, null]] AS ls UNWIND ls AS l RETURN collect(DISTINCT l) AS c",
+    "MATCH (r:Room) WITH r, {s: r.nodeSymbol, b: r.bbox_dim} AS m RETURN collect(DISTINCT m)",
+])
+def test_collect_distinct_of_a_list_or_map_that_may_hold_null_is_refused(target, cypher):
+    """The engines' list_distinct keeps every copy of a list or struct holding a NULL
+    (`distinct_lists.py`); a written one is keyed, any other refused."""
+    with pytest.raises(DialectError, match="may hold NULL"):
+        translate(cypher, target)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    ("MATCH (r:Room)-->(m:MeshPlace) RETURN collect(DISTINCT [m.class, r.class]) AS c",
+     "list_distinct(coalesce(collect([m.class, r.class])"),
+    ("MATCH (r:Room) RETURN collect(DISTINCT labels(r)) AS c", "list_distinct("),
+    ("MATCH (r:Room) OPTIONAL MATCH (r)-->(m:MeshPlace) "
+     "RETURN collect(DISTINCT [r.class, m.class]) AS c",
+     "_v1: list_filter([m.class], _e1 -> _e1 IS NOT NULL)"),
+])
+def test_collect_distinct_of_a_list_holding_no_null_is_left_alone(target, cypher, expected):
+    assert expected in translate(cypher, target).query

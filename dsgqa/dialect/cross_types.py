@@ -93,7 +93,7 @@ def _elements_differ(left: str, right: str) -> bool:
 _NULL_FREE_LISTS = NULL_FREE_LISTS | {"tail"}
 
 
-def _null_free(node: object) -> bool:
+def null_free_value(node: object) -> bool:
     """Whether a list or map value can be seen to hold no NULL: literals of literals, and the
     results of functions that never make one."""
     if not isinstance(node, Tree):
@@ -101,17 +101,18 @@ def _null_free(node: object) -> bool:
     if node.data in NON_NULL_LITERALS:
         return True
     if node.data == "paren":
-        return _null_free(node.children[0])
+        return null_free_value(node.children[0])
     if node.data == "var":   # a WITH's collect() and the like (`types.py`)
         return getattr(node, "null_free", False)
     if node.data == "list_literal":
-        return all(_null_free(child) for child in node.children)
+        return all(null_free_value(child) for child in node.children)
     if node.data == "map_literal":
-        return all(_null_free(entry.children[1]) for entry in node.children)
+        return all(null_free_value(entry.children[1]) for entry in node.children)
     if node.data in ("call", "call_distinct") and isinstance(node.children[0], Tree):
         fname = function_name(node.children[0]).lower()
         # collect() of lists skips no NULL inside them (`collect([o.name])`).
-        return fname in _NULL_FREE_LISTS and (fname != "tail" or _null_free(node.children[1])) \
+        return fname in _NULL_FREE_LISTS \
+            and (fname != "tail" or null_free_value(node.children[1])) \
             and kind(element(getattr(node, "ctype", UNKNOWN))) not in ("list", "map")
     return False
 
@@ -120,8 +121,8 @@ def note_null_free_operands(node: Tree) -> None:
     """Before the operands are rewritten (`labels(n)` becomes Kuzu's list of `label(n)`):
     whether each can be seen to hold no NULL, for `compare_across_types`."""
     if len(node.children) == 3:
-        node.null_free = (_null_free(node.children[0]),  # type: ignore[attr-defined]
-                          _null_free(node.children[2]))
+        node.null_free = (null_free_value(node.children[0]),  # type: ignore[attr-defined]
+                          null_free_value(node.children[2]))
         left, right = node.children[0], node.children[2]
         if isinstance(left, Tree) and isinstance(right, Tree) \
                 and left.data == right.data == "list_literal":
@@ -136,9 +137,9 @@ def note_null_free_members(node: Tree) -> None:
     can be seen to hold no NULL, for `refuse_container_members`."""
     value, items = node.children
     node.null_free = (  # type: ignore[attr-defined]
-        _null_free(value),
+        null_free_value(value),
         isinstance(items, Tree) and items.data == "list_literal"
-        and all(_null_free(child) for child in items.children))
+        and all(null_free_value(child) for child in items.children))
 
 
 def refuse_container_members(node: Tree) -> None:

@@ -58,6 +58,12 @@ from dsgqa.dialect.cross_types import (
 )
 from dsgqa.dialect.cross_types import REWRITE as CROSS_TYPES
 from dsgqa.dialect.cross_types import kind as cross_kind
+from dsgqa.dialect.distinct_lists import REWRITE as DISTINCT_LISTS
+from dsgqa.dialect.distinct_lists import (
+    WRITTEN_DISTINCT,
+    key_written_distincts,
+    refuse_null_holding_distincts,
+)
 from dsgqa.dialect.emit import Emitter, plain_name, quote_string, unquote_string
 from dsgqa.dialect.empty_filters import REWRITE as EMPTY_FILTERS
 from dsgqa.dialect.empty_filters import guard_empty_filters
@@ -236,6 +242,7 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 # operators or Neo4j 4's `:A:B`.
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
+_DISTINCT_COLLECT = re.compile(r"\bcollect\s*\(\s*DISTINCT\b", re.IGNORECASE)
 _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
 _REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
 # A name after `:`, `|`, `&` or `!` (a label or type, among map keys and other names) that the
@@ -450,6 +457,11 @@ class Rewriter:
             self.note(SHORTEST_ENDS)
         # Lambdas the pass below copies count as the text's (`mark_shared_sources`).
         lambdas = len(_IN_WORD.findall(self.source))
+        if WRITTEN_DISTINCT.search(self.source):
+            annotate_types(root)   # its NULL marks, before the keys' comprehensions hoist
+            if key_written_distincts(root, names):
+                self.note(DISTINCT_LISTS)
+                lambdas += 2
         if _IN_WORD.search(self.source) and _AGGREGATE_WORD.search(self.source) \
                 and hoist_lambda_aggregates(root, names):
             self.note(LAMBDA_AGGREGATES)
@@ -457,6 +469,8 @@ class Rewriter:
             self.note(QUANTIFIER_NULLS)
             lambdas += 2
         annotate_types(root)
+        if _DISTINCT_COLLECT.search(self.source):
+            refuse_null_holding_distincts(root)
         if MAP_ENTRY.search(self.source) and align_maps(root):
             self.note(MAP_FIELDS)
             self.number_fields = True

@@ -1157,6 +1157,20 @@ CASES: list[Case] = [
          "Long.parseLong, then BigDecimal, for toInteger; Double.parseDouble (which trims) for "
          "toFloat (the engines' CAST read ' 42' as 42, rounded 3.999.. to 4, read 'inf', and "
          "failed on 'lounge')"),
+    Case("collect_distinct_of_lists_holding_null",
+         "MATCH (o:Object) OPTIONAL MATCH (r:Room)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o) "
+         "UNWIND [1, 1] AS k RETURN size(collect(DISTINCT [r.nodeSymbol, k])) AS n",
+         [[3]], False,
+         "NULL equals NULL inside a list for DISTINCT: [R1, 1], [R2, 1] and [NULL, 1] (O3 is in "
+         "no room); the engines' list_distinct kept both [NULL, 1] (4)"),
+    Case("collect_distinct_of_maps_holding_null",
+         "MATCH (o:Object) OPTIONAL MATCH (m:MeshPlace)-[:CONTAINS]->(o) UNWIND [1, 1] AS k "
+         "RETURN size(collect(DISTINCT {place: m.nodeSymbol, k: k})) AS n",
+         [[3]], False, "{P1, 1}, {P2, 1} and {NULL, 1}"),
+    Case("collect_distinct_of_lists_keeps_first_arrivals",
+         "UNWIND [null, 1, null, 1, 2] AS x RETURN collect(DISTINCT [x, 'a']) AS d",
+         [[[[None, "a"], [1, "a"], [2, "a"]]]], False,
+         "each value at its first arrival, NULL-holding lists included"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
