@@ -19,6 +19,11 @@ _IMPORTING = "Importing WITH should consist only of simple references to outside
 _SHADOW = "is shadowing a variable with the same name from the outer scope"
 
 REJECTED = [
+    # A SKIP or LIMIT reading a variable (`ASTSlicingPhrase.containsNoVariables`).
+    ("MATCH (r:Room) WITH count(r) AS rooms MATCH (o:Object) RETURN o.nodeSymbol AS s "
+     "ORDER BY s LIMIT rooms", "It is not allowed to refer to variables in LIMIT"),
+    ("MATCH (r:Room) RETURN r.nodeSymbol AS s ORDER BY s SKIP size(r.nodeSymbol)",
+     "It is not allowed to refer to variables in SKIP"),
     # An aggregate in what a lambda evaluates per element (the list it walks may be one).
     ("MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, "
      "any(x IN collect(m.class) WHERE count(m) > 30) AS l ORDER BY s",
@@ -123,6 +128,9 @@ REJECTED = [
 ]
 
 ACCEPTED = [
+    # A SKIP or LIMIT of an expression without variables (a lambda's own variable is none).
+    "MATCH (r:Room) RETURN r.nodeSymbol AS s ORDER BY s SKIP size([x IN [1, 2] | x]) "
+    "LIMIT toInteger(2 * 1.5)",
     # Neo4j puts a WITH * between OPTIONAL MATCH and MATCH before it checks the query
     # (`insertWithBetweenOptionalMatchAndMatch`): its "MATCH cannot follow OPTIONAL MATCH" is
     # never reached.

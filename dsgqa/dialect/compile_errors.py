@@ -16,6 +16,8 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
 - `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`);
 - a UNION, in a subquery too, that mixes UNION and UNION ALL or whose parts name their
   columns differently;
+- a SKIP or LIMIT that reads a variable (`LIMIT rooms`): "It is not allowed to refer to
+  variables in LIMIT" (`ASTSlicingPhrase.containsNoVariables`);
 - the scope errors of `scope_errors.py` (names declared twice, of two kinds, or not at all).
 """
 
@@ -35,6 +37,7 @@ from dsgqa.dialect.trees import (
     comprehension_pattern,
     declared_outside_subqueries,
     function_name,
+    reads,
     rel_detail,
     union_parts,
 )
@@ -47,6 +50,8 @@ _UNION = re.compile(r"\bUNION\b", re.IGNORECASE)
 _IN = re.compile(r"\bIN\b", re.IGNORECASE)
 _RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
 _CALL = re.compile(r"\bCALL\b", re.IGNORECASE)
+# A SKIP or LIMIT of anything but a number written out.
+_COMPUTED_SLICE = re.compile(r"\b(?:SKIP|LIMIT)\s+[^\s\d]", re.IGNORECASE)
 # Neo4j's own spelling of the aggregating functions its message names.
 _AGGREGATE_SPELLING = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
                        "percentiledisc": "percentileDisc"}
@@ -204,6 +209,16 @@ def _return_before_the_end(root: Tree) -> None:
             raise CypherSyntaxError("RETURN can only be used at the end of the query")
 
 
+def _static_slices(root: Tree) -> None:
+    """A SKIP or LIMIT must be computable before any row: no variable in it."""
+    for node in root.iter_subtrees():
+        if node.data in ("skip", "limit") and reads(node.children[0], into_subqueries=True):
+            clause = node.data.upper()
+            raise CypherSyntaxError(f"It is not allowed to refer to variables in {clause}, so "
+                                    f"that the value for {clause} can be statically "
+                                    "calculated.")
+
+
 def refuse_compile_errors(root: Tree, text: str) -> None:
     """Raise Neo4j's `CypherSyntaxError` for the first such error in the parsed query; `text`,
     the query's, says which checks can find one (each walk costs time on every query)."""
@@ -221,6 +236,8 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
                 _repeated_relationships(match)
     if len(_RETURN.findall(text)) > 1:
         _return_before_the_end(root)
+    if _COMPUTED_SLICE.search(text):
+        _static_slices(root)
     for part in union_parts(root):
         _conclusion(part)
     if _CALL.search(text):
