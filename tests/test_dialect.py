@@ -1146,6 +1146,8 @@ def test_a_return_the_engines_bind_stays_a_return(target, cypher):
 @pytest.mark.parametrize("cypher", [
     "WITH [[1, null], [1, null]] AS ls UNWIND ls AS l RETURN collect(DISTINCT l) AS c",
     "MATCH (r:Room) WITH r, {s: r.nodeSymbol, b: r.bbox_dim} AS m RETURN collect(DISTINCT m)",
+    "MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b:Room) "
+    "RETURN collect(DISTINCT [n IN nodes(p) | n.bbox_dim]) AS c",
 ])
 def test_collect_distinct_of_a_list_or_map_that_may_hold_null_is_refused(target, cypher):
     """The engines' list_distinct keeps every copy of a list or struct holding a NULL
@@ -1159,6 +1161,8 @@ def test_collect_distinct_of_a_list_or_map_that_may_hold_null_is_refused(target,
     ("MATCH (r:Room)-->(m:MeshPlace) RETURN collect(DISTINCT [m.class, r.class]) AS c",
      "list_distinct(coalesce(collect([m.class, r.class])"),
     ("MATCH (r:Room) RETURN collect(DISTINCT labels(r)) AS c", "list_distinct("),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b:Room) "
+     "RETURN collect(DISTINCT [n IN nodes(p) | n.nodeSymbol]) AS c", "list_distinct("),
     ("MATCH (r:Room) OPTIONAL MATCH (r)-->(m:MeshPlace) "
      "RETURN collect(DISTINCT [r.class, m.class]) AS c",
      "_v1: list_filter([m.class], _e1 -> _e1 IS NOT NULL)"),

@@ -61,6 +61,17 @@ def _never_null(value: object) -> bool:
     return False
 
 
+def _holds_no_null(value: Tree) -> bool:
+    """Whether a list can be seen to hold no NULL: `null_free_value`'s, and a comprehension
+    over one whose result is never NULL (`[n IN nodes(p) | n.nodeSymbol]`)."""
+    if null_free_value(value):
+        return True
+    if value.data not in ("list_comp", "list_comp_map") or value.children[0].data != "in_" \
+            or not null_free_value(value.children[0].children[1]):
+        return False
+    return value.data == "list_comp" or _never_null(value.children[-1])
+
+
 def _written(argument: object) -> Tree | None:
     """The list or map literal `argument` is (through parentheses), or None."""
     while isinstance(argument, Tree) and argument.data == "paren":
@@ -138,6 +149,6 @@ def refuse_null_holding_distincts(root: Tree) -> None:
         value_type = ctype(argument)
         if (value_type == "map" or value_type.startswith("list<")) \
                 and not getattr(argument, "null_free_key", False) \
-                and not null_free_value(argument):
+                and not _holds_no_null(argument):
             raise DialectError("collect(DISTINCT x) of a list or map that may hold NULL (the "
                                "engines keep every copy of one)")
