@@ -37,7 +37,10 @@ from dsgqa.dialect.trees import (
     child_of,
     clone,
     function_name,
+    hops,
+    is_optional,
     name,
+    name_elements,
     null_when_null,
     own_node,
     splice_clauses,
@@ -192,6 +195,27 @@ def _distinct_rows(before: list[Tree]) -> bool:
     return bool(before) and distinct and not ordered
 
 
+def _named_matches(before: list[Tree], projection: Tree, names: FreshNames) -> bool:
+    """Where only MATCHes come before a projection holding a pattern comprehension and some
+    of their nodes or relationships have no name: name them (their rows are then distinct
+    bindings) and add them to the projection's scope; whether it did. Not where an anonymous
+    relationship has a variable length (its name would be a list to the passes before)."""
+    found: list[tuple[Tree, int]] = []
+    _comprehensions(child_of(projection, "proj_items"), found)
+    if not found or not before or any(c.data != "match" or is_optional(c) for c in before) \
+            or any("var_length" in parts and "name" not in parts for match in before
+                   for _left, _rel, _right, parts in hops(child_of(match, "pattern_list"))) \
+            or any(len(p.children) == 3 for m in before
+                   for p in child_of(m, "pattern_list").children):   # a named path
+        return False
+    given: dict[str, str] = {}
+    for match in before:
+        given |= name_elements(match, names, "_row")
+    projection.scope_before = {  # type: ignore[attr-defined]
+        **getattr(projection, "scope_before", {}), **given}
+    return _distinct_rows(before)
+
+
 def refuse_ranked_leftovers(root: Tree) -> None:
     """A COLLECT with ORDER BY, SKIP or LIMIT this module could not rewrite: its order would
     be lost, so it is refused."""
@@ -209,9 +233,9 @@ def collect_pattern_comprehensions(root: Tree, names: FreshNames,
         clause = clauses[k]
         if clause.data not in ("with_clause", "return_clause"):
             return None
-        if not _distinct_rows(clauses[:k]):
-            return None
         projection = clause.children[0]
+        if not _distinct_rows(clauses[:k]) and not _named_matches(clauses[:k], projection, names):
+            return None
         items = child_of(projection, "proj_items")
         if any(isinstance(c, Token) for c in items.children) or has_aggregate(items):
             return None

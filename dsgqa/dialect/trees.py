@@ -412,6 +412,30 @@ def outermost_subqueries(node: object) -> list[Tree]:
     return [found for child in node.children for found in outermost_subqueries(child)]
 
 
+def name_elements(match: Tree, names: FreshNamer, prefix: str) -> dict[str, str]:
+    """Name every anonymous node and relationship of a MATCH (fresh names from `prefix`), so
+    that grouping by the variables in scope keeps each of its rows; the names given -> "node"
+    or "rel"."""
+    given: dict[str, str] = {}
+    for node in match.iter_subtrees_topdown():
+        if node.data == "node_pattern" and not (
+                node.children and isinstance(node.children[0], Tree)
+                and node.children[0].data == "name"):
+            given[fresh := names.fresh(prefix)] = "node"
+            node.children.insert(0, name(fresh))
+    pattern_list = child_of(match, "pattern_list")
+    for _left, rel, _right, parts in hops(pattern_list):
+        if "name" in parts:
+            continue
+        given[fresh := names.fresh(prefix)] = "rel"
+        detail = rel_detail(rel)
+        if detail is None:   # `-->`: the emitter prints the brackets from the rel kind
+            rel.children.append(tree("rel_detail", name(fresh)))
+        else:
+            detail.children.insert(0, name(fresh))
+    return given
+
+
 def all_named(match: Tree) -> bool:
     """Whether every node and relationship of a MATCH has a name (no two of its rows are
     equal)."""

@@ -1171,6 +1171,17 @@ CASES: list[Case] = [
          "UNWIND [null, 1, null, 1, 2] AS x RETURN collect(DISTINCT [x, 'a']) AS d",
          [[[[None, "a"], [1, "a"], [2, "a"]]]], False,
          "each value at its first arrival, NULL-holding lists included"),
+    Case("collect_subquery_after_a_match_with_anonymous_elements",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, m.nodeSymbol AS p, "
+         "COLLECT { MATCH (r)-[:ROOM_CONNECTED]->(n) RETURN n.nodeSymbol "
+         "ORDER BY n.nodeSymbol DESC } AS ns ORDER BY s, p",
+         [["R1", "P1", ["R2"]], ["R1", "p1", ["R2"]], ["R2", "P2", ["R3", "R1"]]], True,
+         "one list per outer row, sorted; the outer MATCH's relationship has no name (refused "
+         "before: grouping by the names in scope could merge rows)"),
+    Case("pattern_comprehension_after_a_match_with_anonymous_elements",
+         "MATCH (:Building)-[:CONTAINS]->(r:Room) "
+         "RETURN r.nodeSymbol AS s, [(r)-[:ROOM_CONNECTED]->(n) | n.nodeSymbol] AS ns ORDER BY s",
+         [["R1", ["R2"]], ["R2", Bag(["R1", "R3"])]], True, "B1 holds R1 and R2"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
