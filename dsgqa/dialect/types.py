@@ -512,6 +512,11 @@ class TypeAnnotator:
             keys = layout_keys(getattr(args[0], "labels", None))
             if keys is not None:   # the struct `Rewriter.node_property_map` writes
                 return WrittenMap({key: property_type(key) for key in keys}, stored=True)
+        if fname == "percentilecont" and arg_types and arg_types[0] not in ("float", FLOAT_SUM):
+            # Neo4j returns the stored value where the index lands on one (one value, 1.0,
+            # 0.5 of an odd count: an INTEGER of integers) and a FLOAT where it interpolates
+            # (`PercentileContFunction.computePercentileCont`)
+            return "number"
         if fname in _FIXED_RESULT:
             return _FIXED_RESULT[fname]
         if fname in _SAME_AS_ARGUMENT:

@@ -600,8 +600,8 @@ class Evaluator:
                 return s[i]
             idx = p * (n - 1)
             lo, hi = math.floor(idx), math.ceil(idx)
-            if lo == hi or lo == n - 1:
-                return float(s[lo])
+            if lo == hi or lo == n - 1:   # the stored value: an INTEGER of integers
+                return s[lo]
             return s[lo] * (hi - idx) + s[hi] * (idx - lo)
         raise AssertionError(name)
 

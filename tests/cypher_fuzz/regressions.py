@@ -1182,6 +1182,14 @@ CASES: list[Case] = [
          "MATCH (:Building)-[:CONTAINS]->(r:Room) "
          "RETURN r.nodeSymbol AS s, [(r)-[:ROOM_CONNECTED]->(n) | n.nodeSymbol] AS ns ORDER BY s",
          [["R1", ["R2"]], ["R2", Bag(["R1", "R3"])]], True, "B1 holds R1 and R2"),
+    Case("percentile_cont_of_integers_is_the_stored_value_on_an_element",
+         "UNWIND [2, 8, 27] AS n RETURN toString(percentileCont(n, 0.5)) AS a",
+         [["8"]], False,
+         "the index lands on 8, which Neo4j returns as stored: an INTEGER (the engines "
+         "printed '8.0'; refused: the type depends on the count)"),
+    Case("percentile_cont_of_integers_as_numbers",
+         "UNWIND [2, 8] AS n RETURN percentileCont(n, 0.5) AS a, percentileCont(n, 1.0) AS b",
+         [[5.0, 8]], False, "interpolated (a FLOAT) and the last value (the INTEGER 8)"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
