@@ -108,6 +108,13 @@ REWRITES = [
      "(b:Room {nodeSymbol: 'R3'}) RETURN count(p)",
      "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* ALL SHORTEST 1..4]-"
      "(b:Room {nodeSymbol: 'R3'}) RETURN count(p)"),
+    ("length(path of a list)->size(rels())",
+     "MATCH p = (:Room {nodeSymbol: 'R2'})-[:ROOM_CONNECTED*1..2]->(:Room) "
+     "WITH collect(p) AS ps UNWIND ps AS q RETURN length(q) AS len, count(*) AS n ORDER BY len",
+     "MATCH p = (:Room {nodeSymbol: 'R2'})-[_hops1:ROOM_CONNECTED* TRAIL 1..2]->(:Room) "
+     "WITH coalesce(collect(p), []) AS ps UNWIND ps AS q "
+     "RETURN size(rels(q)) AS len, count(*) AS n ORDER BY len",
+     "UNWIND [[1, 3], [2, 5]] AS x RETURN x[1] AS len, x[2] AS n"),
     ("WITH ORDER BY->SKIP 0",
      "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol DESC RETURN collect(r.nodeSymbol) AS rooms",
      "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol DESC SKIP 0 "
@@ -1164,4 +1171,36 @@ def test_collect_distinct_of_a_list_or_map_that_may_hold_null_is_refused(target,
      "_v1: list_filter([m.class], _e1 -> _e1 IS NOT NULL)"),
 ])
 def test_collect_distinct_of_a_list_holding_no_null_is_left_alone(target, cypher, expected):
+    assert expected in translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:ROOM_CONNECTED*2]->(:Room) RETURN count(p) AS n",
+     "RETURN count(CASE WHEN _w1 IS NULL THEN NULL ELSE p END) AS n"),
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(m) RETURN r, collect(p) AS ps",
+     "collect(CASE WHEN _w1 IS NULL THEN NULL ELSE p END)"),
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(m) RETURN r, count(DISTINCT p) AS n",
+     "count(DISTINCT CASE WHEN _w1 IS NULL THEN NULL ELSE p END)"),
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(m) RETURN r, max(length(p)) AS n",
+     "max(CASE WHEN _w1 IS NULL THEN NULL ELSE length(p) END)"),
+])
+def test_an_aggregate_of_an_optional_path_guards_its_argument(target, cypher, expected):
+    """A path an OPTIONAL MATCH did not find is NULL inside the aggregate, which skips it
+    (`optional_paths.py`); a guard around the aggregate read the witness of no row."""
+    assert expected in translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b) WITH collect(p) AS ps "
+     "RETURN [q IN ps WHERE length(q) = 2] AS l", "size(rels(q)) = 2"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b) WITH collect(p) AS ps "
+     "RETURN length(ps[0]) AS l", "RETURN size(rels(ps[CASE WHEN size(ps) > 0 THEN 1"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b) RETURN length(p) AS l",
+     "RETURN length(p) AS l"),
+])
+def test_length_of_a_path_no_match_names_counts_its_relationships(target, cypher, expected):
+    """The engines' LENGTH() takes a path a MATCH binds only; any other path is measured by
+    its relationships, as Neo4j's length() is."""
     assert expected in translate(cypher, target).query

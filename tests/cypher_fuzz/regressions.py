@@ -2765,4 +2765,24 @@ CASES: list[Case] = [
          [[5.0]], True,
          "R2 (x 10) over P2's two characters; the division guard copied the sort's NaN test of "
          "the aggregate into the aggregate's own argument ('Variable is not in scope')"),
+    Case("aggregates_of_an_optional_path",
+         "MATCH (r:Room) OPTIONAL MATCH p = (r)-[:ROOM_CONNECTED*2]->(:Room {class: 'hallway'}) "
+         "RETURN r.nodeSymbol AS r, count(p) AS n, [q IN collect(p) | length(q)] AS ls "
+         "ORDER BY r",
+         [["R1", 1, [2]], ["R2", 0, []], ["R3", 1, [2]]], True,
+         "R1-R2-R3 and R3-R2-R3 are the two-hop trails to the hallway R3, none from R2; count() "
+         "and collect() skip the NULL path (the NULL guard around the aggregate read the "
+         "relationship of no row: 'Cannot evaluate expression with type PATTERN')"),
+    Case("count_of_an_optional_one_hop_path",
+         "MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(:MeshPlace) RETURN count(p) AS n",
+         [[2]], False,
+         "R1 holds P1 and R2 holds P2; R3's path is NULL and not counted"),
+    Case("length_of_paths_read_back_from_a_list",
+         "MATCH p = (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..2]->(:Room) "
+         "WITH collect(p) AS ps UNWIND ps AS q "
+         "RETURN length(q) AS len, count(*) AS n, size([x IN ps WHERE length(x) = 2]) AS two "
+         "ORDER BY len",
+         [[1, 1, 2], [2, 2, 2]], True,
+         "the trails R1-R2, R1-R2-R1 and R1-R2-R3; the engines' LENGTH() takes only a path a "
+         "MATCH binds"),
 ]
