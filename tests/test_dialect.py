@@ -1204,3 +1204,91 @@ def test_length_of_a_path_no_match_names_counts_its_relationships(target, cypher
     """The engines' LENGTH() takes a path a MATCH binds only; any other path is measured by
     its relationships, as Neo4j's length() is."""
     assert expected in translate(cypher, target).query
+
+
+_ENDS = "WITH * WHERE neo4j_shortest_path_ends(id(a) = id(b)"
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    # A condition on the ends Neo4j applies before the search; OPTIONAL MATCH keeps its rows.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol",
+     f"{_ENDS} AND (b.class = 'hallway'))"),
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) OPTIONAL MATCH p = shortestPath((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol",
+     f"{_ENDS} AND (b.class = 'hallway'))"),
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = allShortestPaths((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE b.nodeSymbol <> 'R1' RETURN b.nodeSymbol",
+     f"{_ENDS} AND (b.nodeSymbol <> 'R1'))"),
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE EXISTS { (b)-[:CONTAINS]->(:MeshPlace) } RETURN b",
+     f"{_ENDS} AND "),
+    # An end's properties and labels written in the path.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-"
+     "(b:Room {class: 'hallway'})) RETURN b.nodeSymbol",
+     f"{_ENDS} AND (label(b) = 'Room') AND (b.class = 'hallway'))"),
+    # A variable a WITH passed on is bound before the search in every plan.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}) MATCH (b:Room)-[:CONTAINS]->(m) WITH a, b, m "
+     "MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-(b)) WHERE m.nodeSymbol = 'P1' RETURN b",
+     f"{_ENDS} AND (m.nodeSymbol = 'P1'))"),
+    # A condition on the relationships of the path is part of the search.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-[*]-(b)) "
+     "WHERE all(r IN relationships(p) WHERE type(r) = 'ROOM_CONNECTED') RETURN b",
+     f"{_ENDS})"),
+])
+def test_a_shortest_path_check_reads_what_neo4j_filters_before_the_search(
+        target, cypher, expected):
+    """`shortest_ends.py`: Neo4j's planner applies a predicate on the ends before the search,
+    whose same-node test never meets a row it rejects."""
+    query = translate(cypher, target).query
+    assert expected in query
+    assert query.index(expected) < query.index(" MATCH p")
+
+
+def test_a_shortest_path_check_reads_a_node_predicate_at_the_start():
+    """The search tests its node predicates on both ends before its same-node test
+    (`ShortestPathSlottedPipe`); Kuzu refuses node predicates on a shortest path."""
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+        "[:ROOM_CONNECTED*]-(b)) WHERE none(n IN nodes(p) WHERE n.class = 'kitchen') RETURN b",
+        "ladybug").query
+    assert f"{_ENDS} AND (NOT (a.class = 'kitchen'))) MATCH p" in query
+
+
+def test_a_shortest_path_check_copies_a_subquery_condition():
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+        "[:ROOM_CONNECTED*]-(b)) WHERE EXISTS { (b)-[:CONTAINS]->(:MeshPlace) } RETURN b",
+        "ladybug").query
+    assert query.count("EXISTS { MATCH (b)-[:CONTAINS]->(:MeshPlace) }") == 2
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_condition_the_planner_may_apply_after_the_search_refuses_the_row(target):
+    """m is bound by the same query graph as the path (consecutive MATCH clauses are one):
+    the planner may apply its condition before the search or after it."""
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}) MATCH (b:Room)-[:CONTAINS]->(m) MATCH p = "
+        "shortestPath((a)-[:ROOM_CONNECTED*]-(b)) WHERE m.nodeSymbol = 'P1' RETURN b",
+        target).query
+    assert f"{_ENDS} AND (m.nodeSymbol = 'P1')) AND neo4j_shortest_path_refused(id(a) = id(b) " \
+        "AND CASE WHEN (m.nodeSymbol = 'P1') THEN false ELSE true END, 'a shortest path" in query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_zero_length_shortest_path_searches_from_one_and_refuses_one_node(target):
+    """`*0..`: between two nodes the search from 1; at one node the zero-length path, which
+    the engines cannot give (their lower bound is 1)."""
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+        "[:ROOM_CONNECTED*0..4]-(b)) RETURN b.nodeSymbol, length(p)", target).query
+    assert "WITH * WHERE neo4j_shortest_path_refused(id(a) = id(b), 'a zero-length" in query
+    assert "SHORTEST 1..4]" in query
+    assert "SHORTEST 1..]" in translate(
+        "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*0..]-"
+        "(b:Room {nodeSymbol: 'R3'})) RETURN length(p)", target).query
+    with pytest.raises(DialectError, match="length 0 only"):
+        translate("MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[*0]-(b)) RETURN p",
+                  target)
+

@@ -2785,4 +2785,47 @@ CASES: list[Case] = [
          [[1, 1, 2], [2, 2, 2]], True,
          "the trails R1-R2, R1-R2-R1 and R1-R2-R3; the engines' LENGTH() takes only a path a "
          "MATCH binds"),
+    Case("shortest_path_ends_an_earlier_match_binds_filtered_in_its_where",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]"
+         "-(b)) WHERE b.nodeSymbol <> 'R1' RETURN b.nodeSymbol AS b, length(p) AS l",
+         [["R2", 1], ["R3", 2]], False,
+         "a condition that reads only the ends is a filter before the search, so the R1-R1 row "
+         "never reaches its same-node test (was: Neo4j's error raised before the WHERE)"),
+    Case("optional_shortest_path_ends_filtered_in_its_where",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) OPTIONAL MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol AS b, "
+         "length(p) AS l",
+         [["R1", None], ["R2", None], ["R3", 2]], False,
+         "only the hallway R3 is searched; the kitchen R1 and the office R2 keep a NULL path"),
+    Case("optional_shortest_path_searching_one_node_at_both_ends",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) OPTIONAL MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE b.class <> 'office' RETURN b.nodeSymbol AS b, "
+         "length(p) AS l",
+         None, False,
+         "the kitchen R1 passes the filter and is searched from itself: Neo4j raises"),
+    Case("all_shortest_paths_ends_filtered_in_its_where",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = allShortestPaths((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol AS b, "
+         "count(p) AS n",
+         [["R3", 4]], False,
+         "R1-R2-R3 over either stored direction of each connection: 2 x 2 paths"),
+    Case("shortest_path_whose_start_fails_its_node_predicate",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE none(n IN nodes(p) WHERE n.class = 'kitchen') "
+         "RETURN b.nodeSymbol AS b",
+         [], False,
+         "the search tests its node predicates on both ends before its same-node test "
+         "(ShortestPathSlottedPipe): the kitchen R1 fails it on every row"),
+    Case("shortest_path_whose_start_passes_its_node_predicate",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE none(n IN nodes(p) WHERE n.class = 'hallway') "
+         "RETURN b.nodeSymbol AS b",
+         None, False,
+         "the R1-R1 row passes the node predicate and is searched: Neo4j raises"),
+    Case("zero_length_shortest_path_between_two_nodes",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*0..]-(b)) WHERE b.class <> 'kitchen' RETURN b.nodeSymbol AS b, "
+         "length(p) AS l",
+         [["R2", 1], ["R3", 2]], False,
+         "from 0 is from 1 between two nodes (the engines refused a lower bound 0)"),
 ]
