@@ -1292,3 +1292,65 @@ def test_a_zero_length_shortest_path_searches_from_one_and_refuses_one_node(targ
         translate("MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[*0]-(b)) RETURN p",
                   target)
 
+
+_PAIR = "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) "
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    (_PAIR + "RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l",
+     f"{_ENDS}) OPTIONAL MATCH _sp1 = (a)-[_w1:ROOM_CONNECTED* SHORTEST]-(b) "
+     "RETURN CASE WHEN _w1 IS NULL THEN NULL ELSE length(_sp1) END AS l"),
+    (_PAIR + "WITH b, shortestPath((a)-[:ROOM_CONNECTED*]-(b)) AS p RETURN length(p) AS l",
+     "OPTIONAL MATCH p = (a)-[_w1:ROOM_CONNECTED* SHORTEST]-(b) WITH b, p"),
+    (_PAIR + "RETURN shortestPath((a)-[:ROOM_CONNECTED*]-(b))",
+     "AS `shortestPath((a)-[:ROOM_CONNECTED*]-(b))`"),
+    (_PAIR + "UNWIND nodes(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS n RETURN n",
+     "UNWIND CASE WHEN _w1 IS NULL THEN NULL ELSE nodes(_sp1) END AS n"),
+    (_PAIR + "RETURN [n IN nodes(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) | n.x] AS l",
+     f"{_ENDS}) OPTIONAL MATCH _sp1"),
+    (_PAIR + "RETURN size(allShortestPaths((a)-[:ROOM_CONNECTED*]-(b))) AS n",
+     f"{_ENDS}) RETURN CASE WHEN (a IS NULL OR b IS NULL) THEN NULL ELSE COUNT {{ MATCH _sp1 = "
+     "(a)-[:ROOM_CONNECTED* ALL SHORTEST]-(b) } END AS n"),
+])
+def test_a_shortest_path_expression_is_an_optional_match_before_its_clause(
+        target, cypher, expected):
+    """`shortest_expressions.py`: Neo4j 5's ShortestPathExpression, the path or NULL, after
+    the same-node check its expression makes on every row."""
+    assert expected in translate(cypher, target).query.replace(") = true", ")")
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", [
+    _PAIR + "RETURN CASE WHEN a <> b THEN length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) END",
+    _PAIR + "RETURN coalesce(null, length(shortestPath((a)-[:ROOM_CONNECTED*]-(b)))) AS l",
+    _PAIR + "RETURN [x IN [1] | length(shortestPath((a)-[:ROOM_CONNECTED*]-(b)))] AS l",
+    _PAIR + "RETURN b, length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l LIMIT 2",
+])
+def test_a_shortest_path_expression_neo4j_may_not_evaluate_refuses_one_node(target, cypher):
+    """Where Neo4j may not evaluate the expression on a row (a branch, a lambda's body, an
+    item a LIMIT may leave unprojected), a row with one node at both ends is refused."""
+    assert "WHERE neo4j_shortest_path_refused(id(a) = id(b), 'a shortestPath() expression" in \
+        translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "error", "message"), [
+    ("MATCH (a:Room) RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(c))) AS l",
+     CypherSyntaxError, "Variable `c` not defined"),
+    (_PAIR + "RETURN length(shortestPath((a)-[r:ROOM_CONNECTED*]-(b))) AS l",
+     CypherSyntaxError, "Variable `r` not defined"),
+    ("MATCH (a:Room) RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(:Room))) AS l",
+     CypherSyntaxError, "requires bound nodes when not part of a MATCH clause"),
+    (_PAIR + "WHERE length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) > 1 RETURN b",
+     DialectError, "as an expression in a WHERE"),
+    (_PAIR + "RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(b:Room))) AS l",
+     DialectError, "labels or properties on an end"),
+    (_PAIR + "RETURN allShortestPaths((a)-[:ROOM_CONNECTED*]-(b)) AS ps",
+     DialectError, "a list of paths"),
+])
+def test_a_shortest_path_expression_neo4j_rejects_or_the_engines_cannot_hold(
+        target, cypher, error, message):
+    """The first three are Neo4j's compile errors (lintCypherQuery, CYPHER 5)."""
+    with pytest.raises(error, match=message):
+        translate(cypher, target)

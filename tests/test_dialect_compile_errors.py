@@ -169,6 +169,8 @@ ACCEPTED = [
     "MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*0..5]-(b)) RETURN p",
     "MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED]-(b)) WHERE a <> b "
     "RETURN p",
+    "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R4'}) "
+    "RETURN length(shortestPath((a)-[:ROOM_CONNECTED*..5]-(b))) AS l",
     "MATCH (a:Room)-[r:ROOM_CONNECTED*1..2]-(b) RETURN [x IN r | type(x)] AS t, "
     "type(r[0]) AS first, last(r).x AS x",
     "MATCH (a:Room)-[r:ROOM_CONNECTED]-(b) RETURN type(r) AS t, r.x AS x, startNode(r) AS s",

@@ -172,6 +172,8 @@ from dsgqa.dialect.removed_syntax import (
 from dsgqa.dialect.shortest_ends import COALESCE_REWRITE as SHORTEST_COALESCE
 from dsgqa.dialect.shortest_ends import REWRITE as SHORTEST_ENDS
 from dsgqa.dialect.shortest_ends import case_for_test_coalesce, check_shortest_ends
+from dsgqa.dialect.shortest_expressions import REWRITE as SHORTEST_EXPRESSIONS
+from dsgqa.dialect.shortest_expressions import hoist_shortest_expressions
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
 from dsgqa.dialect.star_columns import REWRITE as STAR_COLUMNS
@@ -453,6 +455,8 @@ class Rewriter:
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         shortest = "shortest" in self.source.lower()
+        if shortest and hoist_shortest_expressions(root, names):
+            self.note(SHORTEST_EXPRESSIONS)
         if shortest and check_shortest_ends(root):
             self.note(SHORTEST_ENDS)
         # Lambdas the pass below copies count as the text's (`mark_shared_sources`).

@@ -2828,4 +2828,29 @@ CASES: list[Case] = [
          "length(p) AS l",
          [["R2", 1], ["R3", 2]], False,
          "from 0 is from 1 between two nodes (the engines refused a lower bound 0)"),
+    Case("shortest_path_expression_read_per_row",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) WHERE a <> b RETURN b.nodeSymbol AS b, "
+         "length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l",
+         [["R2", 1], ["R3", 2]], False,
+         "shortestPath() with both ends bound is an expression in Neo4j 5, no pattern "
+         "expression (was charged as one)"),
+    Case("shortest_path_expression_passed_on_by_with",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "WITH a, b, shortestPath((a)-[:ROOM_CONNECTED*]-(b)) AS p "
+         "RETURN [n IN nodes(p) | n.nodeSymbol] AS route",
+         [[["R1", "R2", "R3"]]], False, "the path a WITH names is the shortest path"),
+    Case("shortest_path_expression_without_a_path",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "RETURN shortestPath((a)-[:ROOM_CONNECTED*..1]-(b)) IS NULL AS none",
+         [[True]], False, "no path of at most one hop: the expression is NULL"),
+    Case("shortest_path_expression_at_one_node",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) RETURN b.nodeSymbol AS b, "
+         "length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l",
+         None, False,
+         "the R1-R1 row: ShortestPathExpression raises Neo4j's same-node error"),
+    Case("all_shortest_paths_expression_counted",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "RETURN size(allShortestPaths((a)-[:ROOM_CONNECTED*]-(b))) AS n",
+         [[4]], False,
+         "R1-R2-R3 over either stored direction of each connection: 2 x 2 paths"),
 ]
