@@ -108,6 +108,13 @@ REWRITES = [
      "(b:Room {nodeSymbol: 'R3'}) RETURN count(p)",
      "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* ALL SHORTEST 1..4]-"
      "(b:Room {nodeSymbol: 'R3'}) RETURN count(p)"),
+    ("length(path of a list)->size(rels())",
+     "MATCH p = (:Room {nodeSymbol: 'R2'})-[:ROOM_CONNECTED*1..2]->(:Room) "
+     "WITH collect(p) AS ps UNWIND ps AS q RETURN length(q) AS len, count(*) AS n ORDER BY len",
+     "MATCH p = (:Room {nodeSymbol: 'R2'})-[_hops1:ROOM_CONNECTED* TRAIL 1..2]->(:Room) "
+     "WITH coalesce(collect(p), []) AS ps UNWIND ps AS q "
+     "RETURN size(rels(q)) AS len, count(*) AS n ORDER BY len",
+     "UNWIND [[1, 3], [2, 5]] AS x RETURN x[1] AS len, x[2] AS n"),
     ("WITH ORDER BY->SKIP 0",
      "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol DESC RETURN collect(r.nodeSymbol) AS rooms",
      "MATCH (r:Room) WITH r ORDER BY r.nodeSymbol DESC SKIP 0 "
@@ -1169,3 +1176,185 @@ def test_collect_distinct_of_a_list_or_map_that_may_hold_null_is_refused(target,
 ])
 def test_collect_distinct_of_a_list_holding_no_null_is_left_alone(target, cypher, expected):
     assert expected in translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:ROOM_CONNECTED*2]->(:Room) RETURN count(p) AS n",
+     "RETURN count(CASE WHEN _w1 IS NULL THEN NULL ELSE p END) AS n"),
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(m) RETURN r, collect(p) AS ps",
+     "collect(CASE WHEN _w1 IS NULL THEN NULL ELSE p END)"),
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(m) RETURN r, count(DISTINCT p) AS n",
+     "count(DISTINCT CASE WHEN _w1 IS NULL THEN NULL ELSE p END)"),
+    ("MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(m) RETURN r, max(length(p)) AS n",
+     "max(CASE WHEN _w1 IS NULL THEN NULL ELSE length(p) END)"),
+])
+def test_an_aggregate_of_an_optional_path_guards_its_argument(target, cypher, expected):
+    """A path an OPTIONAL MATCH did not find is NULL inside the aggregate, which skips it
+    (`optional_paths.py`); a guard around the aggregate read the witness of no row."""
+    assert expected in translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b) WITH collect(p) AS ps "
+     "RETURN [q IN ps WHERE length(q) = 2] AS l", "size(rels(q)) = 2"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b) WITH collect(p) AS ps "
+     "RETURN length(ps[0]) AS l", "RETURN size(rels(ps[CASE WHEN size(ps) > 0 THEN 1"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b) RETURN length(p) AS l",
+     "RETURN length(p) AS l"),
+])
+def test_length_of_a_path_no_match_names_counts_its_relationships(target, cypher, expected):
+    """The engines' LENGTH() takes a path a MATCH binds only; any other path is measured by
+    its relationships, as Neo4j's length() is."""
+    assert expected in translate(cypher, target).query
+
+
+_ENDS = "WITH * WHERE neo4j_shortest_path_ends(id(a) = id(b)"
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    # A condition on the ends Neo4j applies before the search; OPTIONAL MATCH keeps its rows.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol",
+     f"{_ENDS} AND (b.class = 'hallway'))"),
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) OPTIONAL MATCH p = shortestPath((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol",
+     f"{_ENDS} AND (b.class = 'hallway'))"),
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = allShortestPaths((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE b.nodeSymbol <> 'R1' RETURN b.nodeSymbol",
+     f"{_ENDS} AND (b.nodeSymbol <> 'R1'))"),
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+     "[:ROOM_CONNECTED*]-(b)) WHERE EXISTS { (b)-[:CONTAINS]->(:MeshPlace) } RETURN b",
+     f"{_ENDS} AND "),
+    # An end's properties and labels written in the path.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-"
+     "(b:Room {class: 'hallway'})) RETURN b.nodeSymbol",
+     f"{_ENDS} AND (label(b) = 'Room') AND (b.class = 'hallway'))"),
+    # A variable a WITH passed on is bound before the search in every plan.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}) MATCH (b:Room)-[:CONTAINS]->(m) WITH a, b, m "
+     "MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-(b)) WHERE m.nodeSymbol = 'P1' RETURN b",
+     f"{_ENDS} AND (m.nodeSymbol = 'P1'))"),
+    # A condition on the relationships of the path is part of the search.
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-[*]-(b)) "
+     "WHERE all(r IN relationships(p) WHERE type(r) = 'ROOM_CONNECTED') RETURN b",
+     f"{_ENDS})"),
+])
+def test_a_shortest_path_check_reads_what_neo4j_filters_before_the_search(
+        target, cypher, expected):
+    """`shortest_ends.py`: Neo4j's planner applies a predicate on the ends before the search,
+    whose same-node test never meets a row it rejects."""
+    query = translate(cypher, target).query
+    assert expected in query
+    assert query.index(expected) < query.index(" MATCH p")
+
+
+def test_a_shortest_path_check_reads_a_node_predicate_at_the_start():
+    """The search tests its node predicates on both ends before its same-node test
+    (`ShortestPathSlottedPipe`); Kuzu refuses node predicates on a shortest path."""
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+        "[:ROOM_CONNECTED*]-(b)) WHERE none(n IN nodes(p) WHERE n.class = 'kitchen') RETURN b",
+        "ladybug").query
+    assert f"{_ENDS} AND (NOT (a.class = 'kitchen'))) MATCH p" in query
+
+
+def test_a_shortest_path_check_copies_a_subquery_condition():
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+        "[:ROOM_CONNECTED*]-(b)) WHERE EXISTS { (b)-[:CONTAINS]->(:MeshPlace) } RETURN b",
+        "ladybug").query
+    assert query.count("EXISTS { MATCH (b)-[:CONTAINS]->(:MeshPlace) }") == 2
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_condition_the_planner_may_apply_after_the_search_refuses_the_row(target):
+    """m is bound by the same query graph as the path (consecutive MATCH clauses are one):
+    the planner may apply its condition before the search or after it."""
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}) MATCH (b:Room)-[:CONTAINS]->(m) MATCH p = "
+        "shortestPath((a)-[:ROOM_CONNECTED*]-(b)) WHERE m.nodeSymbol = 'P1' RETURN b",
+        target).query.replace(") = true", ")")
+    assert f"{_ENDS} AND (m.nodeSymbol = 'P1')) AND neo4j_shortest_path_refused(id(a) = id(b) " \
+        "AND CASE WHEN (m.nodeSymbol = 'P1') THEN false ELSE true END, 'a shortest path" in query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_zero_length_shortest_path_searches_from_one_and_refuses_one_node(target):
+    """`*0..`: between two nodes the search from 1; at one node the zero-length path, which
+    the engines cannot give (their lower bound is 1)."""
+    query = translate(
+        "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+        "[:ROOM_CONNECTED*0..4]-(b)) RETURN b.nodeSymbol, length(p)", target).query
+    assert "WITH * WHERE neo4j_shortest_path_refused(id(a) = id(b), 'a zero-length" in query
+    assert "SHORTEST 1..4]" in query
+    assert "SHORTEST 1..]" in translate(
+        "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*0..]-"
+        "(b:Room {nodeSymbol: 'R3'})) RETURN length(p)", target).query
+    with pytest.raises(DialectError, match="length 0 only"):
+        translate("MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[*0]-(b)) RETURN p",
+                  target)
+
+
+_PAIR = "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) "
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    (_PAIR + "RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l",
+     f"{_ENDS}) OPTIONAL MATCH _sp1 = (a)-[_w1:ROOM_CONNECTED* SHORTEST]-(b) "
+     "RETURN CASE WHEN _w1 IS NULL THEN NULL ELSE length(_sp1) END AS l"),
+    (_PAIR + "WITH b, shortestPath((a)-[:ROOM_CONNECTED*]-(b)) AS p RETURN length(p) AS l",
+     "OPTIONAL MATCH p = (a)-[_w1:ROOM_CONNECTED* SHORTEST]-(b) WITH b, p"),
+    (_PAIR + "RETURN shortestPath((a)-[:ROOM_CONNECTED*]-(b))",
+     "AS `shortestPath((a)-[:ROOM_CONNECTED*]-(b))`"),
+    (_PAIR + "UNWIND nodes(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS n RETURN n",
+     "UNWIND CASE WHEN _w1 IS NULL THEN NULL ELSE nodes(_sp1) END AS n"),
+    (_PAIR + "RETURN [n IN nodes(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) | n.x] AS l",
+     f"{_ENDS}) OPTIONAL MATCH _sp1"),
+    (_PAIR + "RETURN size(allShortestPaths((a)-[:ROOM_CONNECTED*]-(b))) AS n",
+     f"{_ENDS}) RETURN CASE WHEN (a IS NULL OR b IS NULL) THEN NULL ELSE COUNT {{ MATCH _sp1 = "
+     "(a)-[:ROOM_CONNECTED* ALL SHORTEST]-(b) } END AS n"),
+])
+def test_a_shortest_path_expression_is_an_optional_match_before_its_clause(
+        target, cypher, expected):
+    """`shortest_expressions.py`: Neo4j 5's ShortestPathExpression, the path or NULL, after
+    the same-node check its expression makes on every row."""
+    assert expected in translate(cypher, target).query.replace(") = true", ")")
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize("cypher", [
+    _PAIR + "RETURN CASE WHEN a <> b THEN length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) END",
+    _PAIR + "RETURN coalesce(null, length(shortestPath((a)-[:ROOM_CONNECTED*]-(b)))) AS l",
+    _PAIR + "RETURN [x IN [1] | length(shortestPath((a)-[:ROOM_CONNECTED*]-(b)))] AS l",
+    _PAIR + "RETURN b, length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l LIMIT 2",
+])
+def test_a_shortest_path_expression_neo4j_may_not_evaluate_refuses_one_node(target, cypher):
+    """Where Neo4j may not evaluate the expression on a row (a branch, a lambda's body, an
+    item a LIMIT may leave unprojected), a row with one node at both ends is refused."""
+    assert "WHERE neo4j_shortest_path_refused(id(a) = id(b), 'a shortestPath() expression" in \
+        translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "error", "message"), [
+    ("MATCH (a:Room) RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(c))) AS l",
+     CypherSyntaxError, "Variable `c` not defined"),
+    (_PAIR + "RETURN length(shortestPath((a)-[r:ROOM_CONNECTED*]-(b))) AS l",
+     CypherSyntaxError, "Variable `r` not defined"),
+    ("MATCH (a:Room) RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(:Room))) AS l",
+     CypherSyntaxError, "requires bound nodes when not part of a MATCH clause"),
+    (_PAIR + "WHERE length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) > 1 RETURN b",
+     DialectError, "as an expression in a WHERE"),
+    (_PAIR + "RETURN length(shortestPath((a)-[:ROOM_CONNECTED*]-(b:Room))) AS l",
+     DialectError, "labels or properties on an end"),
+    (_PAIR + "RETURN allShortestPaths((a)-[:ROOM_CONNECTED*]-(b)) AS ps",
+     DialectError, "a list of paths"),
+])
+def test_a_shortest_path_expression_neo4j_rejects_or_the_engines_cannot_hold(
+        target, cypher, error, message):
+    """The first three are Neo4j's compile errors (lintCypherQuery, CYPHER 5)."""
+    with pytest.raises(error, match=message):
+        translate(cypher, target)

@@ -125,12 +125,66 @@ REJECTED = [
     ("MATCH (r:Room) CALL (r) { WITH 'x' AS r RETURN 1 AS c } RETURN c", f"`r` {_SHADOW}"),
     ("MATCH (r:Room), (m) CALL (r) { UNWIND [1] AS r RETURN 1 AS c } RETURN c",
      f"`r` {_SHADOW}"),
+    # A shortest path whose pattern has other than one relationship, a property map on it, or
+    # a minimal length other than 0 or 1, in a MATCH or as an expression
+    # (`SemanticPatternCheck`: checkContainsSingle, checkLength).
+    ("MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*2..]-(b)) RETURN p",
+     r"shortestPath\(\.\.\.\) does not support a minimal length different from 0 or 1"),
+    ("MATCH (a:Room), (b:Room) MATCH p = allShortestPaths((a)-[:ROOM_CONNECTED*3]-(b)) "
+     "RETURN p", r"allShortestPaths\(\.\.\.\) does not support a minimal length"),
+    ("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R4'}) "
+     "RETURN length(shortestPath((a)-[:ROOM_CONNECTED*2..5]-(b))) AS l",
+     "does not support a minimal length different from 0 or 1"),
+    ("MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]-(b)-[:CONTAINS]->"
+     "(c)) RETURN p", r"shortestPath\(\.\.\.\) requires a pattern containing a single "
+     "relationship"),
+    ("MATCH p = shortestPath((a:Room)) RETURN p", "requires a pattern containing a single"),
+    ("MATCH (a:Room), (b:Room) RETURN shortestPath((a)-[:ROOM_CONNECTED* {x: 1}]-(b)) AS p",
+     r"shortestPath\(\.\.\.\) contains properties \{x: 1\}\. This is currently not "
+     "supported"),
+    # type(), startNode() or endNode() of a relationship list or a path; a property read of a
+    # path or a list (`SemanticFunctionCheck`, `SemanticExpressionCheck`).
+    ("MATCH (a:Room)-[r:ROOM_CONNECTED*1..2]-(b) RETURN type(r) AS t",
+     "Type mismatch: expected Relationship but was List<Relationship>"),
+    ("MATCH (a:Room)-[r:ROOM_CONNECTED*1..2]-(b) WHERE type(r) = 'x' RETURN a",
+     "expected Relationship but was List<Relationship>"),
+    ("MATCH (a:Room)-[r:ROOM_CONNECTED*1..2]-(b) WITH r RETURN startNode(r) AS s",
+     "expected Relationship but was List<Relationship>"),
+    ("MATCH (a:Room)-[r:ROOM_CONNECTED]-(b) WITH collect(r) AS rs RETURN endNode(rs) AS e",
+     "expected Relationship but was List<Relationship>"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]-(b) RETURN type(p) AS t",
+     "Type mismatch: expected Relationship but was Path"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]-(b) RETURN p.length AS l",
+     "Type mismatch: expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, "
+     "LocalDateTime or DateTime but was Path"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]-(b) WITH collect(p) AS ps "
+     "RETURN [q IN ps | q.nodeSymbol] AS l", "but was Path"),
+    ("MATCH (a:Room)-[r:ROOM_CONNECTED*1..2]-(b) RETURN r.x AS x",
+     "but was List<Relationship>"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]-(b) RETURN nodes(p).nodeSymbol AS s",
+     "but was List<Node>"),
+    ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]-(b) RETURN p['x'] AS x",
+     "Type mismatch: expected Map, Node or Relationship but was Path"),
 ]
 
 ACCEPTED = [
     # A SKIP or LIMIT of an expression without variables (a lambda's own variable is none).
     "MATCH (r:Room) RETURN r.nodeSymbol AS s ORDER BY s SKIP size([x IN [1, 2] | x]) "
     "LIMIT toInteger(2 * 1.5)",
+    # Shortest paths of minimal length 0 or 1, or a single hop; an element of a relationship
+    # list read as a relationship; a property of a node of a path.
+    "MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*1]-(b)) RETURN p",
+    "MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*0..5]-(b)) RETURN p",
+    "MATCH (a:Room), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED]-(b)) WHERE a <> b "
+    "RETURN p",
+    "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R4'}) "
+    "RETURN length(shortestPath((a)-[:ROOM_CONNECTED*..5]-(b))) AS l",
+    "MATCH (a:Room)-[r:ROOM_CONNECTED*1..2]-(b) RETURN [x IN r | type(x)] AS t, "
+    "type(r[0]) AS first, last(r).x AS x",
+    "MATCH (a:Room)-[r:ROOM_CONNECTED]-(b) RETURN type(r) AS t, r.x AS x, startNode(r) AS s",
+    "MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]-(b) RETURN nodes(p)[0].nodeSymbol AS s, "
+    "[n IN nodes(p) | n.nodeSymbol] AS l, length(p) AS k",
+    "MATCH (r:Room) RETURN point.distance(r.center, r.center) AS d",
     # Neo4j puts a WITH * between OPTIONAL MATCH and MATCH before it checks the query
     # (`insertWithBetweenOptionalMatchAndMatch`): its "MATCH cannot follow OPTIONAL MATCH" is
     # never reached.

@@ -37,6 +37,10 @@ from dsgqa.graphstore.worker_pool import WorkerDied
      "...", "dialect"),
     ("Overflow exception: Value 100000000000000000000.000000 is not within INT64 range",
      "dialect"),
+    ("Runtime exception: ValueError: no engine equivalent: a zero-length shortest path (*0..) "
+     "from a node to itself At: ...", "dialect"),
+    ("Runtime exception: ValueError: The shortest path algorithm does not work when the start "
+     "and end nodes are the same At: ...", "runtime"),
     ("Cannot evaluate expression with type PROPERTY.", "dialect"),
     ("Cannot evaluate expression with type AGGREGATE_FUNCTION.", "dialect"),
     ("Runtime exception: Unable to construct a hash join without any join condition", "dialect"),

@@ -18,6 +18,13 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
   columns differently;
 - a SKIP or LIMIT that reads a variable (`LIMIT rooms`): "It is not allowed to refer to
   variables in LIMIT" (`ASTSlicingPhrase.containsNoVariables`);
+- a `shortestPath(..)` / `allShortestPaths(..)`, in a MATCH or as an expression, whose
+  pattern has other than one relationship, a property map on it, or a minimal length other
+  than 0 or 1 (`SemanticPatternCheck`'s `checkContainsSingle` and `checkLength`: "...
+  requires a pattern containing a single relationship", "... does not support a minimal
+  length different from 0 or 1"); the engines refuse the last with a binder error of their
+  own ("Lower bound of shortest/all_shortest path must be 1"), which would leave the model
+  uncharged;
 - the scope errors of `scope_errors.py` (names declared twice, of two kinds, or not at all).
 """
 
@@ -39,6 +46,7 @@ from dsgqa.dialect.trees import (
     function_name,
     reads,
     rel_detail,
+    text_of,
     union_parts,
 )
 
@@ -52,6 +60,9 @@ _RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
 _CALL = re.compile(r"\bCALL\b", re.IGNORECASE)
 # A SKIP or LIMIT of anything but a number written out.
 _COMPUTED_SLICE = re.compile(r"\b(?:SKIP|LIMIT)\s+[^\s\d]", re.IGNORECASE)
+_SHORTEST = re.compile(r"shortestpaths?\s*\(", re.IGNORECASE)
+# Neo4j's names of the two functions, as its messages spell them.
+_SHORTEST_NAMES = {"shortestpath": "shortestPath", "allshortestpaths": "allShortestPaths"}
 # Neo4j's own spelling of the aggregating functions its message names.
 _AGGREGATE_SPELLING = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
                        "percentiledisc": "percentileDisc"}
@@ -219,6 +230,63 @@ def _static_slices(root: Tree) -> None:
                                     "calculated.")
 
 
+def _shortest_pattern(node: Tree) -> tuple[str, list[Tree]] | None:
+    """Neo4j's name of the function and the relationships of its pattern, for a
+    `shortestPath(..)` / `allShortestPaths(..)` of a MATCH (`path_function`) or an expression
+    (a call of one pattern, or of a lone node); None for any other tree."""
+    if node.data == "path_function":
+        fname = plain_name(node.children[0]).lower()
+        parts = node.children[1].children
+    elif node.data == "call" and isinstance(node.children[0], Tree) and len(node.children) == 2:
+        fname = function_name(node.children[0]).lower()
+        argument = node.children[1]
+        if not isinstance(argument, Tree) or argument.data not in (
+                "pattern_predicate", "paren", "anon_node", "empty_node"):
+            return None
+        tail = child_of(argument, "pattern_tail")
+        parts = [*argument.children, *(tail.children if tail is not None else ())]
+    else:
+        return None
+    if fname not in _SHORTEST_NAMES:
+        return None
+    return _SHORTEST_NAMES[fname], [p for p in parts if isinstance(p, Tree)
+                                    and p.data.startswith("rel_") and p.data != "rel_detail"]
+
+
+def _minimal_length(detail: Tree | None) -> int | None:
+    """The lower bound a relationship's `*n`, `*n..m` or `*n..` writes; None where it writes
+    none (`*`, `*..m`, a single hop)."""
+    length = child_of(detail, "var_length") if detail is not None else None
+    bounds = next((c for c in length.children if isinstance(c, Tree)), None) \
+        if length is not None else None
+    if bounds is None or not bounds.children or not isinstance(bounds.children[0], Token) \
+            or bounds.children[0].type != "INT":
+        return None
+    return int(str(bounds.children[0]), 0)
+
+
+def _shortest_paths(root: Tree) -> None:
+    """`SemanticPatternCheck` of every shortest path, in a MATCH or an expression: one
+    relationship without properties, of minimal length 0 or 1."""
+    for node in root.iter_subtrees_topdown():
+        found = _shortest_pattern(node)
+        if found is None:
+            continue
+        fname, rels = found
+        if len(rels) != 1:
+            raise CypherSyntaxError(f"{fname}(...) requires a pattern containing a single "
+                                    "relationship")
+        detail = rel_detail(rels[0])
+        properties = child_of(detail, "map_literal") if detail is not None else None
+        if properties is not None:
+            raise CypherSyntaxError(f"{fname}(...) contains properties {text_of(properties)}. "
+                                    "This is currently not supported.")
+        minimal = _minimal_length(detail)
+        if minimal is not None and minimal > 1:
+            raise CypherSyntaxError(f"{fname}(...) does not support a minimal length different "
+                                    "from 0 or 1")
+
+
 def refuse_compile_errors(root: Tree, text: str) -> None:
     """Raise Neo4j's `CypherSyntaxError` for the first such error in the parsed query; `text`,
     the query's, says which checks can find one (each walk costs time on every query)."""
@@ -245,6 +313,8 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
             if call.data == "call_subquery":
                 for part in union_parts(call.children[-1]):
                     _conclusion(part)
+    if _SHORTEST.search(text):
+        _shortest_paths(root)
     refuse_scope_errors(root, text)
     for part in union_parts(root) if "*" in text else ():
         declared: set[str] = set()

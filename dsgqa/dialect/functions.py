@@ -29,7 +29,7 @@ from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
 from dsgqa.dialect.java_numbers import java_double_string, java_math_round
 from dsgqa.dialect.lazy_divisors import neo4j_divisor
 from dsgqa.dialect.regex_patterns import neo4j_regex_match
-from dsgqa.dialect.shortest_ends import neo4j_shortest_path_ends
+from dsgqa.dialect.shortest_ends import neo4j_shortest_path_ends, neo4j_shortest_path_refused
 from dsgqa.dialect.text_functions import (
     neo4j_left,
     neo4j_normalize,
@@ -300,6 +300,8 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_text_size", neo4j_text_size, ("STRING",), "INT64"),
     UDF("neo4j_shortest_path_ends", neo4j_shortest_path_ends, ("BOOLEAN",), "BOOLEAN",
         null_gives_null=False),
+    UDF("neo4j_shortest_path_refused", neo4j_shortest_path_refused, ("BOOLEAN", "STRING"),
+        "BOOLEAN", null_gives_null=False),
     UDF("neo4j_reverse", neo4j_reverse, ("STRING",), "STRING"),
     UDF("neo4j_regex_match", neo4j_regex_match, ("STRING", "STRING"), "BOOLEAN"),
     UDF("neo4j_to_lower", neo4j_to_lower, ("STRING",), "STRING"),

@@ -11,8 +11,11 @@ path (`length(p)`, `nodes(p)`, ...) becomes
 
 with `_w1` the pattern's first relationship (named if it was anonymous), and so does any other
 use of `p` itself (the engines cannot pass a path through a CASE into a path function, hence the
-CASE around the call). A WITH that carries the path carries `_w1` beside it (a function of the
-path, so grouping does not change).
+CASE around the call). An aggregate of the path (`count(p)`, `collect(p)`) takes the CASE as its
+argument, `count(CASE WHEN _w1 IS NULL THEN NULL ELSE p END)`: a CASE around the aggregate would
+read `_w1` of no row beside it, which both engines refuse ("Cannot evaluate expression with
+type PATTERN"), and NULL is what the aggregate skips, as Neo4j's does. A WITH that carries the
+path carries `_w1` beside it (a function of the path, so grouping does not change).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import DialectError
+from dsgqa.dialect.order_barrier import is_aggregate_call
 from dsgqa.dialect.trees import (
     child_of,
     is_optional,
@@ -80,8 +84,9 @@ def _replace_outside(clause: Tree, carried: dict[str, str], paths: dict[str, str
 
 
 def _path_argument(node: Tree, paths: dict[str, str]) -> str | None:
-    """The path a function call takes as a direct argument, if any."""
-    if node.data != "call":
+    """The path a function call takes as a direct argument, if any (an aggregate's is guarded
+    inside it, see the module)."""
+    if node.data != "call" or is_aggregate_call(node):
         return None
     for arg in node.children[1:]:
         if isinstance(arg, Tree) and arg.data == "var" and plain_name(arg.children[0]) in paths:

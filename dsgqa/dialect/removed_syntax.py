@@ -11,7 +11,14 @@ graph must fail here, or a model scores here for what Heracles marks wrong:
   comprehension); the error text is Neo4j's own;
 - `length()` of a string or a list: 5.0 keeps it for paths (`size()`);
 - `toInt()`, `rels()`, `filter()`, `extract()`: removed in 4.0 (`toInteger()`,
-  `relationships()`, list comprehensions).
+  `relationships()`, list comprehensions);
+- a type mismatch Neo4j's semantic analysis finds on a path or a list of nodes, relationships
+  or paths (`SemanticExpressionCheck`, `SemanticFunctionCheck`): `type(r)`, `startNode(r)` or
+  `endNode(r)` of a variable-length relationship list ("Type mismatch: expected Relationship
+  but was List<Relationship>"), `p.length` of a path or `rs.x` of a list ("expected Map,
+  Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but
+  was Path"), `p['x']` of a path. The engines refuse them with binder errors of their own,
+  which would leave the model uncharged.
 
 Read on the original tree, before any rewrite, so the translator's own calls (it writes Kuzu's
 `rels()`) are never mistaken for the model's.
@@ -38,6 +45,13 @@ _BOOLEAN_PLACES = frozenset({"where", "not_", "and_", "or_", "xor_", "case_when"
 _SIZE_MESSAGE = ("A pattern expression should only be used in order to test the existence of a "
                  "pattern. It can no longer be used inside the function size(), an alternative "
                  "is to replace size() with COUNT {}.")
+# The static types (`types.py`) whose values Neo4j types as these, for its messages; only
+# the ones a pattern or a path function gives (a list literal's may be wider to Neo4j).
+_NEO4J_TYPES = {"path": "Path", "list<rel>": "List<Relationship>", "list<node>": "List<Node>",
+                "list<path>": "List<Path>"}
+_RELATIONSHIP_FUNCTIONS = frozenset({"type", "startnode", "endnode"})
+_PROPERTY_HOLDERS = ("Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, "
+                     "LocalDateTime or DateTime")
 _PATTERN_MESSAGE = ("A pattern expression should only be used in order to test the existence of "
                     "a pattern (in a WHERE, or inside exists()); use a pattern comprehension or "
                     "COUNT {} for anything else.")
@@ -97,11 +111,28 @@ def _check_call(node: Tree) -> None:
     if fname == "exists" and (len(args) != 1 or args[0].data != "pattern_predicate"):
         raise CypherSyntaxError("exists() takes one pattern in Neo4j 5 (of a property it is no "
                                 "longer supported: use `n.prop IS NOT NULL`)")
+    if fname in _RELATIONSHIP_FUNCTIONS and len(args) == 1 \
+            and getattr(args[0], "ctype", UNKNOWN) in _NEO4J_TYPES:
+        raise CypherSyntaxError(f"Type mismatch: expected Relationship but was "
+                                f"{_NEO4J_TYPES[args[0].ctype]}")
     if fname == "length" and len(args) == 1:
         kind = getattr(args[0], "ctype", UNKNOWN)
         if kind == "str" or kind.startswith("list<"):
             raise CypherSyntaxError(f"Type mismatch: length() takes a path in Neo4j 5, not a "
                                     f"{'string' if kind == 'str' else 'list'} (use size())")
+
+
+def _check_key_access(node: Tree) -> None:
+    """`x.key` or `x['key']` of a path or a list (Neo4j's type check of a property read)."""
+    kind = getattr(node.children[0], "ctype", UNKNOWN)
+    if kind not in _NEO4J_TYPES:
+        return
+    if node.data == "prop":
+        raise CypherSyntaxError(f"Type mismatch: expected {_PROPERTY_HOLDERS} but was "
+                                f"{_NEO4J_TYPES[kind]}")
+    key = node.children[1]
+    if kind == "path" and isinstance(key, Tree) and key.data == "str_lit":
+        raise CypherSyntaxError("Type mismatch: expected Map, Node or Relationship but was Path")
 
 
 def _check(node: Tree, parent: Tree | None) -> None:
@@ -118,6 +149,10 @@ def _check(node: Tree, parent: Tree | None) -> None:
         raise DialectError("a pattern comprehension naming its path (`[p = (a)-->(b) | ...]`)")
     if node.data == "call":
         _check_call(node)
+    elif node.data in ("prop", "index") and not (
+            parent is not None and parent.data in ("call", "call_star", "call_distinct")
+            and parent.children[0] is node):   # `point.distance(..)` names a function
+        _check_key_access(node)
     elif node.data == "pattern_predicate" and parent is not None:
         if parent.data == "call" and _callee(parent) == "size":
             raise CypherSyntaxError(_SIZE_MESSAGE)

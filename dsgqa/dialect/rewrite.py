@@ -172,6 +172,8 @@ from dsgqa.dialect.removed_syntax import (
 from dsgqa.dialect.shortest_ends import COALESCE_REWRITE as SHORTEST_COALESCE
 from dsgqa.dialect.shortest_ends import REWRITE as SHORTEST_ENDS
 from dsgqa.dialect.shortest_ends import case_for_test_coalesce, check_shortest_ends
+from dsgqa.dialect.shortest_expressions import REWRITE as SHORTEST_EXPRESSIONS
+from dsgqa.dialect.shortest_expressions import hoist_shortest_expressions
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
 from dsgqa.dialect.star_columns import REWRITE as STAR_COLUMNS
@@ -453,6 +455,8 @@ class Rewriter:
         if _LABEL_EXPRESSION.search(self.source) and resolve_label_expressions(root):
             self.note(LABEL_EXPRESSIONS)
         shortest = "shortest" in self.source.lower()
+        if shortest and hoist_shortest_expressions(root, names):
+            self.note(SHORTEST_EXPRESSIONS)
         if shortest and check_shortest_ends(root):
             self.note(SHORTEST_ENDS)
         # Lambdas the pass below copies count as the text's (`mark_shared_sources`).
@@ -512,6 +516,9 @@ class Rewriter:
         if float_number_results(root):
             self.note(NUMBER_RESULTS)
         self.node_names = node_names(root)
+        # Paths a MATCH names (`length()` of any other path is measured, `_length`).
+        self.path_names = {plain_name(p.children[0]) for p in root.find_data("pattern")
+                           if len(p.children) == 3} if "length" in self.source.lower() else set()
         if collect_pattern_comprehensions(root, names, self._comprehension_chain):
             self.note(PATTERN_LISTS)
         refuse_ranked_leftovers(root)
@@ -2063,6 +2070,21 @@ def _size(rw: Rewriter, node: Tree, args: list) -> Tree:
     return call("size", args[0])   # (char_length and character_length too)
 
 
+def _length(rw: Rewriter, node: Tree, args: list) -> Tree:
+    """`length(q)` of a path no MATCH names (an element of `collect(p)` read back by UNWIND,
+    a comprehension or an index) is the number of its relationships, as Neo4j's length() of
+    any path is. The engines' LENGTH() takes only a path a MATCH binds: Ladybug refuses the
+    others ("LENGTH() expects a path or recursive relationship as input"), Kuzu fails an
+    assertion; `size(rels(q))` reads such a path on both."""
+    _arity("length", args, 1)
+    (path,) = args
+    if isinstance(path, Tree) and path.data == "var" and plain_name(path.children[0]) in \
+            rw.path_names:
+        return node
+    rw.note("length(path of a list)->size(rels())")
+    return call("size", call("rels", path))
+
+
 def _split(rw: Rewriter, node: Tree, args: list) -> Tree:
     _arity("split", args, 2)
     if node.child_types[2].startswith("list<"):
@@ -2220,6 +2242,7 @@ _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "rtrim": _trim("trailing", "rtrim"),
     "keys": _keys,
     "size": _size,
+    "length": _length,
     "char_length": _size,
     "character_length": _size,
     "normalize": _normalize,

@@ -2784,4 +2784,92 @@ CASES: list[Case] = [
          [[5.0]], True,
          "R2 (x 10) over P2's two characters; the division guard copied the sort's NaN test of "
          "the aggregate into the aggregate's own argument ('Variable is not in scope')"),
+    Case("aggregates_of_an_optional_path",
+         "MATCH (r:Room) OPTIONAL MATCH p = (r)-[:ROOM_CONNECTED*2]->(:Room {class: 'hallway'}) "
+         "RETURN r.nodeSymbol AS r, count(p) AS n, [q IN collect(p) | length(q)] AS ls "
+         "ORDER BY r",
+         [["R1", 1, [2]], ["R2", 0, []], ["R3", 1, [2]]], True,
+         "R1-R2-R3 and R3-R2-R3 are the two-hop trails to the hallway R3, none from R2; count() "
+         "and collect() skip the NULL path (the NULL guard around the aggregate read the "
+         "relationship of no row: 'Cannot evaluate expression with type PATTERN')"),
+    Case("count_of_an_optional_one_hop_path",
+         "MATCH (r:Room) OPTIONAL MATCH p = (r)-[:CONTAINS]->(:MeshPlace) RETURN count(p) AS n",
+         [[2]], False,
+         "R1 holds P1 and R2 holds P2; R3's path is NULL and not counted"),
+    Case("length_of_paths_read_back_from_a_list",
+         "MATCH p = (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..2]->(:Room) "
+         "WITH collect(p) AS ps UNWIND ps AS q "
+         "RETURN length(q) AS len, count(*) AS n, size([x IN ps WHERE length(x) = 2]) AS two "
+         "ORDER BY len",
+         [[1, 1, 2], [2, 2, 2]], True,
+         "the trails R1-R2, R1-R2-R1 and R1-R2-R3; the engines' LENGTH() takes only a path a "
+         "MATCH binds"),
+    Case("shortest_path_ends_an_earlier_match_binds_filtered_in_its_where",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-[:ROOM_CONNECTED*]"
+         "-(b)) WHERE b.nodeSymbol <> 'R1' RETURN b.nodeSymbol AS b, length(p) AS l",
+         [["R2", 1], ["R3", 2]], False,
+         "a condition that reads only the ends is a filter before the search, so the R1-R1 row "
+         "never reaches its same-node test (was: Neo4j's error raised before the WHERE)"),
+    Case("optional_shortest_path_ends_filtered_in_its_where",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) OPTIONAL MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol AS b, "
+         "length(p) AS l",
+         [["R1", None], ["R2", None], ["R3", 2]], False,
+         "only the hallway R3 is searched; the kitchen R1 and the office R2 keep a NULL path"),
+    Case("optional_shortest_path_searching_one_node_at_both_ends",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) OPTIONAL MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE b.class <> 'office' RETURN b.nodeSymbol AS b, "
+         "length(p) AS l",
+         None, False,
+         "the kitchen R1 passes the filter and is searched from itself: Neo4j raises"),
+    Case("all_shortest_paths_ends_filtered_in_its_where",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = allShortestPaths((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE b.class = 'hallway' RETURN b.nodeSymbol AS b, "
+         "count(p) AS n",
+         [["R3", 4]], False,
+         "R1-R2-R3 over either stored direction of each connection: 2 x 2 paths"),
+    Case("shortest_path_whose_start_fails_its_node_predicate",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE none(n IN nodes(p) WHERE n.class = 'kitchen') "
+         "RETURN b.nodeSymbol AS b",
+         [], False,
+         "the search tests its node predicates on both ends before its same-node test "
+         "(ShortestPathSlottedPipe): the kitchen R1 fails it on every row"),
+    Case("shortest_path_whose_start_passes_its_node_predicate",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*]-(b)) WHERE none(n IN nodes(p) WHERE n.class = 'hallway') "
+         "RETURN b.nodeSymbol AS b",
+         None, False,
+         "the R1-R1 row passes the node predicate and is searched: Neo4j raises"),
+    Case("zero_length_shortest_path_between_two_nodes",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) MATCH p = shortestPath((a)-"
+         "[:ROOM_CONNECTED*0..]-(b)) WHERE b.class <> 'kitchen' RETURN b.nodeSymbol AS b, "
+         "length(p) AS l",
+         [["R2", 1], ["R3", 2]], False,
+         "from 0 is from 1 between two nodes (the engines refused a lower bound 0)"),
+    Case("shortest_path_expression_read_per_row",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) WHERE a <> b RETURN b.nodeSymbol AS b, "
+         "length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l",
+         [["R2", 1], ["R3", 2]], False,
+         "shortestPath() with both ends bound is an expression in Neo4j 5, no pattern "
+         "expression (was charged as one)"),
+    Case("shortest_path_expression_passed_on_by_with",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "WITH a, b, shortestPath((a)-[:ROOM_CONNECTED*]-(b)) AS p "
+         "RETURN [n IN nodes(p) | n.nodeSymbol] AS route",
+         [[["R1", "R2", "R3"]]], False, "the path a WITH names is the shortest path"),
+    Case("shortest_path_expression_without_a_path",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "RETURN shortestPath((a)-[:ROOM_CONNECTED*..1]-(b)) IS NULL AS none",
+         [[True]], False, "no path of at most one hop: the expression is NULL"),
+    Case("shortest_path_expression_at_one_node",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) RETURN b.nodeSymbol AS b, "
+         "length(shortestPath((a)-[:ROOM_CONNECTED*]-(b))) AS l",
+         None, False,
+         "the R1-R1 row: ShortestPathExpression raises Neo4j's same-node error"),
+    Case("all_shortest_paths_expression_counted",
+         "MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room {nodeSymbol: 'R3'}) "
+         "RETURN size(allShortestPaths((a)-[:ROOM_CONNECTED*]-(b))) AS n",
+         [[4]], False,
+         "R1-R2-R3 over either stored direction of each connection: 2 x 2 paths"),
 ]
