@@ -1712,16 +1712,48 @@ _TEXT_PARSES = {"toFloat": ("neo4j_to_float", "toFloat(text)->neo4j_to_float"),
 
 
 def _simple_cast(kuzu_type: str, label: str) -> Callable[[Rewriter, Tree, list], Tree]:
-    """`toFloat()`/`toBoolean()` as a CAST; of text, as Neo4j parses it (`_TEXT_PARSES`)."""
+    """`toFloat()`/`toBoolean()` as a CAST; of text, as Neo4j parses it (`_TEXT_PARSES`);
+    `toBoolean()` of an integer is whether it is not 0 (`CypherFunctions.toBoolean`; the
+    engines cannot CAST it)."""
     def rewrite(rw: Rewriter, node: Tree, args: list) -> Tree:
         _arity(label, args, 1)
         if node.child_types[1] == "str":
             udf, note = _TEXT_PARSES[label]
             rw.note(note)
             return call(udf, args[0])
+        if label == "toBoolean" and node.child_types[1] == "int":
+            rw.note("toBoolean(integer)-><> 0")
+            return tree("compare", args[0], Token("COMP_OP", "<>"), int_lit(0))
         rw.note(f"{label}->CAST")
         return cast(args[0], kuzu_type)
     return rewrite
+
+
+# What each `...OrNull` conversion converts (Neo4j's `CypherFunctions`): of any other known
+# type it is NULL, where the conversion without OrNull raises.
+_CONVERTED = {"tofloatornull": ("DOUBLE", {"int", "float", "number", FLOAT_SUM, "str"}),
+              "tointegerornull": ("INT64", {"int", "float", "number", FLOAT_SUM, "str", "bool"}),
+              "tobooleanornull": ("BOOLEAN", {"bool", "str", "int"}),
+              "tostringornull": ("STRING", {"int", "float", "number", FLOAT_SUM, "str", "bool",
+                                            "point", "point2d"})}
+
+
+def _or_null(rewrite: Callable[[Rewriter, Tree, list], Tree]
+             ) -> Callable[[Rewriter, Tree, list], Tree]:
+    """An `...OrNull` conversion: NULL of a value of a known type it does not convert (a
+    list, a map, a point, a node; a float for `toBooleanOrNull`, a boolean for
+    `toFloatOrNull`), else `rewrite`."""
+    def or_null(rw: Rewriter, node: Tree, args: list) -> Tree:
+        kuzu_type, converted = _CONVERTED[function_name(node.children[0]).lower()]
+        value_type = node.child_types[1] if len(args) == 1 else UNKNOWN
+        if value_type in (UNKNOWN, "null") or value_type in converted:
+            return rewrite(rw, node, args)
+        rw.note("conversion of another type->NULL")
+        typed_null = cast(tree("null_lit"), kuzu_type)
+        # the argument is still evaluated, as Neo4j evaluates it
+        return tree("case_expr", tree("case_when", tree("is_null", args[0]), typed_null),
+                    clone(typed_null))
+    return or_null
 
 
 def _rename(kuzu_name: str, label: str, arity: int | None = None
@@ -2214,13 +2246,13 @@ assert set(_COLLECTED_AGGREGATES.values()) <= set(UDFS)
 
 _FUNCTIONS: dict[str, Callable[[Rewriter, Tree, list], Tree]] = {
     "tointeger": _to_integer,
-    "tointegerornull": _to_integer,
+    "tointegerornull": _or_null(_to_integer),
     "tofloat": _simple_cast("DOUBLE", "toFloat"),
-    "tofloatornull": _simple_cast("DOUBLE", "toFloat"),
+    "tofloatornull": _or_null(_simple_cast("DOUBLE", "toFloat")),
     "tostring": _to_string,
-    "tostringornull": _to_string,
+    "tostringornull": _or_null(_to_string),
     "toboolean": _simple_cast("BOOLEAN", "toBoolean"),
-    "tobooleanornull": _simple_cast("BOOLEAN", "toBoolean"),
+    "tobooleanornull": _or_null(_simple_cast("BOOLEAN", "toBoolean")),
     "type": _type,
     # The engines' log() is base 10; Neo4j's is the natural logarithm.
     "log": _rename("ln", "log->ln"),

@@ -1190,6 +1190,19 @@ CASES: list[Case] = [
     Case("percentile_cont_of_integers_as_numbers",
          "UNWIND [2, 8] AS n RETURN percentileCont(n, 0.5) AS a, percentileCont(n, 1.0) AS b",
          [[5.0, 8]], False, "interpolated (a FLOAT) and the last value (the INTEGER 8)"),
+    Case("to_boolean_of_an_integer",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+         "RETURN r.nodeSymbol AS s, toBoolean(count(m)) AS any, toBooleanOrNull(count(m)) AS b "
+         "ORDER BY s",
+         [["R1", True, True], ["R2", True, True], ["R3", False, False]], True,
+         "0 is false and any other integer true (CypherFunctions.toBoolean; the engines could "
+         "not CAST an INT64 to BOOL)"),
+    Case("or_null_conversions_of_other_types",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN toFloatOrNull(r.center) AS a, "
+         "toIntegerOrNull([1]) AS b, toBooleanOrNull(1.5) AS c, toStringOrNull(r) AS d, "
+         "toFloatOrNull(true) AS e",
+         [[None, None, None, None, None]], False,
+         "each ...OrNull conversion is NULL of a type it does not convert (refused before)"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
