@@ -15,7 +15,8 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
 - one relationship variable for two relationships of one MATCH (`(a)-[e]->(b)-[e]->(c)`);
 - `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`);
 - a UNION, in a subquery too, that mixes UNION and UNION ALL or whose parts name their
-  columns differently;
+  columns differently (a part that ends in FINISH has none);
+- FINISH before another clause: "FINISH can only be used at the end of the query.";
 - the scope errors of `scope_errors.py` (names declared twice, of two kinds, or not at all).
 """
 
@@ -47,6 +48,7 @@ _UNION = re.compile(r"\bUNION\b", re.IGNORECASE)
 _IN = re.compile(r"\bIN\b", re.IGNORECASE)
 _RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
 _CALL = re.compile(r"\bCALL\b", re.IGNORECASE)
+_FINISH = re.compile(r"\bFINISH\b", re.IGNORECASE)
 # Neo4j's own spelling of the aggregating functions its message names.
 _AGGREGATE_SPELLING = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
                        "percentiledisc": "percentileDisc"}
@@ -167,8 +169,12 @@ def _union_errors(query: Tree) -> None:
         return
     if len({len(u.children) for u in unions}) > 1:
         raise CypherSyntaxError("Invalid combination of UNION and UNION ALL")
-    names = [_column_names(p) for p in query.children
-             if isinstance(p, Tree) and p.data == "single_query"]
+    parts = [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
+    finished = {_clauses(p)[-1].data == "finish" for p in parts}
+    if len(finished) > 1:   # FINISH returns no column, a RETURN some
+        raise CypherSyntaxError("All sub queries in an UNION must have the same return column "
+                                "names")
+    names = [_column_names(p) for p in parts]
     # by name, in any order: Neo4j lines the columns up by name (`projection_checks.py`)
     if None not in names and len({frozenset(n) for n in names if n is not None}) > 1:
         raise CypherSyntaxError("All sub queries in an UNION must have the same return column "
@@ -187,12 +193,21 @@ def _conclusion(part: Tree) -> None:
     if last.data == "call_subquery" and any(
             _clauses(p)[-1].data == "return_clause" for p in union_parts(last.children[-1])):
         concluding = "CALL"
-    else:
-        concluding = _CONCLUDING.get(last.data, "")
+    else:   # a standalone ORDER BY / SKIP / LIMIT is a WITH * (`parser.py`), named as written
+        concluding = getattr(last, "standalone", None) or _CONCLUDING.get(last.data, "")
     if concluding:
         raise CypherSyntaxError(f"Query cannot conclude with {concluding} (must be a RETURN "
                                 "clause, a FINISH clause, an update clause, a unit subquery "
                                 "call, or a procedure call with no YIELD)")
+
+
+def _finish_before_the_end(root: Tree) -> None:
+    """`checkOrder`: "FINISH can only be used at the end of the query" (`MATCH (n) FINISH
+    RETURN n`)."""
+    for part in root.iter_subtrees():
+        if part.data == "single_query" and any(
+                c.data == "finish" for c in _clauses(part)[:-1]):
+            raise CypherSyntaxError("FINISH can only be used at the end of the query.")
 
 
 def _return_before_the_end(root: Tree) -> None:
@@ -221,6 +236,8 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
                 _repeated_relationships(match)
     if len(_RETURN.findall(text)) > 1:
         _return_before_the_end(root)
+    if _FINISH.search(text):
+        _finish_before_the_end(root)
     for part in union_parts(root):
         _conclusion(part)
     if _CALL.search(text):

@@ -100,6 +100,24 @@ class _Shorthands(Transformer):
                 for item in children[1:]]
         return Tree("map_projection", children)
 
+    def order_clause(self, children: list) -> Tree:
+        """Neo4j 5.24's standalone `ORDER BY` / `SKIP` / `OFFSET` / `LIMIT`: the Cypher Manual
+        (clauses/order-by, skip, limit) defines it as `WITH * ORDER BY .. SKIP .. LIMIT ..`,
+        which it becomes; `standalone` names the clause for Neo4j's messages."""
+        first = children[0].data
+        node = Tree("with_clause", [Tree("projection", [
+            Tree("proj_items", [Token("STAR", "*")]), *children])])
+        node.standalone = {"order": "ORDER BY", "skip": "SKIP"}.get(  # type: ignore[attr-defined]
+            first, "LIMIT")
+        return node
+
+    def optional_call_subquery(self, children: list) -> Tree:
+        """Neo4j 5.24's `OPTIONAL CALL { }`: a CALL subquery marked `optional` (the outer row is
+        kept, with NULLs, where the body returns no row; `call_subqueries.py`)."""
+        node = Tree("call_subquery", [c for c in children if not isinstance(c, Token)])
+        node.optional = True  # type: ignore[attr-defined]
+        return node
+
     def has_label(self, children: list) -> Tree:
         """`n:A:B` (Neo4j 4's both labels, still read by Neo4j 5) as `n:A&B`: the grammar reads
         it as `(n:A):B`, a label test of a boolean."""
