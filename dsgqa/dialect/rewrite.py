@@ -243,7 +243,10 @@ _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
 _REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
 # A name after `:`, `|`, `&` or `!` (a label or type, among map keys and other names) that the
 # layout does not spell so: the unknown-names pass may have work.
-_LABEL_OR_TYPE = re.compile(r"[:|&!]\s*`?(\w+)")
+# (or after GQL's `IS`: `(n IS Room)`, `n IS Room`, not `IS NULL` and the other IS tests)
+_LABEL_OR_TYPE = re.compile(
+    r"(?:[:|&!]|\bIS\s+(?!(?:NOT|NULL|TYPED|NORMALIZED|NFK?[CD])\b))\s*`?(\w+)",
+    re.IGNORECASE)
 _LAYOUT_NAMES = frozenset(LABELS) | frozenset(EDGE_TYPES)
 
 
