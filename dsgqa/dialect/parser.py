@@ -88,6 +88,12 @@ def _gpm_symbols(expression: Tree, bars: bool = True) -> bool:
                for sub in expression.iter_subtrees())
 
 
+def _normal_form_children(children: list) -> list:
+    """The operand and the `normal_form` of an IS NORMALIZED test (NFC where none is named)."""
+    form = next((str(c).upper() for c in children if isinstance(c, Token)), "NFC")
+    return [children[0], Tree("normal_form", [Token("NORMAL_FORM", form)])]
+
+
 class _Shorthands(Transformer):
     """Neo4j's shorthands written out as the forms they stand for, while parsing."""
 
@@ -181,6 +187,44 @@ class _Shorthands(Transformer):
     def is_label(self, children: list) -> Tree:
         """GQL's label predicate `n IS Room`: Neo4j 5's `n:Room`."""
         return Tree("has_label", children)
+
+    def is_normalized(self, children: list) -> Tree:
+        """`s IS [NFC|NFD|NFKC|NFKD] NORMALIZED` (Neo4j 5.17; NFC when no form is named):
+        `is_normalized(s, normal_form)`, read by `type_predicates.py`."""
+        return Tree("is_normalized", _normal_form_children(children))
+
+    def is_not_normalized(self, children: list) -> Tree:
+        return Tree("is_not_normalized", _normal_form_children(children))
+
+    def type_list(self, children: list) -> Tree:
+        """`LIST<T>` (and `ANY<T | U>`, `type_any`): the bracket that closes it is `>`."""
+        if str(children[-1]) != ">":
+            raise CypherSyntaxError(f"unexpected {str(children[-1])!r} after a type")
+        return Tree("type_list", children)
+
+    def type_any(self, children: list) -> Tree:
+        return Tree("type_any", self.type_list(children).children)
+
+    def is_typed(self, children: list) -> Tree:
+        """`x IS :: T`, `x IS TYPED T`, `x :: T` (Neo4j 5.9): `is_typed(x, type_expr)`."""
+        return Tree("is_typed", [c for c in children if isinstance(c, Tree)])
+
+    def is_not_typed(self, children: list) -> Tree:
+        return Tree("is_not_typed", [c for c in children if isinstance(c, Tree)])
+
+    # A simple CASE's WHEN with its subject left out (`WHEN IS :: INTEGER`, Neo4j 5.18), as
+    # the tests above without a subject (`simple_case.py` puts the subject in).
+    def when_is_normalized(self, children: list) -> Tree:
+        return Tree("when_is_normalized", _normal_form_children([None, *children])[1:])
+
+    def when_is_not_normalized(self, children: list) -> Tree:
+        return Tree("when_is_not_normalized", _normal_form_children([None, *children])[1:])
+
+    def when_is_typed(self, children: list) -> Tree:
+        return Tree("when_is_typed", [c for c in children if isinstance(c, Tree)])
+
+    def when_is_not_typed(self, children: list) -> Tree:
+        return Tree("when_is_not_typed", [c for c in children if isinstance(c, Tree)])
 
     def has_label(self, children: list) -> Tree:
         """`n:A:B` (Neo4j 4's both labels, still read by Neo4j 5) as `n:A&B`: the grammar reads

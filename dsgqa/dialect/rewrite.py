@@ -201,6 +201,9 @@ from dsgqa.dialect.trees import (
     var,
     without,
 )
+from dsgqa.dialect.type_predicates import GATE as TYPE_PREDICATE_TEXT
+from dsgqa.dialect.type_predicates import REWRITE as TYPE_PREDICATES
+from dsgqa.dialect.type_predicates import fold_type_predicates
 from dsgqa.dialect.types import (
     FLOAT_SUM,
     KUZU_SCALAR_TYPES,
@@ -423,7 +426,7 @@ class Rewriter:
         # Neo4j counts code points ('A\u030a' is 1 long to them, 2 to Neo4j).
         # (`\u0301` in a literal, or normalize()'s decomposed text, count too)
         self.non_ascii = not source.isascii() or re.search(
-            r"\\[uU]|\bnormalize\s*\(", source, re.IGNORECASE) is not None
+            r"\\[uU]|\bnormalize\s*\(|\bNORMALIZED\b", source, re.IGNORECASE) is not None
         self.target = target
         self.nan_names: frozenset[str] | None = None   # set by run()
         # Whether a map's integer fields were written as floats (`map_shapes.py`), set by run().
@@ -495,6 +498,8 @@ class Rewriter:
             self.note(QUANTIFIER_NULLS)
             lambdas += 2
         annotate_types(root)
+        if TYPE_PREDICATE_TEXT.search(self.source) and fold_type_predicates(root):
+            self.note(TYPE_PREDICATES)   # reads the types just annotated
         if MAP_ENTRY.search(self.source) and align_maps(root):
             self.note(MAP_FIELDS)
             self.number_fields = True
