@@ -17,6 +17,8 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
 - a UNION, in a subquery too, that mixes UNION and UNION ALL or whose parts name their
   columns differently (a part that ends in FINISH has none);
 - FINISH before another clause: "FINISH can only be used at the end of the query.";
+- a COLLECT { } whose RETURN has more than one column: "A Collect Expression must end with a
+  single return column." (`CollectExpression`'s semantic check);
 - the scope errors of `scope_errors.py` (names declared twice, of two kinds, or not at all).
 """
 
@@ -49,6 +51,7 @@ _IN = re.compile(r"\bIN\b", re.IGNORECASE)
 _RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
 _CALL = re.compile(r"\bCALL\b", re.IGNORECASE)
 _FINISH = re.compile(r"\bFINISH\b", re.IGNORECASE)
+_COLLECT_BRACE = re.compile(r"\bCOLLECT\s*\{", re.IGNORECASE)
 # Neo4j's own spelling of the aggregating functions its message names.
 _AGGREGATE_SPELLING = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
                        "percentiledisc": "percentileDisc"}
@@ -210,6 +213,21 @@ def _finish_before_the_end(root: Tree) -> None:
             raise CypherSyntaxError("FINISH can only be used at the end of the query.")
 
 
+def _collect_columns(root: Tree) -> None:
+    """Neo4j's `CollectExpression` check: every part of a COLLECT { } body returns one column
+    (`COLLECT { MATCH .. RETURN m.a, m.b }`, a `RETURN *` beside another item)."""
+    for node in root.iter_subtrees():
+        if node.data != "subquery" or function_name(node.children[0]).lower() != "collect" \
+                or node.children[1].data != "query":
+            continue
+        for part in union_parts(node.children[1]):
+            last = _clauses(part)[-1]
+            if last.data == "return_clause" \
+                    and len(child_of(last.children[0], "proj_items").children) > 1:
+                raise CypherSyntaxError("A Collect Expression must end with a single return "
+                                        "column.")
+
+
 def _return_before_the_end(root: Tree) -> None:
     """`checkOrder` of every query, a subquery's too: "RETURN can only be used at the end of
     the query" (`MATCH (r) RETURN r MATCH (m) RETURN m`)."""
@@ -238,6 +256,8 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
         _return_before_the_end(root)
     if _FINISH.search(text):
         _finish_before_the_end(root)
+    if _COLLECT_BRACE.search(text):
+        _collect_columns(root)
     for part in union_parts(root):
         _conclusion(part)
     if _CALL.search(text):
