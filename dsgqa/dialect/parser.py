@@ -10,8 +10,9 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from benchcore.once import built_once
-from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.trees import all_of, call, clone, tree, var
+from dsgqa.dialect.unread_syntax import unread_form
 
 GRAMMAR = Path(__file__).with_name("cypher.lark")
 # normalize()'s second argument: Neo4j's keywords, not expressions.
@@ -329,6 +330,14 @@ def parse_text(query: str) -> tuple[Tree, str]:
     return _parse(query, report=True), query
 
 
+def _refuse_unread(query: str, at: int | None) -> None:
+    """A parse that failed inside Neo4j 5 syntax the grammar does not read is the translator's
+    failure (`unread_syntax.py`): `DialectError`."""
+    what = unread_form(query, at) if at is not None else None
+    if what is not None:
+        raise DialectError(f"{what}: Neo4j 5 syntax the translator does not read")
+
+
 def _parse(query: str, report: bool = False) -> Tree:
     """One parse; with `report`, lark's errors become `CypherSyntaxError`."""
     if not report:
@@ -336,10 +345,12 @@ def _parse(query: str, report: bool = False) -> Tree:
     try:
         return _parser().parse(query)
     except UnexpectedToken as exc:
+        _refuse_unread(query, exc.token.start_pos if exc.token.type != "$END" else len(query))
         got = exc.token.value if exc.token.type != "$END" else "end of query"
         raise CypherSyntaxError(
             f"unexpected {got!r} at line {exc.line}, column {exc.column}") from None
     except UnexpectedCharacters as exc:
+        _refuse_unread(query, exc.pos_in_stream)
         raise CypherSyntaxError(
             f"unexpected character {query[exc.pos_in_stream]!r} at line {exc.line}, "
             f"column {exc.column}") from None

@@ -638,6 +638,9 @@ class Rewriter:
     def pre_path_function(self, node: Tree) -> Tree:
         fname = plain_name(node.children[0]).lower()
         modes = {"shortestpath": "SHORTEST", "allshortestpaths": "ALL SHORTEST"}
+        if fname in ("any", "all"):   # Neo4j 5.21's path selector `p = ANY ((a)-->(b))`
+            raise DialectError("a path selector (ANY, ALL): Neo4j 5 syntax the translator "
+                               "does not read")
         if fname not in modes:
             raise CypherSyntaxError(f"{plain_name(node.children[0])}() is not a path function")
         chain = node.children[1]
