@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dsgqa.dialect import CypherSyntaxError
+from dsgqa.dialect import CypherSyntaxError, DialectError
 from dsgqa.dialect.parser import parse
 from dsgqa.dialect.result_order import ResultOrder, final_order
 from dsgqa.sldp import SLDPError, from_python
@@ -64,7 +64,7 @@ def _parsed_order(cypher: str) -> tuple[bool, ResultOrder | None]:
     """Whether the grammar reads the query, and the order of its final result."""
     try:
         root = parse(cypher)
-    except CypherSyntaxError:
+    except (CypherSyntaxError, DialectError):   # DialectError: Neo4j 5 syntax it does not read
         return False, None
     return True, final_order(root)
 

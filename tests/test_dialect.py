@@ -198,6 +198,25 @@ REWRITES = [
      "LIMIT 1",
      "MATCH p = (:Room {nodeSymbol: 'R1'})-[:CONTAINS]->(m) RETURN size(rels(p)) AS n LIMIT 1",
      "RETURN 1"),
+    ("type predicate->NULL test",
+     "MATCH (r:Room) OPTIONAL MATCH (r)-[:ROOM_CONNECTED]->(l:Room {class: 'lounge'}) "
+     "RETURN r.nodeSymbol AS s, l.nodeSymbol IS :: STRING NOT NULL AS present",
+     "MATCH (r:Room) OPTIONAL MATCH (r)-[:ROOM_CONNECTED]->(l:Room {class: 'lounge'}) "
+     "RETURN r.nodeSymbol AS s, l.nodeSymbol IS NOT NULL AS present",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.nodeSymbol = 'R2' AS present"),
+    ("type predicate->NULL test",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, r.class IS NOT NFD NORMALIZED AS n, "
+     "valueType(r.center.x) AS t",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, (neo4j_normalize(r.class, 'NFD') <> r.class) "
+     "AS n, CASE WHEN r.center.x IS NULL THEN 'NULL' ELSE 'FLOAT NOT NULL' END AS t",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, false AS n, 'FLOAT NOT NULL' AS t"),
+    ("CALL { } subquery->inline clauses",   # OPTIONAL CALL: the outer row kept with NULLs
+     "MATCH (r:Room) OPTIONAL CALL (r) { MATCH (r)-[:CONTAINS]->(m:MeshPlace {class: "
+     "'structure'}) RETURN m.nodeSymbol AS m } RETURN r.nodeSymbol AS s, count(m) AS n",
+     "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m:MeshPlace {class: 'structure'}) "
+     "WITH r, m.nodeSymbol AS m RETURN r.nodeSymbol AS s, count(m) AS n",
+     "MATCH (r:Room) RETURN r.nodeSymbol AS s, CASE r.nodeSymbol WHEN 'R1' THEN 2 "
+     "WHEN 'R5' THEN 3 ELSE 0 END AS n"),
 ]
 
 # Neo4j constructs Kuzu 0.11.3 already runs as Neo4j does: they pass through unchanged.

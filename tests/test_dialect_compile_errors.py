@@ -165,6 +165,53 @@ REJECTED = [
      "but was List<Node>"),
     ("MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]-(b) RETURN p['x'] AS x",
      "Type mismatch: expected Map, Node or Relationship but was Path"),
+    # Label expressions: `:` between labels beside `|`, `&`, `!`, `%` (Neo4j's
+    # LabelExpressionsInPatternsNormalized), `|:` in a node's, IS beside `:`, and a
+    # relationship's `|:` beside a variable, a property map, a WHERE, a length or `!`.
+    ("MATCH (n:Object:MeshPlace|Object) WHERE n.class IN ['structure', 'seating'] "
+     "RETURN count(n) AS nodes", "Mixing label expression symbols"),
+    ("MATCH (n:Room:!MeshPlace) RETURN count(n) AS n", "Mixing label expression symbols"),
+    ("MATCH (n:Room&MeshPlace:Object) RETURN count(n) AS n", "Mixing label expression symbols"),
+    ("MATCH (n:(Room|Object):Place) RETURN n", "Mixing label expression symbols"),
+    ("MATCH (n:Room:%) RETURN n", "Mixing label expression symbols"),
+    ("MATCH (n:Room|:MeshPlace) RETURN count(n) AS n", r"not allowed to contain '\|:'"),
+    ("MATCH (n) WHERE n:Room|:Object RETURN n", r"not allowed to contain '\|:'"),
+    ("MATCH (n IS Room:Object) RETURN n", "Mixing the IS keyword with colon"),
+    ("MATCH (a:Room)-[r:CONTAINS|:ROOM_CONNECTED]->(b:Room) RETURN count(r) AS n",
+     "colon in the separation of alternative relationship types"),
+    ("MATCH (a:Room)-[:ROOM_CONNECTED|:CONTAINS*1..2]->(b:Room) RETURN count(*) AS n",
+     "colon in the separation of alternative relationship types"),
+    ("MATCH ()-[:CONTAINS|:ROOM_CONNECTED {a: 1}]->() RETURN 1 AS x",
+     "colon in the separation of alternative relationship types"),
+    ("MATCH ()-[:CONTAINS|:ROOM_CONNECTED WHERE true]->() RETURN 1 AS x",
+     "colon in the separation of alternative relationship types"),
+    ("MATCH ()-[:CONTAINS|:ROOM_CONNECTED|!OBJECT_CONNECTED]->() RETURN 1 AS x",
+     "colon in the separation of alternative relationship types"),
+    ("RETURN EXISTS { ()-[r:CONTAINS|:ROOM_CONNECTED]->() } AS x",
+     "colon in the separation of alternative relationship types"),
+    # COLLECT { } returns one column (CollectExpression's check).
+    ("MATCH (r:Room) RETURN r.nodeSymbol AS room, COLLECT { MATCH (r)-[:CONTAINS]->(m:MeshPlace) "
+     "RETURN m.nodeSymbol, m.class } AS places", "A Collect Expression must end with a single"),
+    ("MATCH (r:Room) RETURN COLLECT { MATCH (r)-->(m) RETURN m.x AS a, m.y AS b UNION "
+     "MATCH (r)-->(m) RETURN m.x AS a, m.y AS b } AS x", "A Collect Expression must end"),
+    # FINISH and the standalone ORDER BY / SKIP / LIMIT end a query only as Neo4j allows.
+    ("MATCH (n) FINISH RETURN n", "FINISH can only be used at the end of the query"),
+    ("MATCH (n) RETURN n UNION MATCH (n) FINISH", "must have the same return column names"),
+    ("MATCH (r:Room) ORDER BY r.x", f"{_CONCLUDE} ORDER BY"),
+    ("MATCH (r:Room) RETURN r LIMIT 2 SKIP 1", f"{_CONCLUDE} SKIP"),
+    ("MATCH (r:Room) RETURN r ORDER BY r.x LIMIT 2 ORDER BY r.y", f"{_CONCLUDE} ORDER BY"),
+    # Type predicates: a closed dynamic union is NOT NULL in every type or in none.
+    ("RETURN 1 IS :: INTEGER NOT NULL | FLOAT AS x", "Closed Dynamic Union must be nullable"),
+    ("RETURN 1 IS :: INTEGER | FLOAT NOT NULL AS x", "Closed Dynamic Union must be nullable"),
+    # Quantified path patterns the grammar does not read, but whose error the text shows.
+    ("MATCH (:Room {nodeSymbol: 'R1'}) ((x:Room)-[:ROOM_CONNECTED]->+(y:Room)){1,2} (b:Room) "
+     "RETURN count(*) AS n", "not allowed to be nested"),
+    ("MATCH (:Room {nodeSymbol: 'R1'}) ((x:Room)-[:ROOM_CONNECTED*1..2]->(y:Room)){1,2} "
+     "(b:Room) RETURN count(*) AS n", "Variable length relationships cannot be part"),
+    ("MATCH p = shortestPath((:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+"
+     "(:Room {nodeSymbol: 'R5'})) RETURN length(p) AS n", "single relationship"),
+    # A syntax error beside arithmetic that looks like a quantifier stays the model's.
+    ("MATCH (r) WHERE (toFloat(r.x))*2 > 1 RETURN r r", "unexpected"),
 ]
 
 ACCEPTED = [
@@ -260,6 +307,39 @@ ACCEPTED = [
     "RETURN r",
     "MATCH (r:Room)-->(m) WHERE EXISTS { MATCH (r)-->(n) WHERE size([(n)-->(m) | m]) = 1 } "
     "RETURN r",
+    # Neo4j 4's `:A:B` (both labels), a parenthesised single label, and `[:A|:B]` alone.
+    "MATCH (n:Room:Object) RETURN count(n) AS n",
+    "MATCH (n:Room:(Object)) RETURN count(n) AS n",
+    "MATCH (a:Room)-[:CONTAINS|:ROOM_CONNECTED]->(b) RETURN count(*) AS n",
+    "MATCH ()-[:CONTAINS|:ROOM_CONNECTED|OBJECT_CONNECTED]->() RETURN count(*) AS n",
+    "MATCH ()-[:(CONTAINS|:ROOM_CONNECTED)]->() RETURN count(*) AS n",
+    # GQL's IS label expressions, and `is` as a variable.
+    "MATCH (n IS Room|MeshPlace) RETURN count(n) AS n",
+    "MATCH (n IS Room&Object) RETURN count(n) AS n",
+    "MATCH (n) WHERE n IS Room|Object RETURN count(n) AS n",
+    "MATCH (n) RETURN [x IN [n] WHERE x IS Room | x.nodeSymbol] AS l",
+    "MATCH (is:Room) WHERE is IS NOT NULL RETURN is.nodeSymbol AS s",
+    "MATCH ()-[is*1..2]->() RETURN count(is) AS n",
+    "MATCH ()-[r IS CONTAINS]->() RETURN count(r) AS n",
+    # COLLECT { } of one column, in each UNION part; FINISH at the end of each part.
+    "MATCH (r:Room) RETURN COLLECT { MATCH (r)-->(m) RETURN m.nodeSymbol AS a UNION "
+    "MATCH (r)-->(m) RETURN m.class AS a } AS x",
+    "MATCH (n) FINISH UNION MATCH (n) FINISH",
+    "MATCH (n) WITH n LIMIT 1 FINISH",
+    # Standalone ORDER BY / SKIP / OFFSET / LIMIT between clauses, and OFFSET for SKIP.
+    "MATCH (r:Room) WITH r LIMIT 2 SKIP 1 RETURN r.nodeSymbol AS s",
+    "MATCH (r:Room) SKIP 1 LIMIT 2 OFFSET 1 RETURN r.nodeSymbol AS s",
+    "MATCH (r:Room) ORDER BY r.nodeSymbol SKIP 1 OFFSET 1 RETURN r.nodeSymbol AS s",
+    "UNWIND [3, 1, 2] AS x ORDER BY x RETURN collect(x) AS l",
+    "MATCH (r:Room) RETURN r.nodeSymbol AS s ORDER BY s OFFSET 2",
+    # Type predicates in every spelling, and the clause keywords as names.
+    "MATCH (n) WHERE n.nodeSymbol :: STRING WITH n RETURN count(n) AS c",
+    "RETURN 1 IS :: INTEGER < 3 AS x",
+    "RETURN (1 IS :: INTEGER) IS :: BOOLEAN AS x",
+    "RETURN 1 IS NOT TYPED INTEGER AS x",
+    "RETURN 1 :: INTEGER! AS x",
+    "MATCH (n) RETURN n.offset AS offset, n.finish AS finish, n.typed AS typed",
+    "WITH 1 AS offset, 2 AS finish, 3 AS normalized RETURN offset, finish, normalized",
 ]
 
 

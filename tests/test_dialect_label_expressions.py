@@ -110,12 +110,17 @@ def test_other_names_are_not_refused_here(target, neo4j):
     ("MATCH ()-[e:!CONTAINS]->() RETURN e",
      ":OBJECT_CONNECTED|PLACE_CONNECTED|MESH_PLACE_CONNECTED|ROOM_CONNECTED|BUILDING_CONNECTED"),
     ("MATCH ()-[e:!(CONTAINS|ROOM_CONNECTED)&!%]->() RETURN e", None),
-    ("MATCH ()-[e:CONTAINS|:ROOM_CONNECTED]->() RETURN e", ":CONTAINS|ROOM_CONNECTED"),
+    # Neo4j 4's `|:` stays valid (deprecated) on a relationship without a variable
+    ("MATCH (a)-[:CONTAINS|:ROOM_CONNECTED]->(b) RETURN count(*) AS n", None),
+    ("MATCH ()-[e:CONTAINS|ROOM_CONNECTED]->() RETURN e", ":CONTAINS|ROOM_CONNECTED"),
     ("MATCH ()-[e:(ROOM_CONNECTED|CONTAINS)&!CONTAINS*1..2]->() RETURN e", ":ROOM_CONNECTED*"),
 ])
 def test_a_relationship_type_expression_is_the_list_it_allows(target, neo4j, types):
-    if types is None:
+    if types is None and "[e:" in neo4j:
         with pytest.raises(DialectError, match="no relationship satisfies"):
             translate(neo4j, target)
+        return
+    if types is None:
+        assert "[:CONTAINS|ROOM_CONNECTED]" in translate(neo4j, target).query
         return
     assert f"[e{types}" in translate(neo4j, target).query

@@ -31,6 +31,7 @@ REFUSED = [
     "MATCH (n)\n// harmless\nDELETE n",
     "MATCH (n) RETURN n AS call CALL timeout = 0",   # CALL is never an alias here
     "MATCH (n) WITH n AS x SET n.x = 1",
+    "MATCH (n) FINISH SET n.x = 1",
 ]
 
 ALLOWED = [
@@ -51,6 +52,13 @@ ALLOWED = [
     # names given with AS that are write keywords elsewhere, read again as names
     "MATCH (o:Object) RETURN o.name AS comment ORDER BY comment",
     "MATCH (r:Room) WITH r.class AS copy RETURN copy, count(*) AS update ORDER BY update",
+    # Neo4j 5's read clauses that may open a query (standalone ORDER BY .. LIMIT, FINISH,
+    # OPTIONAL CALL)
+    "ORDER BY 1 RETURN 1 AS x",
+    "LIMIT 1 RETURN 1 AS x",
+    "OFFSET 1 RETURN 1 AS x",
+    "FINISH",
+    "OPTIONAL CALL { MATCH (m) RETURN m } RETURN m",
 ]
 
 

@@ -34,6 +34,17 @@ independent total. Three shapes have a faithful form in plain clauses:
    does so per outer row, under the condition of 3. A UNION inside is each part's rows
    collected as maps and joined (`_inline_union`).
 
+5. `OPTIONAL CALL { }` (Neo4j 5.24) keeps an outer row the body returns no row for, with NULL
+   in every returned column (`_optional_call`). A body that returns a row for every outer
+   row (its RETURN aggregates without a grouping key, or every clause, if any, is an
+   OPTIONAL MATCH) is a CALL as above; a body of one MATCH and a RETURN of values is the same
+   clauses with the MATCH made OPTIONAL, each returned value that is not NULL on the row it
+   leaves empty read as NULL there (`CASE WHEN m IS NULL THEN NULL ELSE 1 END`); any other
+   is refused.
+
+       MATCH (r:Room) OPTIONAL CALL (r) { MATCH (r)-[:CONTAINS]->(m) RETURN m.class AS c }
+    -> MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(m) WITH r, m.class AS c
+
 A subquery's variables are its own: one that reads an outer name it does not import (Neo4j's
 new variable of that name), returns a name the outer query has, holds another CALL, or skips or
 limits rows in a WITH per outer row, stays refused (`dialect`). Imports are `CALL (a, b) { }`,
@@ -318,8 +329,12 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
     parts = [c for c in query.children if isinstance(c, Tree) and c.data == "single_query"]
     outer = scope_after(before)
     if len(parts) > 1:
+        if getattr(subquery, "optional", False):
+            raise DialectError("OPTIONAL CALL { } of a UNION")
         return _inline_union(subquery, query, parts, before, outer, names, later_star)
     imported, clauses, ret = _body(subquery, parts[0], outer, names)
+    if getattr(subquery, "optional", False):
+        _optional_call(clauses, ret, imported, outer, names)
     items = child_of(ret.children[0], "proj_items")
     projection = ret.children[0]
     aggregating = has_aggregate(items) or is_distinct(projection)
@@ -352,6 +367,33 @@ def _inline(subquery: Tree, before: list[Tree], names: FreshNames,
                 new = declared_names(clauses[0]) - imported - set(outer)
                 _optional(clauses[0], items, new, names)
     return [*clauses, _as_with(ret, outer, keep_order=False)], len(before)
+
+
+def _optional_call(clauses: list[Tree], ret: Tree, imported: set[str], outer: list[str],
+                   names: FreshNames) -> None:
+    """`OPTIONAL CALL { }`'s body, in place, as a body that returns one row of NULLs where the
+    optional call's returns none (the Cypher Manual, "Optional subquery calls"): nothing to do
+    where it returns a row for every outer row; one MATCH made OPTIONAL, its returned values
+    guarded (see the module); else refused."""
+    projection = ret.children[0]
+    items = child_of(projection, "proj_items")
+    cut = child_of(projection, "skip") is not None or child_of(projection, "limit") is not None
+    if not cut and (_keyless(items) or all(c.data == "match" and is_optional(c)
+                                           for c in clauses)):
+        return   # one row per outer row at least: the call keeps each as it is
+    if len(clauses) != 1 or clauses[0].data != "match" or has_aggregate(items) or cut \
+            or len(projection.children) > 1:
+        raise DialectError("OPTIONAL CALL { } whose body may return no row for an outer row, "
+                           "other than one MATCH and a RETURN of values")
+    match = clauses[0]
+    new = declared_names(match) - imported - set(outer)
+    witness = own_node(match, new, names, "_called")
+    if witness is None:
+        raise DialectError("OPTIONAL CALL { } of a pattern that binds no node of its own")
+    for item in items.children:
+        if not _null_when_empty(item.children[0], new):
+            item.children[0] = null_when_null(var(witness), item.children[0])
+    match.children.insert(0, Token("OPTIONAL", "OPTIONAL"))
 
 
 def _cuts(clause: Tree) -> bool:

@@ -15,7 +15,7 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
 - one relationship variable for two relationships of one MATCH (`(a)-[e]->(b)-[e]->(c)`);
 - `RETURN *` where no variable is in scope (`MATCH (:Room)-->(:MeshPlace) RETURN *`);
 - a UNION, in a subquery too, that mixes UNION and UNION ALL or whose parts name their
-  columns differently;
+  columns differently (a part that ends in FINISH has none);
 - a SKIP or LIMIT that reads a variable (`LIMIT rooms`): "It is not allowed to refer to
   variables in LIMIT" (`ASTSlicingPhrase.containsNoVariables`);
 - a `shortestPath(..)` / `allShortestPaths(..)`, in a MATCH or as an expression, whose
@@ -25,6 +25,9 @@ its own error. Each check here is Neo4j's semantic analysis of the query as writ
   length different from 0 or 1"); the engines refuse the last with a binder error of their
   own ("Lower bound of shortest/all_shortest path must be 1"), which would leave the model
   uncharged;
+- FINISH before another clause: "FINISH can only be used at the end of the query.";
+- a COLLECT { } whose RETURN has more than one column: "A Collect Expression must end with a
+  single return column." (`CollectExpression`'s semantic check);
 - the scope errors of `scope_errors.py` (names declared twice, of two kinds, or not at all).
 """
 
@@ -59,10 +62,12 @@ _IN = re.compile(r"\bIN\b", re.IGNORECASE)
 _RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
 _CALL = re.compile(r"\bCALL\b", re.IGNORECASE)
 # A SKIP or LIMIT of anything but a number written out.
-_COMPUTED_SLICE = re.compile(r"\b(?:SKIP|LIMIT)\s+[^\s\d]", re.IGNORECASE)
+_COMPUTED_SLICE = re.compile(r"\b(?:SKIP|OFFSET|LIMIT)\s+[^\s\d]", re.IGNORECASE)
 _SHORTEST = re.compile(r"shortestpaths?\s*\(", re.IGNORECASE)
 # Neo4j's names of the two functions, as its messages spell them.
 _SHORTEST_NAMES = {"shortestpath": "shortestPath", "allshortestpaths": "allShortestPaths"}
+_FINISH = re.compile(r"\bFINISH\b", re.IGNORECASE)
+_COLLECT_BRACE = re.compile(r"\bCOLLECT\s*\{", re.IGNORECASE)
 # Neo4j's own spelling of the aggregating functions its message names.
 _AGGREGATE_SPELLING = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
                        "percentiledisc": "percentileDisc"}
@@ -183,8 +188,12 @@ def _union_errors(query: Tree) -> None:
         return
     if len({len(u.children) for u in unions}) > 1:
         raise CypherSyntaxError("Invalid combination of UNION and UNION ALL")
-    names = [_column_names(p) for p in query.children
-             if isinstance(p, Tree) and p.data == "single_query"]
+    parts = [p for p in query.children if isinstance(p, Tree) and p.data == "single_query"]
+    finished = {_clauses(p)[-1].data == "finish" for p in parts}
+    if len(finished) > 1:   # FINISH returns no column, a RETURN some
+        raise CypherSyntaxError("All sub queries in an UNION must have the same return column "
+                                "names")
+    names = [_column_names(p) for p in parts]
     # by name, in any order: Neo4j lines the columns up by name (`projection_checks.py`)
     if None not in names and len({frozenset(n) for n in names if n is not None}) > 1:
         raise CypherSyntaxError("All sub queries in an UNION must have the same return column "
@@ -203,12 +212,36 @@ def _conclusion(part: Tree) -> None:
     if last.data == "call_subquery" and any(
             _clauses(p)[-1].data == "return_clause" for p in union_parts(last.children[-1])):
         concluding = "CALL"
-    else:
-        concluding = _CONCLUDING.get(last.data, "")
+    else:   # a standalone ORDER BY / SKIP / LIMIT is a WITH * (`parser.py`), named as written
+        concluding = getattr(last, "standalone", None) or _CONCLUDING.get(last.data, "")
     if concluding:
         raise CypherSyntaxError(f"Query cannot conclude with {concluding} (must be a RETURN "
                                 "clause, a FINISH clause, an update clause, a unit subquery "
                                 "call, or a procedure call with no YIELD)")
+
+
+def _finish_before_the_end(root: Tree) -> None:
+    """`checkOrder`: "FINISH can only be used at the end of the query" (`MATCH (n) FINISH
+    RETURN n`)."""
+    for part in root.iter_subtrees():
+        if part.data == "single_query" and any(
+                c.data == "finish" for c in _clauses(part)[:-1]):
+            raise CypherSyntaxError("FINISH can only be used at the end of the query.")
+
+
+def _collect_columns(root: Tree) -> None:
+    """Neo4j's `CollectExpression` check: every part of a COLLECT { } body returns one column
+    (`COLLECT { MATCH .. RETURN m.a, m.b }`, a `RETURN *` beside another item)."""
+    for node in root.iter_subtrees():
+        if node.data != "subquery" or function_name(node.children[0]).lower() != "collect" \
+                or node.children[1].data != "query":
+            continue
+        for part in union_parts(node.children[1]):
+            last = _clauses(part)[-1]
+            if last.data == "return_clause" \
+                    and len(child_of(last.children[0], "proj_items").children) > 1:
+                raise CypherSyntaxError("A Collect Expression must end with a single return "
+                                        "column.")
 
 
 def _return_before_the_end(root: Tree) -> None:
@@ -306,6 +339,10 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
         _return_before_the_end(root)
     if _COMPUTED_SLICE.search(text):
         _static_slices(root)
+    if _FINISH.search(text):
+        _finish_before_the_end(root)
+    if _COLLECT_BRACE.search(text):
+        _collect_columns(root)
     for part in union_parts(root):
         _conclusion(part)
     if _CALL.search(text):

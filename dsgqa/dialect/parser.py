@@ -10,12 +10,24 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from benchcore.once import built_once
-from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.trees import all_of, call, clone, tree, var
+from dsgqa.dialect.unread_syntax import unread_form
 
 GRAMMAR = Path(__file__).with_name("cypher.lark")
 # normalize()'s second argument: Neo4j's keywords, not expressions.
 NORMAL_FORMS = frozenset({"NFC", "NFD", "NFKC", "NFKD"})
+# Neo4j's semantic analysis of label expressions (`LabelExpressionsInPatternsNormalized`, the
+# messages its semantic-analysis tests expect).
+MIXED_COLON = ("Mixing label expression symbols ('|', '&', '!', and '%') with colon (':') "
+               "between labels is not allowed. Please only use one set of symbols.")
+_IS_COLON = "Mixing the IS keyword with colon (':') between labels is not allowed."
+_BAR_COLON = "Label expressions are not allowed to contain '|:'."
+_REL_BAR_COLON = ("The semantics of using colon in the separation of alternative relationship "
+                  "types in conjunction with the use of variable binding, inlined property "
+                  "predicates, or variable length is no longer supported.")
+# A label or type expression's symbols other than `|` (and parentheses).
+_GPM_SYMBOLS = frozenset({"label_and", "label_not", "label_any"})
 
 
 def _plain_integer(token: Token) -> Token:
@@ -71,6 +83,18 @@ def _with_conditions(children: list) -> list:
     return [*kept, tree("where", all_of(conditions))]
 
 
+def _gpm_symbols(expression: Tree, bars: bool = True) -> bool:
+    """Whether a label or type expression uses `&`, `!` or `%`, or (`bars`) `|`."""
+    return any(sub.data in _GPM_SYMBOLS or (bars and sub.data == "label_or")
+               for sub in expression.iter_subtrees())
+
+
+def _normal_form_children(children: list) -> list:
+    """The operand and the `normal_form` of an IS NORMALIZED test (NFC where none is named)."""
+    form = next((str(c).upper() for c in children if isinstance(c, Token)), "NFC")
+    return [children[0], Tree("normal_form", [Token("NORMAL_FORM", form)])]
+
+
 class _Shorthands(Transformer):
     """Neo4j's shorthands written out as the forms they stand for, while parsing."""
 
@@ -100,6 +124,109 @@ class _Shorthands(Transformer):
                 for item in children[1:]]
         return Tree("map_projection", children)
 
+    def order_clause(self, children: list) -> Tree:
+        """Neo4j 5.24's standalone `ORDER BY` / `SKIP` / `OFFSET` / `LIMIT`: the Cypher Manual
+        (clauses/order-by, skip, limit) defines it as `WITH * ORDER BY .. SKIP .. LIMIT ..`,
+        which it becomes; `standalone` names the clause for Neo4j's messages."""
+        first = children[0].data
+        node = Tree("with_clause", [Tree("projection", [
+            Tree("proj_items", [Token("STAR", "*")]), *children])])
+        node.standalone = {"order": "ORDER BY", "skip": "SKIP"}.get(  # type: ignore[attr-defined]
+            first, "LIMIT")
+        return node
+
+    def optional_call_subquery(self, children: list) -> Tree:
+        """Neo4j 5.24's `OPTIONAL CALL { }`: a CALL subquery marked `optional` (the outer row is
+        kept, with NULLs, where the body returns no row; `call_subqueries.py`)."""
+        node = Tree("call_subquery", [c for c in children if not isinstance(c, Token)])
+        node.optional = True  # type: ignore[attr-defined]
+        return node
+
+    def node_labels(self, children: list) -> Tree:
+        """`(n:A:B)` is Neo4j 4's conjunction, and Neo4j 5 rejects it beside any of the label
+        expression symbols `|`, `&`, `!` and `%` (`(n:Object:MeshPlace|Object)`,
+        `(n:Room:!MeshPlace)`), as it does in a WHERE (`has_label`)."""
+        if len(children) > 1 and any(_gpm_symbols(part) for part in children):
+            raise CypherSyntaxError(MIXED_COLON)
+        return Tree("node_labels", children)
+
+    def is_labels(self, children: list) -> Tree:
+        """GQL's `(n IS Room|Place)`: the label expression of `(n:Room|Place)`; Neo4j rejects
+        a colon after it (`(n IS Room:Place)`)."""
+        if len(children) > 1:
+            raise CypherSyntaxError(_IS_COLON)
+        return Tree("node_labels", children)
+
+    def rel_is_types(self, children: list) -> Tree:
+        """GQL's `[r IS CONTAINS]`: the type expression of `[r:CONTAINS]`."""
+        return Tree("rel_types", children)
+
+    def label_or_colon(self, children: list) -> Tree:
+        """`:A|:B` of a node: Neo4j 5 rejects it (only relationship types keep Neo4j 4's
+        `|:`)."""
+        raise CypherSyntaxError(_BAR_COLON)
+
+    def rel_or_colon(self, children: list) -> Tree:
+        """`[:A|:B]`: Neo4j 4's alternation of types, which Neo4j 5 still reads (deprecated)
+        where the relationship has no variable, property map, WHERE or length (`rel_detail`)."""
+        node = Tree("label_or", children)
+        node.bar_colon = True  # type: ignore[attr-defined]
+        return node
+
+    def rel_detail(self, children: list) -> Tree:
+        """Neo4j 5 removed `|:` between relationship types beside a variable, a property map,
+        a WHERE or a variable length (`[r:A|:B]`, `[:A|:B*1..2]`; the Cypher Manual's 5.0
+        removals), or beside the symbols `&`, `!`, `%`."""
+        types = next((c for c in children if isinstance(c, Tree) and c.data == "rel_types"),
+                     None)
+        if types is not None and any(getattr(sub, "bar_colon", False)
+                                     for sub in types.iter_subtrees()) \
+                and (len(children) > 1 or _gpm_symbols(types, bars=False)):
+            raise CypherSyntaxError(_REL_BAR_COLON)
+        return Tree("rel_detail", children)
+
+    def is_label(self, children: list) -> Tree:
+        """GQL's label predicate `n IS Room`: Neo4j 5's `n:Room`."""
+        return Tree("has_label", children)
+
+    def is_normalized(self, children: list) -> Tree:
+        """`s IS [NFC|NFD|NFKC|NFKD] NORMALIZED` (Neo4j 5.17; NFC when no form is named):
+        `is_normalized(s, normal_form)`, read by `type_predicates.py`."""
+        return Tree("is_normalized", _normal_form_children(children))
+
+    def is_not_normalized(self, children: list) -> Tree:
+        return Tree("is_not_normalized", _normal_form_children(children))
+
+    def type_list(self, children: list) -> Tree:
+        """`LIST<T>` (and `ANY<T | U>`, `type_any`): the bracket that closes it is `>`."""
+        if str(children[-1]) != ">":
+            raise CypherSyntaxError(f"unexpected {str(children[-1])!r} after a type")
+        return Tree("type_list", children)
+
+    def type_any(self, children: list) -> Tree:
+        return Tree("type_any", self.type_list(children).children)
+
+    def is_typed(self, children: list) -> Tree:
+        """`x IS :: T`, `x IS TYPED T`, `x :: T` (Neo4j 5.9): `is_typed(x, type_expr)`."""
+        return Tree("is_typed", [c for c in children if isinstance(c, Tree)])
+
+    def is_not_typed(self, children: list) -> Tree:
+        return Tree("is_not_typed", [c for c in children if isinstance(c, Tree)])
+
+    # A simple CASE's WHEN with its subject left out (`WHEN IS :: INTEGER`, Neo4j 5.18), as
+    # the tests above without a subject (`simple_case.py` puts the subject in).
+    def when_is_normalized(self, children: list) -> Tree:
+        return Tree("when_is_normalized", _normal_form_children([None, *children])[1:])
+
+    def when_is_not_normalized(self, children: list) -> Tree:
+        return Tree("when_is_not_normalized", _normal_form_children([None, *children])[1:])
+
+    def when_is_typed(self, children: list) -> Tree:
+        return Tree("when_is_typed", [c for c in children if isinstance(c, Tree)])
+
+    def when_is_not_typed(self, children: list) -> Tree:
+        return Tree("when_is_not_typed", [c for c in children if isinstance(c, Tree)])
+
     def has_label(self, children: list) -> Tree:
         """`n:A:B` (Neo4j 4's both labels, still read by Neo4j 5) as `n:A&B`: the grammar reads
         it as `(n:A):B`, a label test of a boolean."""
@@ -107,8 +234,7 @@ class _Shorthands(Transformer):
         if isinstance(subject, Tree) and subject.data == "has_label":
             inner_subject, inner_expression = subject.children
             if any(part.data != "label_term" for part in (inner_expression, expression)):
-                raise CypherSyntaxError("Mixing label expression symbols ('|', '&', '!', and "
-                                        "'%') with colon (':') between labels is not allowed")
+                raise CypherSyntaxError(MIXED_COLON)
             return Tree("has_label", [inner_subject,
                                       Tree("label_and", [inner_expression, expression])])
         return Tree("has_label", children)
@@ -155,17 +281,18 @@ def _parser() -> Lark:
 
 # The text a label expression may hold after its `:` (names, `|`, `&`, `!`, `%`, parentheses).
 _LABEL_TEXT = r"(?:[\w\s|&!%()]|`[^`]*`)"
-_LABEL_BEFORE = re.compile(rf":(?!:)\s*({_LABEL_TEXT}*?)\s*$")
+_LABEL_BEFORE = re.compile(rf"(?::(?!:)|\bIS\b)\s*((?:(?!\bIS\b){_LABEL_TEXT})*?)\s*$",
+                           re.IGNORECASE)
 _MORE_LABELS = re.compile(r"\s*\|\s*:?\s*(?:!\s*)*(?:\w+|`[^`]*`|%)")
 
 
 def _bracketed_alternation(query: str, at: int) -> str | None:
-    """`n:Room|Place` outside a pattern, which Neo4j 5 reads as a label expression: our LALR
-    grammar cannot take a top-level `|` there (a list comprehension's `|` may follow), so a
-    parse that failed at the `|` of offset `at` is retried with the alternation in
-    parentheses, `n:(Room|Place)`. Inside a comprehension (`[n IN xs WHERE n:A|B | n.x]`) the
-    failure is at the comprehension's own `|`, and only the labels before it are bracketed.
-    None: the `|` does not follow a label."""
+    """`n:Room|Place` (or GQL's `n IS Room|Place`) outside a pattern, which Neo4j 5 reads as a
+    label expression: our LALR grammar cannot take a top-level `|` there (a list
+    comprehension's `|` may follow), so a parse that failed at the `|` of offset `at` is
+    retried with the alternation in parentheses, `n:(Room|Place)`. Inside a comprehension
+    (`[n IN xs WHERE n:A|B | n.x]`) the failure is at the comprehension's own `|`, and only
+    the labels before it are bracketed. None: the `|` does not follow a label."""
     before = _LABEL_BEFORE.search(query[:at])
     if before is None or not re.search(r"\w|%|`", before.group(1)) \
             or before.group(1).count("(") != before.group(1).count(")"):
@@ -203,6 +330,14 @@ def parse_text(query: str) -> tuple[Tree, str]:
     return _parse(query, report=True), query
 
 
+def _refuse_unread(query: str, at: int | None) -> None:
+    """A parse that failed inside Neo4j 5 syntax the grammar does not read is the translator's
+    failure (`unread_syntax.py`): `DialectError`."""
+    what = unread_form(query, at) if at is not None else None
+    if what is not None:
+        raise DialectError(f"{what}: Neo4j 5 syntax the translator does not read")
+
+
 def _parse(query: str, report: bool = False) -> Tree:
     """One parse; with `report`, lark's errors become `CypherSyntaxError`."""
     if not report:
@@ -210,10 +345,12 @@ def _parse(query: str, report: bool = False) -> Tree:
     try:
         return _parser().parse(query)
     except UnexpectedToken as exc:
+        _refuse_unread(query, exc.token.start_pos if exc.token.type != "$END" else len(query))
         got = exc.token.value if exc.token.type != "$END" else "end of query"
         raise CypherSyntaxError(
             f"unexpected {got!r} at line {exc.line}, column {exc.column}") from None
     except UnexpectedCharacters as exc:
+        _refuse_unread(query, exc.pos_in_stream)
         raise CypherSyntaxError(
             f"unexpected character {query[exc.pos_in_stream]!r} at line {exc.line}, "
             f"column {exc.column}") from None

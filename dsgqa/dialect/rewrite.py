@@ -201,11 +201,17 @@ from dsgqa.dialect.trees import (
     node_names,
     nothing_but_nulls,
     null_when_null,
+    own_node,
+    scope_after,
     skip_after_lone_order,
     tree,
+    union_parts,
     var,
     without,
 )
+from dsgqa.dialect.type_predicates import GATE as TYPE_PREDICATE_TEXT
+from dsgqa.dialect.type_predicates import REWRITE as TYPE_PREDICATES
+from dsgqa.dialect.type_predicates import fold_type_predicates
 from dsgqa.dialect.types import (
     FLOAT_SUM,
     KUZU_SCALAR_TYPES,
@@ -249,7 +255,10 @@ _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
 _REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
 # A name after `:`, `|`, `&` or `!` (a label or type, among map keys and other names) that the
 # layout does not spell so: the unknown-names pass may have work.
-_LABEL_OR_TYPE = re.compile(r"[:|&!]\s*`?(\w+)")
+# (or after GQL's `IS`: `(n IS Room)`, `n IS Room`, not `IS NULL` and the other IS tests)
+_LABEL_OR_TYPE = re.compile(
+    r"(?:[:|&!]|\bIS\s+(?!(?:NOT|NULL|TYPED|NORMALIZED|NFK?[CD])\b))\s*`?(\w+)",
+    re.IGNORECASE)
 _LAYOUT_NAMES = frozenset(LABELS) | frozenset(EDGE_TYPES)
 
 
@@ -293,6 +302,7 @@ _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
 _LABEL_EXPRESSION = re.compile(r"[|&!%]|:\s*(?:`[^`]*`|\w+)\s*:")
 _WITH_WHERE = re.compile(r"\bWITH\b.*\bWHERE\b", re.IGNORECASE | re.DOTALL)
+_FINISH_WORD = re.compile(r"\bFINISH\b", re.IGNORECASE)
 
 # Neo4j built-ins with no faithful Kuzu form: refusing them is a dialect failure, not a syntax one.
 UNSUPPORTED_FUNCTIONS = frozenset({
@@ -303,6 +313,34 @@ UNSUPPORTED_FUNCTIONS = frozenset({
 })
 # Neo4j built-ins, for telling an engine's "unknown function" apart from a made-up function.
 NEO4J_FUNCTIONS = NEO4J_5_FUNCTIONS
+
+
+def _refuse_finish(root: Tree) -> None:
+    """Neo4j 5.19's FINISH: the query runs and returns no column and no row (the Cypher Manual,
+    clauses/finish). A read query has no effect to run it for, and the engines cannot return
+    no column, so it is refused (after Neo4j's compile-time checks, which it passed)."""
+    if any(node.data == "finish" for node in root.iter_subtrees()):
+        raise DialectError("FINISH (a query that returns no column and no row; the engines "
+                           "always return one)")
+
+
+def _name_rows_of_empty_scopes(root: Tree, names: FreshNames) -> None:
+    """A standalone ORDER BY / SKIP / LIMIT (`WITH *`, `parser.py`) after MATCHes that name
+    nothing (`MATCH (:Room) LIMIT 2 RETURN count(*)`): Neo4j keeps the rows, which the engines'
+    `WITH *` refuses ("not allowed when there are no variables in scope"), so a node of the
+    last MATCH is named and projected instead (read by nothing after; a later `RETURN *` is
+    Neo4j's error, raised before this). Not a constant: both engines ignore the LIMIT of a
+    `WITH 0 AS x LIMIT 2`."""
+    for part in union_parts(root):
+        clauses = [c for c in part.children if isinstance(c, Tree)]
+        for at, clause in enumerate(clauses):
+            if getattr(clause, "standalone", None) and at \
+                    and all(c.data == "match" for c in clauses[:at]) \
+                    and not scope_after(clauses[:at]):
+                made = own_node(clauses[at - 1], set(), names, "_rows")
+                if made is not None:
+                    child_of(clause.children[0], "proj_items").children = [
+                        tree("proj_item", var(made))]
 
 
 def arith(left: object, op: str, right: object) -> Tree:
@@ -397,7 +435,7 @@ class Rewriter:
         # Neo4j counts code points ('A\u030a' is 1 long to them, 2 to Neo4j).
         # (`\u0301` in a literal, or normalize()'s decomposed text, count too)
         self.non_ascii = not source.isascii() or re.search(
-            r"\\[uU]|\bnormalize\s*\(", source, re.IGNORECASE) is not None
+            r"\\[uU]|\bnormalize\s*\(|\bNORMALIZED\b", source, re.IGNORECASE) is not None
         self.target = target
         self.nan_names: frozenset[str] | None = None   # set by run()
         # Whether a map's integer fields were written as floats (`map_shapes.py`), set by run().
@@ -427,6 +465,9 @@ class Rewriter:
             self.note(WITH_WHERE_ALIASES)
         refuse_compile_errors(root, self.source)   # on the query as written
         check_grouping(root, self.source)
+        if _FINISH_WORD.search(self.source):
+            _refuse_finish(root)
+        _name_rows_of_empty_scopes(root, names)
         if STAR_RETURN.search(self.source) and sort_star_columns(root):
             self.note(STAR_COLUMNS)   # on the query as written, before CALL { } is inlined
         if _CALL_BRACE.search(self.source) and inline_call_subqueries(root, names):
@@ -475,6 +516,8 @@ class Rewriter:
         annotate_types(root)
         if _DISTINCT_COLLECT.search(self.source):
             refuse_null_holding_distincts(root)
+        if TYPE_PREDICATE_TEXT.search(self.source) and fold_type_predicates(root):
+            self.note(TYPE_PREDICATES)   # reads the types just annotated
         if MAP_ENTRY.search(self.source) and align_maps(root):
             self.note(MAP_FIELDS)
             self.number_fields = True
@@ -616,6 +659,9 @@ class Rewriter:
     def pre_path_function(self, node: Tree) -> Tree:
         fname = plain_name(node.children[0]).lower()
         modes = {"shortestpath": "SHORTEST", "allshortestpaths": "ALL SHORTEST"}
+        if fname in ("any", "all"):   # Neo4j 5.21's path selector `p = ANY ((a)-->(b))`
+            raise DialectError("a path selector (ANY, ALL): Neo4j 5 syntax the translator "
+                               "does not read")
         if fname not in modes:
             raise CypherSyntaxError(f"{plain_name(node.children[0])}() is not a path function")
         chain = node.children[1]

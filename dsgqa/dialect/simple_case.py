@@ -5,7 +5,7 @@ WHEN null THEN 'a' ELSE 'b' END` is 'b', and `CASE b.class WHEN null THEN 'none'
 one' END` is 'has one' for every row (the comparison is NULL). Both engines match a NULL WHEN
 value with anything: 'a', and 'none' for a room holding the bicycle. Neo4j 5.18 also lets a WHEN
 list values and comparisons with the subject left out (`WHEN 'seating', 'storage'`, `WHEN < 5`,
-`WHEN IS NULL`), which the engines cannot parse.
+`WHEN IS NULL`, `WHEN IS :: INTEGER`), which the engines cannot parse.
 
 So every simple CASE but one whose WHENs are single non-NULL literals (which the engines compare
 as Neo4j does) becomes `CASE WHEN x = v1 OR x = v2 THEN ... END`, each WHEN operand
@@ -24,7 +24,12 @@ from dsgqa.dialect.trees import NON_NULL_LITERALS, any_of, clone, function_name,
 REWRITE = "simple CASE->searched CASE"
 _TESTS = {"when_starts_with": "starts_with", "when_ends_with": "ends_with",
           "when_contains": "contains", "when_in": "in_", "when_regex": "regex"}
-_SUBJECTLESS = frozenset({"when_compare", "when_is_null", "when_is_not_null", *_TESTS})
+# The WHENs that are a test with its subject left out, and the test they are of it.
+_TYPE_TESTS = {"when_is_typed": "is_typed", "when_is_not_typed": "is_not_typed",
+               "when_is_normalized": "is_normalized",
+               "when_is_not_normalized": "is_not_normalized"}
+_SUBJECTLESS = frozenset({"when_compare", "when_is_null", "when_is_not_null", *_TESTS,
+                          *_TYPE_TESTS})
 
 
 def _test(subject: Tree, operand: Tree) -> Tree:
@@ -39,6 +44,8 @@ def _test(subject: Tree, operand: Tree) -> Tree:
         return tree("is_not_null", clone(subject))
     if kind in _TESTS:
         return tree(_TESTS[kind], clone(subject), operand.children[0])
+    if kind in _TYPE_TESTS:   # `WHEN IS :: INTEGER`, `WHEN IS NFC NORMALIZED`
+        return tree(_TYPE_TESTS[kind], clone(subject), operand.children[0])
     return tree("compare", clone(subject), Token("EQ", "="), operand)
 
 

@@ -83,6 +83,7 @@ def layout_keys(labels: frozenset[str] | None) -> tuple[str, ...] | None:
 _BOOL_NODES = frozenset({
     "or_", "xor_", "and_", "not_", "compare", "is_null", "is_not_null", "starts_with",
     "ends_with", "contains", "in_", "regex", "has_label", "true_lit", "false_lit",
+    "is_typed", "is_not_typed", "is_normalized", "is_not_normalized",
 })
 _LITERALS = {"int_lit": "int", "float_lit": "float", "str_lit": "str", "null_lit": "null"}
 _FIXED_RESULT = {
@@ -96,7 +97,7 @@ _FIXED_RESULT = {
     "tostring": "str", "tostringornull": "str", "tolower": "str", "toupper": "str",
     "lower": "str", "upper": "str", "trim": "str", "ltrim": "str", "rtrim": "str", "btrim": "str",
     "substring": "str", "replace": "str", "left": "str", "right": "str", "type": "str",
-    "elementid": "str", "normalize": "str",
+    "elementid": "str", "normalize": "str", "valuetype": "str",
     "tointeger": "int", "tointegerornull": "int",
     "tofloat": "float", "tofloatornull": "float",
     "toboolean": "bool", "tobooleanornull": "bool", "exists": "bool",

@@ -25,8 +25,11 @@ WRITE_KEYWORDS = frozenset({
 
 # A statement must begin with one of these (an allowlist: engines add statements over time, as
 # Kuzu's `UPDATE <extension>`, which downloads code even on a read-only database).
+# Neo4j 5's read clauses may open a query too: a standalone ORDER BY, SKIP, OFFSET or LIMIT
+# (5.24, `WITH * ORDER BY ..`) and FINISH (5.19).
 READ_STATEMENT_STARTS = frozenset({
     "MATCH", "OPTIONAL", "UNWIND", "WITH", "RETURN", "CALL", "EXPLAIN", "PROFILE",
+    "ORDER", "SKIP", "OFFSET", "LIMIT", "FINISH",
 })
 
 # Procedures that only read the catalog; anything else after CALL is refused.
@@ -71,7 +74,7 @@ def write_violation(cypher: str) -> str | None:
     first = next((text.upper() for kind, text in tokens if kind == "word"), "")
     if first not in READ_STATEMENT_STARTS:
         return f"{first or 'this statement'} is not allowed: only read queries may run (they " \
-            "start with MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN or CALL)"
+            "start with a read clause: MATCH, OPTIONAL MATCH, UNWIND, WITH, RETURN, CALL, ...)"
     # Names given with AS (never CALL): AS never precedes a clause, and a translated query,
     # guarded again, prints such names backquoted, so a clause of the same word cannot hide.
     aliases = {text.upper() for i, (kind, text) in enumerate(tokens)
