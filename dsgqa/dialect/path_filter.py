@@ -13,9 +13,10 @@ Ladybug can filter during the search with a recursive pattern's own predicate,
 - any other use of the path in that WHERE (`length(p) > 2`, `any(...)`) is a `dialect` error.
 
 NULL behaves the same: a node whose test is NULL fails the filter, and a path with one fails
-Neo4j's none()/all() in a WHERE. Kuzu 0.11.3's `SHORTEST` ignores the node filter (it returns no
-path where one exists; `ALL SHORTEST` is right), so a single shortest path with a filter is
-refused on Kuzu; Ladybug 0.22.0 is right for both.
+Neo4j's none()/all() in a WHERE. Kuzu 0.11.3's `SHORTEST` and `ALL SHORTEST` both ignore the
+node filter (`ALL SHORTEST` from R1 to R3 avoiding R2, the only way, still gave the four paths
+through R2), so a shortest path with a node filter is refused on Kuzu; its relationship filter
+holds, and Ladybug 0.22.0 is right for both.
 """
 
 from __future__ import annotations
@@ -126,9 +127,9 @@ def push_path_filters(match: Tree, target: str, names: FreshNames) -> bool:
                 end_tests += [holds(ends[0]), holds(ends[1])]  # type: ignore[index]
             else:
                 rel_tests.append(holds(rel_var))
-        if node_tests and mode == "SHORTEST" and target == "kuzu":
-            raise DialectError("shortestPath() with a condition on its nodes on Kuzu (its "
-                               "SHORTEST ignores node filters; Ladybug runs it)")
+        if node_tests and target == "kuzu":
+            raise DialectError("a shortest path with a condition on its nodes on Kuzu (its "
+                               "SHORTEST and ALL SHORTEST ignore node filters; Ladybug runs it)")
         filters = rel_tests + node_tests
         length = next(c for c in _rel_detail(chain).children if c.data == "var_length")
         if not any(isinstance(c, Tree) and c.data.startswith("range") for c in length.children):

@@ -2751,4 +2751,11 @@ CASES: list[Case] = [
          [[5.0]], True,
          "R2 (x 10) over P2's two characters; the division guard copied the sort's NaN test of "
          "the aggregate into the aggregate's own argument ('Variable is not in scope')"),
+    Case("all_shortest_paths_avoiding_the_only_way",
+         "MATCH p = allShortestPaths((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-"
+         "(b:Room {nodeSymbol: 'R3'})) WHERE all(n IN nodes(p) WHERE n.nodeSymbol <> 'R2') "
+         "RETURN length(p) AS n",
+         [], False,
+         "the WHERE is part of the search and no path avoids R2 (Kuzu's ALL SHORTEST ignored "
+         "its node filter and gave the four through R2)"),
 ]
