@@ -2758,4 +2758,9 @@ CASES: list[Case] = [
          [], False,
          "the WHERE is part of the search and no path avoids R2 (Kuzu's ALL SHORTEST ignored "
          "its node filter and gave the four through R2)"),
+    Case("shortest_path_relationship_variable_is_a_list",
+         "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*]-"
+         "(b:Room {nodeSymbol: 'R3'})) RETURN size(r) AS s",
+         [[2]], False,
+         "r is the path's list of relationships (the engines refused SIZE of it)"),
 ]
