@@ -94,28 +94,6 @@ def test_a_cypher5_form_is_translated(target: str, neo4j: str, part: str) -> Non
      "ORDER BY s LIMIT 1 } RETURN r.nodeSymbol AS room, s", "OPTIONAL CALL"),
     ("MATCH (r:Room) OPTIONAL CALL (r) { MATCH (r)-->(m) RETURN m.class AS c UNION "
      "MATCH (r)<--(m) RETURN m.class AS c } RETURN r.nodeSymbol AS room, c", "OPTIONAL CALL"),
-    # Quantified path patterns, quantified relationships and path selectors: the grammar
-    # does not read them yet, and says so.
-    ("MATCH (:Room {nodeSymbol: 'R1'}) ((x)-[:ROOM_CONNECTED]->(y)){1,3} (b:Room) "
-     "RETURN count(*) AS n", "quantified path pattern"),
-    ("MATCH p = (:Room) ((x:Room)-[:ROOM_CONNECTED]->(y:Room) WHERE y.center.z < x.center.z)+ "
-     "(:Room) RETURN count(p) AS n", "quantified path pattern"),
-    ("MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->{2}(b:Room) RETURN count(*) AS n",
-     "quantified relationship"),
-    ("MATCH (a:Room)-[:ROOM_CONNECTED]-+(b:Room) RETURN count(*) AS n",
-     "quantified relationship"),
-    ("MATCH (a:Room)-->*(b:Room) RETURN count(*) AS n", "quantified relationship"),
-    ("MATCH p = SHORTEST 1 (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+"
-     "(:Room {nodeSymbol: 'R3'}) RETURN length(p) AS n", "path selector"),
-    ("MATCH p = ANY SHORTEST (a:Room)-[:ROOM_CONNECTED]->+(b:Room) RETURN count(p) AS n",
-     "path selector"),
-    ("MATCH p = ALL SHORTEST (a:Room)-[:ROOM_CONNECTED]->+(b:Room) RETURN count(p) AS n",
-     "path selector"),
-    ("MATCH p = SHORTEST 2 GROUPS (a:Room)-[:ROOM_CONNECTED]->+(b:Room) RETURN count(p) AS n",
-     "path selector"),
-    ("MATCH p = ANY (a:Room)-[:ROOM_CONNECTED]->(b) RETURN count(p) AS n", "path selector"),
-    ("MATCH p = ANY ((a:Room)-[:ROOM_CONNECTED]->(b)) RETURN count(p) AS n", "path selector"),
-    ("MATCH ALL PATHS (a:Room)-[:ROOM_CONNECTED*]->(b) RETURN count(*) AS n", "path selector"),
 ])
 def test_a_cypher5_form_without_an_engine_form_is_a_dialect_error(target: str, neo4j: str,
                                                                    message: str) -> None:

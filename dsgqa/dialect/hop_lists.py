@@ -24,10 +24,19 @@ _NOT_READS = frozenset({"pattern_list", "pattern_predicate", "subquery"})
 
 
 def _hop_variables(match: Tree) -> set[str]:
-    """The variable-length relationships a MATCH names."""
-    return {plain_name(parts["name"])
-            for _left, _rel, _right, parts in hops(child_of(match, "pattern_list"))
-            if "var_length" in parts and "name" in parts}
+    """The variable-length relationships a MATCH names, a `shortestPath()`'s too (a list of
+    relationships in Neo4j as well)."""
+    patterns = child_of(match, "pattern_list")
+    found = {plain_name(parts["name"]) for _left, _rel, _right, parts in hops(patterns)
+             if "var_length" in parts and "name" in parts}
+    for pattern in patterns.children:
+        if pattern.children[-1].data == "path_function":
+            found |= {plain_name(detail.children[0])
+                      for detail in pattern.children[-1].iter_subtrees()
+                      if detail.data == "rel_detail" and child_of(detail, "var_length")
+                      and isinstance(detail.children[0], Tree)
+                      and detail.children[0].data == "name"}
+    return found
 
 
 def _passed_on(clause: Tree, live: set[str]) -> set[str]:

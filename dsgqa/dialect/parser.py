@@ -44,7 +44,14 @@ def _plain_float(token: Token) -> Token:
     return token.update(value=token.value.replace("_", ""))
 
 
-def _inline_conditions(patterns: Tree) -> list[Tree]:
+# Trees whose inline WHEREs stay where they are: a map's or subquery's own, and those of a
+# parenthesised path pattern or quantified relationship, which test each repetition's own
+# nodes and relationships (group variables are lists outside it), `path_patterns.py`.
+_OWN_CONDITIONS = frozenset({"map_literal", "subquery", "list_comp", "list_comp_map",
+                             "paren_path", "quantified_rel"})
+
+
+def inline_conditions(patterns: Tree) -> list[Tree]:
     """Take the WHERE out of every node and relationship pattern of `patterns` (not out of a
     subquery or property map inside one): the conditions, in order."""
     found: list[Tree] = []
@@ -60,7 +67,7 @@ def _inline_conditions(patterns: Tree) -> list[Tree]:
                                             "when a path length is specified")
                 node.children.remove(child)
                 found.append(child.children[0])
-            elif child.data not in ("map_literal", "subquery", "list_comp", "list_comp_map"):
+            elif child.data not in _OWN_CONDITIONS:
                 stack.append(child)
     return found
 
@@ -71,7 +78,7 @@ def _with_conditions(children: list) -> list:
     'kitchen'` (Neo4j 5's node and relationship pattern predicates; for an OPTIONAL MATCH too,
     whose WHERE is part of the pattern)."""
     patterns = next(c for c in children if isinstance(c, Tree) and c.data == "pattern_list")
-    found = _inline_conditions(patterns)
+    found = inline_conditions(patterns)
     if not found:
         return children
     where = next((c for c in children if isinstance(c, Tree) and c.data == "where"), None)

@@ -13,9 +13,10 @@ Ladybug can filter during the search with a recursive pattern's own predicate,
 - any other use of the path in that WHERE (`length(p) > 2`, `any(...)`) is a `dialect` error.
 
 NULL behaves the same: a node whose test is NULL fails the filter, and a path with one fails
-Neo4j's none()/all() in a WHERE. Kuzu 0.11.3's `SHORTEST` ignores the node filter (it returns no
-path where one exists; `ALL SHORTEST` is right), so a single shortest path with a filter is
-refused on Kuzu; Ladybug 0.22.0 is right for both.
+Neo4j's none()/all() in a WHERE. Kuzu 0.11.3's `SHORTEST` and `ALL SHORTEST` both ignore the
+node filter (`ALL SHORTEST` from R1 to R3 avoiding R2, the only way, still gave the four paths
+through R2), so a shortest path with a node filter is refused on Kuzu; its relationship filter
+holds, and Ladybug 0.22.0 is right for both.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ from dsgqa.dialect.trees import clone, conjuncts, function_name, mentions, name,
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "shortestPath WHERE->recursive filter"
+# A conjunct marked `after_selection` (a path selector's MATCH WHERE, `path_patterns.py`)
+# filters the selected paths, as the engines' WHERE does: it stays.
+# The prefix of the variable of `all(v IN nodes(p) WHERE ..)` that tests only the interior
+# nodes (the path pattern translation writes it, `path_patterns.py`, for a selective pattern's
+# inner node tests: the end nodes get their own, which may differ): no end-node tests added.
+INTERIOR = "_interior"
 _QUANTIFIERS = {"none", "all"}
 
 
@@ -101,8 +108,8 @@ def push_path_filters(match: Tree, target: str, names: FreshNames) -> bool:
         node_var, rel_var = names.fresh("_n"), names.fresh("_r")
         ends = _end_names(chain)
         for conjunct in conjuncts(where.children[0]):
-            if not mentions(conjunct, {path}):
-                kept.append(conjunct)
+            if not mentions(conjunct, {path}) or getattr(conjunct, "after_selection", False):
+                kept.append(conjunct)   # a selector's filter after the selection stays
                 continue
             shape = _quantified(conjunct, path)
             if shape is None or (shape[1] == "nodes" and ends is None):
@@ -123,13 +130,16 @@ def push_path_filters(match: Tree, target: str, names: FreshNames) -> bool:
                 return tree("not_", body) if quantifier == "none" else body
             if kind == "nodes":
                 node_tests.append(holds(node_var))
-                end_tests += [holds(ends[0]), holds(ends[1])]  # type: ignore[index]
+                if not (bound.startswith(INTERIOR) and bound in names.generated):
+                    end_tests += [holds(ends[0]), holds(ends[1])]  # type: ignore[index]
             else:
                 rel_tests.append(holds(rel_var))
-        if node_tests and mode == "SHORTEST" and target == "kuzu":
-            raise DialectError("shortestPath() with a condition on its nodes on Kuzu (its "
-                               "SHORTEST ignores node filters; Ladybug runs it)")
+        if node_tests and target == "kuzu":
+            raise DialectError("a shortest path with a condition on its nodes on Kuzu (its "
+                               "SHORTEST and ALL SHORTEST ignore node filters; Ladybug runs it)")
         filters = rel_tests + node_tests
+        if not filters:   # every conjunct reading the path filters after the selection
+            continue
         length = next(c for c in _rel_detail(chain).children if c.data == "var_length")
         if not any(isinstance(c, Tree) and c.data.startswith("range") for c in length.children):
             # Kuzu wants explicit bounds before a filter; 1..30 is what `*` means there.

@@ -150,6 +150,9 @@ from dsgqa.dialect.path_items import REWRITE as PATH_ITEMS
 from dsgqa.dialect.path_items import alias_path_items
 from dsgqa.dialect.path_parts import REWRITE as PATH_PARTS
 from dsgqa.dialect.path_parts import carry_path_segments
+from dsgqa.dialect.path_patterns import REWRITE as PATH_PATTERNS
+from dsgqa.dialect.path_patterns import SYNTAX as PATH_PATTERN_SYNTAX
+from dsgqa.dialect.path_patterns import lower_path_patterns
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import (
     collect_pattern_comprehensions,
@@ -456,6 +459,13 @@ class Rewriter:
         # Passes that only some queries need are gated on the text (a false alarm costs time).
         names = FreshNames(taken)
         self.names = names
+        # Neo4j 5's quantified and selective path patterns as the classic forms, first: every
+        # pass below reads those (and, through the gates, their text).
+        written = lower_path_patterns(root, names, self.source) \
+            if PATH_PATTERN_SYNTAX.search(self.source) else None
+        if written is not None:
+            self.note(PATH_PATTERNS)
+            self.source += written
         if may_call_unknown_functions(self.source):
             refuse_unknown_functions(root)   # on the model's calls, before a pass writes any
         if "!=" in self.source:

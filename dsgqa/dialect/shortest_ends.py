@@ -167,7 +167,7 @@ def _facts(match: Tree, end: Tree) -> tuple[frozenset[str] | None, dict[str, str
     return labels, values
 
 
-def _distinct(match: Tree, first: Tree, second: Tree) -> bool:
+def ends_apart(match: Tree, first: Tree, second: Tree) -> bool:
     """Whether the MATCH keeps the two ends apart: disjoint labels, one key's two different
     literal values, or a condition of its WHERE comparing the two as unequal (`a <> b`,
     `id(a) < id(b)`, `a.nodeSymbol <> b.nodeSymbol`), which Neo4j applies before the search."""
@@ -345,7 +345,7 @@ def _split(match: Tree, bound: set[str], arguments: set[str]) -> list[Tree] | No
         first, second = _end_name(chain.children[0]), _end_name(chain.children[-1])
         if first is not None and first == second:
             raise CypherSyntaxError(f"{SAME_ENDS} (one variable, {first}, at both ends)")
-        if _distinct(match, chain.children[0], chain.children[-1]):
+        if ends_apart(match, chain.children[0], chain.children[-1]):
             continue
         if first is None or second is None:
             raise DialectError("shortestPath() with an end node without a variable, which may "

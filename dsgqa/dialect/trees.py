@@ -83,13 +83,17 @@ def query_parts(root: Tree) -> list[Tree]:
             if isinstance(part, Tree) and part.data == "single_query"]
 
 
+_LABEL_OPERATORS = frozenset({"label_or", "label_and", "label_not", "label_any"})
+
+
 def pattern_labels(node_pattern: Tree) -> frozenset[str] | None:
     """The labels a node pattern allows, as written (`(n:Room:Place)` after the label
     expressions became alternations); None when it names none (any label)."""
     found = next((c for c in node_pattern.children
                   if isinstance(c, Tree) and c.data == "node_labels"), None)
-    if found is None:
-        return None
+    if found is None or any(isinstance(t, Tree) and t.data in _LABEL_OPERATORS
+                            for t in found.children):
+        return None   # a label expression not yet resolved: any label, as far as known
     return frozenset(plain_name(t.children[0]) for t in found.children
                      if isinstance(t, Tree) and t.data == "label_term")
 

@@ -2973,4 +2973,151 @@ CASES: list[Case] = [
          "MATCH (r:Room) RETURN COLLECT { MATCH (r)-->(m) RETURN m.nodeSymbol, m.class } AS l",
          None, False,
          "a COLLECT subquery must end with a single return column"),
+    # Neo4j 5.9's quantified relationships and path patterns, 5.21's path selectors
+    # (`path_patterns.py`): each once "not Cypher", charged to the model.
+    Case("quantified_relationship_fixed_count",
+         "MATCH (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->{2}(b) RETURN b.nodeSymbol AS b "
+         "ORDER BY b",
+         [["R1"], ["R3"]], True,
+         "{2} is *2..2: R1->R2->R1 goes back over the other stored relationship (a trail)"),
+    Case("quantified_relationship_plus_is_every_trail",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+(b) "
+         "RETURN length(p) AS n, count(*) AS c ORDER BY n",
+         [[1, 2], [2, 6], [3, 4], [4, 4]], True,
+         "trails over the four stored relationships (two per connection): R1-R2 two ways; "
+         "R1-R2-R1 two, R1-R2-R3 four; then R3-R2 with the other R2-R3 one, R2-R1 with the "
+         "other R1-R2 one"),
+    Case("quantified_path_group_variables_are_lists",
+         "MATCH (a:Room {nodeSymbol: 'R1'}) ((x)-[:ROOM_CONNECTED]->(y)){2} (b) "
+         "RETURN [n IN x | n.nodeSymbol] AS xs, [n IN y | n.nodeSymbol] AS ys, "
+         "b.nodeSymbol AS b ORDER BY b",
+         [[["R1", "R2"], ["R2", "R1"], "R1"], [["R1", "R2"], ["R2", "R3"], "R3"]], True,
+         "x is each repetition's left node, y its right one; a is the first x, b the last y"),
+    Case("quantified_path_node_where_reads_the_other_node",
+         "MATCH (a:Room {nodeSymbol: 'R2'}) ((x)-[:ROOM_CONNECTED]->"
+         "(y WHERE y.center.x < x.center.x))+ (b) RETURN b.nodeSymbol AS b, size(x) AS n "
+         "ORDER BY b",
+         [["R1", 1], ["R3", 1]], True,
+         "each step must lower x: R2 (10) to R1 (0) or R3 (5), and no further step does"),
+    Case("quantified_path_where_tests_each_repetition",
+         "MATCH (a:Room {nodeSymbol: 'R2'}) ((x)-[:ROOM_CONNECTED]->(y) "
+         "WHERE y.center.x < x.center.x)+ (b) RETURN b.nodeSymbol AS b, size(x) AS n ORDER BY b",
+         [["R1", 1], ["R3", 1]], True,
+         "the group's WHERE is each repetition's, as an inline WHERE of its node"),
+    Case("quantified_path_zero_repetitions_join_its_neighbours",
+         "MATCH (a:Room {nodeSymbol: 'R1'}) ((x:Room)-[:ROOM_CONNECTED]->(y:Room)){0,1} (b) "
+         "RETURN b.nodeSymbol AS b, size(x) AS n ORDER BY b",
+         [["R1", 0], ["R2", 1]], True,
+         "no repetition: a and b are one node and x is []; one: R1->R2"),
+    Case("quantified_path_beside_a_relationship",
+         "MATCH (bd:Building)-[:CONTAINS]->(r:Room) ((x)-[:ROOM_CONNECTED]->(y)){1} (s) "
+         "RETURN r.nodeSymbol AS r, s.nodeSymbol AS s, [n IN y | n.nodeSymbol] AS ys "
+         "ORDER BY r, s",
+         [["R1", "R2", ["R2"]], ["R2", "R1", ["R1"]], ["R2", "R3", ["R3"]]], True,
+         "B1 contains R1 and R2; one ROOM_CONNECTED step from each"),
+    Case("two_quantified_paths_side_by_side",
+         "MATCH (a:Room {nodeSymbol: 'R1'}) ((x)-[:ROOM_CONNECTED]->(y)){1} "
+         "((u)-[:ROOM_CONNECTED]->(v)){1} (b) RETURN b.nodeSymbol AS b ORDER BY b",
+         [["R1"], ["R3"]], True,
+         "the last y of the first is the first u of the second: two steps from R1"),
+    Case("quantified_path_pointing_left",
+         "MATCH (o:Object) ((x)<-[:CONTAINS]-(y)){2} (r:Room) RETURN o.nodeSymbol AS o, "
+         "r.nodeSymbol AS r, [n IN x | n.nodeSymbol] AS xs ORDER BY o",
+         [["O1", "R1", ["O1", "P1"]], ["O2", "R2", ["O2", "P2"]]], True,
+         "x lists the nodes the steps leave, in the pattern's order"),
+    Case("quantified_path_inner_label_expression",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) ((x)-[:CONTAINS]->(y:MeshPlace|Object)){1,2} (o) "
+         "RETURN o.nodeSymbol AS o ORDER BY o",
+         [["O1"], ["P1"]], True,
+         "R1 contains P1 (a mesh place) and p1 (a Place, no step to it); P1 contains O1"),
+    Case("quantified_path_in_exists",
+         "MATCH (r:Room) WHERE EXISTS { (r) ((x)-[:ROOM_CONNECTED]->"
+         "(y:Room WHERE y.class = 'hallway'))+ (z) } RETURN r.nodeSymbol AS r ORDER BY r",
+         [["R2"]], True,
+         "every step must reach the hallway R3: only R2->R3"),
+    Case("quantified_relationship_in_count",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, COUNT { (r)-[:ROOM_CONNECTED]->{1,2}() } "
+         "AS n ORDER BY r",
+         [["R1", 3], ["R2", 4], ["R3", 3]], True,
+         "directed trails of one or two steps from each room"),
+    Case("parenthesised_path_where",
+         "MATCH ((a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE a.center.x < b.center.x) "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b ORDER BY a, b",
+         [["R1", "R2"], ["R3", "R2"]], True,
+         "a parenthesised path's WHERE is its MATCH's where there is no selector"),
+    Case("quantified_relationship_where_tests_each_relationship",
+         "MATCH (a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED WHERE r.weight IS NULL]->{1,2}(b) "
+         "RETURN count(*) AS n",
+         [[3]], False,
+         "no relationship has a weight: every directed trail of one or two steps"),
+    Case("group_variable_read_as_a_node",
+         "MATCH (a:Room) ((x)-[:ROOM_CONNECTED]->(y)){1,2} (b) WHERE y.class = 'office' "
+         "RETURN a",
+         None, False,
+         "y is a list outside the quantified path pattern: Neo4j's type error"),
+    Case("quantified_relationship_variable_read_as_one",
+         "MATCH (a:Room)-[r:ROOM_CONNECTED]->{1,2}(b) RETURN type(r) AS t",
+         None, False,
+         "r is a list of relationships: type() of it is Neo4j's type error"),
+    Case("quantified_path_nested",
+         "MATCH (a:Room) ((x)-[:ROOM_CONNECTED]->+(y)){1,2} (b) RETURN b",
+         None, False,
+         "Neo4j: quantified path patterns are not allowed to be nested"),
+    Case("shortest_selector",
+         "MATCH p = SHORTEST 1 (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+"
+         "(b:Room {nodeSymbol: 'R3'}) RETURN length(p) AS n",
+         [[2]], False,
+         "one shortest path for the pair (R1, R3)"),
+    Case("all_shortest_selector",
+         "MATCH p = ALL SHORTEST (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+"
+         "(b:Room {nodeSymbol: 'R3'}) RETURN count(p) AS n",
+         [[4]], False,
+         "R1-R2-R3 over either stored relationship of each connection: four of length 2"),
+    Case("all_shortest_selector_where_filters_after",
+         "MATCH p = ALL SHORTEST (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+"
+         "(b:Room {nodeSymbol: 'R3'}) WHERE length(p) > 2 RETURN count(*) AS n",
+         [[0]], False,
+         "the MATCH's WHERE filters the selected paths (the shortest, of length 2); as a "
+         "filter before the selection it would keep the trails of length 4"),
+    Case("any_shortest_selector_to_other_rooms",
+         "MATCH p = ANY SHORTEST (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+(b:Room) "
+         "WHERE b <> a RETURN b.nodeSymbol AS b, length(p) AS n ORDER BY b",
+         [["R2", 1], ["R3", 2]], True,
+         "one shortest path per pair of end nodes; the pair (R1, R1) filtered out after"),
+    Case("any_shortest_selector_back_to_its_start",
+         "MATCH p = ANY SHORTEST (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+(b:Room) "
+         "RETURN b.nodeSymbol AS b, length(p) AS n ORDER BY b",
+         [["R1", 2], ["R2", 1], ["R3", 2]], True,
+         "(R1, R1) is a pair too: R1-R2-R1 over the other stored relationship (refused: the "
+         "engines find no path from a node to itself)"),
+    Case("shortest_selector_filters_interior_nodes_first",
+         "MATCH p = SHORTEST 1 (a:Room {nodeSymbol: 'R1'}) ((x:Room)-[:ROOM_CONNECTED]-"
+         "(y:Room WHERE y.nodeSymbol <> 'R2'))+ (b:Room {nodeSymbol: 'R3'}) "
+         "RETURN length(p) AS n",
+         [], False,
+         "the pattern's own predicate filters before the selection: every path passes R2"),
+    Case("shortest_selector_interior_test_each_end_meets",
+         "MATCH p = SHORTEST 1 (a:Room {nodeSymbol: 'R1'}) ((x:Room)-[:ROOM_CONNECTED]-"
+         "(y:Room WHERE y.nodeSymbol <> 'R9'))+ (b:Room {nodeSymbol: 'R3'}) "
+         "RETURN length(p) AS n",
+         [[2]], False,
+         "the interior node R2 and the end R3 pass y's test"),
+    Case("all_shortest_paths_avoiding_the_only_way",
+         "MATCH p = allShortestPaths((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-"
+         "(b:Room {nodeSymbol: 'R3'})) WHERE all(n IN nodes(p) WHERE n.nodeSymbol <> 'R2') "
+         "RETURN length(p) AS n",
+         [], False,
+         "the WHERE is part of the search and no path avoids R2 (Kuzu's ALL SHORTEST ignored "
+         "its node filter and gave the four through R2)"),
+    Case("shortest_path_relationship_variable_is_a_list",
+         "MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[r:ROOM_CONNECTED*]-"
+         "(b:Room {nodeSymbol: 'R3'})) RETURN size(r) AS s",
+         [[2]], False,
+         "r is the path's list of relationships (the engines refused SIZE of it)"),
+    Case("two_selective_patterns_in_one_match",
+         "MATCH p = SHORTEST 1 (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+"
+         "(b:Room {nodeSymbol: 'R2'}), q = SHORTEST 1 (b)-[:ROOM_CONNECTED]-+"
+         "(c:Room {nodeSymbol: 'R3'}) RETURN length(p) AS n",
+         None, False,
+         "Neo4j: multiple path patterns cannot be used with a selective path selector"),
 ]
