@@ -1377,3 +1377,16 @@ def test_a_shortest_path_expression_neo4j_rejects_or_the_engines_cannot_hold(
     """The first three are Neo4j's compile errors (lintCypherQuery, CYPHER 5)."""
     with pytest.raises(error, match=message):
         translate(cypher, target)
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+@pytest.mark.parametrize(("cypher", "expected"), [
+    ("MATCH (r:Room) WITH 0 AS x LIMIT 2 RETURN count(*) AS n",
+     "MATCH (r:Room) WITH * LIMIT 2 WITH 0 AS x RETURN"),
+    ("MATCH (r:Room) WITH DISTINCT 0 AS x RETURN x",
+     "WITH 0 AS x, count(*) AS _distinct1 WITH x RETURN"),
+])
+def test_a_with_of_constants_that_cuts_or_is_distinct_is_split(target, cypher, expected):
+    """Both engines ignore the DISTINCT, SKIP and LIMIT of a WITH whose items read no
+    variable (`constant_projections.py`)."""
+    assert expected in translate(cypher, target).query

@@ -31,7 +31,13 @@ from dsgqa.dialect.anchor_maps import move_anchor_maps
 from dsgqa.dialect.call_subqueries import REWRITE as CALL_SUBQUERIES
 from dsgqa.dialect.call_subqueries import inline_call_subqueries
 from dsgqa.dialect.captures import REWRITE as CAPTURES
-from dsgqa.dialect.captures import affected, by_position, mark_shared_sources, walked
+from dsgqa.dialect.captures import (
+    affected,
+    by_position,
+    mark_passed_paths,
+    mark_shared_sources,
+    walked,
+)
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
 from dsgqa.dialect.collect_subqueries import REWRITE as COLLECT_SUBQUERIES
@@ -41,6 +47,8 @@ from dsgqa.dialect.computed_labels import REWRITE as COMPUTED_LABELS
 from dsgqa.dialect.computed_labels import read_computed_labels
 from dsgqa.dialect.computed_nodes import REWRITE as COMPUTED_NODES
 from dsgqa.dialect.computed_nodes import rebind_computed_nodes
+from dsgqa.dialect.constant_projections import REWRITE as CONSTANT_PROJECTIONS
+from dsgqa.dialect.constant_projections import cut_constant_projections
 from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
 from dsgqa.dialect.count_joins import keep_count_joins
 from dsgqa.dialect.cross_types import (
@@ -253,6 +261,11 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 # operators or Neo4j 4's `:A:B`.
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
+# A named path and a WITH after it (`mark_passed_paths`).
+_PATH_PASSED = re.compile(r"=.*\bWITH\b", re.IGNORECASE | re.DOTALL)
+# A WITH (not the first clause) that may be DISTINCT or cut its rows.
+_CUT_WITH = re.compile(r"\S.*\bWITH\b.*\b(?:DISTINCT|SKIP|OFFSET|LIMIT)\b",
+                       re.IGNORECASE | re.DOTALL)
 _DISTINCT_COLLECT = re.compile(r"\bcollect\s*\(\s*DISTINCT\b", re.IGNORECASE)
 _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
 _REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
@@ -555,6 +568,8 @@ class Rewriter:
             self.note(PAIR_TABLES)
         if lambdas > 1:   # two lambdas at least
             mark_shared_sources(root)
+        if _PATH_PASSED.search(self.source):
+            mark_passed_paths(root)
         # Names that may hold NaN, for comparisons and the places Neo4j groups or orders NaN.
         self.nan_names = nan_names(root) if NAN_SOURCES.search(self.source) else None
         if self.nan_names is not None:
@@ -628,6 +643,8 @@ class Rewriter:
             # a subquery from a computed node reads it now (`id(_node1) = id(room)`)
             if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
                 self.note(SUBQUERY_VALUES)
+        if _CUT_WITH.search(self.source) and cut_constant_projections(result, self.names):
+            self.note(CONSTANT_PROJECTIONS)
         if _AGGREGATE_WORD.search(self.source) \
                 and return_grouped_reads_via_with(result, self.names, self.node_names):
             self.note(GROUPED_NODE_READS)

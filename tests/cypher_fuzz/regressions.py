@@ -1203,6 +1203,25 @@ CASES: list[Case] = [
          "toFloatOrNull(true) AS e",
          [[None, None, None, None, None]], False,
          "each ...OrNull conversion is NULL of a type it does not convert (refused before)"),
+    Case("quantifier_over_the_nodes_of_a_path_a_with_passed_on",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2]->(b) WITH p "
+         "WHERE none(n IN nodes(p) WHERE n.nodeSymbol = 'R3') "
+         "RETURN [n IN nodes(p) | n.nodeSymbol] AS ns, "
+         "any(n IN nodes(p) WHERE n.nodeSymbol = 'R2') AS via",
+         [[["R1", "R2", "R1"], True]], False,
+         "R1-R2-R3 passes R3; R1-R2-R1 uses the other stored relationship (both engines gave "
+         "every row one answer of the quantifier: no row)"),
+    Case("with_of_constants_cuts_rows",
+         "MATCH (o:Object) WITH 0 AS x SKIP 1 LIMIT 1 RETURN count(*) AS n",
+         [[1]], False,
+         "three objects, one skipped, one kept (both engines ignored the cut of a WITH whose "
+         "items read no variable: 3)"),
+    Case("with_distinct_of_constants",
+         "MATCH (o:Object) WITH DISTINCT 'x' AS k, 1 AS one RETURN count(*) AS n, sum(one) AS s",
+         [[1, 1]], False, "one distinct row (both engines kept all three)"),
+    Case("with_distinct_of_constants_over_no_row",
+         "MATCH (o:Object {class: 'none'}) WITH DISTINCT 'x' AS k RETURN count(*) AS n",
+         [[0]], False, "no row in, none out"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
