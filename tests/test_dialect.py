@@ -1390,3 +1390,12 @@ def test_a_with_of_constants_that_cuts_or_is_distinct_is_split(target, cypher, e
     """Both engines ignore the DISTINCT, SKIP and LIMIT of a WITH whose items read no
     variable (`constant_projections.py`)."""
     assert expected in translate(cypher, target).query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_order_by_a_written_list_sorts_by_its_elements(target):
+    """Neo4j orders lists element by element (`list_sort_keys.py`)."""
+    query = translate("MATCH (r:Room)-->(m) RETURN r, m ORDER BY ([r.class, m.class]) DESC, m",
+                      target).query
+    assert query.endswith("ORDER BY r.class DESC, m.class DESC, m") or \
+        "ORDER BY r.class DESC, m.class DESC" in query

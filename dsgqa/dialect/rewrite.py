@@ -109,6 +109,8 @@ from dsgqa.dialect.lazy_divisors import REWRITE as LAZY_DIVISORS
 from dsgqa.dialect.lazy_divisors import guard_divisors, mark_lazy_lambdas
 from dsgqa.dialect.list_folds import REWRITE as LIST_FOLDS
 from dsgqa.dialect.list_folds import unfold_list_folds
+from dsgqa.dialect.list_sort_keys import REWRITE as LIST_SORT_KEYS
+from dsgqa.dialect.list_sort_keys import expand_list_sort_keys
 from dsgqa.dialect.map_shapes import MAP_ENTRY, align_maps
 from dsgqa.dialect.map_shapes import REWRITE as MAP_FIELDS
 from dsgqa.dialect.mixed_results import REWRITE as MIXED_RESULTS
@@ -261,6 +263,8 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 # operators or Neo4j 4's `:A:B`.
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
+# An ORDER BY whose key may be a written list.
+_LIST_SORT_KEY = re.compile(r"\bORDER\s+BY\b.*\[", re.IGNORECASE | re.DOTALL)
 # A named path and a WITH after it (`mark_passed_paths`).
 _PATH_PASSED = re.compile(r"=.*\bWITH\b", re.IGNORECASE | re.DOTALL)
 # A WITH (not the first clause) that may be DISTINCT or cut its rows.
@@ -488,6 +492,8 @@ class Rewriter:
             self.note(WITH_WHERE_ALIASES)
         refuse_compile_errors(root, self.source)   # on the query as written
         check_grouping(root, self.source)
+        if _LIST_SORT_KEY.search(self.source) and expand_list_sort_keys(root):
+            self.note(LIST_SORT_KEYS)
         if _FINISH_WORD.search(self.source):
             _refuse_finish(root)
         _name_rows_of_empty_scopes(root, names)

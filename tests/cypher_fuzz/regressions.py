@@ -1222,6 +1222,12 @@ CASES: list[Case] = [
     Case("with_distinct_of_constants_over_no_row",
          "MATCH (o:Object {class: 'none'}) WITH DISTINCT 'x' AS k RETURN count(*) AS n",
          [[0]], False, "no row in, none out"),
+    Case("order_by_a_written_list",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, m.nodeSymbol AS p "
+         "ORDER BY [r.class, m.class] DESC, p",
+         [["R2", "P2"], ["R1", "p1"], ["R1", "P1"]], True,
+         "lists compare element by element, descending: office before kitchen, then R1's "
+         "unknown (p1) before its floor (P1); the engines refused a list as a sort key"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
