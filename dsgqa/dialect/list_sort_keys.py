@@ -9,6 +9,17 @@ ascending as for any key:
 
     ORDER BY [r.class, m.nodeSymbol] DESC  ->  ORDER BY r.class DESC, m.nodeSymbol DESC
 
+A key naming a written list the projection aliases (`RETURN [r.class, m.class] AS pair,
+count(*) AS n ORDER BY n DESC, pair`) is sorted the same way: by the elements themselves where
+the projection neither aggregates nor is DISTINCT (its ORDER BY sees the rows before it; not
+where an alias of the projection renames a variable an element reads), else by hidden items
+the projection adds for them (grouping by an element beside the list keeps the groups, and
+DISTINCT the rows), which a RETURN then leaves out:
+
+    RETURN [r.class, m.class] AS pair, count(*) AS n ORDER BY n DESC, pair
+ -> WITH [r.class, m.class] AS pair, count(*) AS n, r.class AS _key1, m.class AS _key2
+    ORDER BY n DESC, _key1, _key2 SKIP 0 RETURN pair, n
+
 A list or map element stays a list or map key (which the engines refuse as before).
 """
 
@@ -16,7 +27,19 @@ from __future__ import annotations
 
 from lark import Tree
 
-from dsgqa.dialect.trees import clone, tree
+from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.order_barrier import groups
+from dsgqa.dialect.trees import (
+    child_of,
+    clone,
+    item_name,
+    name,
+    reads,
+    skip_after_lone_order,
+    tree,
+    var,
+)
+from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "ORDER BY a written list->its elements"
 
@@ -29,23 +52,77 @@ def _written_list(key: object) -> Tree | None:
         else None
 
 
-def expand_list_sort_keys(root: Tree) -> bool:
-    """Replace each ORDER BY key that is a written list by its elements; True when one was."""
+def _aliased_lists(projection: Tree) -> dict[str, Tree]:
+    """The written lists a projection names (alias -> list literal)."""
+    items = child_of(projection, "proj_items")
+    return {item_name(item): written for item in items.children
+            if isinstance(item, Tree) and len(item.children) == 2
+            and (written := _written_list(item.children[0])) is not None}
+
+
+def _renamed(projection: Tree) -> set[str]:
+    """The aliases of a projection that name something other than the variable of that name."""
+    items = child_of(projection, "proj_items")
+    return {item_name(item) for item in items.children
+            if isinstance(item, Tree) and len(item.children) == 2
+            and not (item.children[0].data == "var"
+                     and plain_name(item.children[0].children[0]) == item_name(item))}
+
+
+def _sort_elements(elements: list[Tree], item: Tree) -> list[Tree]:
+    return [tree("sort_item", element, *(clone(c) for c in item.children[1:]))
+            for element in elements]
+
+
+def expand_list_sort_keys(root: Tree, names: FreshNames) -> bool:
+    """Replace each ORDER BY key that is, or names, a written list by its elements (module
+    docstring); True when one was."""
     changed = False
-    for order in root.iter_subtrees():
-        if order.data != "order":
+    for part in list(root.iter_subtrees()):
+        if part.data != "single_query":
             continue
-        keys: list[Tree] = []
-        for item in order.children:
-            if not isinstance(item, Tree) or item.data != "sort_item":
-                keys.append(item)
-                continue
-            written = _written_list(item.children[0])
-            if written is None:
-                keys.append(item)
-                continue
-            keys += [tree("sort_item", element, *(clone(c) for c in item.children[1:]))
-                     for element in written.children]
-            changed = True
-        order.children = keys
+        for clause in list(part.children):
+            if isinstance(clause, Tree) and clause.data in ("with_clause", "return_clause") \
+                    and child_of(clause.children[0], "order") is not None:
+                changed |= _expand(part, clause, names)
     return changed
+
+
+def _expand(part: Tree, clause: Tree, names: FreshNames) -> bool:
+    """Expand the list keys of one projection's ORDER BY; whether it did."""
+    projection = clause.children[0]
+    order = child_of(projection, "order")
+    items = child_of(projection, "proj_items")
+    named = all(isinstance(i, Tree) and item_name(i) is not None for i in items.children)
+    aliased = _aliased_lists(projection)
+    hidden: list[Tree] = []
+    keys: list[object] = []
+    for item in order.children:
+        written = _written_list(item.children[0])
+        alias = plain_name(item.children[0].children[0]) \
+            if item.children[0].data == "var" else None
+        if written is not None:
+            keys += _sort_elements(written.children, item)
+        elif alias in aliased and not groups(projection) and not any(
+                reads(element) & _renamed(projection) for element in aliased[alias].children):
+            keys += _sort_elements([clone(e) for e in aliased[alias].children], item)
+        elif alias in aliased and groups(projection) and named:
+            fresh = [names.fresh("_key") for _ in aliased[alias].children]
+            hidden += [tree("proj_item", clone(e), name(k))
+                       for e, k in zip(aliased[alias].children, fresh, strict=True)]
+            keys += _sort_elements([var(k) for k in fresh], item)
+        else:
+            keys.append(item)
+    if len(keys) == len(order.children) and not hidden:
+        return False
+    order.children = keys
+    if hidden:
+        shown = [tree("proj_item", var(item_name(item))) for item in items.children]
+        items.children.extend(hidden)
+        if clause.data == "return_clause":   # the hidden columns are not the query's
+            clause.data = "with_clause"
+            skip_after_lone_order(projection)
+            at = part.children.index(clause) + 1
+            part.children.insert(at, tree("return_clause", tree("projection",
+                                                                 tree("proj_items", *shown))))
+    return True

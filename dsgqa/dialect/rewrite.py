@@ -264,7 +264,8 @@ from dsgqa.scene_graph import EDGE_TYPES, LABELS
 _CASE_WORD = re.compile(r"\bcase\b", re.IGNORECASE)
 _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
 # An ORDER BY whose key may be a written list.
-_LIST_SORT_KEY = re.compile(r"\bORDER\s+BY\b.*\[", re.IGNORECASE | re.DOTALL)
+_LIST_SORT_KEY = re.compile(r"\[.*\bORDER\s+BY\b|\bORDER\s+BY\b.*\[",
+                            re.IGNORECASE | re.DOTALL)
 # A named path and a WITH after it (`mark_passed_paths`).
 _PATH_PASSED = re.compile(r"=.*\bWITH\b", re.IGNORECASE | re.DOTALL)
 # A WITH (not the first clause) that may be DISTINCT or cut its rows.
@@ -492,7 +493,7 @@ class Rewriter:
             self.note(WITH_WHERE_ALIASES)
         refuse_compile_errors(root, self.source)   # on the query as written
         check_grouping(root, self.source)
-        if _LIST_SORT_KEY.search(self.source) and expand_list_sort_keys(root):
+        if _LIST_SORT_KEY.search(self.source) and expand_list_sort_keys(root, names):
             self.note(LIST_SORT_KEYS)
         if _FINISH_WORD.search(self.source):
             _refuse_finish(root)

@@ -1228,6 +1228,15 @@ CASES: list[Case] = [
          [["R2", "P2"], ["R1", "p1"], ["R1", "P1"]], True,
          "lists compare element by element, descending: office before kitchen, then R1's "
          "unknown (p1) before its floor (P1); the engines refused a list as a sort key"),
+    Case("order_by_an_aliased_list_beside_an_aggregate",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN [r.class, m.class] AS pair, count(*) AS n "
+         "ORDER BY pair DESC",
+         [[["office", "floor"], 1], [["kitchen", "unknown"], 1], [["kitchen", "floor"], 1]],
+         True, "the lists compared element by element (refused before)"),
+    Case("order_by_an_aliased_list_of_distinct_rows",
+         "MATCH (b:Building)-[:CONTAINS]->(r:Room)-[:CONTAINS]->(m) "
+         "RETURN DISTINCT [b.nodeSymbol, r.class] AS pair ORDER BY pair",
+         [[["B1", "kitchen"]], [["B1", "office"]]], True, "R1 twice (P1, p1), R2 once"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
