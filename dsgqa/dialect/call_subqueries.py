@@ -73,11 +73,11 @@ from dsgqa.dialect.trees import (
     is_optional,
     item_name,
     name,
+    name_elements,
     null_when_null,
     own_node,
     projected_names,
     reads,
-    rel_detail,
     scope_after,
     shape,
     splice_clauses,
@@ -213,25 +213,6 @@ def _as_with(ret: Tree, carried: list[str], keep_order: bool) -> Tree:
     return tree("with_clause", projection)
 
 
-def _name_elements(match: Tree, names: FreshNames) -> None:
-    """Name every anonymous node and relationship of an outer MATCH, so that grouping by the
-    variables in scope keeps each of its rows."""
-    for node in match.iter_subtrees_topdown():
-        if node.data == "node_pattern" and not (
-                node.children and isinstance(node.children[0], Tree)
-                and node.children[0].data == "name"):
-            node.children.insert(0, name(names.fresh("_outer")))
-    pattern_list = child_of(match, "pattern_list")
-    for _left, rel, _right, parts in hops(pattern_list):
-        if "name" in parts:
-            continue
-        detail = rel_detail(rel)
-        if detail is None:   # `-->`: the emitter prints the brackets from the rel kind
-            rel.children.append(tree("rel_detail", name(names.fresh("_outer"))))
-        else:
-            detail.children.insert(0, name(names.fresh("_outer")))
-
-
 def _body(subquery: Tree, part: Tree, outer: list[str],
           names: FreshNames) -> tuple[set[str], list[Tree], Tree]:
     """One part of the subquery: the names it imports, its clauses before the RETURN, and the
@@ -317,7 +298,7 @@ def _distinct_outer(before: list[Tree], names: FreshNames, later_star: bool) -> 
         if later_star:
             raise _refuse("aggregating per outer row before a projection of *")
         for match in matches:
-            _name_elements(match, names)
+            name_elements(match, names, "_outer")
     return scope_after(before)
 
 

@@ -37,14 +37,12 @@ from dsgqa.dialect.trees import (
     tree,
     var,
 )
-from dsgqa.dialect.types import ctype
+from dsgqa.dialect.types import ALWAYS_SET, ctype
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "collect(DISTINCT list or map)->NULL-free keys"
 # Where the pass has work: a collect(DISTINCT ..) of a written list or map.
 WRITTEN_DISTINCT = re.compile(r"\bcollect\s*\(\s*DISTINCT\s*[\[{]", re.IGNORECASE)
-# Heracles' layout as loaded here (docs/graph_layout.md): set on every node, never NULL.
-_ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
 
 
 def _never_null(value: object) -> bool:
@@ -57,7 +55,7 @@ def _never_null(value: object) -> bool:
         return getattr(value, "nullable", True) is False
     if value.data == "prop" and isinstance(value.children[0], Tree) \
             and value.children[0].data == "var":
-        return plain_name(value.children[1]) in _ALWAYS_SET and _never_null(value.children[0])
+        return plain_name(value.children[1]) in ALWAYS_SET and _never_null(value.children[0])
     return False
 
 

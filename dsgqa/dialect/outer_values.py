@@ -56,7 +56,7 @@ from dsgqa.dialect.trees import (
     tree,
     var,
 )
-from dsgqa.dialect.types import POINT_FIELDS, POINT_PROPERTIES, ctype
+from dsgqa.dialect.types import ALWAYS_SET, POINT_FIELDS, POINT_PROPERTIES, ctype
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "outer value of a correlated part->one-element list"
@@ -66,8 +66,6 @@ _FIXED = frozenset({"subquery", "pattern_predicate", "anon_node", "empty_node", 
 # Trees that are pieces of an expression, not a value of their own.
 _NOT_VALUES = frozenset({"where", "lambda_", "where_arg", "pipe_arg", "cast_arg", "case_when",
                          "map_entry", "sort_item", "proj_item", "name"})
-# Heracles' layout as loaded here (docs/graph_layout.md): set on every node, never NULL.
-_ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
 
 
 def _free(node: object) -> set[str] | None:
@@ -111,7 +109,7 @@ def _never_null(read: Tree, present: dict[str, bool]) -> bool:
         return False
     base, key = read.children[0], plain_name(read.children[1])
     if base.data == "var":
-        return key in _ALWAYS_SET and present.get(plain_name(base.children[0])) is True
+        return key in ALWAYS_SET and present.get(plain_name(base.children[0])) is True
     return key in POINT_FIELDS and base.data == "prop" \
         and plain_name(base.children[1]) == "center" and _never_null(base, present)
 

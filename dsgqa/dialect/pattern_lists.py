@@ -49,11 +49,10 @@ from dsgqa.dialect.trees import (
     var,
     window,
 )
-from dsgqa.dialect.types import POINT_FIELDS, UNKNOWN
+from dsgqa.dialect.types import ALWAYS_SET, POINT_FIELDS, UNKNOWN
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "pattern comprehension->OPTIONAL MATCH + collect"
-_ALWAYS_SET = frozenset({"nodeSymbol", "class", "name", "center"})
 
 
 def _comprehensions(node: object, found: list[tuple[Tree, int]]) -> None:
@@ -84,7 +83,7 @@ def _never_null(mapping: object, pattern_nodes: set[str], pattern_rels: set[str]
         return plain_name(mapping.children[0]) in pattern_nodes
     if mapping.data == "prop" and mapping.children[0].data == "var":
         return plain_name(mapping.children[0].children[0]) in pattern_nodes \
-            and plain_name(mapping.children[1]) in _ALWAYS_SET
+            and plain_name(mapping.children[1]) in ALWAYS_SET
     if mapping.data == "prop" and _never_null(mapping.children[0], pattern_nodes, set()) \
             and plain_name(mapping.children[0].children[1]) == "center":
         return plain_name(mapping.children[1]) in POINT_FIELDS   # `m.center.z`

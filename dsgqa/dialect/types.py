@@ -69,6 +69,8 @@ NODE_KEYS: tuple[str, ...] = ("nodeSymbol", "class", "name", "center")
 OBJECT_KEYS: tuple[str, ...] = (*NODE_KEYS, "bbox_center", "bbox_dim")
 # Every key a node of the layout may have (an object's are a superset of the others').
 LAYOUT_KEYS = frozenset(OBJECT_KEYS)
+# The keys set on every node, never NULL (docs/graph_layout.md).
+ALWAYS_SET = frozenset(NODE_KEYS)
 
 
 def layout_keys(labels: frozenset[str] | None) -> tuple[str, ...] | None:
