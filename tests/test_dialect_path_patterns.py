@@ -220,8 +220,8 @@ def test_a_group_variable_is_the_list_of_the_path_nodes() -> None:
     query = _translated(cypher)
     assert query.startswith("MATCH _path1 = (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* "
                             "TRAIL 1..3]->(b:Room) WHERE ")
-    assert "all(_v1 IN list_slice(nodes(_path1), 1," in query   # x: nodes(p)[..-1]
-    assert "all(_v2 IN list_slice(nodes(_path1), 2," in query   # y: nodes(p)[1..]
+    assert "all(_i1 IN range(0, size(rels(_path1)) - 1)" in query   # x: nodes(p)[..-1]
+    assert "all(_i2 IN range(1, size(rels(_path1)))" in query   # y: nodes(p)[1..]
     assert "min(size(CASE WHEN nodes(_path1) IS NULL" in query
 
 

@@ -135,9 +135,8 @@ def test_a_comprehension_rebinding_a_variable_of_a_projected_expression_is_refus
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize(("query", "expected"), [
-    ("MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) "
-     "RETURN [r IN relationships(p) | type(r)] AS t",
-     "list_transform(rels(p), _each1 -> label(_each1)) AS t"),
+    ("MATCH p = (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room) RETURN [r IN [1, 2] | r * 2] AS t",
+     "list_transform([1, 2], _each1 -> _each1 * 2) AS t"),
     ("MATCH (x:Room) RETURN [x IN [1, 2] | x * 2] AS k, x.nodeSymbol AS s",
      "list_transform([1, 2], _each1 -> _each1 * 2) AS k, x.nodeSymbol AS s"),
     # the list a comprehension runs over, and reduce's initial value, read the outer name

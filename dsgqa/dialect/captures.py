@@ -105,46 +105,16 @@ def mark_shared_sources(root: Tree) -> None:
             source.shared = True  # type: ignore[attr-defined]
 
 
-def mark_passed_paths(root: Tree) -> None:
-    """Mark each read of a path variable after a WITH passed it on (`passed_path`), in each
-    single query: `affected` walks a lambda over its nodes or relationships by position."""
-    for part in root.iter_subtrees():
-        if part.data != "single_query":
-            continue
-        paths: set[str] = set()
-        passed: set[str] = set()
-        for clause in part.children:
-            if not isinstance(clause, Tree):
-                continue
-            reading = passed | (_carried(clause, paths | passed)
-                                if clause.data == "with_clause" else set())
-            for node in clause.iter_subtrees():   # a WITH's WHERE reads what it passes on
-                if node.data == "var" and plain_name(node.children[0]) in reading:
-                    node.passed_path = True  # type: ignore[attr-defined]
-            if clause.data == "match":
-                patterns = next(c for c in clause.children
-                                if isinstance(c, Tree) and c.data == "pattern_list")
-                named = {plain_name(p.children[0]) for p in patterns.children
-                         if len(p.children) > 1 and isinstance(p.children[0], Tree)
-                         and p.children[0].data == "name"}
-                paths |= named
-                passed -= named
-            elif clause.data == "with_clause":
-                passed, paths = _carried(clause, paths | passed), set()
-
-
-def _carried(clause: Tree, held: set[str]) -> set[str]:
-    """The names a WITH passes the paths `held` on under."""
-    items = next(c for c in clause.children[0].children
-                 if isinstance(c, Tree) and c.data == "proj_items")
-    carried = set()
-    for item in items.children:
-        if isinstance(item, Token):   # WITH *
-            carried |= held
-        elif item.children[0].data == "var" and plain_name(item.children[0].children[0]) in held:
-            carried.add(plain_name(item.children[-1]) if len(item.children) > 1
-                        else plain_name(item.children[0].children[0]))
-    return carried
+def mark_shortest_paths(root: Tree) -> None:
+    """Mark each read of a path a `shortestPath()` / `allShortestPaths()` binds (`shortest`),
+    which `affected` leaves to the engines' own walk."""
+    bound = {plain_name(pattern.children[0]) for pattern in root.iter_subtrees()
+             if pattern.data == "pattern" and len(pattern.children) > 1
+             and isinstance(pattern.children[-1], Tree)
+             and pattern.children[-1].data == "path_function"}
+    for node in root.iter_subtrees():
+        if node.data == "var" and plain_name(node.children[0]) in bound:
+            node.shortest = True  # type: ignore[attr-defined]
 
 
 def _packs_element(bodies: list[object], bound: str) -> bool:
@@ -211,13 +181,22 @@ def affected(bound: str, source: object, bodies: list[object], written: bool = F
         return True
     if isinstance(source, Tree) and ctype(source) in _STRUCT_LISTS \
             and source.data not in ("list_literal", "slice") and any(
-                sub.data == "var" and (ctype(sub) in _STRUCT_LISTS
-                                       or getattr(sub, "passed_path", False))
+                sub.data == "var" and ctype(sub) in _STRUCT_LISTS
                 for sub in source.iter_subtrees_topdown()):
         # a function of such a variable, whatever the body reads: `[x IN reverse(xs) |
-        # x.nodeSymbol]` read another row's node on Ladybug after a WITH that walked xs; of a
-        # path a WITH passed on: `none(n IN nodes(p) WHERE n.nodeSymbol = 'R3')` after `WITH p`
-        # gave every row of a variable-length path one answer (both engines; right before it)
+        # x.nodeSymbol]` read another row's node on Ladybug after a WITH that walked xs
+        return True
+    if isinstance(source, Tree) and ctype(source) in _STRUCT_LISTS and source.data != \
+            "list_literal" and any(sub.data == "var" and ctype(sub) == "path"
+                                   and not getattr(sub, "shortest", False)
+                                   for sub in source.iter_subtrees_topdown()):
+        # the nodes or relationships of a path (a slice of them too), whatever the body
+        # reads: `all(n IN nodes(p) WHERE n.class = 'floor')` in the MATCH's WHERE kept 558
+        # of 769 four-hop paths on Ladybug once the start expanded to about a thousand paths
+        # (Kuzu crashed), and after `WITH p` `none(n IN nodes(p) WHERE ..)` gave every row
+        # of a variable-length path one answer (both engines). Not a shortest path's: one path
+        # per pair of ends, whose none()/all() in its WHERE `path_filter.py` makes the
+        # search's own filter
         return True
     if _packs_element(bodies, bound):
         return True

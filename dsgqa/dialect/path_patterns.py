@@ -578,10 +578,17 @@ class _Lowering:
         if not tests:
             return
         for side, test in group.node_tests:
-            bound = self.names.fresh("_v")
+            # by position (the left nodes are the path's 0 .. length - 1, the right ones 1 ..
+            # length): a lambda over the nodes of a path lost paths once a start expanded to
+            # about a thousand of them (`captures.py`), and a walk over a slice would compute
+            # the slice again for each node
+            at = self.names.fresh("_i")
             own = getattr(group, side)
-            self.conditions.append(_every(bound, _clone(lists[side]),   # type: ignore[arg-type]
-                                          _substituted(test, {own: var(bound)})))
+            low, high = (int_lit(0), _plus(call("length", var(path)), -1)) if side == "left" \
+                else (int_lit(1), call("length", var(path)))
+            node = tree("index", call("nodes", var(path)), var(at))
+            self.conditions.append(_every(at, call("range", low, high),
+                                          _substituted(test, {own: node})))
         for test in group.rel_tests:
             bound = self.names.fresh("_e")
             self.conditions.append(_every(bound, var(group.rel_name),   # type: ignore[arg-type]

@@ -34,8 +34,8 @@ from dsgqa.dialect.captures import REWRITE as CAPTURES
 from dsgqa.dialect.captures import (
     affected,
     by_position,
-    mark_passed_paths,
     mark_shared_sources,
+    mark_shortest_paths,
     walked,
 )
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
@@ -266,8 +266,6 @@ _IN_WORD = re.compile(r"\bin\b", re.IGNORECASE)
 # An ORDER BY whose key may be a written list.
 _LIST_SORT_KEY = re.compile(r"\[.*\bORDER\s+BY\b|\bORDER\s+BY\b.*\[",
                             re.IGNORECASE | re.DOTALL)
-# A named path and a WITH after it (`mark_passed_paths`).
-_PATH_PASSED = re.compile(r"=.*\bWITH\b", re.IGNORECASE | re.DOTALL)
 # A WITH (not the first clause) that may be DISTINCT or cut its rows.
 _CUT_WITH = re.compile(r"\S.*\bWITH\b.*\b(?:DISTINCT|SKIP|OFFSET|LIMIT)\b",
                        re.IGNORECASE | re.DOTALL)
@@ -575,8 +573,8 @@ class Rewriter:
             self.note(PAIR_TABLES)
         if lambdas > 1:   # two lambdas at least
             mark_shared_sources(root)
-        if _PATH_PASSED.search(self.source):
-            mark_passed_paths(root)
+        if shortest:
+            mark_shortest_paths(root)
         # Names that may hold NaN, for comparisons and the places Neo4j groups or orders NaN.
         self.nan_names = nan_names(root) if NAN_SOURCES.search(self.source) else None
         if self.nan_names is not None:

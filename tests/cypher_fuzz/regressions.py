@@ -1237,6 +1237,14 @@ CASES: list[Case] = [
          "MATCH (b:Building)-[:CONTAINS]->(r:Room)-[:CONTAINS]->(m) "
          "RETURN DISTINCT [b.nodeSymbol, r.class] AS pair ORDER BY pair",
          [[["B1", "kitchen"]], [["B1", "office"]]], True, "R1 twice (P1, p1), R2 once"),
+    Case("quantifier_over_the_nodes_of_a_path_in_its_match",
+         "MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*2]-(b) "
+         "WHERE size([n IN nodes(p) WHERE n.class = 'office']) = 1 "
+         "RETURN b.nodeSymbol AS b, count(*) AS n ORDER BY b",
+         [["R1", 2], ["R3", 4]], True,
+         "each connection is stored both ways: R1-R2-R1 twice (one relationship each way), "
+         "R1-R2-R3 four times, each through the office once (Ladybug lost paths of this form "
+         "once a start expanded to about a thousand)"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
