@@ -1174,6 +1174,9 @@ def test_a_return_the_engines_bind_stays_a_return(target, cypher):
     "MATCH (r:Room) WITH r, {s: r.nodeSymbol, b: r.bbox_dim} AS m RETURN collect(DISTINCT m)",
     "MATCH p = (a:Room)-[:ROOM_CONNECTED*1..2]->(b:Room) "
     "RETURN collect(DISTINCT [n IN nodes(p) | n.bbox_dim]) AS c",
+    # a written map holding a list that may hold NULL
+    "MATCH (p:Place) OPTIONAL MATCH (p)-[:CONTAINS]->(o:Object) "
+    "RETURN size(collect(DISTINCT {xy: [o.center.x, o.center.y]})) AS n",
 ])
 def test_collect_distinct_of_a_list_or_map_that_may_hold_null_is_refused(target, cypher):
     """The engines' list_distinct keeps every copy of a list or struct holding a NULL
@@ -1398,3 +1401,13 @@ def test_order_by_a_written_list_sorts_by_its_elements(target):
     query = translate("MATCH (r:Room)-->(m) RETURN r, m ORDER BY ([r.class, m.class]) DESC, m",
                       target).query
     assert "ORDER BY r.class DESC, m.class DESC" in query
+
+
+@pytest.mark.parametrize("target", ["kuzu", "ladybug"])
+def test_a_shortest_path_expression_in_a_comprehension_is_refused(target):
+    """Its end may be the comprehension's own variable (`shortest_expressions.py`)."""
+    with pytest.raises(DialectError, match="from its own variable"):
+        translate("MATCH (a:Room {nodeSymbol: 'R1'}), (b:Room) WHERE b <> a "
+                  "WITH a, collect(b) AS bs "
+                  "RETURN [m IN bs | length(shortestPath((a)-[:ROOM_CONNECTED*]-(m)))] AS ls",
+                  target)

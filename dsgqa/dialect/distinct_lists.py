@@ -41,6 +41,8 @@ from dsgqa.dialect.types import ALWAYS_SET, ctype
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "collect(DISTINCT list or map)->NULL-free keys"
+_REFUSAL = ("collect(DISTINCT x) of a list or map that may hold NULL (the engines keep every "
+            "copy of one)")
 # Where the pass has work: a collect(DISTINCT ..) of a written list or map.
 WRITTEN_DISTINCT = re.compile(r"\bcollect\s*\(\s*DISTINCT\s*[\[{]", re.IGNORECASE)
 
@@ -93,6 +95,9 @@ def _keyed(written: Tree, names: FreshNames) -> Tree | None:
         else [entry.children[1] for entry in written.children]
     if all(_never_null(value) for value in values):
         return None
+    if any((ctype(value) == "map" or ctype(value).startswith("list<"))
+           and not null_free_value(value) for value in values):   # a NULL one level down
+        raise DialectError(_REFUSAL)
     key, fields, reads = names.fresh("_k"), [], []
     for i, value in enumerate(values):
         field = f"_v{i}"
@@ -148,5 +153,4 @@ def refuse_null_holding_distincts(root: Tree) -> None:
         if (value_type == "map" or value_type.startswith("list<")) \
                 and not getattr(argument, "null_free_key", False) \
                 and not _holds_no_null(argument):
-            raise DialectError("collect(DISTINCT x) of a list or map that may hold NULL (the "
-                               "engines keep every copy of one)")
+            raise DialectError(_REFUSAL)

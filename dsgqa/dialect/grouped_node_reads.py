@@ -20,7 +20,15 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
-from dsgqa.dialect.trees import child_of, name, skip_after_lone_order, tree, var
+from dsgqa.dialect.trees import (
+    child_of,
+    clone,
+    item_name_node,
+    name,
+    skip_after_lone_order,
+    tree,
+    var,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "RETURN reading a grouped node's property beside an aggregate->WITH"
@@ -50,11 +58,9 @@ def _split(clause: Tree, names: FreshNames) -> Tree:
     items = child_of(projection, "proj_items")
     returned = []
     for item in items.children:
-        if len(item.children) == 2:
-            alias = plain_name(item.children[1])
-            returned.append(tree("proj_item", var(alias)))
-        elif item.children[0].data == "var":
-            returned.append(tree("proj_item", var(item.children[0].children[0])))
+        if len(item.children) == 2 or item.children[0].data == "var":
+            # the name node as written: a backquoted alias read as text is an expression
+            returned.append(tree("proj_item", var(clone(item_name_node(item)))))
         else:
             column = getattr(item, "original_text", None) or Emitter().emit(item.children[0])
             alias = names.fresh("_column")

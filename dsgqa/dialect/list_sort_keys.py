@@ -33,6 +33,7 @@ from dsgqa.dialect.trees import (
     child_of,
     clone,
     item_name,
+    item_name_node,
     name,
     reads,
     skip_after_lone_order,
@@ -117,7 +118,7 @@ def _expand(part: Tree, clause: Tree, names: FreshNames) -> bool:
         return False
     order.children = keys
     if hidden:
-        shown = [tree("proj_item", var(item_name(item))) for item in items.children]
+        shown = [tree("proj_item", var(clone(item_name_node(item)))) for item in items.children]
         items.children.extend(hidden)
         if clause.data == "return_clause":   # the hidden columns are not the query's
             clause.data = "with_clause"

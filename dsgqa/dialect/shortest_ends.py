@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 from lark import Token, Tree
 
-from dsgqa.dialect.emit import plain_name
+from dsgqa.dialect.emit import plain_name, unquote_string
 from dsgqa.dialect.errors import CypherSyntaxError, DialectError
 from dsgqa.dialect.trees import (
     all_of,
@@ -146,11 +146,25 @@ def _end_name(node_pattern: Tree) -> str | None:
     return plain_name(first) if isinstance(first, Tree) and first.data == "name" else None
 
 
-def _facts(match: Tree, end: Tree) -> tuple[frozenset[str] | None, dict[str, str]]:
+def _literal_value(value: Tree) -> tuple[str, object] | None:
+    """A string or integer literal's value (`'R1'` and `"R1"` are one value, so are `16` and
+    `0x10`), or None for another expression."""
+    text = str(value.children[0])
+    if value.data == "str_lit":
+        return ("str", unquote_string(text))
+    if value.data == "int_lit":
+        try:
+            return ("int", int(text.replace("_", ""), 0))
+        except ValueError:
+            return None
+    return None
+
+
+def _facts(match: Tree, end: Tree) -> tuple[frozenset[str] | None, dict[str, object]]:
     """The labels and literal property values the MATCH's node patterns give an end (the
     end's own pattern, and every other of its variable)."""
     labels: frozenset[str] | None = None
-    values: dict[str, str] = {}
+    values: dict[str, object] = {}
     name = _end_name(end)
     for node in child_of(match, "pattern_list").iter_subtrees():
         if node.data != "node_pattern" or (node is not end and (
@@ -162,8 +176,9 @@ def _facts(match: Tree, end: Tree) -> tuple[frozenset[str] | None, dict[str, str
         props = child_of(node, "map_literal")
         for entry in props.children if props is not None else ():
             value = entry.children[1]
-            if isinstance(value, Tree) and value.data in ("str_lit", "int_lit"):
-                values[plain_name(entry.children[0])] = str(value.children[0])
+            literal = _literal_value(value) if isinstance(value, Tree) else None
+            if literal is not None:
+                values[plain_name(entry.children[0])] = literal
     return labels, values
 
 

@@ -43,6 +43,7 @@ from dsgqa.dialect.order_barrier import groups
 from dsgqa.dialect.shortest_ends import SAME_ENDS, from_zero
 from dsgqa.dialect.trees import (
     BINDERS,
+    binds,
     call,
     child_of,
     clone,
@@ -99,9 +100,20 @@ def _find(node: Tree, strict: bool, found: list[tuple[Tree, Tree, bool]],
     if parent is not None and (_shortest_call(node) is not None or _counted(node)):
         found.append((parent, node, strict))
         return
+    if node.data in BINDERS and any(
+            _shortest_call(sub) is not None and _end_names(sub) & binds(node)
+            for sub in node.iter_subtrees()):
+        # an end is the comprehension's own variable, bound per element
+        raise DialectError("shortestPath() / allShortestPaths() as an expression inside a "
+                           "comprehension, quantifier or reduce(), from its own variable")
     for at, child in enumerate(node.children):
         if isinstance(child, Tree):
             _find(child, strict and _strict_child(node, at), found, node)
+
+
+def _end_names(call: Tree) -> set[str]:
+    """The variables a shortest-path expression's pattern names."""
+    return {plain_name(sub.children[0]) for sub in call.iter_subtrees() if sub.data == "var"}
 
 
 def _expressions(clause: Tree) -> list[tuple[Tree, Tree, bool]]:

@@ -1245,6 +1245,21 @@ CASES: list[Case] = [
          "each connection is stored both ways: R1-R2-R1 twice (one relationship each way), "
          "R1-R2-R3 four times, each through the office once (Ladybug lost paths of this form "
          "once a start expanded to about a thousand)"),
+    Case("selector_ends_equal_in_another_quote",
+         "MATCH p = ANY SHORTEST (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]-+"
+         "(b:Room {nodeSymbol: \"R1\"}) RETURN length(p) AS l",
+         [[2]], False,
+         "'R1' and \"R1\" are one value: the ends may be one node, whose shortest trail back "
+         "is R1-R2-R1 (refused; the quoted texts were compared and no row came back)"),
+    Case("grouped_node_read_beside_an_unnamed_aggregate_column",
+         "MATCH (r:Room)-[:CONTAINS]->(m) RETURN r.nodeSymbol AS s, r, "
+         "count(*) + size(r.nodeSymbol) ORDER BY count(*) + size(r.nodeSymbol) DESC, s",
+         [["R1", {"_label": "Room", "nodeSymbol": "R1", "class": "kitchen", "name": "",
+                  "center": {"x": 0.0, "y": 0.0, "z": 0.0}}, 4],
+          ["R2", {"_label": "Room", "nodeSymbol": "R2", "class": "office", "name": "",
+                  "center": {"x": 10.0, "y": 0.0, "z": 0.0}}, 3]], True,
+         "the column named by its text is read back by that name (its text, read as an "
+         "expression, counted again: 3 for R1)"),
     Case("text_to_float_reads_java_hexadecimal_literals",
          "RETURN toFloat('0x1p3') AS a, toFloat(' -0X.8P1d ') AS b, toFloat('0x1.8') AS c, "
          "toFloatOrNull('0x1p') AS d, toFloat('0x1.fffffffffffff8p1023') AS e",
