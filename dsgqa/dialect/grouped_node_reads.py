@@ -37,8 +37,8 @@ REWRITE = "RETURN reading a grouped node's property beside an aggregate->WITH"
 def _grouped_nodes(items: Tree, nodes: set[str]) -> set[str]:
     """The node variables projected on their own, as grouping keys."""
     return {plain_name(item.children[0].children[0]) for item in items.children
-            if isinstance(item, Tree) and not has_aggregate(item)
-            and item.children[0].data == "var"} & nodes
+            if isinstance(item, Tree) and item.children[0].data == "var"
+            and plain_name(item.children[0].children[0]) in nodes}
 
 
 def _reads_property_of(node: object, grouped: set[str]) -> bool:
