@@ -146,25 +146,20 @@ def _end_name(node_pattern: Tree) -> str | None:
     return plain_name(first) if isinstance(first, Tree) and first.data == "name" else None
 
 
-def _literal_value(value: Tree) -> tuple[str, object] | None:
-    """A string or integer literal's value (`'R1'` and `"R1"` are one value, so are `16` and
-    `0x10`), or None for another expression."""
-    text = str(value.children[0])
-    if value.data == "str_lit":
-        return ("str", unquote_string(text))
-    if value.data == "int_lit":
-        try:
-            return ("int", int(text.replace("_", ""), 0))
-        except ValueError:
-            return None
+def _literal_value(value: Tree) -> tuple[str, str] | None:
+    """A string or integer literal's value (`'R1'` and `"R1"` are one value; the parser writes
+    every integer in decimal), or None for another expression."""
+    if value.data in ("str_lit", "int_lit"):
+        text = str(value.children[0])
+        return (value.data, unquote_string(text) if value.data == "str_lit" else text)
     return None
 
 
-def _facts(match: Tree, end: Tree) -> tuple[frozenset[str] | None, dict[str, object]]:
+def _facts(match: Tree, end: Tree) -> tuple[frozenset[str] | None, dict[str, tuple[str, str]]]:
     """The labels and literal property values the MATCH's node patterns give an end (the
     end's own pattern, and every other of its variable)."""
     labels: frozenset[str] | None = None
-    values: dict[str, object] = {}
+    values: dict[str, tuple[str, str]] = {}
     name = _end_name(end)
     for node in child_of(match, "pattern_list").iter_subtrees():
         if node.data != "node_pattern" or (node is not end and (
