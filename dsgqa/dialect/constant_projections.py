@@ -18,7 +18,15 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, clone, item_name, item_name_node, name, reads, tree, var
+from dsgqa.dialect.trees import (
+    child_of,
+    item_name,
+    name,
+    read_back,
+    reads,
+    tree,
+    var,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "WITH of constants with DISTINCT, SKIP or LIMIT->two WITHs"
@@ -34,8 +42,7 @@ def _split(clause: Tree, names: FreshNames) -> list[Tree]:
     """The WITHs that stand for `clause` (module docstring)."""
     projection = clause.children[0]
     items = child_of(projection, "proj_items")
-    passed = tree("projection", tree("proj_items", *(
-        tree("proj_item", var(clone(item_name_node(item)))) for item in items.children)))
+    passed = tree("projection", tree("proj_items", *(read_back(item) for item in items.children)))
     distinct = any(isinstance(c, Token) and c.type == "DISTINCT" for c in projection.children)
     if distinct:   # group by the constants: one row, or none
         projection.children = [c for c in projection.children if isinstance(c, Tree)]

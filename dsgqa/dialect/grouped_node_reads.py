@@ -22,10 +22,10 @@ from dsgqa.dialect.emit import Emitter, plain_name
 from dsgqa.dialect.order_barrier import has_aggregate, is_aggregate_call
 from dsgqa.dialect.trees import (
     child_of,
-    clone,
-    item_name_node,
+    column_name,
     name,
-    skip_after_lone_order,
+    read_back,
+    return_through_with,
     tree,
     var,
 )
@@ -52,25 +52,19 @@ def _reads_property_of(node: object, grouped: set[str]) -> bool:
     return any(_reads_property_of(child, grouped) for child in node.children)
 
 
-def _split(clause: Tree, names: FreshNames) -> Tree:
+def _split(part: Tree, clause: Tree, names: FreshNames) -> None:
     """Turn the RETURN `clause` into the WITH it stands for, followed by a RETURN of names."""
-    projection = clause.children[0]
-    items = child_of(projection, "proj_items")
+    items = child_of(clause.children[0], "proj_items")
     returned = []
     for item in items.children:
         if len(item.children) == 2 or item.children[0].data == "var":
-            # the name node as written: a backquoted alias read as text is an expression
-            returned.append(tree("proj_item", var(clone(item_name_node(item)))))
+            returned.append(read_back(item))
         else:
             column = getattr(item, "original_text", None) or Emitter().emit(item.children[0])
             alias = names.fresh("_column")
             item.children.append(name(alias))
-            quoted = "`" + " ".join(column.split()).replace("`", "``") + "`"
-            returned.append(tree("proj_item", var(alias), tree("name", Token("QUOTED_NAME",
-                                                                             quoted))))
-    clause.data = "with_clause"
-    skip_after_lone_order(projection)
-    return tree("return_clause", tree("projection", tree("proj_items", *returned)))
+            returned.append(tree("proj_item", var(alias), column_name(column)))
+    return_through_with(part, clause, returned)
 
 
 def return_grouped_reads_via_with(root: Tree, names: FreshNames, nodes: set[str]) -> bool:
@@ -90,6 +84,6 @@ def return_grouped_reads_via_with(root: Tree, names: FreshNames, nodes: set[str]
         grouped = _grouped_nodes(items, nodes)
         if grouped and any(has_aggregate(item) and _reads_property_of(item, grouped)
                            for item in items.children):
-            part.children.append(_split(clause, names))
+            _split(part, clause, names)
             changed = True
     return changed

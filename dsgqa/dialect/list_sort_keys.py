@@ -33,10 +33,10 @@ from dsgqa.dialect.trees import (
     child_of,
     clone,
     item_name,
-    item_name_node,
     name,
+    read_back,
     reads,
-    skip_after_lone_order,
+    return_through_with,
     tree,
     var,
 )
@@ -118,12 +118,8 @@ def _expand(part: Tree, clause: Tree, names: FreshNames) -> bool:
         return False
     order.children = keys
     if hidden:
-        shown = [tree("proj_item", var(clone(item_name_node(item)))) for item in items.children]
+        shown = [read_back(item) for item in items.children]
         items.children.extend(hidden)
         if clause.data == "return_clause":   # the hidden columns are not the query's
-            clause.data = "with_clause"
-            skip_after_lone_order(projection)
-            at = part.children.index(clause) + 1
-            part.children.insert(at, tree("return_clause", tree("projection",
-                                                                 tree("proj_items", *shown))))
+            return_through_with(part, clause, shown)
     return True

@@ -27,6 +27,7 @@ from dsgqa.dialect.errors import DialectError
 from dsgqa.dialect.order_barrier import is_aggregate_call
 from dsgqa.dialect.trees import (
     child_of,
+    column_name,
     is_optional,
     item_name,
     mentions,
@@ -149,8 +150,7 @@ def _keep_column_names(clause: Tree, paths: dict[str, str]) -> None:
             continue
         original = getattr(item, "original_text", None)
         if original is not None:
-            text = " ".join(original.split()).replace("`", "``")
-            item.children.append(tree("name", Token("QUOTED_NAME", f"`{text}`")))
+            item.children.append(column_name(original))
 
 
 def _refuse_path_read_in_own_where(match: Tree, path: str) -> None:

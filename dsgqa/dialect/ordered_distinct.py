@@ -36,6 +36,7 @@ from dsgqa.dialect.trees import (
     call,
     child_of,
     clone,
+    column_name,
     int_lit,
     is_distinct,
     item_name,
@@ -143,9 +144,8 @@ def _first_occurrences(clause: Tree, names: FreshNames) -> list[Tree]:
     read = []
     for field, item in zip(fields, items, strict=True):
         column = item_name(item)
-        alias = name(column) if column is not None else tree("name", Token(
-            "QUOTED_NAME", "`" + " ".join(getattr(item, "original_text", field).split())
-            .replace("`", "``") + "`"))
+        alias = name(column) if column is not None \
+            else column_name(getattr(item, "original_text", field))
         flag = field.replace("_v", "_n")
         # `= true`: a struct's boolean field as a WHEN failed "bad_function_call" on Ladybug
         flagged = tree("compare", tree("prop", var(row), name(flag)), Token("EQ", "="),

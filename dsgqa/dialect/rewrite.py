@@ -207,6 +207,7 @@ from dsgqa.dialect.trees import (
     cast,
     child_of,
     clone,
+    column_name,
     function_name,
     int_lit,
     mentions,
@@ -927,8 +928,7 @@ class Rewriter:
                 continue
             emitted = emitter.emit(item.children[0])
             if named_all or "".join(emitted.split()) != "".join(original.split()):
-                alias = "`" + " ".join(original.split()).replace("`", "``") + "`"
-                item.children.append(tree("name", Token("QUOTED_NAME", alias)))
+                item.children.append(column_name(original))
         for rewrite in fix_order_by(projection, is_return=True):
             self.note(rewrite)
         self._zero_safe_sort_keys(projection)

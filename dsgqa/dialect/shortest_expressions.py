@@ -47,6 +47,7 @@ from dsgqa.dialect.trees import (
     call,
     child_of,
     clone,
+    column_name,
     function_name,
     item_name,
     name,
@@ -206,8 +207,7 @@ def _replace(parent: Tree, found: Tree, value: Tree) -> None:
     parent.children = [value if child is found else child for child in parent.children]
     if parent.data == "proj_item" and len(parent.children) == 1 \
             and getattr(parent, "original_text", None) is not None:
-        text = " ".join(parent.original_text.split()).replace("`", "``")
-        parent.children.append(tree("name", Token("QUOTED_NAME", f"`{text}`")))
+        parent.children.append(column_name(parent.original_text))
 
 
 def _count_paths(parent: Tree, counted: Tree, strict: bool, scope: set[str], checked: bool,

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lark import Token, Tree
+from lark import Tree
 
 from dsgqa.dialect.emit import Emitter
 from dsgqa.dialect.order_barrier import has_aggregate
@@ -45,6 +45,7 @@ from dsgqa.dialect.trees import (
     CALLS,
     binds,
     child_of,
+    column_name,
     declared_names,
     declared_outside_subqueries,
     is_distinct,
@@ -120,8 +121,7 @@ def _gathers(projection: Tree, items: Tree) -> bool:
 
 def _keep_column_name(item: Tree, text: str) -> None:
     """An unaliased RETURN item keeps Neo4j's column name, its text, once its value changes."""
-    quoted = "`" + " ".join(text.split()).replace("`", "``") + "`"
-    item.children.append(tree("name", Token("QUOTED_NAME", quoted)))
+    item.children.append(column_name(text))
 
 
 def _move_from(clause: Tree, names: FreshNames, outside: set[str]) -> list[Tree]:

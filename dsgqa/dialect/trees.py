@@ -177,6 +177,29 @@ def int_lit(value: int) -> Tree:
     return tree("int_lit", Token("INT", str(value)))
 
 
+def column_name(text: str) -> Tree:
+    """The `name` node of a column Neo4j names after its text (an unaliased RETURN item):
+    the text with its whitespace runs made one space, backquoted."""
+    return tree("name", Token("QUOTED_NAME",
+                              "`" + " ".join(text.split()).replace("`", "``") + "`"))
+
+
+def read_back(item: Tree) -> Tree:
+    """A projection item reading a named item of the projection before by its name node as
+    written (a backquoted alias read as plain text would be an expression)."""
+    return tree("proj_item", var(clone(item_name_node(item))))  # type: ignore[arg-type]
+
+
+def return_through_with(part: Tree, clause: Tree, shown: list[Tree]) -> None:
+    """Turn the RETURN `clause` of the single query `part` into the WITH it stands for and a
+    RETURN of the items `shown` after it (`SKIP 0` after a lone ORDER BY, which the engines'
+    WITH requires; a plain RETURN keeps the WITH's row order, `result_order.py`)."""
+    clause.data = "with_clause"
+    skip_after_lone_order(clause.children[0])
+    part.children.insert(part.children.index(clause) + 1,
+                         tree("return_clause", tree("projection", tree("proj_items", *shown))))
+
+
 def skip_after_lone_order(projection: Tree) -> bool:
     """Put `SKIP 0` after a WITH's ORDER BY that has neither SKIP nor LIMIT, which the engines'
     WITH requires ("ORDER BY must be followed by SKIP or LIMIT"); whether it did."""
