@@ -196,7 +196,8 @@ from dsgqa.dialect.subquery_parts import split_subquery_parts
 from dsgqa.dialect.subquery_values import REWRITE as SUBQUERY_VALUES
 from dsgqa.dialect.subquery_values import compute_subqueries_first
 from dsgqa.dialect.ternary_nulls import REWRITE as TERNARY_NULLS
-from dsgqa.dialect.ternary_nulls import null_free_ternaries
+from dsgqa.dialect.ternary_nulls import TERNARY_CALLS, null_free_ternaries
+from dsgqa.dialect.tree_facts import TreeFacts
 from dsgqa.dialect.trees import (
     BINDERS,
     NON_NULL_LITERALS,
@@ -607,71 +608,92 @@ class Rewriter:
         if divides and guard_divisors(root):
             self.note(LAZY_DIVISORS)   # on the annotated tree, its conditions still Neo4j's
         result = self.visit(root)
+        self._on_translation(result, shortest, mixed_columns)
+        return result
+
+    def _on_translation(self, result: Tree, shortest: bool,
+                        mixed_columns: list[tuple[Tree, dict[int, str]]]) -> None:
+        """The passes that run on the translation, in order. Each runs only where the tree
+        holds what it looks for (`tree_facts.py`); the facts are read again after a pass
+        that changed the tree."""
+        facts = TreeFacts(result)
+
+        def fired(rewrite: str) -> None:
+            nonlocal facts
+            self.note(rewrite)
+            facts = TreeFacts(result)
+
         if shortest and case_for_test_coalesce(result):
-            self.note(SHORTEST_COALESCE)
-        if move_anchor_maps(result, self.target):
-            self.note(ANCHOR_MAPS)
+            fired(SHORTEST_COALESCE)
+        if facts.has("subquery", "map_literal") and move_anchor_maps(result, self.target):
+            fired(ANCHOR_MAPS)
         if self.target == "kuzu" and read_computed_labels(result):
-            self.note(COMPUTED_LABELS)
-        self._pass_outer_values(result)
-        if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
-            self.note(SUBQUERY_VALUES)
-        if unwind_free_aggregates(result, self.names, self.uniqueness.expand_stars,
-                                  self.target):
-            self.note(FREE_AGGREGATES)
+            fired(COMPUTED_LABELS)
+        if (facts.has("subquery") or facts.optional_where) and self._pass_outer_values(result):
+            fired(OUTER_VALUES)
+        if facts.has("subquery") \
+                and compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
+            fired(SUBQUERY_VALUES)
+        if facts.has("with_clause") and unwind_free_aggregates(
+                result, self.names, self.uniqueness.expand_stars, self.target):
+            fired(FREE_AGGREGATES)
         if self.target == "kuzu":  # on the outer-value lists the pass above made
             refuse_null_anchored_subqueries(result)
             refuse_wrapped_outer_subqueries(result, self.names.generated)
-        if keep_count_joins(result):
-            self.note(COUNT_JOINS)
-        if null_free_ternaries(result):
-            self.note(TERNARY_NULLS)
+        if facts.has("subquery") and keep_count_joins(result):
+            fired(COUNT_JOINS)
+        if facts.calls_any(TERNARY_CALLS) and null_free_ternaries(result):
+            fired(TERNARY_NULLS)
         # on the filters the passes above wrote (every one comes from an `IN`)
         if _IN_WORD.search(self.source) and guard_empty_filters(result, self.names):
-            self.note(EMPTY_FILTERS)
-        if lambdas_outside_cases(result):   # after the NULL guards the passes above write
-            self.note(LAMBDA_SOURCES)
-        if compare_case_conditions(result):
-            self.note(CASE_CONDITIONS)
+            fired(EMPTY_FILTERS)
+        # after the NULL guards the passes above write
+        if facts.lambda_calls and facts.has("case_expr") and lambdas_outside_cases(result):
+            fired(LAMBDA_SOURCES)
+        if facts.has("case_expr") and compare_case_conditions(result):
+            fired(CASE_CONDITIONS)
         if self.target == "kuzu" and compare_filter_conditions(result):
-            self.note(FILTER_CONDITIONS)
-        if skip_union_parts(result):
-            self.note(UNION_PARTS)
-        self.distinct_rows = read_union_as_all(result)
+            fired(FILTER_CONDITIONS)
+        if facts.has("union") and skip_union_parts(result):
+            fired(UNION_PARTS)
+        self.distinct_rows = facts.has("union") and read_union_as_all(result)
         if self.distinct_rows:
-            self.note(UNION_DISTINCT)
-        if carry_path_segments(result, self.names, self.uniqueness.expand_stars):
-            self.note(PATH_PARTS)
+            fired(UNION_DISTINCT)
+        if facts.has("with_clause") \
+                and carry_path_segments(result, self.names, self.uniqueness.expand_stars):
+            fired(PATH_PARTS)
         if hold_mixed_columns(result, mixed_columns):
-            self.note(MIXED_RESULTS)
+            fired(MIXED_RESULTS)
         if rebind_computed_nodes(result, self.names, self.uniqueness.expand_stars):
-            self.note(COMPUTED_NODES)
+            fired(COMPUTED_NODES)
             # a subquery from a computed node reads it now (`id(_node1) = id(room)`)
             if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
-                self.note(SUBQUERY_VALUES)
+                fired(SUBQUERY_VALUES)
         if _CUT_WITH.search(self.source) and cut_constant_projections(result, self.names):
-            self.note(CONSTANT_PROJECTIONS)
+            fired(CONSTANT_PROJECTIONS)
         if _AGGREGATE_WORD.search(self.source) \
                 and return_grouped_reads_via_with(result, self.names, self.node_names):
-            self.note(GROUPED_NODE_READS)
-        if widen_with_wheres(result):
-            self.note(WITH_WHERE_SCOPE)
+            fired(GROUPED_NODE_READS)
+        if facts.has("with_clause", "where") and widen_with_wheres(result):
+            fired(WITH_WHERE_SCOPE)
         if self.target == "kuzu" and alias_path_items(result):   # after every added WITH
-            self.note(PATH_ITEMS)
-        if read_row_in_nested_lambdas(result):   # on the lambdas every pass wrote
-            self.note(NESTED_LAMBDAS)
-        return result
+            fired(PATH_ITEMS)
+        if facts.lambda_calls > 1 and read_row_in_nested_lambdas(result):
+            # on the lambdas every pass wrote
+            fired(NESTED_LAMBDAS)
 
-    def _pass_outer_values(self, root: Tree) -> None:
+    def _pass_outer_values(self, root: Tree) -> bool:
         """After every other pass on the parts of the query (a subquery's own parts have no
         room for a WITH): see `outer_values`; later stars are spelled out without the names it
-        makes."""
+        makes. Whether any part changed."""
         query = root.children[0] if root.data == "start" else root
+        changed = False
         for part in query.children:
             if isinstance(part, Tree) and part.data == "single_query" \
                     and pass_outer_values(part, self.names, self.target):
-                self.note(OUTER_VALUES)
+                changed = True
                 self.uniqueness.expand_stars(part)
+        return changed
 
     def visit(self, node: object) -> object:
         if not isinstance(node, Tree):

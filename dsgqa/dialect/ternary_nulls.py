@@ -29,6 +29,8 @@ from dsgqa.dialect.trees import call, clone, int_lit, tree
 
 REWRITE = "3-argument built-in->NULL-free arguments"
 
+# The functions the pass rewrites (lower case), for `Rewriter` to skip a tree without one.
+TERNARY_CALLS = frozenset({"substring", "list_slice", "range"})
 # function -> per argument, the stand-in for NULL (None: the argument is left as it is)
 _STAND_INS: dict[str, tuple[Tree | None, ...]] = {}
 
