@@ -30,7 +30,7 @@ class _AllOpen(TreeFacts):
     def __init__(self, root: object) -> None:
         super().__init__(root)   # type: ignore[arg-type]
         self.lambda_calls = 2
-        self.optional_where = True
+        self.optional_where = self.optional_match = True
 
     def has(self, *kinds: str) -> bool:
         return True

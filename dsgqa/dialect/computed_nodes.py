@@ -63,17 +63,23 @@ def _rebind(match: Tree, computed: set[str], names: FreshNames) -> bool:
             node.children[0] = name(renamed[old])
     if not renamed:
         return False
+    tie_by_id(match, renamed)
+    return True
+
+
+def tie_by_id(holder: Tree, renamed: dict[str, str]) -> None:
+    """Add `id(new) = id(old)` for each renamed node to the WHERE of `holder` (a MATCH or a
+    subquery's pattern), after the conditions it has."""
     tests = [tree("compare", call("id", var(new)), Token("EQ", "="), call("id", var(old)))
              for old, new in renamed.items()]
-    where = child_of(match, "where")
+    where = child_of(holder, "where")
     if where is not None:
         tests.insert(0, tree("paren", where.children[0]))
     test = tests[0] if len(tests) == 1 else tree("and_", *tests)
     if where is not None:
         where.children[0] = test
     else:
-        match.children.append(tree("where", test))
-    return True
+        holder.children.append(tree("where", test))
 
 
 def _single_query(single_query: Tree, computed: set[str], names: FreshNames) -> bool:

@@ -148,6 +148,8 @@ from dsgqa.dialect.order_by import REWRITE_COLUMN as ORDER_COLUMNS
 from dsgqa.dialect.order_by import fix_order_by, order_by_columns
 from dsgqa.dialect.ordered_distinct import REWRITE as ORDERED_DISTINCT
 from dsgqa.dialect.ordered_distinct import keep_ordered_distinct
+from dsgqa.dialect.outer_anchors import REWRITE as OUTER_ANCHORS
+from dsgqa.dialect.outer_anchors import anchor_outer_nodes
 from dsgqa.dialect.outer_values import REWRITE as OUTER_VALUES
 from dsgqa.dialect.outer_values import pass_outer_values
 from dsgqa.dialect.pair_tables import REWRITE as PAIR_TABLES
@@ -669,6 +671,9 @@ class Rewriter:
             # a subquery from a computed node reads it now (`id(_node1) = id(room)`)
             if compute_subqueries_first(result, self.names, self.uniqueness.expand_stars):
                 fired(SUBQUERY_VALUES)
+        if (facts.has("subquery") or facts.optional_match) \
+                and anchor_outer_nodes(result, self.names, self.target):
+            fired(OUTER_ANCHORS)
         if _CUT_WITH.search(self.source) and cut_constant_projections(result, self.names):
             fired(CONSTANT_PROJECTIONS)
         if _AGGREGATE_WORD.search(self.source) \

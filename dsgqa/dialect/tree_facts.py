@@ -27,13 +27,14 @@ LAMBDA_CALLS = frozenset({"list_transform", "list_filter", "list_reduce",
 class TreeFacts:
     """The rules (`kinds`) and lower-case function names (`calls`) a tree holds; how many
     calls are lambda functions or quantifiers (a shared subtree counts each time it is
-    reached, which can only overcount); whether an OPTIONAL MATCH has a WHERE."""
+    reached, which can only overcount); whether there is an OPTIONAL MATCH, and whether one
+    has a WHERE."""
 
     def __init__(self, root: Tree) -> None:
         kinds: set[str] = set()
         calls: set[str] = set()
         lambdas = 0
-        optional_where = False
+        optional_where = optional_match = False
         for node in root.iter_subtrees_topdown():
             data = node.data
             kinds.add(data)
@@ -42,12 +43,14 @@ class TreeFacts:
                 calls.add(name)
                 lambdas += name in LAMBDA_CALLS
             elif data == "match" and not optional_where and is_optional(node):
+                optional_match = True
                 optional_where = any(isinstance(c, Tree) and c.data == "where"
                                      for c in node.children)
         self.kinds = frozenset(kinds)
         self.calls = frozenset(calls)
         self.lambda_calls = lambdas
         self.optional_where = optional_where
+        self.optional_match = optional_match
 
     def has(self, *kinds: str) -> bool:
         """Whether the tree holds a subtree of every one of `kinds`."""

@@ -3177,4 +3177,30 @@ CASES: list[Case] = [
          "(c:Room {nodeSymbol: 'R3'}) RETURN length(p) AS n",
          None, False,
          "Neo4j: multiple path patterns cannot be used with a selective path selector"),
+    Case("optional_match_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) "
+         "OPTIONAL MATCH (a)-[:CONTAINS]->(x), (b)-[:CONTAINS]->(y) "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b, count(y) AS n",
+         [["R1", "R2", 2], ["R2", "R1", 2], ["R2", "R3", 0], ["R3", "R2", 0]], False,
+         "each pattern starts from its own row's node: R1 holds P1 and p1, R2 holds P2, R3 "
+         "nothing (Ladybug took y from every room's contents)"),
+    Case("count_two_patterns_from_two_outer_nodes_where_reads_outer",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) RETURN a.nodeSymbol AS a, "
+         "b.nodeSymbol AS b, COUNT { MATCH (a)-[:CONTAINS]->(x), (b)-[:CONTAINS]->(y) "
+         "WHERE y.center.x < a.center.x } AS n",
+         [["R1", "R2", 0], ["R2", "R1", 2], ["R2", "R3", 0], ["R3", "R2", 0]], False,
+         "R2 (x 10) -> R1: one x (P2) times two y (P1 at 0.5, p1 at 0); both engines counted "
+         "4, once per outer row sharing a = R2"),
+    Case("call_body_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) CALL (a, b) { "
+         "MATCH (a)-[:CONTAINS]->(x), (b)-[:CONTAINS]->(y) RETURN count(*) AS c } "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b, c",
+         [["R1", "R2", 2], ["R2", "R1", 2], ["R2", "R3", 0], ["R3", "R2", 0]], False,
+         "an aggregating CALL gives one row per outer row, counting that row's pairs"),
+    Case("optional_match_two_patterns_one_outer_node_null",
+         "MATCH (a:Room) OPTIONAL MATCH (a)-[:ROOM_CONNECTED]->(b:Room {nodeSymbol: 'R3'}) "
+         "OPTIONAL MATCH (a)-[:CONTAINS]->(x), (b)-[:CONTAINS]->(y) "
+         "RETURN a.nodeSymbol AS a, count(x) AS n",
+         [["R1", 0], ["R2", 0], ["R3", 0]], False,
+         "b is NULL for R1 and R3 (no pattern from a NULL node matches) and R3 holds nothing"),
 ]
