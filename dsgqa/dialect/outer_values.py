@@ -48,6 +48,7 @@ from dsgqa.dialect.trees import (
     call,
     child_of,
     declared_names,
+    declared_outside_subqueries,
     int_lit,
     is_distinct,
     is_optional,
@@ -210,7 +211,10 @@ class _Mover:
 
     def _subquery(self, node: Tree, outer: set[str]) -> Tree:
         body = node.children[1]
-        local = frozenset(declared_names(body) - outer)
+        # its own names, not those of a subquery inside it: an inner subquery's variables are
+        # its own locals, never outer values read from here (a nested EXISTS's `o` read as
+        # outer made its whole WHERE look like an outer part, and it was refused)
+        local = frozenset(declared_outside_subqueries(body) - outer)
         self.depth += 1
         for holder, index in _expression_slots(body):
             holder.children[index] = self.visit(holder.children[index], outer, local, True)

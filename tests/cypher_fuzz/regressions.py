@@ -3203,4 +3203,19 @@ CASES: list[Case] = [
          "RETURN a.nodeSymbol AS a, count(x) AS n",
          [["R1", 0], ["R2", 0], ["R3", 0]], False,
          "b is NULL for R1 and R3 (no pattern from a NULL node matches) and R3 holds nothing"),
+    Case("nested_exists_reads_the_outermost_node",
+         "MATCH (r:Room) WHERE EXISTS { MATCH (r)-[:CONTAINS]->(m) WHERE EXISTS { "
+         "MATCH (m)-[:CONTAINS]->(o:Object) WHERE o.center.x > r.center.x + 0.5 } } "
+         "RETURN r.nodeSymbol AS r",
+         [["R1"]], False,
+         "R1 (x 0) holds P1, which holds O1 at x 1; R2's O2 (x 9) is not past 10.5 (the "
+         "inner subquery's own o was taken for an outer value and the query refused)"),
+    Case("nested_exists_reads_an_outer_value_that_may_be_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:ROOM_CONNECTED]->(s:Room {nodeSymbol: 'R3'}) "
+         "WITH r, s WHERE EXISTS { MATCH (r)-[:CONTAINS]->(m) WHERE EXISTS { "
+         "MATCH (m)-[:CONTAINS]->(o:Object) WHERE s IS NULL OR o.center.x > s.center.x } } "
+         "RETURN r.nodeSymbol AS r",
+         [["R1"], ["R2"]], False,
+         "s is NULL for R1 (its O1 passes `s IS NULL`) and R3 (holds nothing); R2's O2 at x 9 "
+         "is past R3's 5"),
 ]
