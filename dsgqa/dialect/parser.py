@@ -284,12 +284,24 @@ class _Shorthands(Transformer):
         return tree("proj_key", key, var(clone(key)))
 
 
-@built_once
-def _parser() -> Lark:
+def _lark(positions: bool) -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                propagate_positions=True, maybe_placeholders=False, cache=False,
+                propagate_positions=positions, maybe_placeholders=False, cache=False,
                 transformer=_Shorthands(),
                 lexer_callbacks={"INT": _plain_integer, "FLOAT": _plain_float})
+
+
+@built_once
+def _parser() -> Lark:
+    """The parser that gives every tree its span in the text (`meta`)."""
+    return _lark(positions=True)
+
+
+@built_once
+def _plain_parser() -> Lark:
+    """The parser without spans: position tracking is a quarter of a parse, and a translation
+    needs only the RETURN items' texts, which the tokens give (`return_texts.py`)."""
+    return _lark(positions=False)
 
 
 # The text a label expression may hold after its `:` (names, `|`, `&`, `!`, `%`, parentheses).
@@ -325,13 +337,14 @@ def parse(query: str) -> Tree:
     return parse_text(query)[0]
 
 
-def parse_text(query: str) -> tuple[Tree, str]:
+def parse_text(query: str, positions: bool = True) -> tuple[Tree, str]:
     """The parse tree of `query` and the text it is the tree of (positions in the tree index
-    it): `query`, or `query` with a label alternation put in parentheses."""
+    it): `query`, or `query` with a label alternation put in parentheses. Without
+    `positions`, the trees have no spans and the root holds the query's tokens (`tokens`)."""
     text = query
     for _attempt in range(8):
         try:
-            return _parse(text), text
+            return (_parse(text) if positions else _parse_plain(text)), text
         except UnexpectedToken as exc:
             repaired = _bracketed_alternation(text, exc.token.start_pos) \
                 if exc.token.value == "|" else None
@@ -349,6 +362,15 @@ def _refuse_unread(query: str, at: int | None) -> None:
     what = unread_form(query, at) if at is not None else None
     if what is not None:
         raise DialectError(f"{what}: Neo4j 5 syntax the translator does not read")
+
+
+def _parse_plain(query: str) -> Tree:
+    """One parse without spans; the root keeps the tokens it was parsed from."""
+    parser = _plain_parser().parse_interactive(query)
+    tokens = parser.exhaust_lexer()
+    root = parser.feed_eof(tokens[-1] if tokens else None)
+    root.tokens = tokens
+    return root
 
 
 def _parse(query: str, report: bool = False) -> Tree:

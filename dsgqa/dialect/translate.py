@@ -10,7 +10,13 @@ from benchcore.names import EMBEDDED_BACKENDS, Backend
 from dsgqa.dialect.emit import Emitter
 from dsgqa.dialect.errors import CypherSchemaError, CypherSyntaxError, DialectError
 from dsgqa.dialect.parser import parse_text
+from dsgqa.dialect.path_patterns import SYNTAX as PATH_PATTERN_SYNTAX
 from dsgqa.dialect.result_order import ResultOrder, final_order
+from dsgqa.dialect.return_texts import (
+    Misaligned,
+    keep_return_texts,
+    keep_return_texts_from_positions,
+)
 from dsgqa.dialect.rewrite import Rewriter
 
 Target = Backend
@@ -40,12 +46,11 @@ def translate(query: str, target: Target = "kuzu") -> Translation:
     Neo4j Cypher the engine cannot express. Never raises anything else for any input text."""
     if target not in KUZU_DIALECT:
         return Translation(query)
-    root, query = parse_text(query)
+    root, query = _parse_with_return_texts(query)
     try:
         order = final_order(root)   # before the passes rewrite the tree
     except Exception:   # a tree shape it did not foresee: ordered, ties unknown (kept as run)
         order = ResultOrder(keys=None)
-    _keep_return_texts(root, query)
     rewriter = Rewriter(query, target)
     try:
         rewritten = rewriter.run(root)
@@ -59,17 +64,21 @@ def translate(query: str, target: Target = "kuzu") -> Translation:
     return Translation(text, tuple(rewriter.applied), order, rewriter.distinct_rows)
 
 
-def _keep_return_texts(root: Tree, query: str) -> None:
-    """Remember the text of each unaliased RETURN item: Neo4j names the column after it."""
-    for clause in root.iter_subtrees_topdown():
-        if clause.data != "return_clause":
-            continue
-        for items in clause.children[0].children:
-            if not (isinstance(items, Tree) and items.data == "proj_items"):
-                continue
-            for item in items.children:
-                if isinstance(item, Tree) and len(item.children) == 1 and not item.meta.empty:
-                    item.original_text = query[item.meta.start_pos:item.meta.end_pos]
+def _parse_with_return_texts(query: str) -> tuple[Tree, str]:
+    """The parse tree (and its text) with every unaliased RETURN item's `original_text`: from
+    the tokens of a parse without spans, or, where the tokens do not line up with the tree or
+    Neo4j 5's path patterns are lowered (whose messages quote the pattern as written), from a
+    parse with them."""
+    if PATH_PATTERN_SYNTAX.search(query) is None:
+        root, text = parse_text(query, positions=False)
+        try:
+            keep_return_texts(root, text, root.tokens)
+            return root, text
+        except Misaligned:
+            pass
+    root, text = parse_text(query)
+    keep_return_texts_from_positions(root, text)
+    return root, text
 
 
 def translator_version() -> str:
