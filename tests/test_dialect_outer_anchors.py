@@ -17,8 +17,9 @@ TIED = [
      "OPTIONAL MATCH (a)-[_rel1:CONTAINS]->(x), (_node1)-[_rel2:CONTAINS]->(y) "
      "WHERE (_rel1 <> _rel2) AND id(_node1) = id(b)"),
     (PAIRS + "RETURN COUNT { (a)-->(x), (b)-->(y) WHERE y.center.x < a.center.x } AS n",
+     # in a COUNT the tie is compared with true too (`count_keys.py`)
      "COUNT { MATCH (a)-[_rel1]->(x), (_node1)-[_rel2]->(y) "
-     "WHERE ((y.center.x < a.center.x) AND _rel1 <> _rel2) AND id(_node1) = id(b) }"),
+     "WHERE ((y.center.x < a.center.x) AND _rel1 <> _rel2) AND (id(_node1) = id(b)) = true }"),
     # the first pattern names no outer node: the first one that does keeps its nodes
     (PAIRS + "WHERE EXISTS { MATCH (x:Object), (a)-->(x), (b)-->(y) } RETURN count(*) AS n",
      "EXISTS { MATCH (x:Object), (a)-[_rel1]->(x), (_node1)-[_rel2]->(y) "

@@ -56,7 +56,6 @@ from dsgqa.dialect.trees import (
 _CONCLUDING = {"with_clause": "WITH", "match": "MATCH", "unwind": "UNWIND"}
 _AGGREGATE_CALL = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",
                              re.IGNORECASE)
-_NAMED_RELATIONSHIP = re.compile(r"\[\s*`?\w")
 _UNION = re.compile(r"\bUNION\b", re.IGNORECASE)
 _IN = re.compile(r"\bIN\b", re.IGNORECASE)
 _RETURN = re.compile(r"\bRETURN\b", re.IGNORECASE)
@@ -137,29 +136,6 @@ def _lambda_aggregates(root: Tree) -> None:
         if inside and comprehension_pattern(node) is None:
             raise CypherSyntaxError("Can't use aggregating expressions inside of expressions "
                                     "executing over lists")
-
-
-def _repeated_relationships(match: Tree) -> None:
-    """Within the MATCH's own patterns (a subquery or a WHERE may read the same relationship
-    again: that is the one the MATCH bound)."""
-    seen: set[str] = set()
-    stack = [child_of(match, "pattern_list")]
-    while stack:
-        sub = stack.pop()
-        if sub is None or sub.data in ("subquery", "map_literal", "where"):
-            continue
-        stack.extend(reversed([c for c in sub.children if isinstance(c, Tree)]))
-        if sub.data.startswith("rel_") and sub.data != "rel_detail":
-            detail = rel_detail(sub)
-            named = next((c for c in detail.children if isinstance(c, Tree)
-                          and c.data == "name"), None) if detail is not None else None
-            if named is None:
-                continue
-            name = plain_name(named)
-            if name in seen:
-                raise CypherSyntaxError(f"Cannot use the same relationship variable '{name}' "
-                                        "for multiple relationships")
-            seen.add(name)
 
 
 def _column_names(part: Tree) -> tuple[str, ...] | None:
@@ -331,10 +307,6 @@ def refuse_compile_errors(root: Tree, text: str) -> None:
         for query in root.iter_subtrees():
             if query.data == "query":
                 _union_errors(query)
-    if _NAMED_RELATIONSHIP.search(text):
-        for match in root.iter_subtrees():
-            if match.data == "match":
-                _repeated_relationships(match)
     if len(_RETURN.findall(text)) > 1:
         _return_before_the_end(root)
     if _COMPUTED_SLICE.search(text):

@@ -70,8 +70,15 @@ def _rebind(match: Tree, computed: set[str], names: FreshNames) -> bool:
 def tie_by_id(holder: Tree, renamed: dict[str, str]) -> None:
     """Add `id(new) = id(old)` for each renamed node to the WHERE of `holder` (a MATCH or a
     subquery's pattern), after the conditions it has."""
-    tests = [tree("compare", call("id", var(new)), Token("EQ", "="), call("id", var(old)))
-             for old, new in renamed.items()]
+    add_conditions(holder, [
+        tree("compare", call("id", var(new)), Token("EQ", "="), call("id", var(old)))
+        for old, new in renamed.items()])
+
+
+def add_conditions(holder: Tree, tests: list[Tree]) -> None:
+    """AND `tests` to the WHERE of `holder` (a MATCH or a subquery's pattern), after the
+    conditions it has (one WHERE made if it has none)."""
+    tests = list(tests)
     where = child_of(holder, "where")
     if where is not None:
         tests.insert(0, tree("paren", where.children[0]))

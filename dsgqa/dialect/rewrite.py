@@ -28,6 +28,8 @@ from dsgqa.dialect.absent_properties import REWRITE as ABSENT_PROPERTIES
 from dsgqa.dialect.absent_properties import null_absent_properties
 from dsgqa.dialect.anchor_maps import REWRITE as ANCHOR_MAPS
 from dsgqa.dialect.anchor_maps import move_anchor_maps
+from dsgqa.dialect.bound_labels import REWRITE as BOUND_LABELS
+from dsgqa.dialect.bound_labels import test_labels_of_bound_nodes
 from dsgqa.dialect.call_subqueries import REWRITE as CALL_SUBQUERIES
 from dsgqa.dialect.call_subqueries import inline_call_subqueries
 from dsgqa.dialect.captures import REWRITE as CAPTURES
@@ -51,6 +53,8 @@ from dsgqa.dialect.constant_projections import REWRITE as CONSTANT_PROJECTIONS
 from dsgqa.dialect.constant_projections import cut_constant_projections
 from dsgqa.dialect.count_joins import REWRITE as COUNT_JOINS
 from dsgqa.dialect.count_joins import keep_count_joins
+from dsgqa.dialect.count_keys import REWRITE as COUNT_KEYS
+from dsgqa.dialect.count_keys import compare_count_keys_with_true
 from dsgqa.dialect.cross_types import (
     CHAIN_REWRITE,
     chained_comparison,
@@ -184,6 +188,11 @@ from dsgqa.dialect.removed_syntax import (
     refuse_removed_syntax,
     refuse_unknown_functions,
 )
+from dsgqa.dialect.repeated_relationships import (
+    MAY_REPEAT,
+    match_nothing_for_repeated_relationships,
+)
+from dsgqa.dialect.repeated_relationships import REWRITE as REPEATED_RELATIONSHIPS
 from dsgqa.dialect.shortest_ends import COALESCE_REWRITE as SHORTEST_COALESCE
 from dsgqa.dialect.shortest_ends import REWRITE as SHORTEST_ENDS
 from dsgqa.dialect.shortest_ends import case_for_test_coalesce, check_shortest_ends
@@ -493,6 +502,9 @@ class Rewriter:
         # Neo4j's own rewrite before its semantic analysis: the query as Neo4j reads it.
         if _WITH_WHERE.search(self.source) and alias_with_wheres(root):
             self.note(WITH_WHERE_ALIASES)
+        if MAY_REPEAT.search(self.source) \
+                and match_nothing_for_repeated_relationships(root, names):
+            self.note(REPEATED_RELATIONSHIPS)   # Neo4j warns and matches nothing
         refuse_compile_errors(root, self.source)   # on the query as written
         check_grouping(root, self.source)
         if _LIST_SORT_KEY.search(self.source) and expand_list_sort_keys(root, names):
@@ -546,6 +558,9 @@ class Rewriter:
             self.note(QUANTIFIER_NULLS)
             lambdas += 2
         annotate_types(root)
+        if test_labels_of_bound_nodes(root):   # reads the scopes just annotated
+            self.note(BOUND_LABELS)
+            annotate_types(root)   # the label tests it wrote
         if _DISTINCT_COLLECT.search(self.source):
             refuse_null_holding_distincts(root)
         if TYPE_PREDICATE_TEXT.search(self.source) and fold_type_predicates(root):
@@ -674,6 +689,8 @@ class Rewriter:
         if (facts.has("subquery") or facts.optional_match) \
                 and anchor_outer_nodes(result, self.names, self.target):
             fired(OUTER_ANCHORS)
+        if facts.has("subquery") and compare_count_keys_with_true(result, self.names):
+            fired(COUNT_KEYS)   # on the id() equalities the pass above writes too
         if _CUT_WITH.search(self.source) and cut_constant_projections(result, self.names):
             fired(CONSTANT_PROJECTIONS)
         if _AGGREGATE_WORD.search(self.source) \

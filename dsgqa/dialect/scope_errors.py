@@ -56,7 +56,10 @@ Types = dict[str, str | None]
 # A query that may hold one of these errors: a CALL, an UNWIND, a named path, a named
 # relationship or a subquery (the walk costs time on every query).
 _MAY_ERR = re.compile(r"CALL|UNWIND|-\s*\[\s*`?\w|(?:EXISTS|COUNT|COLLECT)\s*\{"
-                      r"|=\s*(?:\(|shortestPath|allShortestPaths)", re.IGNORECASE)
+                      r"|=\s*(?:\(|shortestPath|allShortestPaths)"
+                      # a pattern expression (which may introduce a variable)
+                      r"|(?:\b(?:WHERE|AND|OR|XOR|NOT|WHEN|THEN|ELSE)\b|[,(\[])\s*\([^()]*\)\s*<?-",
+                      re.IGNORECASE)
 # An importing WITH's parts Neo4j rejects, in the order it reports them.
 _IMPORT_ERRORS = (("order", "ORDER BY"), ("skip", "SKIP"), ("limit", "LIMIT"))
 
@@ -161,10 +164,12 @@ def _atom_name(atom: object) -> str | None:
         else None
 
 
-def _pattern_expression(node: Tree, seen: Types, local: Types | None) -> None:
+def _pattern_expression(node: Tree, seen: Types, local: Types | None) -> list[str]:
     """A pattern predicate's (or comprehension's) nodes and relationships: the values of
-    their names where those are in scope; new ones go to `local` (a comprehension's)."""
+    their names where those are in scope; new ones go to `local` (a comprehension's), or,
+    without one, are returned."""
     steps = [node.children[0], *node.children[1:-1], *node.children[-1].children]
+    new: list[str] = []
     for step in steps:
         if not isinstance(step, Tree):
             continue
@@ -175,15 +180,21 @@ def _pattern_expression(node: Tree, seen: Types, local: Types | None) -> None:
                 many = child_of(detail, "var_length") is not None   # type: ignore[arg-type]
                 _bound_as(plain_name(named), RELATIONSHIPS if many else RELATIONSHIP, seen,
                           local)
+                new += [plain_name(named)] if plain_name(named) not in seen else []
         elif (atom := _atom_name(step)) is not None:
             _bound_as(atom, NODE, seen, local)
+            new += [atom] if atom not in seen else []
+    return new
 
 
-def _expression(node: object, scope: _Scope, seen: Types) -> None:
+def _expression(node: object, scope: _Scope, seen: Types, in_case: bool = False) -> None:
     """The subqueries and pattern expressions of an expression, with `seen` the names in
-    scope there (a lambda's variable is a value of no known type)."""
+    scope there (a lambda's variable is a value of no known type). A pattern expression may
+    not introduce a variable, except inside a CASE (Neo4j 5's semantic analysis, checked
+    with its own linter)."""
     if not isinstance(node, Tree):
         return
+    in_case = in_case or node.data == "case_expr"
     if node.data == "subquery":
         _subquery_expression(node.children[-1], scope, seen)
         return
@@ -195,14 +206,17 @@ def _expression(node: object, scope: _Scope, seen: Types) -> None:
         if head.data == "compare" and head.children[0].data == "var":
             inner[plain_name(head.children[0].children[0])] = PATH
         for child in node.children[1:]:
-            _expression(child, scope, inner)
+            _expression(child, scope, inner, in_case)
         return
     if node.data == "pattern_predicate":
-        _pattern_expression(node, seen, None)
+        new = _pattern_expression(node, seen, None)
+        if new and scope.exact and not in_case:   # Neo4j's `SemanticExpressionCheck`
+            raise CypherSyntaxError("PatternExpressions are not allowed to introduce new "
+                                    f"variables: '{new[0]}'.")
     bound = binds(node)
     inner = {**seen, **dict.fromkeys(bound)} if bound else seen
     for child in node.children:
-        _expression(child, scope, inner)
+        _expression(child, scope, inner, in_case)
 
 
 def _subquery_expression(body: Tree, scope: _Scope, seen: Types) -> None:

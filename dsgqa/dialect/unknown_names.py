@@ -110,7 +110,7 @@ def _impossible(pattern: Tree) -> bool:
     return found
 
 
-def _add_false(clause: Tree) -> None:
+def add_false(clause: Tree) -> None:
     """`WHERE false AND <its condition>` on a MATCH or a subquery pattern."""
     where = child_of(clause, "where")
     if where is None:
@@ -125,7 +125,7 @@ def match_nothing(root: Tree) -> bool:
     for sub in list(root.iter_subtrees_topdown()):
         if sub.data in ("match", "subquery_pattern"):
             if _impossible(child_of(sub, "pattern_list")):
-                _add_false(sub)
+                add_false(sub)
                 changed = True
         elif sub.data in ("list_comp", "list_comp_map") and isinstance(sub.children[0], Tree) \
                 and sub.children[0].data == "pattern_predicate" and _impossible(sub.children[0]):
