@@ -43,6 +43,7 @@ from dsgqa.dialect.trees import (
     binds,
     child_of,
     comprehension_pattern,
+    function_name,
     item_name,
     reads,
     rel_detail,
@@ -187,14 +188,17 @@ def _pattern_expression(node: Tree, seen: Types, local: Types | None) -> list[st
     return new
 
 
-def _expression(node: object, scope: _Scope, seen: Types, in_case: bool = False) -> None:
+def _expression(node: object, scope: _Scope, seen: Types, lenient: bool = False) -> None:
     """The subqueries and pattern expressions of an expression, with `seen` the names in
     scope there (a lambda's variable is a value of no known type). A pattern expression may
-    not introduce a variable, except inside a CASE (Neo4j 5's semantic analysis, checked
-    with its own linter)."""
+    not introduce a variable, except inside a CASE (`lenient`), and a shortestPath()'s
+    unbound ends are "not defined" instead (Neo4j 5's semantic analysis, checked with its own
+    linter)."""
     if not isinstance(node, Tree):
         return
-    in_case = in_case or node.data == "case_expr"
+    lenient = lenient or node.data in ("case_expr", "path_function") or (
+        node.data == "call" and isinstance(node.children[0], Tree)
+        and function_name(node.children[0]).lower() in ("shortestpath", "allshortestpaths"))
     if node.data == "subquery":
         _subquery_expression(node.children[-1], scope, seen)
         return
@@ -206,17 +210,17 @@ def _expression(node: object, scope: _Scope, seen: Types, in_case: bool = False)
         if head.data == "compare" and head.children[0].data == "var":
             inner[plain_name(head.children[0].children[0])] = PATH
         for child in node.children[1:]:
-            _expression(child, scope, inner, in_case)
+            _expression(child, scope, inner, lenient)
         return
     if node.data == "pattern_predicate":
         new = _pattern_expression(node, seen, None)
-        if new and scope.exact and not in_case:   # Neo4j's `SemanticExpressionCheck`
+        if new and scope.exact and not lenient:   # Neo4j's `SemanticExpressionCheck`
             raise CypherSyntaxError("PatternExpressions are not allowed to introduce new "
                                     f"variables: '{new[0]}'.")
     bound = binds(node)
     inner = {**seen, **dict.fromkeys(bound)} if bound else seen
     for child in node.children:
-        _expression(child, scope, inner, in_case)
+        _expression(child, scope, inner, lenient)
 
 
 def _subquery_expression(body: Tree, scope: _Scope, seen: Types) -> None:
