@@ -318,6 +318,29 @@ def test_a_shortest_paths_relationship_variable_is_a_list() -> None:
     assert "size(rels(r))" in _translated(cypher)
 
 
+_UNMATCHED_HOPS = ("MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object) "
+                   "RETURN size(e) AS n, e IS NULL AS none, count(e) AS c")
+
+
+def test_an_optional_variable_length_relationship_keeps_its_null_on_kuzu() -> None:
+    """Kuzu's `rels()` of the NULL an unmatched OPTIONAL MATCH binds is `[]` (Neo4j: NULL, so
+    `size(e)` is NULL and `count(e)` skips it): there the list keeps the NULL."""
+    query = translate(_UNMATCHED_HOPS, "kuzu").query
+    assert "size(CASE WHEN e IS NULL THEN NULL ELSE rels(e) END)" in query
+    assert "count(CASE WHEN e IS NULL THEN NULL ELSE rels(e) END)" in query
+
+
+@pytest.mark.parametrize(("target", "cypher"), [
+    ("ladybug", _UNMATCHED_HOPS),   # Ladybug's rels() of NULL is NULL
+    ("kuzu", _UNMATCHED_HOPS.replace("OPTIONAL ", "")),   # never NULL
+    ("kuzu", "MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object) "
+             "WITH r, e MATCH (r)-[f:CONTAINS*1..2]->(y) RETURN size(f) AS n"),
+])
+def test_a_variable_length_relationship_no_null_reaches_is_read_plainly(target, cypher) -> None:
+    query = translate(cypher, target).query
+    assert "CASE WHEN" not in query and "size(rels(" in query
+
+
 def test_the_lowered_tree_holds_no_new_syntax() -> None:
     """Every later pass reads the classic forms only."""
     from dsgqa.dialect.parser import parse_text

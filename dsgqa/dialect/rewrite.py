@@ -508,7 +508,7 @@ class Rewriter:
         collide = names_collide(taken | {k for k in keys if k.isidentifier()})
         if collide:
             check_variable_case(root)
-        if "*" in self.source and read_hops_as_lists(root):
+        if "*" in self.source and read_hops_as_lists(root, self.target):
             self.note(HOP_LISTS)
         if _CASE_WORD.search(self.source) and searched_cases(root):
             self.note(SIMPLE_CASE)

@@ -3177,4 +3177,22 @@ CASES: list[Case] = [
          "(c:Room {nodeSymbol: 'R3'}) RETURN length(p) AS n",
          None, False,
          "Neo4j: multiple path patterns cannot be used with a selective path selector"),
+    Case("optional_variable_length_relationship_unmatched_is_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object {class: 'trash'}) "
+         "RETURN r.nodeSymbol AS r, size(e) AS n, e IS NULL AS none ORDER BY r",
+         [["R1", 2, False], ["R2", None, True], ["R3", None, True]], True,
+         "e is NULL where the OPTIONAL MATCH found nothing, so is size(e) (Kuzu's rels() of "
+         "it was [], 0 long)"),
+    Case("optional_variable_length_relationship_carried_and_counted",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object {class: 'trash'}) "
+         "WITH r, e AS hops RETURN count(hops) AS c, count(*) AS n, "
+         "sum(CASE WHEN hops IS NULL THEN 1 ELSE 0 END) AS unmatched",
+         [[1, 3, 2]], False,
+         "count() skips the NULL of R2 and R3 (Kuzu counted their [] lists)"),
+    Case("optional_quantified_relationship_group_unmatched_is_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[h:CONTAINS]->{1,2}(x:Object {class: 'chair'}) "
+         "RETURN r.nodeSymbol AS r, size(h) AS n, [t IN h | type(t)] AS ts ORDER BY r",
+         [["R1", None, None], ["R2", 2, ["CONTAINS", "CONTAINS"]], ["R3", None, None]], True,
+         "a group variable of an OPTIONAL MATCH that found nothing is NULL, and so is a "
+         "comprehension over it"),
 ]
