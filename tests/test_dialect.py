@@ -1411,3 +1411,19 @@ def test_a_shortest_path_expression_in_a_comprehension_is_refused(target):
                   "WITH a, collect(b) AS bs "
                   "RETURN [m IN bs | length(shortestPath((a)-[:ROOM_CONNECTED*]-(m)))] AS ls",
                   target)
+
+
+@pytest.mark.parametrize(("cypher", "expected"), [
+    # A list a WITH carries: '' is searched by position (two lambdas calling size() of a
+    # string element over it computed the first wrong on both engines).
+    ("MATCH (r:Room) WITH r, split(r.nodeSymbol, '1') AS xs RETURN '' IN xs AS a",
+     "list_filter(range(1, size(xs)), _x1 -> size(xs[_x1]) = 0)"),
+    # A list computed in place keeps the element lambda (its UDF would run inside it).
+    ("MATCH (r:Room) RETURN '' IN split(r.nodeSymbol, '1') AS a",
+     "size(list_filter(neo4j_split(r.nodeSymbol, '1'), _x1 -> size(_x1) = 0)) > 0"),
+    # A non-empty value is searched with list_contains, no lambda.
+    ("MATCH (r:Room) WITH r, split(r.nodeSymbol, '1') AS xs RETURN 'R' IN xs AS a",
+     "WHEN list_contains(xs, 'R') = true THEN true"),
+])
+def test_kuzu_searches_a_list_of_strings_for_empty_text_by_length(cypher, expected):
+    assert expected in translate(cypher, "kuzu").query

@@ -3195,4 +3195,15 @@ CASES: list[Case] = [
          [["R1", None, None], ["R2", 2, ["CONTAINS", "CONTAINS"]], ["R3", None, None]], True,
          "a group variable of an OPTIONAL MATCH that found nothing is NULL, and so is a "
          "comprehension over it"),
+    Case("empty_piece_of_a_carried_split_beside_another_test",
+         "MATCH (r:Room) WITH r, split(r.nodeSymbol, '1') AS xs "
+         "RETURN r.nodeSymbol AS s, '' IN xs AS a, ('' IN xs) IS NULL AS d ORDER BY s",
+         [["R1", True, False], ["R2", False, False], ["R3", False, False]], True,
+         "split('R1', '1') is ['R', '']: it holds '' (Kuzu missed it: two lambdas over a list "
+         "a WITH carries, each calling size() of an element, computed the first wrong)"),
+    Case("empty_name_in_a_carried_list_and_its_negation",
+         "MATCH (r:Room) WITH r, [r.name] AS xs "
+         "RETURN r.nodeSymbol AS s, '' IN xs AS b, NOT '' IN xs AS c ORDER BY s",
+         [["R1", True, False], ["R2", True, False], ["R3", True, False]], True,
+         "every name of the graph is '', so each list holds ''"),
 ]
