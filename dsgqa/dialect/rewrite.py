@@ -249,6 +249,7 @@ from dsgqa.dialect.uniqueness import REWRITE as UNIQUENESS
 from dsgqa.dialect.uniqueness import FreshNames, Uniqueness
 from dsgqa.dialect.unknown_names import REWRITE as UNKNOWN_NAMES
 from dsgqa.dialect.unknown_names import match_nothing, null_unknown_keys
+from dsgqa.dialect.utf16_text import beyond_bmp, refuse_utf16_order
 from dsgqa.dialect.variable_case import check_variable_case
 from dsgqa.dialect.with_where_aliases import REWRITE as WITH_WHERE_ALIASES
 from dsgqa.dialect.with_where_aliases import alias_with_wheres
@@ -543,6 +544,8 @@ class Rewriter:
             self.note(QUANTIFIER_NULLS)
             lambdas += 2
         annotate_types(root)
+        if self.non_ascii and beyond_bmp(keys):
+            refuse_utf16_order(root)   # reads the types just annotated
         if _DISTINCT_COLLECT.search(self.source):
             refuse_null_holding_distincts(root)
         if TYPE_PREDICATE_TEXT.search(self.source) and fold_type_predicates(root):

@@ -3206,4 +3206,24 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS s, '' IN xs AS b, NOT '' IN xs AS c ORDER BY s",
          [["R1", True, False], ["R2", True, False], ["R3", True, False]], True,
          "every name of the graph is '', so each list holds ''"),
+    Case("text_beyond_bmp_ordered_by_utf16_code_units",
+         "RETURN '\U0001F600' < '\\uFFFF' AS a",
+         [[True]], False,
+         "Java's String.compareTo compares UTF-16 code units: U+1F600 is D83D DE00, below FFFF "
+         "(the engines compare code points and said false)"),
+    Case("split_on_nothing_of_text_beyond_bmp",
+         "RETURN size(split('\U0001F600', '')) AS n",
+         [[2]], False,
+         "split(s, '') is toCharArray(): one piece per UTF-16 code unit"),
+    Case("text_beyond_bmp_counted_by_code_points",
+         "RETURN size('\U0001F600') AS a, reverse('a\U0001F600') AS b, "
+         "substring('\U0001F600x', 1) AS c, left('\U0001F600x', 1) AS d",
+         [[1, "\U0001F600a", "x", "\U0001F600"]], False,
+         "length() is codePointCount, substring() and left() move by code points, and "
+         "StringBuilder.reverse keeps a surrogate pair together"),
+    Case("text_beyond_bmp_in_an_equality_beside_a_numeric_order",
+         "MATCH (r:Room) WHERE r.class <> '\U0001F600' AND 'x\U0001F600' CONTAINS '\U0001F600' "
+         "RETURN r.nodeSymbol AS s ORDER BY r.center.x",
+         [["R1"], ["R3"], ["R2"]], True,
+         "equality and CONTAINS read the same code units either way; the order is of numbers"),
 ]
