@@ -177,6 +177,29 @@ def test_text_beyond_the_bmp_is_answered_where_order_is_not_of_it(query: str) ->
     translate(query, "ladybug")
 
 
+@pytest.mark.parametrize("query", [
+    "RETURN -0.0 < 0.0 AS a",
+    "MATCH (o:Object) WHERE o.center.x >= - 0.0 RETURN o",
+    "UNWIND [0.0, -0.0] AS x RETURN max(x) AS m",
+    "UNWIND [0.0, -0.0e0] AS x RETURN x ORDER BY x",
+])
+def test_a_negative_zero_literal_beside_a_float_order_is_refused(query: str) -> None:
+    """Neo4j orders -0.0 below 0.0 (`Double.compare`); the engines take them as equal."""
+    with pytest.raises(DialectError, match=r"-0\.0 literal"):
+        translate(query, "kuzu")
+
+
+@pytest.mark.parametrize("query", [
+    "WITH -0.0 AS z RETURN z = 0.0 AS a, toString(z) AS s",      # no ordering
+    "MATCH (o:Object) WHERE o.center.x > -0.5 RETURN o ORDER BY o.center.x",   # not zero
+    "MATCH (o:Object) WHERE o.center.x - 0.0 < 1.0 RETURN o",   # a subtraction
+    "MATCH (o:Object) WHERE o.center.z = -0.0 RETURN o.name AS n ORDER BY n",   # text order
+    "RETURN -0 < 1 AS a",                                         # the integer 0
+])
+def test_a_negative_zero_literal_is_answered_without_a_float_order(query: str) -> None:
+    translate(query, "kuzu")
+
+
 @pytest.mark.parametrize(("args", "expected"), [
     ((3.0, 2.0, "/", False), 1.5),
     ((-7.5, 2.0, "%", False), -1.5),      # Java's % keeps the dividend's sign

@@ -187,6 +187,7 @@ from dsgqa.dialect.shortest_ends import REWRITE as SHORTEST_ENDS
 from dsgqa.dialect.shortest_ends import case_for_test_coalesce, check_shortest_ends
 from dsgqa.dialect.shortest_expressions import REWRITE as SHORTEST_EXPRESSIONS
 from dsgqa.dialect.shortest_expressions import hoist_shortest_expressions
+from dsgqa.dialect.signed_zeros import NEGATIVE_ZERO_TEXT, refuse_negative_zero_order
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
 from dsgqa.dialect.star_columns import REWRITE as STAR_COLUMNS
@@ -546,6 +547,8 @@ class Rewriter:
         annotate_types(root)
         if self.non_ascii and beyond_bmp(keys):
             refuse_utf16_order(root)   # reads the types just annotated
+        if NEGATIVE_ZERO_TEXT.search(self.source):
+            refuse_negative_zero_order(root)
         if _DISTINCT_COLLECT.search(self.source):
             refuse_null_holding_distincts(root)
         if TYPE_PREDICATE_TEXT.search(self.source) and fold_type_predicates(root):
@@ -1075,10 +1078,12 @@ class Rewriter:
         return null_when_null(subject, result)
 
     def _zero_safe_sort_keys(self, projection: Tree) -> None:
-        """Neo4j sorts -0.0 equal to 0.0; the engines sort it below every negative number.
-        Adding 0.0 turns -0.0 into 0.0 and leaves every other float as it is (and an integer's
-        order too). Every key whose Neo4j type is a float gets it, whatever the key became: a
-        computed value (`ceil(x - 3.5)`), an aggregate or function the translator rewrote
+        """Neo4j sorts -0.0 just below 0.0 (`Double.compare`, `signed_zeros.py`); the engines
+        sort it below every negative number. Adding 0.0 turns -0.0 into 0.0 and leaves every
+        other float as it is (and an integer's order too): the two zeros then tie, where
+        Neo4j puts the rows of -0.0 first (a known difference; a `-0.0` literal is refused).
+        Every key whose Neo4j type is a float gets it, whatever the key became: a computed
+        value (`ceil(x - 3.5)`), an aggregate or function the translator rewrote
         (`percentileDisc` into a UDF call), a column or variable holding one (`UNWIND ... AS x
         ... ORDER BY x`, a WITH's alias). The type is the one the annotator gave the key before
         any rewrite (`child_types`, read in the ORDER BY's scope, where a projected alias has

@@ -24,7 +24,7 @@ A lone surrogate (`'\\uD83D'`) is text the engines cannot hold (they take UTF-8)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from lark import Tree
 
@@ -62,21 +62,27 @@ def _may_be_text(node: object) -> bool:
 def refuse_utf16_order(root: Tree) -> None:
     """Refuse an ordering of values that may be text (called where a literal holds a
     character beyond U+FFFF, after the types are annotated)."""
+    refuse_orderings(root, _may_be_text, "text in a query whose string literals hold a "
+                     "character beyond U+FFFF: Neo4j orders strings by UTF-16 code units, the "
+                     "engines by code points")
+
+
+def refuse_orderings(root: Tree, affected: Callable[[object], bool], why: str) -> None:
+    """Refuse `<`, `<=`, `>`, `>=`, ORDER BY, min() and max() of an expression `affected`
+    holds for (read on the annotated types)."""
     for node in root.iter_subtrees():
         if node.data == "compare":
             if any(not isinstance(c, Tree) and str(c) in _ORDERING for c in node.children) \
-                    and any(_may_be_text(c) for c in node.children if isinstance(c, Tree)):
-                _refuse("a comparison (<, <=, >, >=)")
+                    and any(affected(c) for c in node.children if isinstance(c, Tree)):
+                _refuse("a comparison (<, <=, >, >=)", why)
         elif node.data == "sort_item":
-            if _may_be_text(node.children[0]):
-                _refuse("ORDER BY")
+            if affected(node.children[0]):
+                _refuse("ORDER BY", why)
         elif node.data in ("call", "call_distinct") \
                 and function_name(node.children[0]).lower() in ("min", "max") \
-                and any(_may_be_text(c) for c in node.children[1:] if isinstance(c, Tree)):
-            _refuse("min() or max()")
+                and any(affected(c) for c in node.children[1:] if isinstance(c, Tree)):
+            _refuse("min() or max()", why)
 
 
-def _refuse(what: str) -> None:
-    raise DialectError(f"{what} of text in a query whose string literals hold a character "
-                       "beyond U+FFFF: Neo4j orders strings by UTF-16 code units, the engines "
-                       "by code points")
+def _refuse(what: str, why: str) -> None:
+    raise DialectError(f"{what} of {why}")

@@ -3226,4 +3226,13 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS s ORDER BY r.center.x",
          [["R1"], ["R3"], ["R2"]], True,
          "equality and CONTAINS read the same code units either way; the order is of numbers"),
+    Case("negative_zero_literal_ordered_below_zero",
+         "RETURN -0.0 < 0.0 AS a, 0.0 <= -0.0 AS b, -0.0 < 0 AS c",
+         [[True, False, True]], False,
+         "Neo4j compares floats with Double.compare, which puts -0.0 below 0.0 (and below the "
+         "integer 0); the engines took them as equal"),
+    Case("negative_zero_literal_equal_to_zero",
+         "WITH -0.0 AS z RETURN z = 0.0 AS a, toString(z) AS s, z + 1 AS b",
+         [[True, "-0.0", 1.0]], False,
+         "= is == on doubles: -0.0 equals 0.0; toString keeps the sign"),
 ]
