@@ -3235,4 +3235,15 @@ CASES: list[Case] = [
          "WITH -0.0 AS z RETURN z = 0.0 AS a, toString(z) AS s, z + 1 AS b",
          [[True, "-0.0", 1.0]], False,
          "= is == on doubles: -0.0 equals 0.0; toString keeps the sign"),
+    Case("group_variable_of_a_count_named_like_an_outer_variable",
+         "MATCH (r:Room) RETURN COUNT { (a)((r)-[:CONTAINS]->(b)){1,2}(c) } AS n",
+         None, False,
+         "Neo4j: the group variable r is declared inside COUNT { }, where the outer r is "
+         "visible: \"Variable `r` already declared\" (and shadowing)"),
+    Case("group_variables_of_a_count_beside_an_outer_variable",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS s, "
+         "COUNT { (r)((x)-[:CONTAINS]->(y)){1,2}(c) } AS n ORDER BY s",
+         [["R1", 3], ["R2", 2], ["R3", 0]], True,
+         "r is the outer room (a reference, not a group variable): R1 reaches P1, p1 and O1, "
+         "R2 reaches P2 and O2"),
 ]
