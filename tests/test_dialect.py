@@ -1427,3 +1427,25 @@ def test_a_shortest_path_expression_in_a_comprehension_is_refused(target):
 ])
 def test_kuzu_searches_a_list_of_strings_for_empty_text_by_length(cypher, expected):
     assert expected in translate(cypher, "kuzu").query
+
+
+@pytest.mark.parametrize(("literal", "value"), [
+    (r"'O\d+'", r"O\d+"),                 # no escape: the backslash stays (Neo4j's AST builder)
+    (r"'\U0001F600'", r"\U0001F600"),     # Cypher has no \U escape
+    (r"'a\qb'", r"a\qb"),
+    (r"'a\tb\n'", "a\tb\n"),
+    (r"'it\'s'", "it's"),
+    (r'"say \"hi\""', 'say "hi"'),
+    (r"'a\\d'", r"a\d"),                  # an escaped backslash, then d
+    (r"'\u0041\uu0042'", "AB"),            # Java reads every u of \uu0042
+    (r"'\\u0041'", r"\u0041"),             # the escaped backslash escapes the u too
+])
+def test_string_literals_read_as_neo4j_reads_them(literal, value):
+    from dsgqa.dialect.emit import unquote_string
+    assert unquote_string(literal) == value
+
+
+@pytest.mark.parametrize("cypher", [r"RETURN '\u00zz' AS s", r"RETURN 'a\u12' AS s"])
+def test_a_unicode_escape_without_four_digits_is_neo4j_s_error(cypher):
+    with pytest.raises(CypherSyntaxError, match="four hexadecimal digits"):
+        translate(cypher, "ladybug")

@@ -3246,4 +3246,18 @@ CASES: list[Case] = [
          [["R1", 3], ["R2", 2], ["R3", 0]], True,
          "r is the outer room (a reference, not a group variable): R1 reaches P1, p1 and O1, "
          "R2 reaches P2 and O2"),
+    Case("unknown_escape_keeps_its_backslash_in_a_regex",
+         "MATCH (o:Object) WHERE o.nodeSymbol =~ 'O\\d' RETURN o.nodeSymbol AS s ORDER BY s",
+         [["O1"], ["O2"], ["O3"]], True,
+         "Neo4j's lexer takes any character after a backslash and its AST builder replaces only "
+         "the known escapes: 'O\\d' is the regex O\\d (the backslash was dropped: Od matched "
+         "nothing)"),
+    Case("unknown_escapes_keep_their_backslash_answered",
+         "RETURN size('a\\qb') AS n, '\\U0001F600' AS u, size('a\\tb') AS t",
+         [[4, "\\U0001F600", 3]], False,
+         "\\q and \\U are no escapes in Cypher: the backslash stays; \\t is a tab"),
+    Case("unicode_escape_without_four_digits",
+         "RETURN '\\u00zz' AS s",
+         None, False,
+         "Neo4j reads \\uXXXX before it lexes and raises: expected four hexadecimal digits"),
 ]
