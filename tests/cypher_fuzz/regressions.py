@@ -3260,4 +3260,18 @@ CASES: list[Case] = [
          "RETURN '\\u00zz' AS s",
          None, False,
          "Neo4j reads \\uXXXX before it lexes and raises: expected four hexadecimal digits"),
+    Case("quantifier_bound_with_an_underscore",
+         "MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->{1,1_0}(b) RETURN count(*) AS n",
+         [[5]], False,
+         "1_0 is 10 (Neo4j's decimal integers take underscores between digits): R2; R1, R3; R2; "
+         "R1 (each relationship once per path). It was charged as a syntax error"),
+    Case("quantifier_bound_in_hexadecimal",
+         "MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->{1,0x2}(b) RETURN count(*) AS n",
+         None, False,
+         "Neo4j: Invalid input '0x2': expected '}' or an integer value (a quantifier takes "
+         "decimal integers)"),
+    Case("variable_length_bound_in_hexadecimal",
+         "MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..0x2]->(b) RETURN count(*) AS n",
+         None, False,
+         "Neo4j: Invalid input '0x2': expected ... an integer value"),
 ]
