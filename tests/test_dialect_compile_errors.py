@@ -383,3 +383,30 @@ def test_a_bound_not_in_decimal_is_neo4j_s_error(cypher, message):
 ])
 def test_decimal_bounds_with_underscores_and_other_integers_are_read(cypher):
     translate(cypher, "ladybug")
+
+
+@pytest.mark.parametrize("cypher", [
+    "MATCH (o:Object) RETURN o.center.x IS :: FLOAT IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x IS NULL IS NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x :: FLOAT IS NULL AS a",
+    "MATCH (o:Object) RETURN o.name IS NORMALIZED IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.name STARTS WITH 'a' IS NULL AS a",
+    "MATCH (o:Object) WHERE o.name IN ['a'] IN [true] RETURN o",
+])
+def test_two_predicates_after_one_operand_are_neo4j_s_error(cypher):
+    """Neo4j 5's `expression7: expression6 comparisonExpression6?` (Cypher5Parser.g4): one
+    IS NULL / IS :: T / STARTS WITH / IN / =~ / IS NORMALIZED after an operand."""
+    with pytest.raises(CypherSyntaxError, match="Invalid input"):
+        translate(cypher, "ladybug")
+
+
+@pytest.mark.parametrize("cypher", [
+    "MATCH (o:Object) RETURN (o.center.x IS :: FLOAT) IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x IS :: FLOAT NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x IS :: FLOAT = true AS a",
+    "MATCH (o:Object) RETURN o.center.x IS NULL AND o.name IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN [x IN [o.name] WHERE x IS NOT NULL] AS a",
+    "MATCH (o:Object) RETURN o.name IN ['a'] = (o.name IS NULL) AS a",
+])
+def test_one_predicate_per_operand_is_read(cypher):
+    translate(cypher, "ladybug")

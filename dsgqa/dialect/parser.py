@@ -69,6 +69,26 @@ def _check_integers(root: Tree, text: str) -> None:
                                         "instead")
 
 
+# Neo4j 5's `expression7: expression6 comparisonExpression6?`: one of these after an operand,
+# never a second after the first (`x IS :: FLOAT IS NOT NULL`, `x IS NULL IS NULL` are
+# "Invalid input 'IS'"); `(x IS NULL) IS NULL` and `x IS NULL = true` are read.
+_PREDICATES = {"is_null": "IS", "is_not_null": "IS", "starts_with": "STARTS",
+               "ends_with": "ENDS", "contains": "CONTAINS", "in_": "IN", "regex": "=~",
+               "is_normalized": "IS", "is_not_normalized": "IS", "is_typed": "IS",
+               "is_not_typed": "IS"}
+_PREDICATE_WORDS = re.compile(r"\b(?:IS|STARTS|ENDS|CONTAINS|IN)\b|=~|::", re.IGNORECASE)
+
+
+def _check_chained_predicates(root: Tree) -> None:
+    for node in root.iter_subtrees():
+        if node.data in _PREDICATES and not getattr(node, "is_binding", False):
+            first = node.children[0]
+            if isinstance(first, Tree) and first.data in _PREDICATES:
+                raise CypherSyntaxError(f"Invalid input '{_PREDICATES[node.data]}': expected "
+                                        "an expression (a second predicate after "
+                                        f"{_PREDICATES[first.data]} needs parentheses)")
+
+
 def _plain_float(token: Token) -> Token:
     """A float literal without the underscores Neo4j allows between digits."""
     return token.update(value=token.value.replace("_", ""))
@@ -358,6 +378,8 @@ def parse_text(query: str) -> tuple[Tree, str]:
             root = _parse(text)
             if _NOT_DECIMAL.search(text):
                 _check_integers(root, text)
+            if len(_PREDICATE_WORDS.findall(text)) > 1:
+                _check_chained_predicates(root)
             return root, text
         except UnexpectedToken as exc:
             repaired = _bracketed_alternation(text, exc.token.start_pos) \

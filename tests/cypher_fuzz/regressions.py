@@ -3274,4 +3274,14 @@ CASES: list[Case] = [
          "MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..0x2]->(b) RETURN count(*) AS n",
          None, False,
          "Neo4j: Invalid input '0x2': expected ... an integer value"),
+    Case("two_predicates_after_one_operand",
+         "MATCH (o:Object) RETURN o.center.x IS :: FLOAT IS NOT NULL AS a",
+         None, False,
+         "Neo4j 5's grammar takes one predicate after an operand (expression7: expression6 "
+         "comparisonExpression6?): Invalid input 'IS'"),
+    Case("two_predicates_after_one_operand_in_parentheses",
+         "MATCH (o:Object {class: 'trash'}) RETURN (o.center.x IS :: FLOAT) IS NOT NULL AS a, "
+         "o.center.x IS :: FLOAT = true AS b",
+         [[True, True]], False,
+         "the parenthesised predicate is an operand; = compares the predicate's value"),
 ]
