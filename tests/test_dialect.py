@@ -1070,17 +1070,19 @@ def test_a_regex_java_reads_is_matched_by_python(target, cypher):
     ("RETURN 0x1F + 0o17 AS a", "RETURN 31 + 15 AS a"),
     ("RETURN 1_000_000 - 0x_FF + 0o_7 AS a", "RETURN 1000000 - 255 + 7 AS a"),
     ("RETURN 1_000.5 + .2_5 AS a", "RETURN 1000.5 + 0.25 AS a"),
-    ("MATCH (a)-[*0x1..0o3]->(b) RETURN count(*) AS n", "TRAIL 1..3]"),
+    ("MATCH (a)-[*1_0..1_2]->(b) RETURN count(*) AS n", "TRAIL 10..12]"),
 ])
 def test_number_literals_of_every_neo4j_spelling(neo4j: str, kuzu: str) -> None:
     """Neo4j 5 writes integers in decimal, 0x hexadecimal and 0o octal, with underscores between
-    digits; an octal literal was charged to the model as a syntax error."""
+    digits; an octal literal was charged to the model as a syntax error. A variable-length
+    range takes decimal integers only (Cypher5Parser.g4's `pathLength`)."""
     assert kuzu in translate(neo4j, "ladybug").query
 
 
-def test_a_legacy_leading_zero_literal_is_refused() -> None:
-    """`017` is deprecated octal in Neo4j 5: refused, not read as seventeen."""
-    with pytest.raises(DialectError):
+def test_a_legacy_leading_zero_literal_is_neo4j_s_error() -> None:
+    """`017` is the octal syntax Neo4j 5 no longer reads ("The octal integer literal syntax
+    `017` is no longer supported, please use `0o17` instead"), not seventeen."""
+    with pytest.raises(CypherSyntaxError, match="no longer supported"):
         translate("RETURN 017 AS a", "ladybug")
 
 
@@ -1411,3 +1413,41 @@ def test_a_shortest_path_expression_in_a_comprehension_is_refused(target):
                   "WITH a, collect(b) AS bs "
                   "RETURN [m IN bs | length(shortestPath((a)-[:ROOM_CONNECTED*]-(m)))] AS ls",
                   target)
+
+
+@pytest.mark.parametrize(("cypher", "expected"), [
+    # A list a WITH carries: '' is searched by position (two lambdas calling size() of a
+    # string element over it computed the first wrong on both engines).
+    ("MATCH (r:Room) WITH r, split(r.nodeSymbol, '1') AS xs RETURN '' IN xs AS a",
+     "list_filter(range(1, size(xs)), _x1 -> size(xs[_x1]) = 0)"),
+    # A list computed in place keeps the element lambda (its UDF would run inside it).
+    ("MATCH (r:Room) RETURN '' IN split(r.nodeSymbol, '1') AS a",
+     "size(list_filter(neo4j_split(r.nodeSymbol, '1'), _x1 -> size(_x1) = 0)) > 0"),
+    # A non-empty value is searched with list_contains, no lambda.
+    ("MATCH (r:Room) WITH r, split(r.nodeSymbol, '1') AS xs RETURN 'R' IN xs AS a",
+     "WHEN list_contains(xs, 'R') = true THEN true"),
+])
+def test_kuzu_searches_a_list_of_strings_for_empty_text_by_length(cypher, expected):
+    assert expected in translate(cypher, "kuzu").query
+
+
+@pytest.mark.parametrize(("literal", "value"), [
+    (r"'O\d+'", r"O\d+"),                 # no escape: the backslash stays (Neo4j's AST builder)
+    (r"'\U0001F600'", r"\U0001F600"),     # Cypher has no \U escape
+    (r"'a\qb'", r"a\qb"),
+    (r"'a\tb\n'", "a\tb\n"),
+    (r"'it\'s'", "it's"),
+    (r'"say \"hi\""', 'say "hi"'),
+    (r"'a\\d'", r"a\d"),                  # an escaped backslash, then d
+    (r"'\u0041\uu0042'", "AB"),            # Java reads every u of \uu0042
+    (r"'\\u0041'", r"\u0041"),             # the escaped backslash escapes the u too
+])
+def test_string_literals_read_as_neo4j_reads_them(literal, value):
+    from dsgqa.dialect.emit import unquote_string
+    assert unquote_string(literal) == value
+
+
+@pytest.mark.parametrize("cypher", [r"RETURN '\u00zz' AS s", r"RETURN 'a\u12' AS s"])
+def test_a_unicode_escape_without_four_digits_is_neo4j_s_error(cypher):
+    with pytest.raises(CypherSyntaxError, match="four hexadecimal digits"):
+        translate(cypher, "ladybug")

@@ -9,6 +9,7 @@ Neo4j 5's front-end source, which the docstrings of the two modules name.
 from __future__ import annotations
 
 import contextlib
+import re
 
 import pytest
 
@@ -356,3 +357,56 @@ def test_a_valid_query_beside_them_is_no_syntax_error(target, cypher):
     """Translated, or refused as the engines' shortfall (`dialect`), never the model's."""
     with contextlib.suppress(DialectError):
         translate(cypher, target)
+
+
+@pytest.mark.parametrize(("cypher", "message"), [
+    ("MATCH (a:Room)-[:ROOM_CONNECTED]->{1,0x2}(b) RETURN b", "unexpected"),   # lexer: at ]
+    ("MATCH (a:Room)((x)-[:ROOM_CONNECTED]->(y)){0o1}(b) RETURN b", "Invalid input '0o1'"),
+    ("MATCH (a:Room)((x)-[:ROOM_CONNECTED]->(y)){01}(b) RETURN b", "Invalid input '01'"),
+    ("MATCH (a:Room)-[:ROOM_CONNECTED*0x1]->(b) RETURN b", "Invalid input '0x1'"),
+    ("MATCH (a:Room)-[:ROOM_CONNECTED*1..0x2]->(b) RETURN b", "Invalid input '0x2'"),
+    ("RETURN 01 AS n", "octal integer literal syntax `01`"),
+])
+def test_a_bound_not_in_decimal_is_neo4j_s_error(cypher, message):
+    """Neo4j 5's ranges and quantifiers take `UNSIGNED_DECIMAL_INTEGER` only; `01` is the octal
+    syntax it no longer reads."""
+    with pytest.raises(CypherSyntaxError, match=re.escape(message)):
+        translate(cypher, "ladybug")
+
+
+@pytest.mark.parametrize("cypher", [
+    "MATCH (a:Room)-[:ROOM_CONNECTED]->{1_0}(b) RETURN b",        # was charged as syntax
+    "MATCH (a:Room)-[:ROOM_CONNECTED]-{,1_0}(b) RETURN b",
+    "MATCH (a:Room)((x)-[:ROOM_CONNECTED]->(y)){1,1_0}(b) RETURN b",
+    "MATCH (a:Room)-[:ROOM_CONNECTED*1..1_0]->(b) RETURN b",
+    "MATCH (a:Room) WHERE a.center.x > 10.05 RETURN [0, 0x1F, 0o17, 1_000] AS xs",
+])
+def test_decimal_bounds_with_underscores_and_other_integers_are_read(cypher):
+    translate(cypher, "ladybug")
+
+
+@pytest.mark.parametrize("cypher", [
+    "MATCH (o:Object) RETURN o.center.x IS :: FLOAT IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x IS NULL IS NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x :: FLOAT IS NULL AS a",
+    "MATCH (o:Object) RETURN o.name IS NORMALIZED IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.name STARTS WITH 'a' IS NULL AS a",
+    "MATCH (o:Object) WHERE o.name IN ['a'] IN [true] RETURN o",
+])
+def test_two_predicates_after_one_operand_are_neo4j_s_error(cypher):
+    """Neo4j 5's `expression7: expression6 comparisonExpression6?` (Cypher5Parser.g4): one
+    IS NULL / IS :: T / STARTS WITH / IN / =~ / IS NORMALIZED after an operand."""
+    with pytest.raises(CypherSyntaxError, match="Invalid input"):
+        translate(cypher, "ladybug")
+
+
+@pytest.mark.parametrize("cypher", [
+    "MATCH (o:Object) RETURN (o.center.x IS :: FLOAT) IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x IS :: FLOAT NOT NULL AS a",
+    "MATCH (o:Object) RETURN o.center.x IS :: FLOAT = true AS a",
+    "MATCH (o:Object) RETURN o.center.x IS NULL AND o.name IS NOT NULL AS a",
+    "MATCH (o:Object) RETURN [x IN [o.name] WHERE x IS NOT NULL] AS a",
+    "MATCH (o:Object) RETURN o.name IN ['a'] = (o.name IS NULL) AS a",
+])
+def test_one_predicate_per_operand_is_read(cypher):
+    translate(cypher, "ladybug")

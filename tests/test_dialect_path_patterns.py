@@ -318,6 +318,65 @@ def test_a_shortest_paths_relationship_variable_is_a_list() -> None:
     assert "size(rels(r))" in _translated(cypher)
 
 
+@pytest.mark.parametrize("cypher", [
+    "MATCH (r:Room) RETURN COUNT { (a)((r)-[:CONTAINS]->(b)){1,2}(c) } AS n",
+    "MATCH (r:Room) WHERE EXISTS { (a)((r)-[:CONTAINS]->(b)){1,2}(c) } RETURN r",
+    "MATCH (r:Room) RETURN COUNT { MATCH (a)((r)-[:CONTAINS]->(b)){1,2}(c) RETURN c } AS n",
+    "MATCH (h:Room) RETURN COUNT { (a)-[h:CONTAINS]->{1,2}(c) } AS n",
+    "MATCH (r:Room)-[:CONTAINS]->(m) RETURN COUNT { (r)((m)-[:CONTAINS]->(y)){1,2}(c) } AS n",
+    "UNWIND [1] AS b MATCH (r:Room) WHERE EXISTS { (r)((x)-[:CONTAINS]->(b)){1,2}(c) } RETURN r",
+    # a WITH's WHERE sees the names before the WITH too
+    "MATCH (r:Room) WITH r AS room WHERE EXISTS { (room)((r)-[:CONTAINS]->(b)){1,2}(c) } "
+    "RETURN room",
+    # nested: the inner body sees the outer body's group variable x
+    "MATCH (r:Room) RETURN COUNT { (r)((x)-[:CONTAINS]->(y)){1,2}(c) "
+    "WHERE EXISTS { (c)((x)-->(z)){1,1}(w) } } AS n",
+])
+def test_a_subquery_group_variable_named_like_an_outer_one_is_neo4j_s_error(cypher) -> None:
+    """Neo4j declares the group variables in the EXISTS / COUNT / COLLECT body, where the
+    outer names are visible: "Variable `r` already declared" (its language server also
+    reports the shadowing)."""
+    with pytest.raises(CypherSyntaxError, match="already declared"):
+        translate(cypher, "ladybug")
+
+
+@pytest.mark.parametrize("cypher", [
+    "MATCH (r:Room) RETURN COUNT { (r)((x)-[:CONTAINS]->(b)){1,2}(c) } AS n",   # r referenced
+    "MATCH (r:Room) RETURN COUNT { (r)((x)-[:CONTAINS]->(y)){1,2}(r) } AS n",
+    "MATCH (r:Room) RETURN COUNT { (r)-[h:CONTAINS]->{1,2}(c) } AS n",
+    "MATCH (r:Room) WITH r.class AS k RETURN k, COUNT { (a)((r)-[:CONTAINS]->(b)){1,2}(c) } AS n",
+    "MATCH (r:Room) CALL { MATCH (a)((r)-[:CONTAINS]->(b)){1,2}(c) RETURN count(*) AS n } "
+    "RETURN r, n",                                  # a CALL body imports nothing here
+    "MATCH (r:Room) RETURN COUNT { (r)((x)-[:CONTAINS]->(y)){1,2}(c) "
+    "WHERE EXISTS { (c)((q)-->(z)){1,1}(w) } } AS n",
+])
+def test_a_subquery_group_variable_of_a_new_name_is_answered(cypher) -> None:
+    translate(cypher, "ladybug")
+
+
+_UNMATCHED_HOPS = ("MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object) "
+                   "RETURN size(e) AS n, e IS NULL AS none, count(e) AS c")
+
+
+def test_an_optional_variable_length_relationship_keeps_its_null_on_kuzu() -> None:
+    """Kuzu's `rels()` of the NULL an unmatched OPTIONAL MATCH binds is `[]` (Neo4j: NULL, so
+    `size(e)` is NULL and `count(e)` skips it): there the list keeps the NULL."""
+    query = translate(_UNMATCHED_HOPS, "kuzu").query
+    assert "size(CASE WHEN e IS NULL THEN NULL ELSE rels(e) END)" in query
+    assert "count(CASE WHEN e IS NULL THEN NULL ELSE rels(e) END)" in query
+
+
+@pytest.mark.parametrize(("target", "cypher"), [
+    ("ladybug", _UNMATCHED_HOPS),   # Ladybug's rels() of NULL is NULL
+    ("kuzu", _UNMATCHED_HOPS.replace("OPTIONAL ", "")),   # never NULL
+    ("kuzu", "MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object) "
+             "WITH r, e MATCH (r)-[f:CONTAINS*1..2]->(y) RETURN size(f) AS n"),
+])
+def test_a_variable_length_relationship_no_null_reaches_is_read_plainly(target, cypher) -> None:
+    query = translate(cypher, target).query
+    assert "CASE WHEN" not in query and "size(rels(" in query
+
+
 def test_the_lowered_tree_holds_no_new_syntax() -> None:
     """Every later pass reads the classic forms only."""
     from dsgqa.dialect.parser import parse_text

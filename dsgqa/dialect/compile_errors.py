@@ -67,6 +67,10 @@ _SHORTEST = re.compile(r"shortestpaths?\s*\(", re.IGNORECASE)
 _SHORTEST_NAMES = {"shortestpath": "shortestPath", "allshortestpaths": "allShortestPaths"}
 _FINISH = re.compile(r"\bFINISH\b", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bCOLLECT\s*\{", re.IGNORECASE)
+# `\u` without four hexadecimal digits after it (and its u's), where no backslash escapes it:
+# Neo4j reads `\uXXXX` anywhere in the query before it lexes (`CypherInputStream`) and raises
+# "Invalid input 'x': expected four hexadecimal digits specifying a unicode character".
+_BAD_UNICODE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u(?!u*[0-9a-fA-F]{4})")
 # Neo4j's own spelling of the aggregating functions its message names.
 _AGGREGATE_SPELLING = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
                        "percentiledisc": "percentileDisc"}
@@ -299,6 +303,9 @@ def _shortest_paths(root: Tree) -> None:
 def refuse_compile_errors(root: Tree, text: str) -> None:
     """Raise Neo4j's `CypherSyntaxError` for the first such error in the parsed query; `text`,
     the query's, says which checks can find one (each walk costs time on every query)."""
+    if "\\u" in text and _BAD_UNICODE_ESCAPE.search(text):
+        raise CypherSyntaxError("Invalid input: expected four hexadecimal digits specifying a "
+                                "unicode character")
     if len(_AGGREGATE_CALL.findall(text)) > 1:
         _nested_aggregates(root, False)
     if _AGGREGATE_CALL.search(text) and (_IN.search(text) or "|" in text):

@@ -6,6 +6,8 @@ parentheses where operator precedence needs them, so rewritten sub-expressions n
 
 from __future__ import annotations
 
+import re
+
 from lark import Token, Tree
 
 from dsgqa.dialect.errors import DialectError
@@ -78,26 +80,36 @@ def quote_string(value: str) -> str:
 
 
 def unquote_string(literal: str) -> str:
-    """The value of a Cypher string literal ('...' or "...", backslash escapes)."""
+    """The value of a Cypher string literal ('...' or "...", backslash escapes). A backslash
+    before any other character stays, with it: Neo4j's lexer takes any character after a
+    backslash ("In Cypher it is allowed to have any character following a backslash. In the
+    cases it is an actual escape code it is handled in the AST builder", Cypher5Lexer.g4), and
+    `LiteralBuilder.cypherStringToString` replaces only \\t \\b \\n \\r \\f \\' \\" and
+    \\\\ (`\\uXXXX` is read before, `CypherInputStream`), so `'O\\d+'` is the regex O\\d+ and
+    `'\\U0001F600'` ten characters."""
     body, out, i = literal[1:-1], [], 0
-    escapes = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
     while i < len(body):
         ch = body[i]
         if ch == "\\" and i + 1 < len(body):
             nxt = body[i + 1]
-            if nxt == "u" and i + 5 < len(body) + 0:
-                try:
-                    out.append(chr(int(body[i + 2:i + 6], 16)))
-                    i += 6
-                    continue
-                except ValueError:
-                    pass
-            out.append(escapes.get(nxt, nxt))
+            digits = i + 1
+            while nxt == "u" and digits < len(body) and body[digits] == "u":
+                digits += 1   # Java's `\uu0041` (`convertUnicode` skips every u)
+            if nxt == "u" and _HEX4.fullmatch(body, digits, digits + 4):
+                out.append(chr(int(body[digits:digits + 4], 16)))
+                i = digits + 4
+                continue
+            out.append(_ESCAPES.get(nxt, "\\" + nxt))
             i += 2
             continue
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "'": "'", '"': '"',
+            "\\": "\\"}
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 
 
 class Emitter:

@@ -9,6 +9,13 @@ such a variable outside a pattern becomes `relationships(rs)` (which the transla
 own name (it stays the engines' recursive relationship, and later reads are rewritten the same
 way); under another name (`WITH rs AS hops`) the list is what is passed on. Only where the
 name is that relationship: in its own UNION part, until a WITH drops it.
+
+On Kuzu 0.11.3 `rels()` of the NULL an OPTIONAL MATCH that found nothing binds is `[]`, not
+NULL (measured: `MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object {class:
+'nothing'}) RETURN size(rels(e)), rels(e) IS NULL` is `0, false` on every room; `e IS NULL` is
+true there, and Ladybug 0.22.0's `rels()` is NULL). Neo4j binds NULL, so `size(e)` is NULL and
+`e IS NULL` true. On Kuzu the list of such a variable is read as `CASE WHEN e IS NULL THEN NULL
+ELSE rels(e) END`.
 """
 
 from __future__ import annotations
@@ -16,7 +23,16 @@ from __future__ import annotations
 from lark import Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import call, child_of, hops, item_name, union_parts, var
+from dsgqa.dialect.trees import (
+    call,
+    child_of,
+    hops,
+    is_optional,
+    item_name,
+    null_when_null,
+    union_parts,
+    var,
+)
 
 REWRITE = "variable-length relationship variable->rels()"
 # Trees that bind names or spell patterns: their variables are no reads.
@@ -51,7 +67,8 @@ def _passed_on(clause: Tree, live: set[str]) -> set[str]:
     return kept
 
 
-def _as_lists(node: Tree, hop_names: set[str]) -> bool:
+def _as_lists(node: Tree, hop_names: set[str], nullable: set[str]) -> bool:
+    """Rewrite the reads under `node`; those of a name in `nullable` keep its NULL."""
     changed = False
     for i, child in enumerate(node.children):
         if not isinstance(child, Tree) or child.data in _NOT_READS:
@@ -60,27 +77,36 @@ def _as_lists(node: Tree, hop_names: set[str]) -> bool:
             passed_on = node.data == "proj_item" and (
                 len(node.children) == 1 or plain_name(node.children[1]) in hop_names)
             if not passed_on:
-                node.children[i] = call("relationships", var(plain_name(child.children[0])))
+                hop = plain_name(child.children[0])
+                node.children[i] = call("relationships", var(hop))
+                if hop in nullable:
+                    node.children[i] = null_when_null(var(hop), node.children[i], always=True)
                 changed = True
         else:
-            changed |= _as_lists(child, hop_names)
+            changed |= _as_lists(child, hop_names, nullable)
     return changed
 
 
-def read_hops_as_lists(root: Tree) -> bool:
+def read_hops_as_lists(root: Tree, target: str = "kuzu") -> bool:
     """Rewrite the reads in place (before the types are annotated); True when one changed.
     Each UNION part on its own, clause by clause: a name is such a relationship from its MATCH
-    until a WITH or RETURN drops it (a later part or clause may use it for another value)."""
+    until a WITH or RETURN drops it (a later part or clause may use it for another value).
+    On Kuzu (`target`) the list of a name an OPTIONAL MATCH bound keeps its NULL."""
     changed = False
     for part in union_parts(root):
         live: set[str] = set()
+        optional: set[str] = set()
         for clause in part.children:
             if not isinstance(clause, Tree):
                 continue
             if clause.data == "match":
-                live |= _hop_variables(clause)
+                found = _hop_variables(clause)
+                live |= found
+                if target == "kuzu" and is_optional(clause):
+                    optional |= found
             if live:
-                changed |= _as_lists(clause, live)
+                changed |= _as_lists(clause, live, optional)
             if clause.data in ("with_clause", "return_clause"):
                 live = _passed_on(clause, live)
+                optional &= live
     return changed

@@ -39,6 +39,56 @@ def _plain_integer(token: Token) -> Token:
     return token.update(value=text)
 
 
+# A 0 before another digit, a letter or an underscore, not inside a name: maybe an
+# integer written other than in decimal (`01`, `0x1`, `0o2`, `0_1`).
+_NOT_DECIMAL = re.compile(r"(?<!\w)0\w")
+_DECIMAL = re.compile(r"0|[1-9](?:_?\d)*")
+_BOUNDS = frozenset({"range_exact", "range_span", "quant_exact", "quant_range", "quant_from",
+                     "quant_to"})
+
+
+def _check_integers(root: Tree, text: str) -> None:
+    """Neo4j 5's lexer (`UNSIGNED_DECIMAL_INTEGER`): a variable-length range or a quantifier
+    takes decimal integers only, underscores between digits allowed (`*1_0`, `{1,1_0}`;
+    `*0x1` and `{01}` are "Invalid input '0x1': expected ... an integer value"), and `01` is
+    the octal syntax Neo4j 5 no longer reads. Read on the text each token was lexed from (the
+    tree holds them in decimal, `_plain_integer`)."""
+    for node in root.iter_subtrees():
+        if node.data in _BOUNDS:
+            for bound in node.children:
+                if isinstance(bound, Token) and bound.type == "INT" \
+                        and bound.start_pos is not None \
+                        and not _DECIMAL.fullmatch(written := text[bound.start_pos:bound.end_pos]):
+                    raise CypherSyntaxError(f"Invalid input '{written}': expected an integer "
+                                            "value")
+        elif node.data == "int_lit":
+            digits = str(node.children[0])
+            if len(digits) > 1 and digits[0] == "0":
+                raise CypherSyntaxError(f"The octal integer literal syntax `{digits}` is no "
+                                        f"longer supported, please use `0o{digits[1:]}` "
+                                        "instead")
+
+
+# Neo4j 5's `expression7: expression6 comparisonExpression6?`: one of these after an operand,
+# never a second after the first (`x IS :: FLOAT IS NOT NULL`, `x IS NULL IS NULL` are
+# "Invalid input 'IS'"); `(x IS NULL) IS NULL` and `x IS NULL = true` are read.
+_PREDICATES = {"is_null": "IS", "is_not_null": "IS", "starts_with": "STARTS",
+               "ends_with": "ENDS", "contains": "CONTAINS", "in_": "IN", "regex": "=~",
+               "is_normalized": "IS", "is_not_normalized": "IS", "is_typed": "IS",
+               "is_not_typed": "IS"}
+_PREDICATE_WORDS = re.compile(r"\b(?:IS|STARTS|ENDS|CONTAINS|IN)\b|=~|::", re.IGNORECASE)
+
+
+def _check_chained_predicates(root: Tree) -> None:
+    for node in root.iter_subtrees():
+        if node.data in _PREDICATES and not getattr(node, "is_binding", False):
+            first = node.children[0]
+            if isinstance(first, Tree) and first.data in _PREDICATES:
+                raise CypherSyntaxError(f"Invalid input '{_PREDICATES[node.data]}': expected "
+                                        "an expression (a second predicate after "
+                                        f"{_PREDICATES[first.data]} needs parentheses)")
+
+
 def _plain_float(token: Token) -> Token:
     """A float literal without the underscores Neo4j allows between digits."""
     return token.update(value=token.value.replace("_", ""))
@@ -344,7 +394,12 @@ def parse_text(query: str, positions: bool = True) -> tuple[Tree, str]:
     text = query
     for _attempt in range(8):
         try:
-            return (_parse(text) if positions else _parse_plain(text)), text
+            root = _parse(text) if positions else _parse_plain(text)
+            if _NOT_DECIMAL.search(text):
+                _check_integers(root, text)   # reads the tokens' positions, kept either way
+            if len(_PREDICATE_WORDS.findall(text)) > 1:
+                _check_chained_predicates(root)
+            return root, text
         except UnexpectedToken as exc:
             repaired = _bracketed_alternation(text, exc.token.start_pos) \
                 if exc.token.value == "|" else None

@@ -67,6 +67,7 @@ from dsgqa.dialect.trees import (
     is_optional,
     mentions,
     name,
+    outermost_subqueries,
     reads,
     rebuilt,
     rel_detail,
@@ -860,9 +861,11 @@ class _Scoped:
     clause by clause; and what each name holding a group's list holds (`kinds`: Node or
     Relationship), for Neo4j's type errors, also after a WITH passed the list on."""
 
-    def __init__(self, names: FreshNames, source: str) -> None:
+    def __init__(self, names: FreshNames, source: str,
+                 outer: frozenset[str] = frozenset()) -> None:
         self.names = names
         self.source = source
+        self.outer = outer   # the names around an EXISTS / COUNT / COLLECT body
         self.live: dict[str, Tree] = {}
         self.kinds: dict[str, str] = {}
 
@@ -877,8 +880,8 @@ class _Scoped:
             new = [clause]
             if clause.data == "match" and _has_new_syntax(child_of(clause, "pattern_list")):
                 new, groups = _lower_match(clause, self.names, self.source,
-                                           set(scope_after(written[:at])), set(self.kinds),
-                                           clauses)
+                                           set(scope_after(written[:at])) | self.outer,
+                                           set(self.kinds), clauses)
                 self.live.update(groups)
                 self.kinds.update({n: _kind(v) for n, v in groups.items()})
                 changed = True
@@ -996,19 +999,61 @@ def _check_singletons(node: Tree, kinds: dict[str, str]) -> None:
             _check_singletons(child, scoped)
 
 
-def _lower_subquery_pattern(sub: Tree, names: FreshNames, source: str) -> None:
+def _lower_subquery_pattern(sub: Tree, names: FreshNames, source: str,
+                            outer: frozenset[str]) -> None:
     """`EXISTS { pattern WHERE .. }` / `COUNT { .. }` in the newer syntax: lowered the same,
     its group variables read in its own WHERE; a selector there is refused."""
     patterns = sub.children[0]
     if any(child_of(p, "path_selector") is not None for p in patterns.children):
         raise DialectError("a path selector in a pattern subquery")
     match = tree("match", *sub.children)
-    _clauses, groups = _lower_match(match, names, source, set(), set(), [])
+    _clauses, groups = _lower_match(match, names, source, set(outer), set(), [])
     scoped = _Scoped(names, source)
     scoped.live = groups
     scoped.kinds = {n: _kind(v) for n, v in groups.items()}
     scoped.read(match)
     sub.children = match.children
+
+
+def _subquery_scopes(root: Tree) -> dict[int, frozenset[str]]:
+    """The names in scope around each EXISTS / COUNT / COLLECT body (its single queries and
+    pattern bodies, by id). Neo4j declares a quantified path pattern's group variables in the
+    body, where the outer names are visible: a group variable named like one is "already
+    declared" (`MATCH (r:Room) RETURN COUNT { (a)((r)-->(b)){1,2}(c) }`; Neo4j's semantic
+    analysis also calls it shadowing). A CALL { } body sees only what it imports: not read."""
+    found: dict[int, frozenset[str]] = {}
+
+    def enter(sub: Tree, visible: frozenset[str]) -> None:
+        body = sub.children[-1]
+        found[id(body)] = visible
+        if body.data == "subquery_pattern":
+            inner = visible | declared_outside_subqueries(body)
+            for nested in outermost_subqueries(child_of(body, "where")):
+                enter(nested, inner)
+        else:
+            walk(body, visible)
+
+    def walk(query: Tree, inherited: frozenset[str]) -> None:
+        for single in query.children:
+            if not (isinstance(single, Tree) and single.data == "single_query"):
+                continue
+            found[id(single)] = inherited
+            clauses = [c for c in single.children if isinstance(c, Tree)]
+            for at, clause in enumerate(clauses):
+                if clause.data in ("call_subquery", "optional_call_subquery"):
+                    continue
+                before = inherited | frozenset(scope_after(clauses[:at]))
+                after = inherited | frozenset(scope_after(clauses[:at + 1]))
+                filtered = child_of(clause, "where") if clause.data == "with_clause" else None
+                late = {id(s) for s in outermost_subqueries(filtered)}
+                for sub in outermost_subqueries(clause):
+                    # a WITH's WHERE sees the names before the WITH too (Neo4j 5,
+                    # `with_where_scope.py`)
+                    enter(sub, before | after if id(sub) in late
+                          else after if clause.data in ("match", "unwind") else before)
+
+    walk(root.children[0] if root.data == "start" else root, frozenset())
+    return found
 
 
 def lower_path_patterns(root: Tree, names: FreshNames, source: str) -> str | None:
@@ -1020,9 +1065,10 @@ def lower_path_patterns(root: Tree, names: FreshNames, source: str) -> str | Non
     selective = any(sub.data == "path_selector" for sub in root.iter_subtrees())
     for function in [s for s in root.iter_subtrees() if s.data == "path_function"]:
         _check_shortest_function(function, source)
+    outer = _subquery_scopes(root)
     for single in [s for s in root.iter_subtrees() if s.data == "single_query"]:
-        _Scoped(names, source).query(single)
+        _Scoped(names, source, outer.get(id(single), frozenset())).query(single)
     for sub in [s for s in root.iter_subtrees() if s.data == "subquery_pattern"]:
         if _has_new_syntax(sub.children[0]):
-            _lower_subquery_pattern(sub, names, source)
+            _lower_subquery_pattern(sub, names, source, outer.get(id(sub), frozenset()))
     return WRITTEN + (WRITTEN_SHORTEST if selective else "")

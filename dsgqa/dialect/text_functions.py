@@ -31,15 +31,28 @@ import unicodedata
 from collections.abc import Callable
 
 
+def _by_code_units(function: str, original: str) -> None:
+    """Refuse text beyond U+FFFF where Neo4j works on its UTF-16 code units (`utf16_text.py`):
+    the pieces would be lone surrogates, which the engines' UTF-8 text cannot hold."""
+    if not original.isascii() and any(ord(c) > 0xFFFF for c in original):
+        raise ValueError(f"{function} with an empty search text, of text beyond U+FFFF (Neo4j "
+                         "cuts it into UTF-16 code units)")
+
+
 def neo4j_split(original: str, delimiter: str) -> list[str]:
-    """`split()`: every piece, empty ones included; an empty delimiter splits into characters."""
+    """`split()`: every piece, empty ones included; an empty delimiter splits into characters
+    (Java's UTF-16 code units: `StringValue.splitOnEmptySeparator` is `toCharArray()`)."""
     if delimiter == "":
+        _by_code_units("split()", original)
         return list(original)
     return original.split(delimiter)
 
 
 def neo4j_replace(original: str, search: str, replacement: str) -> str:
-    """`replace()`: every literal occurrence (Java's String.replace, as Neo4j calls it)."""
+    """`replace()`: every literal occurrence (Java's String.replace, as Neo4j calls it; an
+    empty search puts the replacement between every two UTF-16 code units)."""
+    if search == "":
+        _by_code_units("replace()", original)
     return original.replace(search, replacement)
 
 

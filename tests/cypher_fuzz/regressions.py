@@ -3278,4 +3278,111 @@ CASES: list[Case] = [
          "AS e",
          [["R1", False], ["R2", False], ["R3", False]], False,
          "r is a room, never a building"),
+    Case("optional_variable_length_relationship_unmatched_is_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object {class: 'trash'}) "
+         "RETURN r.nodeSymbol AS r, size(e) AS n, e IS NULL AS none ORDER BY r",
+         [["R1", 2, False], ["R2", None, True], ["R3", None, True]], True,
+         "e is NULL where the OPTIONAL MATCH found nothing, so is size(e) (Kuzu's rels() of "
+         "it was [], 0 long)"),
+    Case("optional_variable_length_relationship_carried_and_counted",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[e:CONTAINS*1..2]->(x:Object {class: 'trash'}) "
+         "WITH r, e AS hops RETURN count(hops) AS c, count(*) AS n, "
+         "sum(CASE WHEN hops IS NULL THEN 1 ELSE 0 END) AS unmatched",
+         [[1, 3, 2]], False,
+         "count() skips the NULL of R2 and R3 (Kuzu counted their [] lists)"),
+    Case("optional_quantified_relationship_group_unmatched_is_null",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[h:CONTAINS]->{1,2}(x:Object {class: 'chair'}) "
+         "RETURN r.nodeSymbol AS r, size(h) AS n, [t IN h | type(t)] AS ts ORDER BY r",
+         [["R1", None, None], ["R2", 2, ["CONTAINS", "CONTAINS"]], ["R3", None, None]], True,
+         "a group variable of an OPTIONAL MATCH that found nothing is NULL, and so is a "
+         "comprehension over it"),
+    Case("empty_piece_of_a_carried_split_beside_another_test",
+         "MATCH (r:Room) WITH r, split(r.nodeSymbol, '1') AS xs "
+         "RETURN r.nodeSymbol AS s, '' IN xs AS a, ('' IN xs) IS NULL AS d ORDER BY s",
+         [["R1", True, False], ["R2", False, False], ["R3", False, False]], True,
+         "split('R1', '1') is ['R', '']: it holds '' (Kuzu missed it: two lambdas over a list "
+         "a WITH carries, each calling size() of an element, computed the first wrong)"),
+    Case("empty_name_in_a_carried_list_and_its_negation",
+         "MATCH (r:Room) WITH r, [r.name] AS xs "
+         "RETURN r.nodeSymbol AS s, '' IN xs AS b, NOT '' IN xs AS c ORDER BY s",
+         [["R1", True, False], ["R2", True, False], ["R3", True, False]], True,
+         "every name of the graph is '', so each list holds ''"),
+    Case("text_beyond_bmp_ordered_by_utf16_code_units",
+         "RETURN '\U0001F600' < '\\uFFFF' AS a",
+         [[True]], False,
+         "Java's String.compareTo compares UTF-16 code units: U+1F600 is D83D DE00, below FFFF "
+         "(the engines compare code points and said false)"),
+    Case("split_on_nothing_of_text_beyond_bmp",
+         "RETURN size(split('\U0001F600', '')) AS n",
+         [[2]], False,
+         "split(s, '') is toCharArray(): one piece per UTF-16 code unit"),
+    Case("text_beyond_bmp_counted_by_code_points",
+         "RETURN size('\U0001F600') AS a, reverse('a\U0001F600') AS b, "
+         "substring('\U0001F600x', 1) AS c, left('\U0001F600x', 1) AS d",
+         [[1, "\U0001F600a", "x", "\U0001F600"]], False,
+         "length() is codePointCount, substring() and left() move by code points, and "
+         "StringBuilder.reverse keeps a surrogate pair together"),
+    Case("text_beyond_bmp_in_an_equality_beside_a_numeric_order",
+         "MATCH (r:Room) WHERE r.class <> '\U0001F600' AND 'x\U0001F600' CONTAINS '\U0001F600' "
+         "RETURN r.nodeSymbol AS s ORDER BY r.center.x",
+         [["R1"], ["R3"], ["R2"]], True,
+         "equality and CONTAINS read the same code units either way; the order is of numbers"),
+    Case("negative_zero_literal_ordered_below_zero",
+         "RETURN -0.0 < 0.0 AS a, 0.0 <= -0.0 AS b, -0.0 < 0 AS c",
+         [[True, False, True]], False,
+         "Neo4j compares floats with Double.compare, which puts -0.0 below 0.0 (and below the "
+         "integer 0); the engines took them as equal"),
+    Case("negative_zero_literal_equal_to_zero",
+         "WITH -0.0 AS z RETURN z = 0.0 AS a, toString(z) AS s, z + 1 AS b",
+         [[True, "-0.0", 1.0]], False,
+         "= is == on doubles: -0.0 equals 0.0; toString keeps the sign"),
+    Case("group_variable_of_a_count_named_like_an_outer_variable",
+         "MATCH (r:Room) RETURN COUNT { (a)((r)-[:CONTAINS]->(b)){1,2}(c) } AS n",
+         None, False,
+         "Neo4j: the group variable r is declared inside COUNT { }, where the outer r is "
+         "visible: \"Variable `r` already declared\" (and shadowing)"),
+    Case("group_variables_of_a_count_beside_an_outer_variable",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS s, "
+         "COUNT { (r)((x)-[:CONTAINS]->(y)){1,2}(c) } AS n ORDER BY s",
+         [["R1", 3], ["R2", 2], ["R3", 0]], True,
+         "r is the outer room (a reference, not a group variable): R1 reaches P1, p1 and O1, "
+         "R2 reaches P2 and O2"),
+    Case("unknown_escape_keeps_its_backslash_in_a_regex",
+         "MATCH (o:Object) WHERE o.nodeSymbol =~ 'O\\d' RETURN o.nodeSymbol AS s ORDER BY s",
+         [["O1"], ["O2"], ["O3"]], True,
+         "Neo4j's lexer takes any character after a backslash and its AST builder replaces only "
+         "the known escapes: 'O\\d' is the regex O\\d (the backslash was dropped: Od matched "
+         "nothing)"),
+    Case("unknown_escapes_keep_their_backslash_answered",
+         "RETURN size('a\\qb') AS n, '\\U0001F600' AS u, size('a\\tb') AS t",
+         [[4, "\\U0001F600", 3]], False,
+         "\\q and \\U are no escapes in Cypher: the backslash stays; \\t is a tab"),
+    Case("unicode_escape_without_four_digits",
+         "RETURN '\\u00zz' AS s",
+         None, False,
+         "Neo4j reads \\uXXXX before it lexes and raises: expected four hexadecimal digits"),
+    Case("quantifier_bound_with_an_underscore",
+         "MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->{1,1_0}(b) RETURN count(*) AS n",
+         [[5]], False,
+         "1_0 is 10 (Neo4j's decimal integers take underscores between digits): R2; R1, R3; R2; "
+         "R1 (each relationship once per path). It was charged as a syntax error"),
+    Case("quantifier_bound_in_hexadecimal",
+         "MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED]->{1,0x2}(b) RETURN count(*) AS n",
+         None, False,
+         "Neo4j: Invalid input '0x2': expected '}' or an integer value (a quantifier takes "
+         "decimal integers)"),
+    Case("variable_length_bound_in_hexadecimal",
+         "MATCH (:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*1..0x2]->(b) RETURN count(*) AS n",
+         None, False,
+         "Neo4j: Invalid input '0x2': expected ... an integer value"),
+    Case("two_predicates_after_one_operand",
+         "MATCH (o:Object) RETURN o.center.x IS :: FLOAT IS NOT NULL AS a",
+         None, False,
+         "Neo4j 5's grammar takes one predicate after an operand (expression7: expression6 "
+         "comparisonExpression6?): Invalid input 'IS'"),
+    Case("two_predicates_after_one_operand_in_parentheses",
+         "MATCH (o:Object {class: 'trash'}) RETURN (o.center.x IS :: FLOAT) IS NOT NULL AS a, "
+         "o.center.x IS :: FLOAT = true AS b",
+         [[True, True]], False,
+         "the parenthesised predicate is an operand; = compares the predicate's value"),
 ]
