@@ -19,14 +19,17 @@ the model uncharged). Each check here is Neo4j's:
 - a named path or an UNWIND alias whose name is in scope: "Variable `p` already declared";
 - a pattern's node named like a relationship or a path in scope, a relationship named like a
   node, a path or a relationship list: "Type mismatch: r defined with conflicting type Node
-  (expected Relationship)";
+  (expected Relationship)"; and a node or relationship named like a value Neo4j types as
+  something else (`WITH {a: 1} AS row MATCH (row)-->(o)`: "... type Map (expected Node)";
+  the types are `static_types.py`'s);
 - inside EXISTS / COUNT / COLLECT (all outer names) or `CALL (x) { }` (its imports), a new
   variable of an outer name (a WITH or RETURN alias, an UNWIND alias, a named path): "The
   variable `kind` is shadowing a variable with the same name from the outer scope and needs
   to be renamed" (`SubqueryExpression.checkForShadowedVariables`).
 
-Names are only known as far as the query shows them: a value a WITH computes, an UNWIND alias or
-a procedure's column has no known type (never a mismatch), and a procedure called without YIELD
+Names are only known as far as the query shows them: a value a WITH computes or an UNWIND
+alias has a type only where `static_types.py` knows Neo4j's, a procedure's column none (never a
+mismatch), and a procedure called without YIELD
 (columns not written) leaves the scope unknown, so that nothing is called undefined after it.
 """
 
@@ -39,6 +42,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.static_types import element_of, static_type
 from dsgqa.dialect.trees import (
     binds,
     child_of,
@@ -61,6 +65,10 @@ _MAY_ERR = re.compile(r"CALL|UNWIND|-\s*\[\s*`?\w|(?:EXISTS|COUNT|COLLECT)\s*\{"
                       # a pattern expression (which may introduce a variable)
                       r"|(?:\b(?:WHERE|AND|OR|XOR|NOT|WHEN|THEN|ELSE)\b|[,(\[])\s*\([^()]*\)\s*<?-",
                       re.IGNORECASE)
+# A WITH's alias (`AS row`) that a pattern after it may name again (`(row)`, `(row:Room)`, not
+# a call's `size(row)`): its value may be of a type no node has (`static_types.py`).
+_ALIAS = re.compile(r"\bAS\s+`?(\w+)", re.IGNORECASE)
+_PATTERN_NAME = re.compile(r"(?:(?<![\w.])|(?i:MATCH))\(\s*`?(\w+)`?\s*[):{]")
 # An importing WITH's parts Neo4j rejects, in the order it reports them.
 _IMPORT_ERRORS = (("order", "ORDER BY"), ("skip", "SKIP"), ("limit", "LIMIT"))
 
@@ -278,9 +286,7 @@ def _projection(clause: Tree, scope: _Scope) -> None:
             raise CypherSyntaxError(f"Variable `{named}` already declared in outer scope")
         if named in scope.guarded and not _passes_through(item):
             raise _shadowing(named)
-        value = item.children[0]
-        names[named] = before.get(plain_name(value.children[0])) if value.data == "var" \
-            else None
+        names[named] = static_type(item.children[0], before)
     scope.names = names
     # A WHERE or ORDER BY also reads names the projection dropped (where it does not group):
     # reads are checked against both, subqueries see the projected names only (and nothing is
@@ -362,7 +368,8 @@ def _clause(clause: Tree, scope: _Scope) -> None:
     elif clause.data == "unwind":
         _expression(clause.children[0], scope, scope.visible())
         _reads_in_scope(clause.children[0], scope, scope.visible())
-        _declare(plain_name(clause.children[1]), None, scope)
+        _declare(plain_name(clause.children[1]),
+                 element_of(static_type(clause.children[0], scope.visible())), scope)
     elif clause.data in ("with_clause", "return_clause"):
         _projection(clause, scope)
     elif clause.data == "call_subquery":
@@ -405,8 +412,17 @@ def _query(query: Tree, template: _Scope, importing: bool = False) -> Types | No
     return returned
 
 
+def _may_name_an_alias(text: str) -> bool:
+    """Whether a node pattern may name an alias bound before it (the gate of the walk)."""
+    aliases: dict[str, int] = {}
+    for alias in _ALIAS.finditer(text):
+        aliases.setdefault(alias.group(1), alias.start())
+    return bool(aliases) and any(aliases.get(named.group(1), len(text)) < named.start()
+                                 for named in _PATTERN_NAME.finditer(text))
+
+
 def refuse_scope_errors(root: Tree, text: str) -> None:
     """Raise Neo4j's `CypherSyntaxError` for the first scope error of the parsed query;
     `text`, the query's, says whether it may hold one."""
-    if _MAY_ERR.search(text):
+    if _MAY_ERR.search(text) or _may_name_an_alias(text):
         _query(root.children[0] if root.data == "start" else root, _Scope({}))

@@ -3385,4 +3385,28 @@ CASES: list[Case] = [
          "o.center.x IS :: FLOAT = true AS b",
          [[True, True]], False,
          "the parenthesised predicate is an operand; = compares the predicate's value"),
+    Case("map_named_as_a_node",
+         "WITH {a: 1} AS row MATCH (row)-[:CONTAINS]->(o) RETURN count(o) AS n",
+         None, False,
+         "Neo4j: Type mismatch: row defined with conflicting type Map (expected Node), when it "
+         "compiles the query"),
+    Case("collected_maps_unwound_named_as_nodes",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect({place: m}) AS rows UNWIND rows AS row "
+         "MATCH (row)-[:CONTAINS]->(o:Object) RETURN count(o) AS n",
+         None, False,
+         "Neo4j types collect() of map literals as a List<Map>: row is a Map, no node"),
+    Case("property_shadowing_its_node_named_as_a_node",
+         "MATCH (r:Room) WITH r.nodeSymbol AS r MATCH (r)-[:CONTAINS]->(o) RETURN count(o) AS n",
+         None, False,
+         "Neo4j types a node's property as a storable value, never a node"),
+    Case("collected_nodes_unwound_named_as_nodes",
+         "MATCH (r:Room) WITH collect(r) AS rs UNWIND rs AS row MATCH (row)-[:CONTAINS]->(o) "
+         "RETURN count(o) AS n",
+         [[3]], False,
+         "R1 holds P1 and p1, R2 holds P2, R3 nothing"),
+    Case("node_in_a_collected_map_read_back_as_a_node",
+         "MATCH (r:Room) WITH collect({node: r}) AS rows UNWIND rows AS row "
+         "WITH row.node AS x MATCH (x)-[:CONTAINS]->(o) RETURN count(o) AS n",
+         [[3]], False,
+         "a map's key is of any type to Neo4j: x may be a node, and is (R1: 2, R2: 1)"),
 ]
