@@ -1,16 +1,21 @@
-"""Values of a type no node has, named as a node: Neo4j 5 rejects the query when it compiles
-it (`static_types.py`, `scope_errors.py`), a syntax error here too on both engines; the valid
-queries beside them stay valid. Each verdict was checked with Neo4j's own semantic analysis
+"""Values of a type no node has, named as a node, and properties read of values with none:
+Neo4j 5 rejects the query when it compiles it where it knows the value's type
+(`static_types.py`, `scope_errors.py`), a syntax error here too on both engines, and raises on
+the rows that reach the read where it does not (`scalar_reads.py`); the valid queries beside
+them stay valid. Each verdict was checked with Neo4j's own semantic analysis
 (`@neo4j-cypher/language-support`, `lintCypherQuery` with a `CYPHER 5` prefix). The engines'
 rows and errors are in `tests/cypher_fuzz/regressions.py`."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 
 import pytest
 
 from dsgqa.dialect import CypherSyntaxError, DialectError, translate
+from dsgqa.dialect.scalar_reads import REWRITE as SCALAR_READS
+from dsgqa.graphstore.error_kind import engine_error_kind
 
 TARGETS = ["kuzu", "ladybug"]
 _STORABLE = (r"Boolean, Float, Integer, Number, Point, String, Duration, Date, Time, "
@@ -114,3 +119,75 @@ def test_a_value_that_may_be_a_node_stays_valid(target, cypher):
     """Translated, or refused as the engines' shortfall (`dialect`), never the model's."""
     with contextlib.suppress(DialectError):
         translate(cypher, target)
+
+
+# ------------------------------------------------------------------ a property of a scalar
+
+_HOLDERS = ("Type mismatch: expected Map, Node, Relationship, Point, Duration, Date, Time, "
+            "LocalTime, LocalDateTime or DateTime but was ")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("cypher", "was"), [
+    # a value Neo4j types as one without properties: rejected when it compiles
+    ("WITH 'a' AS s RETURN s.class", "String"),
+    ("MATCH (r:Room) RETURN toString(r.nodeSymbol).class", "String"),
+    ("MATCH (r:Room) WITH count(*) AS n RETURN n.x", "Integer"),
+    ("WITH {a: 1}.a AS v RETURN v.k", "Integer"),
+    ("RETURN {a: 'x'}.a.k", "String"),
+])
+def test_a_property_of_a_value_neo4j_types_as_a_scalar_is_a_syntax_error(target, cypher, was):
+    with pytest.raises(CypherSyntaxError, match=re.escape(_HOLDERS + was)):
+        translate(cypher, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("cypher", "read"), [
+    # a node's property is storable to Neo4j (it may be a point): its error is per row
+    ("MATCH (r:Room) WITH r.nodeSymbol AS s RETURN s.class",
+     "neo4j_scalar_property('String', s, 0)"),
+    ("MATCH (r:Room) RETURN r.nodeSymbol.class",
+     "neo4j_scalar_property('String', r.nodeSymbol, 0)"),
+    ("MATCH (r:Room)-[:CONTAINS]->(m:MeshPlace) WITH r.nodeSymbol AS r, count(m) AS places "
+     "WHERE places > 10 RETURN r AS room, places, r.class AS kind",
+     "neo4j_scalar_property('String', r, 0) AS kind"),
+    ("MATCH (o:Object) RETURN o.center.x.y", "neo4j_scalar_property('Double', "),
+    # a CASE keeps the rows it does not take away from the read (mode 1 there)
+    ("MATCH (r:Room) WITH r.nodeSymbol AS s RETURN CASE WHEN s IS NULL THEN s.class ELSE s END "
+     "AS k", "neo4j_scalar_property('String', s, CASE WHEN"),
+])
+def test_a_property_of_a_stored_scalar_raises_per_row(target, cypher, read):
+    translation = translate(cypher, target)
+    assert read in translation.query
+    assert SCALAR_READS in translation.rewrites
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("cypher", [
+    "MATCH (r:Room) WITH r.center AS c RETURN c.x",
+    "MATCH (r:Room) WITH properties(r) AS p RETURN p.class",
+    "MATCH (r:Room) WITH {a: r} AS m RETURN m.a.nodeSymbol",
+    "MATCH (r:Room) WITH collect(r)[0] AS f RETURN f.nodeSymbol",
+    "MATCH (r:Room) WITH head(collect({k: r.nodeSymbol})) AS f RETURN f.k",
+    "MATCH (r:Room) WITH point({x: 1, y: 2}) AS p RETURN p.x",
+    "MATCH (o:Object) RETURN o.center.x, o.bbox_center.z",
+    # in a lambda Neo4j types the element itself (and may reject the read when it compiles)
+    "MATCH (r:Room) WITH collect(r.nodeSymbol) AS ss RETURN [s IN ss | s.k] AS l",
+    # the whole sort key equal to an item is its alias (`order_by.py`): no read of a string
+    "MATCH (o:Object) RETURN o.class AS o ORDER BY o.class",
+    "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, "
+    "min(r.nodeSymbol + x.center.x) AS g ORDER BY min(r.nodeSymbol + x.center.x) DESC, r",
+])
+def test_a_property_of_a_map_node_or_point_is_read_as_written(target, cypher):
+    with contextlib.suppress(DialectError):
+        assert "neo4j_scalar_property" not in translate(cypher, target).query
+
+
+@pytest.mark.parametrize(("error", "kind"), [
+    ('Runtime exception: ValueError: Type mismatch: expected a map but was String("R1")',
+     "runtime"),
+    ("Runtime exception: ValueError: no engine equivalent: a property read of a string or "
+     "number that Neo4j may not evaluate (an AND or OR)", "dialect"),
+])
+def test_the_per_row_type_error_is_the_model_s(error, kind):
+    assert engine_error_kind(error, "ladybug") == kind

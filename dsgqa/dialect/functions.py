@@ -29,6 +29,7 @@ from dsgqa.dialect.float_sums import neo4j_sum_arith, neo4j_sum_string
 from dsgqa.dialect.java_numbers import java_double_string, java_math_round
 from dsgqa.dialect.lazy_divisors import neo4j_divisor
 from dsgqa.dialect.regex_patterns import neo4j_regex_match
+from dsgqa.dialect.scalar_reads import neo4j_scalar_property
 from dsgqa.dialect.shortest_ends import neo4j_shortest_path_ends, neo4j_shortest_path_refused
 from dsgqa.dialect.text_functions import (
     neo4j_left,
@@ -320,6 +321,8 @@ UDFS: dict[str, UDF] = {udf.name: udf for udf in (
     UDF("neo4j_round", neo4j_round, ("DOUBLE", "INT64", "STRING"), "DOUBLE"),
     UDF("neo4j_math_round", java_math_round, ("DOUBLE",), "DOUBLE"),
     UDF("neo4j_divisor", neo4j_divisor, ("INT64", "INT64"), "INT64"),
+    UDF("neo4j_scalar_property", neo4j_scalar_property, ("STRING", "STRING", "INT64"),
+        "STRING"),
     UDF("neo4j_exp", neo4j_exp, ("DOUBLE",), "DOUBLE"),
     UDF("neo4j_to_integer", neo4j_to_integer, ("STRING",), "INT64"),
     UDF("neo4j_to_integer_or_null", neo4j_to_integer_or_null, ("STRING",), "INT64"),

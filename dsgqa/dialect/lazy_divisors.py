@@ -55,7 +55,7 @@ def _guarded(node: Tree, lazy: bool) -> bool:
     return str(node.children[1]) == "/" or (lazy and ctype(node.children[0]) == "int")
 
 
-def _mode(skips: list[tuple[int, Tree]], reached: int) -> Tree:
+def row_mode(skips: list[tuple[int, Tree]], reached: int) -> Tree:
     """`CASE WHEN <a skip holds> THEN its mode .. ELSE reached END`, exact skips first."""
     if not skips:
         return typed(int_lit(reached), "int")
@@ -70,7 +70,10 @@ def _not_true(test: Tree) -> Tree:
                       tree("true_lit")), "bool")
 
 
-class _Guard:
+class RowGuard:
+    """Walks an annotated tree keeping the conditions under which Neo4j evaluates each node on
+    a row (`skips`: the branch conditions, each with its mode), and guards the divisions."""
+
     def __init__(self, mark_only: bool) -> None:
         self.changed = False
         self.mark_only = mark_only
@@ -114,22 +117,28 @@ class _Guard:
             return
         for child in node.children:
             self.visit(child, skips)
-        if node.data != "arith" or len(node.children) != 3 \
-                or str(node.children[1]) not in ("/", "%"):
-            return
         if self.mark_only:
-            if skips:
+            if skips and node.data in ("arith", "prop"):
                 node.in_lazy_branch = True  # type: ignore[attr-defined]
             return
         if not skips and getattr(node, "in_lazy_branch", False):
             # a pass moved it out of its branch (`reduce_hoists.py` computes a fold's element
             # values in a WITH before)
             skips = [_UNKNOWN_REACH]
+        self.guard(node, skips)
+
+    def guard(self, node: Tree, skips: list[tuple[int, Tree]]) -> None:
+        """Guard `node` where it is a division (a subclass guards other per-row raises, with
+        the same modes: `scalar_reads.py`), with `skips` the conditions that keep the row
+        from it."""
+        if node.data != "arith" or len(node.children) != 3 \
+                or str(node.children[1]) not in ("/", "%"):
+            return
         if _guarded(node, bool(skips)):
             reached = _REACHED if str(node.children[1]) == "/" else _ENGINE
             # an integer sum() is INT128 to the engines
             divisor = cast(node.children[2], "INT64")
-            mode = _mode(skips, reached)
+            mode = row_mode(skips, reached)
             if not any(n.data == "var" for n in node.children[2].iter_subtrees()):
                 # the engines fold a UDF of constants when they plan the query, so `x / 0`
                 # raised with no row to divide (Neo4j raises on a row it evaluates): the mode
@@ -167,13 +176,13 @@ class _Guard:
 
 def mark_lazy_lambdas(root: Tree) -> None:
     """Mark the lambdas inside a lazy branch, before a pass may move one out of it."""
-    _Guard(mark_only=True).visit(root, [])
+    RowGuard(mark_only=True).visit(root, [])
 
 
 def guard_divisors(root: Tree) -> bool:
     """Guard the divisors of `root` (module docstring), on the annotated tree; True when one
     changed."""
-    guard = _Guard(mark_only=False)
+    guard = RowGuard(mark_only=False)
     guard.visit(root, [])
     return guard.changed
 

@@ -193,6 +193,8 @@ from dsgqa.dialect.repeated_relationships import (
     match_nothing_for_repeated_relationships,
 )
 from dsgqa.dialect.repeated_relationships import REWRITE as REPEATED_RELATIONSHIPS
+from dsgqa.dialect.scalar_reads import REWRITE as SCALAR_READS
+from dsgqa.dialect.scalar_reads import guard_scalar_reads, may_read_scalars
 from dsgqa.dialect.shortest_ends import COALESCE_REWRITE as SHORTEST_COALESCE
 from dsgqa.dialect.shortest_ends import REWRITE as SHORTEST_ENDS
 from dsgqa.dialect.shortest_ends import case_for_test_coalesce, check_shortest_ends
@@ -589,7 +591,8 @@ class Rewriter:
         if "bbox" in self.source and null_absent_properties(root):
             self.note(ABSENT_PROPERTIES)
         divides = "/" in self.source or "%" in self.source
-        if divides and _REDUCE_WORD.search(self.source):
+        reads_values = may_read_scalars(self.source)
+        if (divides or reads_values) and _REDUCE_WORD.search(self.source):
             mark_lazy_lambdas(root)   # before a fold leaves its branch
         if _REDUCE_WORD.search(self.source) and hoist_row_reading_folds(root, names):
             self.note(REDUCE_HOISTS)
@@ -630,6 +633,8 @@ class Rewriter:
             if len(_IN_WORD.findall(self.source)) > 1 else set()   # a lambda and an IN test
         if divides and guard_divisors(root):
             self.note(LAZY_DIVISORS)   # on the annotated tree, its conditions still Neo4j's
+        if reads_values and guard_scalar_reads(root):
+            self.note(SCALAR_READS)   # the same, for Neo4j's per-row type error
         result = self.visit(root)
         self._on_translation(result, shortest, mixed_columns)
         return result

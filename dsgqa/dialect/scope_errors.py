@@ -42,8 +42,14 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.errors import CypherSyntaxError
-from dsgqa.dialect.static_types import element_of, static_type
+from dsgqa.dialect.static_types import (
+    PROPERTY_HOLDERS,
+    element_of,
+    holds_no_property,
+    static_type,
+)
 from dsgqa.dialect.trees import (
+    CALLS,
     binds,
     child_of,
     comprehension_pattern,
@@ -66,9 +72,13 @@ _MAY_ERR = re.compile(r"CALL|UNWIND|-\s*\[\s*`?\w|(?:EXISTS|COUNT|COLLECT)\s*\{"
                       r"|(?:\b(?:WHERE|AND|OR|XOR|NOT|WHEN|THEN|ELSE)\b|[,(\[])\s*\([^()]*\)\s*<?-",
                       re.IGNORECASE)
 # A WITH's alias (`AS row`) that a pattern after it may name again (`(row)`, `(row:Room)`, not
-# a call's `size(row)`): its value may be of a type no node has (`static_types.py`).
+# a call's `size(row)`), or whose property is read (`row.key`): its value may be of a type no
+# node has, or with no properties (`static_types.py`); and a property read of what a call,
+# an index or a literal gives (`toString(x).key`, `{a: 1}.a.b`).
 _ALIAS = re.compile(r"\bAS\s+`?(\w+)", re.IGNORECASE)
-_PATTERN_NAME = re.compile(r"(?:(?<![\w.])|(?i:MATCH))\(\s*`?(\w+)`?\s*[):{]")
+_PATTERN_NAME = re.compile(r"(?:(?<![\w.])|(?i:MATCH))\(\s*`?(\w+)`?\s*[):{]"
+                           r"|(?<![\w.$`])`?(\w+)`?\s*\.\s*[A-Za-z_`]")
+_READ_OF_VALUE = re.compile(r"[)\]'\"}]\s*\.\s*[A-Za-z_`]")
 # An importing WITH's parts Neo4j rejects, in the order it reports them.
 _IMPORT_ERRORS = (("order", "ORDER BY"), ("skip", "SKIP"), ("limit", "LIMIT"))
 
@@ -225,10 +235,22 @@ def _expression(node: object, scope: _Scope, seen: Types, lenient: bool = False)
         if new and scope.exact and not lenient:   # Neo4j's `SemanticExpressionCheck`
             raise CypherSyntaxError("PatternExpressions are not allowed to introduce new "
                                     f"variables: '{new[0]}'.")
+    if node.data == "prop":
+        _property_read(node, seen)
     bound = binds(node)
     inner = {**seen, **dict.fromkeys(bound)} if bound else seen
-    for child in node.children:
+    # (a call's name is no expression: `point.distance(..)`)
+    for child in node.children[1:] if node.data in CALLS else node.children:
         _expression(child, scope, inner, lenient)
+
+
+def _property_read(node: Tree, seen: Types) -> None:
+    """`x.key` of a value Neo4j types as one with no properties (a string, a number, a list):
+    its compile-time type mismatch. A value of type Any, or a storable one (a node's
+    property, which may be a point), is read per row (`scalar_reads.py`)."""
+    held = static_type(node.children[0], seen)
+    if holds_no_property(held):
+        raise CypherSyntaxError(f"Type mismatch: expected {PROPERTY_HOLDERS} but was {held}")
 
 
 def _subquery_expression(body: Tree, scope: _Scope, seen: Types) -> None:
@@ -412,17 +434,21 @@ def _query(query: Tree, template: _Scope, importing: bool = False) -> Types | No
     return returned
 
 
-def _may_name_an_alias(text: str) -> bool:
-    """Whether a node pattern may name an alias bound before it (the gate of the walk)."""
+def _may_mistype(text: str) -> bool:
+    """Whether a pattern may name, or a property read read, an alias bound before it, or a
+    property read reads a computed value (the gate of the walk)."""
+    if _READ_OF_VALUE.search(text):
+        return True
     aliases: dict[str, int] = {}
     for alias in _ALIAS.finditer(text):
         aliases.setdefault(alias.group(1), alias.start())
-    return bool(aliases) and any(aliases.get(named.group(1), len(text)) < named.start()
-                                 for named in _PATTERN_NAME.finditer(text))
+    return bool(aliases) and any(
+        aliases.get(named.group(1) or named.group(2), len(text)) < named.start()
+        for named in _PATTERN_NAME.finditer(text))
 
 
 def refuse_scope_errors(root: Tree, text: str) -> None:
     """Raise Neo4j's `CypherSyntaxError` for the first scope error of the parsed query;
     `text`, the query's, says whether it may hold one."""
-    if _MAY_ERR.search(text) or _may_name_an_alias(text):
+    if _MAY_ERR.search(text) or _may_mistype(text):
         _query(root.children[0] if root.data == "start" else root, _Scope({}))

@@ -53,6 +53,19 @@ _RESULTS = {
     "keys": "List<String>", "split": "List<String>", "range": "List<Integer>",
     "nodes": "List<Node>",
 }
+# Types with no property to read: `x.key` of one is Neo4j's compile-time error
+# (`SemanticExpressionCheck`'s check of a property read: "Type mismatch: expected Map, Node,
+# Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was
+# String"); a storable value may be a point and is read, and fails, per row.
+PROPERTY_HOLDERS = ("Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, "
+                    "LocalDateTime or DateTime")
+
+
+def holds_no_property(kind: str | None) -> bool:
+    """Whether a value of Neo4j's type `kind` has no property Neo4j would read."""
+    return kind is not None and (kind in _SCALARS or kind.startswith("List<"))
+
+
 # Element types a list built here may be named by (a list of relationships is left out: a
 # variable-length relationship's name holds one).
 _ELEMENTS = _SCALARS | {MAP, NODE, POINT}
@@ -151,6 +164,11 @@ def static_type(node: object, seen: Types) -> str | None:
     if kind in ("map_literal", "map_projection"):
         return MAP
     if kind == "prop":
+        if node.children[0].data == "map_literal":   # `{a: 1}.a` is its key's value
+            return next((static_type(entry.children[1], seen)
+                         for entry in node.children[0].children
+                         if plain_name(entry.children[0]) == plain_name(node.children[1])),
+                        None)
         base = static_type(node.children[0], seen)
         return STORABLE if base in (NODE, "Relationship") else None
     if kind == "unary":

@@ -41,7 +41,8 @@ _NOT_IN_SCOPE = re.compile(r"variable (\S+?) is not in scope", re.IGNORECASE)
 # LIMIT that is no non-negative integer; the percentile functions' argument check, which our
 # own UDF makes, as it makes Neo4j's "/ by zero" for a float over the integer 0
 # (`dialect/lazy_divisors.py`); a shortest path whose two ends are one node, checked by our
-# UDF where Neo4j meets the row, `dialect/shortest_ends.py`). Integer arithmetic overflows,
+# UDF where Neo4j meets the row, `dialect/shortest_ends.py`; a property read of a string or
+# a number on a row that reaches it, `dialect/scalar_reads.py`). Integer arithmetic overflows,
 # not a float cast to an integer: `toInteger(NaN)` or of 1e20 overflows the engines' CAST
 # where Java's (long) cast, which Neo4j calls, gives 0 and Long.MAX_VALUE. A string
 # function's negative or NULL length is not among them: the engines may evaluate it on rows
@@ -54,6 +55,7 @@ _NEO4J_RAISES_TOO = re.compile(
     r"|the number of rows to skip/limit must be a non-negative integer"
     r"|valueerror: percentile .* is not between 0\.0 and 1\.0"
     r"|valueerror: the shortest path algorithm does not work when the start and end nodes"
+    r"|valueerror: type mismatch: expected a map but was"
     r"|valueerror: (precision argument to 'round\(\)' cannot be negative"
     r"|unknown rounding mode|rounding necessary|integer, .*, is too large"
     r"|/ by zero)")

@@ -3409,4 +3409,37 @@ CASES: list[Case] = [
          "WITH row.node AS x MATCH (x)-[:CONTAINS]->(o) RETURN count(o) AS n",
          [[3]], False,
          "a map's key is of any type to Neo4j: x may be a node, and is (R1: 2, R2: 1)"),
+    Case("property_of_a_string_that_shadowed_its_node",
+         "MATCH (r:Room) WITH r.nodeSymbol AS r RETURN r.class AS k",
+         None, False,
+         "r is the string 'R1' on the first row: CypherFunctions.propertyGet raises 'Type "
+         "mismatch: expected a map but was String(\"R1\")' (a node's property is of a "
+         "storable type, which may be a point, so the query compiles)"),
+    Case("property_of_a_property",
+         "MATCH (r:Room) RETURN r.nodeSymbol.class AS k",
+         None, False,
+         "the same error per row, on the property read in place"),
+    Case("property_of_a_point_field",
+         "MATCH (o:Object) RETURN o.center.x.y AS k",
+         None, False,
+         "o.center.x is a float: 'expected a map but was Double(1.0)'"),
+    Case("property_of_a_string_literal",
+         "WITH 'a' AS s RETURN s.class AS k",
+         None, False,
+         "Neo4j types s as a String when it compiles the query: 'Type mismatch: expected Map, "
+         "Node, Relationship, Point, ... but was String'"),
+    Case("property_of_a_string_no_row_reaches",
+         "MATCH (r:Room) WITH r.nodeSymbol AS s WHERE s = 'none' RETURN s.class AS k",
+         [], False,
+         "no row reaches the read: no error (the engines refused it when they bound it)"),
+    Case("property_of_a_null_string",
+         "MATCH (r:Room {nodeSymbol: 'R3'}) OPTIONAL MATCH (r)<-[:CONTAINS]-(b:Building) "
+         "WITH b.nodeSymbol AS s RETURN s.class AS k",
+         [[None]], False,
+         "R3 is in no building: s is NULL, and a property of NULL is NULL"),
+    Case("property_of_a_string_kept_away_by_case",
+         "MATCH (r:Room) WITH r.nodeSymbol AS s "
+         "RETURN CASE WHEN s IS NULL THEN s.class ELSE s END AS k ORDER BY k",
+         [["R1"], ["R2"], ["R3"]], True,
+         "Neo4j evaluates the branch only where s is NULL, which it never is"),
 ]
