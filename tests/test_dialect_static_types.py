@@ -3,8 +3,9 @@ Neo4j 5 rejects the query when it compiles it where it knows the value's type
 (`static_types.py`, `scope_errors.py`), a syntax error here too on both engines, and raises on
 the rows that reach the read where it does not (`scalar_reads.py`); the valid queries beside
 them stay valid. Each verdict was checked with Neo4j's own semantic analysis
-(`@neo4j-cypher/language-support`, `lintCypherQuery` with a `CYPHER 5` prefix). The engines'
-rows and errors are in `tests/cypher_fuzz/regressions.py`."""
+(`@neo4j-cypher/language-support`, `lintCypherQuery` with a `CYPHER 5` prefix). And `m[k]` of
+a map the query writes, read as a CASE over its keys. The engines' rows and errors are in
+`tests/cypher_fuzz/regressions.py`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import re
 import pytest
 
 from dsgqa.dialect import CypherSyntaxError, DialectError, translate
+from dsgqa.dialect.rewrite import MAP_KEY_READS
 from dsgqa.dialect.scalar_reads import REWRITE as SCALAR_READS
 from dsgqa.graphstore.error_kind import engine_error_kind
 
@@ -191,3 +193,36 @@ def test_a_property_of_a_map_node_or_point_is_read_as_written(target, cypher):
 ])
 def test_the_per_row_type_error_is_the_model_s(error, kind):
     assert engine_error_kind(error, "ladybug") == kind
+
+
+# ------------------------------------------------------------------ m[key] of a written map
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("cypher", "read"), [
+    ("WITH {a: 1, b: 2} AS m UNWIND ['a', 'b'] AS k RETURN k, m[k]",
+     "CASE k WHEN 'a' THEN "),
+    ("MATCH (r:Room) WITH r, {kitchen: 1, office: 2} AS m RETURN m[r.class] AS v",
+     "CASE r.class WHEN 'kitchen' THEN "),
+    ("MATCH (r:Room)-[:CONTAINS]->(o:Object) WITH r, count(o) AS n, collect(o.class) AS ks "
+     "WITH r, {n: n, m: size(ks)} AS t UNWIND ['n', 'm'] AS k RETURN k, t[k] AS v",
+     "CASE k WHEN 'n' THEN "),
+])
+def test_a_written_map_read_by_a_computed_key_is_a_case_over_its_keys(target, cypher, read):
+    translation = translate(cypher, target)
+    assert read in translation.query
+    assert MAP_KEY_READS in translation.rewrites
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("cypher", [
+    # fields of two types (the engines would make the CASE's results one), a key that may be
+    # no string, a node's or an unknown map's keys
+    "WITH {a: 1, b: 'x'} AS m UNWIND ['a', 'b'] AS k RETURN m[k]",
+    "WITH {a: 1, b: 2} AS m UNWIND ['a', 1] AS k RETURN m[k]",
+    "MATCH (o:Object) UNWIND keys(o) AS key RETURN key, o[key] AS v",
+    "MATCH (r:Room) WITH collect({a: r.nodeSymbol}) + [{b: 1}] AS ms UNWIND ms AS m "
+    "UNWIND ['a', 'b'] AS k RETURN m[k]",
+])
+def test_a_map_whose_keys_or_fields_are_not_known_stays_refused(target, cypher):
+    with pytest.raises(DialectError):
+        translate(cypher, target)

@@ -288,6 +288,9 @@ _CUT_WITH = re.compile(r"\S.*\bWITH\b.*\b(?:DISTINCT|SKIP|OFFSET|LIMIT)\b",
                        re.IGNORECASE | re.DOTALL)
 _DISTINCT_COLLECT = re.compile(r"\bcollect\s*\(\s*DISTINCT\b", re.IGNORECASE)
 _CALL_BRACE = re.compile(r"\bCALL\s*(\([^)]*\))?\s*\{", re.IGNORECASE)
+# The types of a written map's fields that `m[k]` reads by a CASE over its keys.
+_KEYED_FIELDS = frozenset({"str", "int", "float", "bool"})
+MAP_KEY_READS = "m[key] of a written map->CASE over its keys"
 _REDUCE_WORD = re.compile(r"\breduce\s*\(", re.IGNORECASE)
 # A name after `:`, `|`, `&` or `!` (a label or type, among map keys and other names) that the
 # layout does not spell so: the unknown-names pass may have work.
@@ -1173,6 +1176,28 @@ class Rewriter:
             return null_when_null(node.children[0], literal)
         return self.point_field(node)
 
+    def _written_map_read(self, node: Tree) -> Tree | None:
+        """`m[k]` of a map the query writes, whose keys are known, with a string key: the
+        field the row's key names, NULL for any other key (Neo4j's map lookup), as
+        `CASE k WHEN 'a' THEN m.a .. END`; None where the map's fields are not all of one
+        scalar type (the engines would make the CASE's results one type), or the key may be
+        no string (Neo4j raises for one)."""
+        fields = node.child_types[0] if node.child_types else None
+        if not isinstance(fields, WrittenMap) or node.child_types[1:] != ["str"] \
+                or len({*fields.fields.values()}) != 1 \
+                or next(iter(fields.fields.values())) not in _KEYED_FIELDS \
+                or not all(field.isidentifier() for field in fields.fields) \
+                or len({field.lower() for field in fields.fields}) != len(fields.fields):
+            return None   # (the engines' field names are plain and caseless)
+        base, key = node.children
+        whens = []
+        for field in fields.fields:
+            read = tree("prop", clone(base), name(field))
+            whens.append(tree("case_when", tree("str_lit", Token("STRING", quote_string(field))),
+                              guarded(read) if self.target == "kuzu" else read))
+        self.note(MAP_KEY_READS)
+        return tree("case_expr", key, *whens)
+
     def point_field(self, node: Tree) -> Tree:
         """On Kuzu, a point's field guarded against its NULL-struct bug (`null_struct.py`)."""
         if self.target != "kuzu" or not needs_guard(node):
@@ -1182,6 +1207,9 @@ class Rewriter:
 
     def r_index(self, node: Tree) -> Tree:
         base, index = node.children
+        keyed = self._written_map_read(node)
+        if keyed is not None:
+            return keyed
         if (node.child_types and node.child_types[0] in ("node", "rel", "map", "point")) \
                 or node.child_types[1:] == ["str"]:
             # `n[key]` with a computed key (a literal key became `n.key` before): Neo4j reads

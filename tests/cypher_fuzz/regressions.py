@@ -3442,4 +3442,18 @@ CASES: list[Case] = [
          "RETURN CASE WHEN s IS NULL THEN s.class ELSE s END AS k ORDER BY k",
          [["R1"], ["R2"], ["R3"]], True,
          "Neo4j evaluates the branch only where s is NULL, which it never is"),
+    Case("written_map_read_by_a_computed_key",
+         "WITH {a: 1, b: 2} AS m UNWIND ['a', 'b', 'c'] AS k RETURN k, m[k] AS v ORDER BY k",
+         [["a", 1], ["b", 2], ["c", None]], True,
+         "m[k] is the value of the key k names; no key 'c': NULL (was refused)"),
+    Case("written_map_read_by_a_property_key",
+         "MATCH (r:Room) WITH r, {kitchen: 1, office: 2} AS m "
+         "RETURN r.nodeSymbol AS r, m[r.class] AS v ORDER BY r",
+         [["R1", 1], ["R2", 2], ["R3", None]], True,
+         "R1 is the kitchen, R2 the office, R3 the hallway (no such key)"),
+    Case("map_of_aggregates_read_by_a_computed_key",
+         "MATCH (r:Room)-[:CONTAINS]->(x) WITH r, {n: count(x)} AS t UNWIND ['n', 'm'] AS k "
+         "RETURN r.nodeSymbol AS r, k, t[k] AS v ORDER BY r, k",
+         [["R1", "m", None], ["R1", "n", 2], ["R2", "m", None], ["R2", "n", 1]], True,
+         "R1 holds P1 and p1, R2 holds P2; R3 holds nothing and has no row"),
 ]
