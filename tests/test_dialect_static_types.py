@@ -226,3 +226,23 @@ def test_a_written_map_read_by_a_computed_key_is_a_case_over_its_keys(target, cy
 def test_a_map_whose_keys_or_fields_are_not_known_stays_refused(target, cypher):
     with pytest.raises(DialectError):
         translate(cypher, target)
+
+
+# ------------------------------------------------------------------ round() of a mixed element
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_round_of_an_element_of_a_mixed_list_reads_the_element_as_the_engines_hold_it(target):
+    """Neo4j rounds the number (and raises for text); the UDF takes the element as is."""
+    query = translate("WITH [['a', 0.5]] AS l RETURN round(l[0][1], 1) AS v", target).query
+    assert "neo4j_round(" in query
+    assert "CAST(" not in query.split("neo4j_round(", 1)[1].split(",", 1)[0]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("cypher", [
+    "MATCH (r:Room) RETURN round(r.nodeSymbol) AS v",
+    "MATCH (r:Room) WITH collect(r.nodeSymbol) AS l RETURN round(l[0], 1) AS v",
+])
+def test_round_of_text_stays_refused(target, cypher):
+    with pytest.raises(DialectError, match="round"):
+        translate(cypher, target)

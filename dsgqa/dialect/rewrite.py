@@ -2153,15 +2153,21 @@ def _round(rw: Rewriter, node: Tree, args: list) -> Tree:
     ties up, -1.5 -> -1.0, held to a long); Kuzu's round goes away from zero. With a precision
     or a rounding mode Neo4j rounds the decimal digits Java prints (`functions.neo4j_round`)."""
     _arity("round", args, 1, 2, 3)
-    if node.child_types[1] not in (*NUMBERS, "null", UNKNOWN):
+    kind = node.child_types[1]
+    if kind not in (*NUMBERS, "null", UNKNOWN, "mixed"):
         # the CASTs below would read a number from text; Neo4j raises a type error
-        raise DialectError(f"round() of a {node.child_types[1]} (Neo4j raises a type error)")
+        raise DialectError(f"round() of a {kind} (Neo4j raises a type error)")
+    # An element of a list of mixed kinds (`[['a', 0.5]][0][1]`): Neo4j rounds a number and
+    # raises for anything else. The engines hold each position as one type, and the UDFs take
+    # a number (an integer widened) and refuse text or a boolean when they bind the query
+    # (`dialect`): no CAST, which would read a number from text.
+    value = args[0] if kind == "mixed" else cast(args[0], "DOUBLE")
     if len(args) == 1 or (len(args) == 2 and _int_value(args[1]) == 0):
         rw.note("round(x)->neo4j_math_round")
-        return call("neo4j_math_round", cast(args[0], "DOUBLE"))
+        return call("neo4j_math_round", value)
     rw.note("round(x, precision)->neo4j_round")
     mode = args[2] if len(args) == 3 else tree("str_lit", Token("STRING", "''"))
-    return call("neo4j_round", cast(args[0], "DOUBLE"), cast(args[1], "INT64"), mode)
+    return call("neo4j_round", value, cast(args[1], "INT64"), mode)
 
 
 def _exists(rw: Rewriter, node: Tree, args: list) -> Tree:

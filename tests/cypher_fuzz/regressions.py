@@ -3456,4 +3456,17 @@ CASES: list[Case] = [
          "RETURN r.nodeSymbol AS r, k, t[k] AS v ORDER BY r, k",
          [["R1", "m", None], ["R1", "n", 2], ["R2", "m", None], ["R2", "n", 1]], True,
          "R1 holds P1 and p1, R2 holds P2; R3 holds nothing and has no row"),
+    Case("round_of_a_number_in_a_mixed_list",
+         "WITH [['a', 0.5]] AS l RETURN round(l[0][1], 1) AS v",
+         [[0.5]], False,
+         "the element is the float 0.5: Neo4j rounds it (was refused as a type error)"),
+    Case("round_of_an_integer_in_a_mixed_list",
+         "WITH ['a', 2] AS l RETURN round(l[1]) AS v",
+         [[2.0]], False,
+         "round() of an integer is a float"),
+    Case("round_of_a_coordinate_in_a_pair",
+         "MATCH (r:Room {nodeSymbol: 'R2'}) WITH [r.nodeSymbol, r.center.x / 4] AS p "
+         "RETURN p[0] AS r, round(p[1]) AS v",
+         [["R2", 3.0]], False,
+         "10.0 / 4 = 2.5, and Java's Math.round rounds a tie up"),
 ]
