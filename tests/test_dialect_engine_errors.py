@@ -89,6 +89,9 @@ ANSWERED: dict[str, tuple[str, ...]] = {
     "round_of_a_number_in_a_mixed_list": BOTH,
     "round_of_an_integer_in_a_mixed_list": BOTH,
     "round_of_a_coordinate_in_a_pair": BOTH,
+    # A lambda over a list of maps every row holds the same (was refused for reduce()).
+    "reduce_over_a_written_list_of_maps_on_every_row": BOTH,
+    "comprehension_over_a_written_list_of_maps_on_every_row": BOTH,
 }
 
 # Regression case -> the kind of error it must fail with on both engines (Neo4j's error,

@@ -246,3 +246,33 @@ def test_round_of_an_element_of_a_mixed_list_reads_the_element_as_the_engines_ho
 def test_round_of_text_stays_refused(target, cypher):
     with pytest.raises(DialectError, match="round"):
         translate(cypher, target)
+
+
+# ------------------------------------------------------------------ reduce() over written lists
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reduce_over_a_list_every_row_holds_the_same_is_folded(target):
+    """The engines' lambdas read another row's list: the same list where every row holds
+    one written out (`captures.affected`)."""
+    translation = translate(
+        "MATCH (r:Room) WITH r, [{k: 1, p: 'a'}, {k: 3, p: 'b'}] AS places "
+        "RETURN reduce(best = places[0], x IN places | CASE WHEN x.k > best.k THEN x "
+        "ELSE best END).p AS p", target)
+    assert "list_reduce(" in translation.query
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("cypher", [
+    # a list per row, a step reading the row, a list that is not the same on every row
+    "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect({p: m.nodeSymbol}) AS ms "
+    "RETURN reduce(best = ms[0], x IN ms | CASE WHEN x.p > best.p THEN x ELSE best END) AS b",
+    "MATCH (r:Room) WITH r, [{k: 1}, {k: 2}] AS ms RETURN reduce(best = ms[0], x IN ms | "
+    "CASE WHEN x.k * r.center.x > best.k THEN x ELSE best END) AS b",
+    "MATCH (r:Room) WITH r, [{k: rand()}, {k: 2.0}] AS ms RETURN reduce(best = ms[0], "
+    "x IN ms | CASE WHEN x.k > best.k THEN x ELSE best END) AS b",
+    "MATCH (r:Room) WITH r, [{k: r.center.x}, {k: 2.0}] AS ms RETURN reduce(best = ms[0], "
+    "x IN ms | CASE WHEN x.k > best.k THEN x ELSE best END) AS b",
+])
+def test_reduce_over_a_list_rows_hold_apart_stays_refused(target, cypher):
+    with pytest.raises(DialectError, match="reduce"):
+        translate(cypher, target)

@@ -35,6 +35,7 @@ from dsgqa.dialect.trees import (
     function_name,
     int_lit,
     name,
+    reads,
     substitute,
     tree,
     var,
@@ -172,9 +173,11 @@ def affected(bound: str, source: object, bodies: list[object], written: bool = F
         return False
     if isinstance(source, Tree) and source.data == "var" and getattr(source, "uniform", False) \
             and not getattr(source, "shared", False) and not _packs_element(bodies, bound) \
-            and not any(_free_names(b, bound) for b in bodies):
-        # One list on every row (`WITH collect(..) AS boxes`), a body reading nothing of the
-        # row: another row's list, read by mistake, is the same list.
+            and not any(reads(b, {bound}) or _holds_subquery(b) for b in bodies):
+        # One list on every row (`WITH collect(..) AS boxes`, `WITH [{k: 1}, {k: 2}] AS ms`),
+        # a body reading nothing of the row (its own lambdas' variables are no read of it):
+        # another row's list, read by mistake, is the same list. (A subquery from the
+        # element fails an engine assertion either way: `by_position` refuses it.)
         return False
     if isinstance(source, Tree) and source.data == "var" and (
             ctype(source) in _STRUCT_LISTS or getattr(source, "shared", False)):
@@ -215,6 +218,12 @@ def affected(bound: str, source: object, bodies: list[object], written: bool = F
         # function of such a list (`reverse(xs)`) the same.
         return True
     return ctype(source) not in _SAFE_LISTS and reads_row
+
+
+def _holds_subquery(body: object) -> bool:
+    """Whether a lambda's body holds a subquery or a pattern."""
+    return isinstance(body, Tree) and any(sub.data in ("subquery", "pattern_predicate")
+                                          for sub in body.iter_subtrees())
 
 
 def _row_list(source: object) -> bool:

@@ -2194,9 +2194,12 @@ def _reduce(rw: Rewriter, node: Tree, args: list) -> Tree:
     accumulator = init.children[0].children[0]
     if affected(plain_name(variable), source,
                 [without(body.children[1], plain_name(accumulator))], written=True):
-        raise DialectError("reduce() over a list of nodes or structs, or one a WITH passed on, "
-                           "whose step reads a variable of the row (the engines read another "
-                           "row's elements there)")
+        # (`captures.affected`: a list of nodes or structs a row holds, whatever the step
+        # reads, unless every row holds the same list; a list of scalars a WITH passed on,
+        # where the step reads the row, tests for NULL or calls a UDF)
+        raise DialectError("reduce() over a list the engines' lambdas read from another row "
+                           "(a list of nodes or structs a row holds, whatever the step reads, "
+                           "or a list a WITH passed on whose step reads the row)")
     rw.note("reduce->list_reduce")
     seeded = call("list_concat", tree("list_literal", init.children[2]), source)
     return call("list_reduce", seeded, tree("lambda2", accumulator, variable, body.children[1]))

@@ -22,7 +22,14 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, function_name, is_optional, item_name, pattern_labels
+from dsgqa.dialect.trees import (
+    child_of,
+    function_name,
+    is_optional,
+    item_name,
+    pattern_labels,
+    reads,
+)
 
 UNKNOWN = "?"
 # `number`: an integer in some rows and a float in others (a CASE or coalesce() of both; the
@@ -214,6 +221,20 @@ def _comprehension_pattern_names(pattern: Tree) -> tuple[dict[str, str],
     return found, labels
 
 
+# Functions whose value differs from call to call (each row computes its own).
+_VOLATILE = frozenset({"rand", "randomuuid"})
+
+
+def _constant(value: Tree) -> bool:
+    """Whether `value` is the same on every row: it reads no variable (a lambda's own aside),
+    holds no subquery, pattern or aggregate, and calls nothing volatile (`[{k: 1}, {k: 2}]`)."""
+    return not reads(value) and not has_aggregate(value) and not any(
+        sub.data in ("subquery", "pattern_predicate")
+        or (sub.data in ("call", "call_star", "call_distinct")
+            and function_name(sub.children[0]).lower() in _VOLATILE)
+        for sub in value.iter_subtrees())
+
+
 class TypeAnnotator:
     """Walks the clauses of each single query in order, keeping the variables in scope."""
 
@@ -235,7 +256,8 @@ class TypeAnnotator:
         # Variables a lambda binds to the elements of a list that may hold NULL.
         self.null_elements: set[str] = set()
         # Variables that hold one value on every row: bound by a WITH that aggregates without
-        # a grouping key (one row), then only passed on (read by captures.py).
+        # a grouping key (one row), or to a value that reads nothing of the row (a list
+        # literal), then only passed on (read by captures.py).
         self.uniform: set[str] = set()
 
     def run(self, root: Tree) -> None:
@@ -387,6 +409,9 @@ class TypeAnnotator:
         self.uniform = set(new_scope) if keyless and items.children else (
             self.uniform & (kept | (set(scope) if any(isinstance(i, Token)
                                                        for i in items.children) else set())))
+        self.uniform |= {item_name(i) for i in items.children
+                         if isinstance(i, Tree) and len(i.children) > 1
+                         and _constant(i.children[0])}
         order_scope = {**scope, **new_scope}
         for child in projection.children:
             if isinstance(child, Tree) and child.data in ("order", "skip", "limit"):

@@ -3469,4 +3469,30 @@ CASES: list[Case] = [
          "RETURN p[0] AS r, round(p[1]) AS v",
          [["R2", 3.0]], False,
          "10.0 / 4 = 2.5, and Java's Math.round rounds a tie up"),
+    Case("reduce_over_a_written_list_of_maps_on_every_row",
+         "MATCH (r:Room) WITH r, [{k: 1, p: 'a'}, {k: 3, p: 'b'}, {k: 2, p: 'c'}] AS places "
+         "RETURN r.nodeSymbol AS r, reduce(best = places[0], x IN places | "
+         "CASE WHEN x.k > best.k THEN x ELSE best END).p AS p ORDER BY r",
+         [["R1", "b"], ["R2", "b"], ["R3", "b"]], True,
+         "the map with the largest k, the same list on every row (was refused: the engines' "
+         "lambdas read another row's list, which is the same list here)"),
+    Case("comprehension_over_a_written_list_of_maps_on_every_row",
+         "MATCH (r:Room) WITH r, [{k: 1, p: 'a'}, {k: 3, p: 'b'}] AS ms "
+         "RETURN r.nodeSymbol AS r, [x IN ms | x.p] AS ps ORDER BY r",
+         [["R1", ["a", "b"]], ["R2", ["a", "b"]], ["R3", ["a", "b"]]], True,
+         "the same list on every row, walked as written"),
+    Case("reduce_over_maps_collected_per_room",
+         "MATCH (r:Room)-[:CONTAINS]->(m) WITH r, collect({p: m.nodeSymbol, k: size(m.class)}) "
+         "AS ms RETURN r.nodeSymbol AS r, reduce(best = ms[0], x IN ms | "
+         "CASE WHEN x.k > best.k THEN x ELSE best END).p AS p ORDER BY r",
+         [["R1", "p1"], ["R2", "P2"]], True,
+         "R1 holds P1 (floor, 5) and p1 (unknown, 7), R2 only P2; a list per row, which the "
+         "engines' lambdas read from another row (refused)"),
+    Case("reduce_over_a_written_list_of_maps_reading_the_row",
+         "MATCH (r:Room) WITH r, [{k: 1}, {k: 2}] AS ms "
+         "RETURN r.nodeSymbol AS r, reduce(best = ms[0], x IN ms | "
+         "CASE WHEN x.k * r.center.x > best.k THEN x ELSE best END).k AS v ORDER BY r",
+         [["R1", 1], ["R2", 2], ["R3", 2]], True,
+         "R1's x is 0, so no k beats the first; R2 (10) and R3 (5) take k 2. The step reads "
+         "the row (refused: the engines read another row's values there)"),
 ]
