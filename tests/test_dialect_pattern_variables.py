@@ -55,6 +55,13 @@ def test_a_relationship_named_twice_matches_nothing(query: str, target: str) -> 
     assert REPEATED in out.rewrites
 
 
+def test_a_relationship_named_as_a_list_and_as_one_is_a_type_mismatch() -> None:
+    query = ("MATCH (a:Room)-[r:ROOM_CONNECTED*1..2]->(b:Room)-[r]->(c:Room) "
+             "RETURN count(*) AS n")
+    with pytest.raises(CypherSyntaxError, match="Type mismatch: r defined with conflicting"):
+        translate(query, "ladybug")
+
+
 def test_a_relationship_read_again_in_a_subquery_is_the_bound_one() -> None:
     query = "MATCH (a:Room)-[e]->(b) WHERE EXISTS { MATCH (b)-[e]->(a) } RETURN count(*)"
     assert REPEATED not in translate(query, "ladybug").rewrites

@@ -27,7 +27,10 @@ MAY_REPEAT = re.compile(r"\[\s*(`?\w+)\b.*\[\s*\1\b", re.DOTALL)
 
 
 def _rename_repeats(pattern_list: Tree, names: FreshNames) -> bool:
-    seen: set[str] = set()
+    """Rename every later occurrence of a relationship variable of the same kind (one
+    relationship, or a variable-length list): one of each kind is Neo4j's type mismatch,
+    which `scope_errors.py` reports."""
+    seen: dict[str, bool] = {}
     renamed = False
     stack = [pattern_list]
     while stack:
@@ -41,10 +44,12 @@ def _rename_repeats(pattern_list: Tree, names: FreshNames) -> bool:
         named = child_of(detail, "name") if detail is not None else None
         if named is None:
             continue
-        if plain_name(named) in seen:
+        many = child_of(detail, "var_length") is not None
+        if seen.get(plain_name(named), not many) == many:
             detail.children[detail.children.index(named)] = name(names.fresh("_rel"))
             renamed = True
-        seen.add(plain_name(named))
+        else:
+            seen.setdefault(plain_name(named), many)
     return renamed
 
 
