@@ -205,14 +205,20 @@ class Generator:
         return A.Query((tuple(clauses),))
 
     def later_matches(self, scope: Scope, clauses: list[A.Clause]) -> None:
-        """After the first MATCH: now and then a MATCH from a node it bound, an OPTIONAL MATCH,
-        rarely a second one (whose patterns may start from a node the first left NULL)."""
-        if self.chance(0.12):
+        """After the first MATCH: an OPTIONAL MATCH, rarely a second one, and now and then a
+        MATCH from a bound node, before them or after (where the patterns of either may start
+        from a node an OPTIONAL MATCH left NULL)."""
+        plain = self.chance(0.12)
+        if plain and self.chance(0.5):
             clauses.append(self.match(scope, optional=False, start=self.pick(scope.nodes)))
+            plain = False
         if self.chance(0.4):
             clauses.append(self.match(scope, optional=True))
             if self.chance(0.3):
                 clauses.append(self.match(scope, optional=True, outer_chance=0.6))
+        if plain:
+            clauses.append(self.match(scope, optional=False, start=self.pick(scope.nodes),
+                                      outer_chance=0.6))
 
     def q_with_chain(self) -> A.Query:
         scope = Scope()
