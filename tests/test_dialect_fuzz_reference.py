@@ -7,8 +7,8 @@ The generator draws these forms (`comma_outer_patterns`, `subquery_two_patterns`
 here to rows worked out by hand from the Cypher Manual: every outer node stands for its row's
 value, one MATCH's patterns never bind one relationship twice ("Patterns": relationship
 isomorphism), a pattern from a NULL node matches nothing, and an OPTIONAL MATCH that matches
-nothing gives one row of NULLs. The first four are the hand-checked regression cases of the
-same names, as ASTs.
+nothing gives one row of NULLs. The regression cases of the same names, as ASTs, and the
+queries printed from them are checked to be the cases' own (but for parentheses).
 """
 
 from __future__ import annotations
@@ -63,12 +63,38 @@ QUERIES: dict[str, A.Query] = {
         A.Match(True, (hop("a", "CONTAINS", "x"), hop("b", "CONTAINS", "y"))),
         A.Projection("RETURN", ((prop("a", "nodeSymbol"), "a"),
                                 (A.Agg("count", A.Var("x")), "n")))),)),
+    "count_two_patterns_from_two_outer_nodes_one_null": A.Query(((
+        A.Match(False, (A.PathPat((node("a", "Room"),)),)),
+        A.Match(True, (A.PathPat((node("a"), A.RelPat(None, ("ROOM_CONNECTED",), OUT),
+                                  node("b", "Room", "R1"))),)),
+        A.Projection("RETURN", ((prop("a", "nodeSymbol"), "a"),
+                                (A.Subquery("COUNT", TWO_CONTAINS, None), "n")))),)),
+    "match_two_patterns_second_from_an_optional_null_node": A.Query(((
+        A.Match(False, (A.PathPat((node("a", "Room"),)),)),
+        A.Match(True, (A.PathPat((node("a"), A.RelPat(None, ("ROOM_CONNECTED",), OUT),
+                                  node("b", "Room"))),),
+                A.BinOp("=", prop("b", "nodeSymbol"), A.Lit("R1"))),
+        A.Match(False, TWO_CONTAINS),
+        A.Projection("RETURN", ((prop("a", "nodeSymbol"), "a"), (prop("x", "nodeSymbol"), "x"),
+                                (prop("y", "nodeSymbol"), "y")))),)),
+    "match_two_patterns_from_two_outer_nodes_after_a_chain": A.Query(((
+        A.Match(False, (A.PathPat((node("a"), A.RelPat(None, (), "in"), node("b"),
+                                   A.RelPat(None, (), "in"), node("c"))),)),
+        A.Match(False, (A.PathPat((node("c"), A.RelPat(None, (), "in"), node("y"))),
+                        A.PathPat((node("b"), A.RelPat(None, (), OUT), node("z"))))),
+        A.Projection("RETURN", ((A.Agg("count", None), "n"),))),)),
 }
+
+
+def _bare(text: str) -> str:
+    """The text without parentheses (the AST prints every operation in them)."""
+    return text.replace("(", "").replace(")", "")
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))
 def test_reference_gives_the_hand_checked_rows(name: str) -> None:
     case = next(c for c in CASES if c.name == name)
+    assert _bare(QUERIES[name].render()) == _bare(case.query)
     result = run(QUERIES[name], RefGraph(GRAPH))
     assert sorted(result.rows) == sorted(case.rows)  # type: ignore[arg-type]
 
