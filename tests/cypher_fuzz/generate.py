@@ -46,6 +46,10 @@ SCAN_REGEXES = ("R.*", "[RB][0-9]+", "O[0-9]*1", "k.*|o.*", "p.*", ".*a.*", "(?i
 # it back (a final alias, ORDER BY): read in an expression it may close a CASE.
 RESERVED_NAMES = ("all", "any", "none", "single", "exists", "index", "union", "order", "end",
                   "desc")
+# how often a MATCH after the first one gets more patterns from other nodes bound before it,
+# and a COUNT / EXISTS subquery a second pattern from another outer node
+OUTER_PATTERNS_CHANCE = 0.3
+SUBQUERY_TWO_PATTERNS_CHANCE = 0.3
 
 
 @dataclass
@@ -103,6 +107,13 @@ class Generated:
             if any(id(node) in present for node in nodes):
                 out |= tags
         return frozenset(out)
+
+
+def both(a: A.Expr | None, b: A.Expr | None) -> A.Expr | None:
+    """`a AND b`, or whichever of them there is."""
+    if a is None or b is None:
+        return a if b is None else b
+    return A.BinOp("AND", a, b)
 
 
 class Generator:
@@ -182,18 +193,32 @@ class Generator:
     def q_plain(self) -> A.Query:
         scope = Scope()
         clauses: list[A.Clause] = [self.match(scope, optional=False)]
-        if self.chance(0.4):
-            clauses.append(self.match(scope, optional=True))
+        self.later_matches(scope, clauses)
         clauses.append(self.final_return(scope, aggregate=False))
         return A.Query((tuple(clauses),))
 
     def q_aggregate(self) -> A.Query:
         scope = Scope()
         clauses: list[A.Clause] = [self.match(scope, optional=False)]
-        if self.chance(0.4):
-            clauses.append(self.match(scope, optional=True))
+        self.later_matches(scope, clauses)
         clauses.append(self.final_return(scope, aggregate=True))
         return A.Query((tuple(clauses),))
+
+    def later_matches(self, scope: Scope, clauses: list[A.Clause]) -> None:
+        """After the first MATCH: an OPTIONAL MATCH, rarely a second one, and now and then a
+        MATCH from a bound node, before them or after (where the patterns of either may start
+        from a node an OPTIONAL MATCH left NULL)."""
+        plain = self.chance(0.12)
+        if plain and self.chance(0.5):
+            clauses.append(self.match(scope, optional=False, start=self.pick(scope.nodes)))
+            plain = False
+        if self.chance(0.4):
+            clauses.append(self.match(scope, optional=True))
+            if self.chance(0.3):
+                clauses.append(self.match(scope, optional=True, outer_chance=0.6))
+        if plain:
+            clauses.append(self.match(scope, optional=False, start=self.pick(scope.nodes),
+                                      outer_chance=0.6))
 
     def q_with_chain(self) -> A.Query:
         scope = Scope()
@@ -563,10 +588,18 @@ class Generator:
             clauses.append(self.match(scope, optional=True))
         correlated = self.chance(0.8)
         outer = self.pick(scope.nodes)
-        inner = Scope(nodes=[replace(outer)] if correlated else [])
+        imported = [outer]
+        others = [m for m in scope.nodes if m is not outer]
+        if correlated and others and self.chance(0.3):
+            # `CALL (a, b) { MATCH (a)-->(x), (b)-->(y) RETURN count(*) AS c }`: a body whose
+            # patterns start from two imported nodes
+            self.tag("call_two_imports")
+            imported.append(self.pick(others))
+        inner = Scope(nodes=[replace(m) for m in imported] if correlated else [])
         body: list[A.Match | A.Unwind | A.Projection] = [
             self.match(inner, optional=correlated and self.chance(0.25),
-                       start=inner.nodes[0] if correlated else None)]
+                       start=inner.nodes[0] if correlated else None,
+                       outer_chance=0.8 if len(imported) > 1 else OUTER_PATTERNS_CHANCE)]
         shape = self.pick(("keyless", "keyless", "grouped", "rows", "union", "ranked"))
         self.tag("call_subquery", f"call_{shape}")
         items: list[tuple[A.Expr, str]] = []
@@ -595,7 +628,7 @@ class Generator:
                                start=second.nodes[0] if correlated else None)
             value = getattr(self, draw[kind])(second, 1)
             others.append((match, A.Projection("RETURN", ((value, items[0][1]),))))
-        clauses.append(A.Call((outer.name,) if correlated else (), tuple(body),
+        clauses.append(A.Call(tuple(m.name for m in imported) if correlated else (), tuple(body),
                               scoped=correlated and self.chance(0.4), others=tuple(others),
                               union_all=self.chance(0.5)))
         after = Scope(nodes=scope.nodes, scalars={**scope.scalars, **returned}, rels=scope.rels)
@@ -1127,24 +1160,74 @@ class Generator:
 
     # ------------------------------------------------------------------ MATCH
 
-    def match(self, scope: Scope, optional: bool, start: NodeVar | None = None) -> A.Match:
+    def match(self, scope: Scope, optional: bool, start: NodeVar | None = None,
+              outer_chance: float = OUTER_PATTERNS_CHANCE) -> A.Match:
         if not optional:
-            return self._match(scope, optional, start)
+            return self._match(scope, optional, start, outer_chance)
         with self.unit() as tags:  # the shrinker may drop an OPTIONAL MATCH whole
-            clause = self._match(scope, optional, start)
+            clause = self._match(scope, optional, start, outer_chance)
         self.claim(tags, *clause.patterns)
         return clause
 
-    def _match(self, scope: Scope, optional: bool, start: NodeVar | None) -> A.Match:
+    def _match(self, scope: Scope, optional: bool, start: NodeVar | None,
+               outer_chance: float = OUTER_PATTERNS_CHANCE) -> A.Match:
         if optional:
             self.tag("optional_match")
             start = start or self.pick(scope.nodes)
+        anchors = [n for n in scope.nodes if start is not None and n.name != start.name]
         patterns = [self.path(scope, start, optional)]
-        if not optional and self.chance(0.15):
+        cross = None
+        if anchors and self.chance(outer_chance):
+            more = self.outer_patterns(scope, anchors, optional)
+            patterns += more
+            cross = self.cross_test([p.elements[-1] for p in (patterns[0], *more)],  # type: ignore[misc]
+                                    [start, *anchors])  # type: ignore[list-item]
+        elif not optional and self.chance(0.15):
             self.tag("comma_patterns")
             patterns.append(self.path(scope, None, optional))
         where = self.maybe_where(scope, 0.6, 2)
-        return A.Match(optional, tuple(patterns), where)
+        return A.Match(optional, tuple(patterns), both(where, cross))
+
+    def outer_patterns(self, scope: Scope, anchors: list[NodeVar],
+                       optional: bool) -> list[A.PathPat]:
+        """Patterns after a MATCH's first one, each from another node bound before the clause
+        (`OPTIONAL MATCH (a)-->(x), (b)-->(y)`): Neo4j matches the whole list once per incoming
+        row, with every outer node bound to that row's value, relationships unique across the
+        list; a NULL outer node matches nothing (an OPTIONAL MATCH then gives its one row of
+        NULLs). Both engines once matched the later patterns from every node."""
+        self.tag("comma_outer_patterns",
+                 "comma_outer_patterns_optional" if optional else "comma_outer_patterns_match")
+        count = 2 if len(anchors) > 1 and self.chance(0.2) else 1
+        if count == 2:
+            self.tag("comma_outer_patterns_three")
+        chosen = self.rng.sample(anchors, count)
+        nullable = [n for n in anchors if n.nullable and n not in chosen]
+        if nullable and self.chance(0.5):   # a node an earlier OPTIONAL MATCH may leave NULL
+            chosen[0] = self.pick(nullable)
+        out = []
+        for node in chosen:
+            if node.nullable:
+                self.tag("comma_outer_pattern_from_null")
+            out.append(self.path(scope, node, optional))
+        return out
+
+    def cross_test(self, ends: list[A.NodePat], outer: list[NodeVar]) -> A.Expr | None:
+        """Now and then a test across the patterns of one MATCH: their ends against each other
+        or against an outer node (the WHERE that once multiplied counts)."""
+        if not self.chance(0.5):
+            return None
+        self.tag("comma_outer_cross_where")
+        x, y = (A.Var(e.var) for e in self.rng.sample(ends, 2))  # type: ignore[arg-type]
+        o = A.Var(self.pick(outer).name)
+        axis = self.pick("xyz")
+        return self.pick((
+            A.BinOp("=", A.Prop(x, "class"), A.Prop(y, "class")),
+            A.BinOp("<>", x, y),
+            A.BinOp(self.pick(("<", ">")), A.Prop(A.Prop(y, "center"), axis),
+                    A.Prop(A.Prop(o, "center"), axis)),
+            A.BinOp("<", A.Func("point.distance", (A.Prop(x, "center"), A.Prop(y, "center"))),
+                    A.Lit(self.pick((1.0, 2.5, 4.0)))),
+        ))
 
     def path(self, scope: Scope, start: NodeVar | None, optional: bool) -> A.PathPat:
         bound = start is not None
@@ -1673,8 +1756,8 @@ class Generator:
             return A.Func("toInteger", (self.float(scope, d),))
         if choice == "count_sub":
             self.tag("count_subquery")
-            return A.Subquery("COUNT", (self.sub_pattern(n, named=True),),
-                              self.sub_where(scope))
+            patterns, cross = self.subquery_patterns(scope, n)
+            return A.Subquery("COUNT", patterns, both(self.sub_where(scope), cross))
         if choice == "pattern_size":
             self.tag("pattern_comprehension")
             pat = self.sub_pattern(n, named=True)
@@ -1709,10 +1792,49 @@ class Generator:
                           quotient)
         return A.Func("size", (self.string(scope, d),))
 
-    def sub_pattern(self, n: NodeVar, named: bool = False) -> A.PathPat:
+    def sub_pattern(self, n: NodeVar, named: bool = False, var: str = "m") -> A.PathPat:
         rel, label = self.hop(n.label)
-        end = A.NodePat("m" if named else None, label if label and self.chance(0.8) else None)
+        end = A.NodePat(var if named else None, label if label and self.chance(0.8) else None)
         return A.PathPat((A.NodePat(n.name), rel, end))
+
+    def subquery_patterns(self, scope: Scope, n: NodeVar
+                          ) -> tuple[tuple[A.PathPat, ...], A.Expr | None]:
+        """The MATCH of a COUNT / EXISTS subquery: a pattern from `n`, now and then a second
+        one from another outer node (its own inner node `m2`, or rarely `m` again), and a test
+        across them that reads outer values. Neo4j matches the list once per outer row, with
+        both outer nodes bound to that row's values (a NULL one matches nothing); both engines
+        once counted such a match once per outer row sharing a node."""
+        first = self.sub_pattern(n, named=True)
+        others = [m for m in scope.nodes if m.name != n.name]
+        if not others or not self.chance(SUBQUERY_TWO_PATTERNS_CHANCE):
+            return (first,), None
+        self.tag("subquery_two_patterns")
+        nullable = [m for m in others if m.nullable]
+        other = self.pick(nullable if nullable and self.chance(0.5) else others)
+        if other.nullable:
+            self.tag("subquery_pattern_from_null")
+        if self.chance(0.15):   # both patterns end at one inner node
+            self.tag("subquery_shared_inner")
+            rel, _ = self.hop(other.label)
+            second = A.PathPat((A.NodePat(other.name), rel, A.NodePat("m")))
+            inner = "m"
+        else:
+            second = self.sub_pattern(other, named=True, var="m2")
+            inner = "m2"
+        if not self.chance(0.6):
+            return (first, second), None
+        self.tag("subquery_cross_where")
+        m, m2, axis = A.Var("m"), A.Var(inner), self.pick("xyz")
+        outer = A.Var(self.pick((n, other)).name)
+        cross = self.pick((
+            A.BinOp(self.pick(("<", ">")), A.Prop(A.Prop(m2, "center"), axis),
+                    A.Prop(A.Prop(A.Var(n.name), "center"), axis)),
+            A.BinOp(self.pick(("<", ">")), A.Prop(A.Prop(m, "center"), axis),
+                    A.Prop(A.Prop(outer, "center"), axis)),
+            A.BinOp("=", A.Prop(m, "class"), A.Prop(m2, "class")),
+            A.BinOp("<>", A.Prop(m2, "class"), A.Prop(outer, "class")),
+        ))
+        return (first, second), cross
 
     def sub_where(self, scope: Scope | None = None) -> A.Expr | None:
         """A filter on the inner node `m` of a subquery or pattern comprehension; with the
@@ -1962,7 +2084,7 @@ class Generator:
                                                             A.Lit(self.pick(("O", "1", "R"))))))
         if choice == "exists":
             self.tag("exists_subquery")
-            pat = self.sub_pattern(n, named=True)
+            patterns, cross = self.subquery_patterns(scope, n)
             where = (A.BinOp("=", A.Prop(A.Var("m"), "class"), A.Lit(self.pick(CLASSES)))
                      if self.chance(0.5) else None)
             if self.chance(0.4):
@@ -1970,7 +2092,7 @@ class Generator:
                 outer = self.outer_test(scope)
                 where = outer if where is None else A.BinOp(self.pick(("AND", "OR")), where,
                                                             outer)
-            return A.Subquery("EXISTS", (pat,), where)
+            return A.Subquery("EXISTS", patterns, both(where, cross))
         if choice == "quant" and self.chance(0.5):
             return self.quantifier_null_test(scope)
         if choice == "quant":

@@ -3495,4 +3495,28 @@ CASES: list[Case] = [
          [["R1", 1], ["R2", 2], ["R3", 2]], True,
          "R1's x is 0, so no k beats the first; R2 (10) and R3 (5) take k 2. The step reads "
          "the row (refused: the engines read another row's values there)"),
+    Case("count_two_patterns_from_two_outer_nodes_one_null",
+         "MATCH (a:Room) OPTIONAL MATCH (a)-[:ROOM_CONNECTED]->(b:Room {nodeSymbol: 'R1'}) "
+         "RETURN a.nodeSymbol AS a, COUNT { MATCH (a)-[:CONTAINS]->(x), (b)-[:CONTAINS]->(y) } "
+         "AS n",
+         [["R1", 0], ["R2", 2], ["R3", 0]], False,
+         "b is R1 for R2 only (P2 times P1 and p1: 2); a NULL b matches nothing (R3 holds "
+         "nothing either). Ladybug gave R3 R2's 2 (the tied form); on both engines the EXISTS "
+         "form failed with unordered_map::at"),
+    Case("match_two_patterns_second_from_an_optional_null_node",
+         "MATCH (a:Room) OPTIONAL MATCH (a)-[:ROOM_CONNECTED]->(b:Room) WHERE b.nodeSymbol = 'R1' "
+         "MATCH (a)-[:CONTAINS]->(x), (b)-[:CONTAINS]->(y) "
+         "RETURN a.nodeSymbol AS a, x.nodeSymbol AS x, y.nodeSymbol AS y",
+         [["R2", "P2", "P1"], ["R2", "P2", "p1"]], False,
+         "b is R1 for R2 only (R1 and R3's rows, b NULL, match nothing); R2 holds P2, R1 holds "
+         "P1 and p1. Kuzu returned no row (the patterns swapped, or in two MATCH clauses, it "
+         "gave these two)"),
+    Case("match_two_patterns_from_two_outer_nodes_after_a_chain",
+         "MATCH (a)<--(b)<--(c) MATCH (c)<--(y), (b)-->(z) RETURN count(*) AS n",
+         [[88]], False,
+         "summed over every chain a<-b<-c (the reference's count); for b = R2, c = R1 (a = P2, "
+         "R1 or R3): R1 has 2 incoming, R2 3 outgoing, 6 pairs less the one binding R2->R1 "
+         "twice = 5 each, where Ladybug counted 2 (79 in all) after the first MATCH's "
+         "relationship-uniqueness test; with labels on the nodes, or WITH * between, it gave "
+         "Neo4j's"),
 ]

@@ -1,7 +1,7 @@
 """Shrink failing queries: drop RETURN items, WHERE clauses, ORDER BY/SKIP/LIMIT, OPTIONAL
-MATCH clauses (none whose variables a later clause reads) and UNION parts while each engine
-still fails the same way (`disagree`, `blamed` with the same error, or `answered` where Neo4j
-raises).
+MATCH clauses and later patterns of a pattern list (none whose variables something else reads)
+and UNION parts while each engine still fails the same way (`disagree`, `blamed` with the same
+error, or `answered` where Neo4j raises).
 
 Cheap on purpose: each step runs the candidates of every query being shrunk in one engine call
 per engine, keeps for each query the shortest candidate that still fails the same way on the
@@ -57,6 +57,8 @@ def candidates(q: A.Query) -> Iterator[A.Query]:
             for new in _clause_variants(clause):
                 if new is None and _binds_what_follows_reads(part, c):
                     continue  # the reference may not notice: no row need reach the read
+                if isinstance(new, A.Match) and _unbinds_what_is_read(part, c, new):
+                    continue
                 clauses = list(part)
                 if new is None:
                     del clauses[c]
@@ -67,19 +69,33 @@ def candidates(q: A.Query) -> Iterator[A.Query]:
                 yield A.Query(tuple(parts), q.union_all)
 
 
+def _names(node: object) -> set[str]:
+    """Every variable `node` binds or reads."""
+    return {n.name for n in A.walk(node) if isinstance(n, A.Var)} | {
+        n.var for n in A.walk(node) if isinstance(n, (A.NodePat, A.RelPat)) and n.var} | {
+        n.path_var for n in A.walk(node) if isinstance(n, A.PathPat) and n.path_var}
+
+
 def _binds_what_follows_reads(part: tuple[A.Clause, ...], c: int) -> bool:
     """Whether clause `c` binds a variable (not bound before it) that a later clause reads."""
-    def names(clauses: tuple[A.Clause, ...]) -> set[str]:
-        return {n.name for n in A.walk(clauses) if isinstance(n, A.Var)} | {
-            n.var for n in A.walk(clauses) if isinstance(n, (A.NodePat, A.RelPat)) and n.var} | {
-            n.path_var for n in A.walk(clauses) if isinstance(n, A.PathPat) and n.path_var}
-    return bool((names(part[c:c + 1]) - names(part[:c])) & names(part[c + 1:]))
+    return bool((_names(part[c:c + 1]) - _names(part[:c])) & _names(part[c + 1:]))
+
+
+def _unbinds_what_is_read(part: tuple[A.Clause, ...], c: int, new: A.Match) -> bool:
+    """Whether `new`, clause `c` with a pattern dropped, no longer binds a variable that it or
+    a later clause reads (the reference may not notice where no row reaches the read)."""
+    old = part[c]
+    assert isinstance(old, A.Match)
+    lost = _names(old.patterns) - _names(new.patterns) - _names(part[:c])
+    return bool(lost & (_names(new) | _names(part[c + 1:])))
 
 
 def _clause_variants(clause: A.Clause) -> Iterator[A.Clause | None]:
     if isinstance(clause, A.Match):
         if clause.where is not None:
             yield replace(clause, where=None)
+        for i in range(1, len(clause.patterns)):   # a later pattern of a pattern list
+            yield replace(clause, patterns=clause.patterns[:i] + clause.patterns[i + 1:])
         if clause.optional:
             yield None
     if isinstance(clause, A.Projection):
