@@ -43,9 +43,6 @@ from tests.ladybug_run import require_ladybug
 # (regression case, engine) -> what is wrong; the case is expected to fail there (other rows,
 # an error of another kind than dialect, or rows where Neo4j raises).
 KNOWN: dict[tuple[str, str], str] = {
-    ("count_two_patterns_from_two_outer_nodes_one_null", "ladybug"):
-        "a COUNT whose patterns start from two outer nodes, one NULL on the row: the row gets "
-        "another row's count",
     ("match_two_patterns_second_from_an_optional_null_node", "kuzu"):
         "a MATCH whose later pattern starts from a node an OPTIONAL MATCH left NULL on some "
         "rows loses every row",
