@@ -65,6 +65,10 @@ from tests.cypher_fuzz.values import (
 Row = dict[str, object]
 UNBOUNDED_HOPS = 12  # the generator writes `*` only on CONTAINS, whose chains are <= 3 long
 EARLY_BINDINGS = 5_000  # node bindings tried for a conjunct that may raise before the match
+# pattern steps one query may take: a pattern list from several bound nodes multiplies its
+# patterns' matches (three undirected variable-length walks over a dense layer: millions of
+# rows per incoming row), where the engines run out of time anyway
+MATCH_STEPS = 250_000
 
 
 def java_whitespace(char: str) -> bool:
@@ -140,6 +144,7 @@ _MATH: dict[str, Callable[..., float]] = {
 class Evaluator:
     def __init__(self, graph: RefGraph) -> None:
         self.g = graph
+        self.steps_left = MATCH_STEPS
         self.dropped_error = ""  # set when a projected value raised (see `Raised`)
 
     # ------------------------------------------------------------------ clauses
@@ -373,6 +378,9 @@ class Evaluator:
 
     def _extend(self, pat: A.PathPat, i: int, node: str, row: Row, used: frozenset[int],
                 nodes: list[str], rels: list[int]) -> Iterator[tuple[Row, frozenset[int]]]:
+        self.steps_left -= 1
+        if self.steps_left < 0:
+            raise Nondeterministic(f"more than {MATCH_STEPS} pattern steps to evaluate")
         if i >= len(pat.elements):
             if pat.path_var:
                 row = {**row, pat.path_var: PathVal(tuple(NodeRef(n) for n in nodes),
