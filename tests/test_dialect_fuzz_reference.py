@@ -83,6 +83,12 @@ QUERIES: dict[str, A.Query] = {
         A.Match(False, (A.PathPat((node("c"), A.RelPat(None, (), "in"), node("y"))),
                         A.PathPat((node("b"), A.RelPat(None, (), OUT), node("z"))))),
         A.Projection("RETURN", ((A.Agg("count", None), "n"),))),)),
+    "count_two_patterns_from_two_outer_nodes_another_rows_count": A.Query(((
+        A.Match(False, (A.PathPat((node("a", "Room"), A.RelPat(None, ("ROOM_CONNECTED",), OUT),
+                                   node("b"))),)),
+        A.Projection("RETURN", (*PAIR_ITEMS, (A.Subquery("COUNT", (
+            hop("a", "CONTAINS", "x"),
+            A.PathPat((node("b"), A.RelPat(None, (), "in"), node("y")))), None), "n")))),)),
 }
 
 

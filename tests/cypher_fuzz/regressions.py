@@ -3519,4 +3519,20 @@ CASES: list[Case] = [
          "twice = 5 each, where Ladybug counted 2 (79 in all) after the first MATCH's "
          "relationship-uniqueness test; with labels on the nodes, or WITH * between, it gave "
          "Neo4j's"),
+    Case("count_two_patterns_from_two_outer_nodes_another_rows_count",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b) RETURN a.nodeSymbol AS a, b.nodeSymbol AS b, "
+         "COUNT { MATCH (a)-[:CONTAINS]->(x), (b)<--(y) } AS n",
+         [["R1", "R2", 6], ["R2", "R1", 2], ["R2", "R3", 1], ["R3", "R2", 0]], False,
+         "a's contents times what points at b: R1 holds P1, p1 and B1, R1, R3 point at R2 (6); "
+         "R2 holds P2 and B1, R2 point at R1 (2); R2 -> R3 only (1); R3 holds nothing (0: "
+         "Ladybug gave R3 -> R2 the 2 of R2 -> R1 with the id tie alone, no NULL anywhere)"),
+    Case("aggregate_in_order_by_reading_a_variable_an_alias_shadows",
+         "MATCH (n1:Place) OPTIONAL MATCH (n1)-[:CONTAINS]->(n2:Object) "
+         "RETURN n1.nodeSymbol AS n1, percentileDisc(n2.center.z / size(n1.nodeSymbol), 0.5) AS g0 "
+         "ORDER BY percentileDisc(n2.center.z / size(n1.nodeSymbol), 0.5) DESC",
+         [["p1", None], ["p2", None]], False,
+         "Neo4j 5 rewrites an ORDER BY expression equal to a projected one to its alias before "
+         "scoping (NormalizeWithAndReturnClauses), so the shadowed n1 is never read there; "
+         "neither place holds an object: NULL. Both engines failed with 'Variable n2 is not in "
+         "scope' (the ordering repeated the aggregate instead of g0)"),
 ]
