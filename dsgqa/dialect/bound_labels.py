@@ -24,15 +24,9 @@ from lark import Tree
 
 from dsgqa.dialect.computed_nodes import add_conditions
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, is_optional, tree, var
+from dsgqa.dialect.trees import child_of, is_optional, named_node_patterns, tree, var
 
 REWRITE = "labels of a bound node->label tests"
-
-
-def _named_nodes(pattern_list: Tree) -> list[Tree]:
-    return [node for node in pattern_list.iter_subtrees_topdown()
-            if node.data == "node_pattern" and node.children
-            and isinstance(node.children[0], Tree) and node.children[0].data == "name"]
 
 
 def _allowed(labels: Tree) -> Tree:
@@ -52,7 +46,7 @@ def test_labels_of_bound_nodes(root: Tree) -> bool:
             continue
         seen = set(before)
         tests: list[Tree] = []
-        for node in _named_nodes(child_of(match, "pattern_list")):
+        for node in named_node_patterns(child_of(match, "pattern_list")):
             variable = plain_name(node.children[0])
             labels = child_of(node, "node_labels")
             if labels is not None and variable in seen:

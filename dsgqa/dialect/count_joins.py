@@ -35,8 +35,10 @@ from dsgqa.dialect.trees import child_of, declared_names, is_optional, query_par
 REWRITE = "COUNT subquery->after WITH *"
 
 
-def _is_count(node: Tree) -> bool:
-    return node.data == "subquery" and plain_name(node.children[0].children[0]).upper() == "COUNT"
+def is_count(node: Tree) -> bool:
+    """Whether `node` is a COUNT { } subquery."""
+    return node.data == "subquery" and isinstance(node.children[0], Tree) \
+        and plain_name(node.children[0].children[0]).upper() == "COUNT"
 
 
 def _counts(node: object, bound: set[str] | None = None, *, top: bool = True) -> bool:
@@ -45,7 +47,7 @@ def _counts(node: object, bound: set[str] | None = None, *, top: bool = True) ->
     if not isinstance(node, Tree):
         return False
     if node.data == "subquery":
-        if _is_count(node) and (bound is None or _reads(node, bound)):
+        if is_count(node) and (bound is None or _reads(node, bound)):
             return True
         if top:
             return False

@@ -26,16 +26,12 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.computed_nodes import add_conditions
+from dsgqa.dialect.count_joins import is_count
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.trees import child_of, declared_names, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "equality with an outer value in COUNT { }->= true"
-
-
-def _is_count(node: Tree) -> bool:
-    return node.data == "subquery" and isinstance(node.children[0], Tree) \
-        and plain_name(node.children[0].children[0]).upper() == "COUNT"
 
 
 def _read_names(node: object) -> set[str]:
@@ -98,7 +94,7 @@ def compare_count_keys_with_true(root: Tree, names: FreshNames) -> bool:
     """Rewrite in place (see the module); whether anything changed."""
     changed = False
     seen: set[int] = set()   # a rewritten tree may share a subtree: rewrite it once
-    for subquery in [n for n in root.iter_subtrees_topdown() if _is_count(n)]:
+    for subquery in [n for n in root.iter_subtrees_topdown() if is_count(n)]:
         body = subquery.children[1]
         own = declared_names(body)
         for node in list(body.iter_subtrees_topdown()):

@@ -45,6 +45,7 @@ from dsgqa.dialect.trees import (
     declared_outside_subqueries,
     is_optional,
     name,
+    named_node_patterns,
     outermost_subqueries,
     projected_names,
     query_parts,
@@ -123,12 +124,6 @@ def _subqueries(node: Tree | None, outer: set[str], walk: _Anchors) -> bool:
     return changed
 
 
-def _named_nodes(pattern: Tree) -> list[Tree]:
-    return [node for node in pattern.iter_subtrees_topdown()
-            if node.data == "node_pattern" and node.children
-            and isinstance(node.children[0], Tree) and node.children[0].data == "name"]
-
-
 def _anchor(holder: Tree, outer: set[str], walk: _Anchors) -> bool:
     """Tie the later patterns' other outer nodes by id in `holder` (a MATCH, or a subquery's
     pattern); whether one was."""
@@ -138,7 +133,7 @@ def _anchor(holder: Tree, outer: set[str], walk: _Anchors) -> bool:
     kept: set[str] | None = None
     renamed: dict[str, str] = {}
     for pattern in patterns:
-        nodes = [n for n in _named_nodes(pattern) if plain_name(n.children[0]) in outer]
+        nodes = [n for n in named_node_patterns(pattern) if plain_name(n.children[0]) in outer]
         if kept is None:
             if nodes:
                 kept = {plain_name(n.children[0]) for n in nodes}

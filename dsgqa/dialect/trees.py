@@ -607,3 +607,10 @@ def node_names(root: Tree) -> set[str]:
                     and plain_name(item.children[0].children[0]) == plain_name(item.children[1])):
                 nodes.discard(plain_name(item.children[1]))
     return nodes
+
+
+def named_node_patterns(node: Tree) -> list[Tree]:
+    """The node patterns under `node` that name a variable (`(n)`, `(n:Room {..})`)."""
+    return [sub for sub in node.iter_subtrees_topdown()
+            if sub.data == "node_pattern" and sub.children
+            and isinstance(sub.children[0], Tree) and sub.children[0].data == "name"]
