@@ -22,9 +22,15 @@ from __future__ import annotations
 
 from lark import Tree
 
-from dsgqa.dialect.computed_nodes import add_conditions
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, is_optional, named_node_patterns, tree, var
+from dsgqa.dialect.trees import (
+    add_conditions,
+    child_of,
+    is_optional,
+    named_node_patterns,
+    tree,
+    var,
+)
 
 REWRITE = "labels of a bound node->label tests"
 

@@ -31,6 +31,7 @@ from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.trees import (
+    add_conditions,
     call,
     child_of,
     name,
@@ -73,20 +74,6 @@ def tie_by_id(holder: Tree, renamed: dict[str, str]) -> None:
     add_conditions(holder, [
         tree("compare", call("id", var(new)), Token("EQ", "="), call("id", var(old)))
         for old, new in renamed.items()])
-
-
-def add_conditions(holder: Tree, tests: list[Tree]) -> None:
-    """AND `tests` to the WHERE of `holder` (a MATCH or a subquery's pattern), after the
-    conditions it has (one WHERE made if it has none)."""
-    tests = list(tests)
-    where = child_of(holder, "where")
-    if where is not None:
-        tests.insert(0, tree("paren", where.children[0]))
-    test = tests[0] if len(tests) == 1 else tree("and_", *tests)
-    if where is not None:
-        where.children[0] = test
-    else:
-        holder.children.append(tree("where", test))
 
 
 def _single_query(single_query: Tree, computed: set[str], names: FreshNames) -> bool:

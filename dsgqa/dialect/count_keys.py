@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from dsgqa.dialect.computed_nodes import add_conditions
 from dsgqa.dialect.count_joins import is_count
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import child_of, declared_names, name, tree, var
+from dsgqa.dialect.trees import add_conditions, child_of, declared_names, name, tree, var
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "equality with an outer value in COUNT { }->= true"

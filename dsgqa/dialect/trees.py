@@ -614,3 +614,17 @@ def named_node_patterns(node: Tree) -> list[Tree]:
     return [sub for sub in node.iter_subtrees_topdown()
             if sub.data == "node_pattern" and sub.children
             and isinstance(sub.children[0], Tree) and sub.children[0].data == "name"]
+
+
+def add_conditions(holder: Tree, tests: list[Tree]) -> None:
+    """AND `tests` to the WHERE of `holder` (a MATCH or a subquery's pattern), after the
+    conditions it has (one WHERE made if it has none)."""
+    tests = list(tests)
+    where = child_of(holder, "where")
+    if where is not None:
+        tests.insert(0, tree("paren", where.children[0]))
+    test = tests[0] if len(tests) == 1 else tree("and_", *tests)
+    if where is not None:
+        where.children[0] = test
+    else:
+        holder.children.append(tree("where", test))
