@@ -92,6 +92,8 @@ from dsgqa.dialect.grouped_node_reads import REWRITE as GROUPED_NODE_READS
 from dsgqa.dialect.grouped_node_reads import return_grouped_reads_via_with
 from dsgqa.dialect.hop_lists import REWRITE as HOP_LISTS
 from dsgqa.dialect.hop_lists import read_hops_as_lists
+from dsgqa.dialect.id_filters import REWRITE as IDENTITY_FILTERS
+from dsgqa.dialect.id_filters import defer_identity_filters
 from dsgqa.dialect.label_expressions import REWRITE as LABEL_EXPRESSIONS
 from dsgqa.dialect.label_expressions import (
     needs_universe,
@@ -717,6 +719,9 @@ class Rewriter:
         if facts.lambda_calls > 1 and read_row_in_nested_lambdas(result):
             # on the lambdas every pass wrote
             fired(NESTED_LAMBDAS)
+        if self.target == "ladybug" and facts.has("match", "where") and defer_identity_filters(
+                result, self.names, self.uniqueness.expand_stars):   # on every filter written
+            fired(IDENTITY_FILTERS)
 
     def _pass_outer_values(self, root: Tree) -> bool:
         """After every other pass on the parts of the query (a subquery's own parts have no
