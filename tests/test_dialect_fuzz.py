@@ -43,9 +43,6 @@ from tests.ladybug_run import require_ladybug
 # (regression case, engine) -> what is wrong; the case is expected to fail there (other rows,
 # an error of another kind than dialect, or rows where Neo4j raises).
 KNOWN: dict[tuple[str, str], str] = {
-    ("match_two_patterns_second_from_an_optional_null_node", "kuzu"):
-        "a MATCH whose later pattern starts from a node an OPTIONAL MATCH left NULL on some "
-        "rows loses every row",
     ("aggregate_in_order_by_reading_a_variable_an_alias_shadows", "kuzu"):
         "an ORDER BY repeating an aggregate that reads a variable an alias shadows: the "
         "ordering repeats the aggregate, which the engine reads after the projection",

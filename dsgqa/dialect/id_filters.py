@@ -44,9 +44,11 @@ from dsgqa.dialect.trees import (
     child_of,
     clone,
     conjuncts,
+    declared_names,
     hops,
     is_optional,
     name,
+    names_outside,
     rel_detail,
     star_with,
     tree,
@@ -63,23 +65,24 @@ def defer_identity_filters(root: Tree, names: FreshNames,
     changed. Subquery bodies get the CASE form only (they have no room for a WITH)."""
     elements = _element_names(root)
     changed = False
-    for single, nested in _single_queries(root, False):
-        if _defer_in(single, elements, names, barriers=not nested):
+    for single, subquery in _single_queries(root, None):
+        outer = names_outside(root, subquery) if subquery is not None else None
+        if _defer_in(single, elements, names, outer):
             changed = True
-            if not nested:
+            if subquery is None:
                 expand_stars(single)
     return changed
 
 
-def _single_queries(node: Tree, nested: bool) -> list[tuple[Tree, bool]]:
-    """Every single query under `node`, with whether it is a subquery's body."""
-    found: list[tuple[Tree, bool]] = []
+def _single_queries(node: Tree, subquery: Tree | None) -> list[tuple[Tree, Tree | None]]:
+    """Every single query under `node`, with the subquery whose body it is (None: none)."""
+    found: list[tuple[Tree, Tree | None]] = []
     for child in node.children:
         if not isinstance(child, Tree):
             continue
         if child.data == "single_query":
-            found.append((child, nested))
-        found += _single_queries(child, nested or child.data == "subquery")
+            found.append((child, subquery))
+        found += _single_queries(child, child if child.data == "subquery" else subquery)
     return found
 
 
@@ -94,7 +97,9 @@ def _element_names(root: Tree) -> set[str]:
     return found
 
 
-def _defer_in(single: Tree, elements: set[str], names: FreshNames, barriers: bool) -> bool:
+def _defer_in(single: Tree, elements: set[str], names: FreshNames,
+              outer: set[str] | None) -> bool:
+    """`outer`: for a subquery's body, the names bound outside it (None: not a subquery)."""
     clauses = single.children
     changed = False
     # The first MATCH the planner may join with the current one: after the last WITH or
@@ -109,12 +114,17 @@ def _defer_in(single: Tree, elements: set[str], names: FreshNames, barriers: boo
         if clause.data == "with_clause":
             start = k + 1
         elif clause.data == "match" and _tests_identity(clause, elements):
-            joined = [clause] if is_optional(clause) else [
-                c for c in clauses[start:k + 1] if isinstance(c, Tree) and c.data == "match"]
+            if outer is not None or is_optional(clause):
+                joined = [clause]
+                before = outer if outer is not None else {
+                    n for c in clauses[:k] if isinstance(c, Tree) for n in declared_names(c)}
+            else:
+                joined = [c for c in clauses[start:k + 1]
+                          if isinstance(c, Tree) and c.data == "match"]
+                before = None
             if any(True for m in joined for _ in hops(child_of(m, "pattern_list"))):
-                changed |= _test_after_pattern(joined, elements, names,
-                                               own_only=not barriers or is_optional(clause))
-            if barriers and _matches_later(clauses, k):
+                changed |= _test_after_pattern(joined, elements, names, before)
+            if outer is None and _matches_later(clauses, k):
                 clauses.insert(k + 1, star_with())
                 changed = True
                 start = k + 2
@@ -132,24 +142,26 @@ def _tests_identity(match: Tree, elements: set[str]) -> bool:
 
 
 def _test_after_pattern(joined: list[Tree], elements: set[str], names: FreshNames,
-                        own_only: bool) -> bool:
+                        before: set[str] | None) -> bool:
     """The identity tests of the last of `joined` (the MATCHes the planner joins) as one
-    CASE that reads every element they bind; with `own_only` (an OPTIONAL MATCH, a subquery)
-    only the tests that read no element bound outside: a CASE reading an outer element there
-    lost matches (an EXISTS tied to an outer node by `id(_node1) = id(b)` found nothing), and
-    the test joins with the outer rows after the pattern anyway. Whether one changed."""
-    named = {e for match in joined for e in _bound_elements(match)}
+    CASE that reads every element they bind. For an OPTIONAL MATCH or a subquery's MATCH,
+    `before` holds the names bound before it: the CASE reads only the elements the clause
+    binds itself, and tests that read an earlier element stay as they are. A CASE reading an
+    outer element there lost matches (an EXISTS from an outer node found nothing), and an
+    outer element is bound before the pattern is matched anyway. Whether one changed."""
+    outside = before or set()
+    named = {e for match in joined for e in _bound_elements(match)} - outside
     where = child_of(joined[-1], "where")
     operands = conjuncts(where.children[0])
     tests = [o for o in operands if _reads_identity(o, elements)
-             and not (own_only and _read_elements(o, elements) - named)]
+             and not (before is not None and _read_elements(o, elements) - named)]
     if not tests:
         return False
     bound: list[str] = []
     for match in joined:
         elements.update(_name_elements(match, names))
         for element in _bound_elements(match):
-            if element not in bound:
+            if element not in bound and element not in outside:
                 bound.append(element)
     test = all_of(tests) if len(tests) == 1 else tree("paren", all_of(tests))
     unbound = any_of([tree("is_null", var(n)) for n in bound])

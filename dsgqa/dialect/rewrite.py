@@ -205,6 +205,8 @@ from dsgqa.dialect.shortest_expressions import hoist_shortest_expressions
 from dsgqa.dialect.signed_zeros import NEGATIVE_ZERO_TEXT, refuse_negative_zero_order
 from dsgqa.dialect.simple_case import REWRITE as SIMPLE_CASE
 from dsgqa.dialect.simple_case import searched_cases
+from dsgqa.dialect.split_patterns import REWRITE as SPLIT_PATTERNS
+from dsgqa.dialect.split_patterns import split_patterns_after_optional
 from dsgqa.dialect.star_columns import REWRITE as STAR_COLUMNS
 from dsgqa.dialect.star_columns import STAR_RETURN, sort_star_columns
 from dsgqa.dialect.subquery_parts import REWRITE as SUBQUERY_PARTS
@@ -719,6 +721,8 @@ class Rewriter:
         if facts.lambda_calls > 1 and read_row_in_nested_lambdas(result):
             # on the lambdas every pass wrote
             fired(NESTED_LAMBDAS)
+        if self.target == "kuzu" and facts.optional_match and split_patterns_after_optional(result):
+            fired(SPLIT_PATTERNS)
         if self.target == "ladybug" and facts.has("match", "where") and defer_identity_filters(
                 result, self.names, self.uniqueness.expand_stars):   # on every filter written
             fired(IDENTITY_FILTERS)
