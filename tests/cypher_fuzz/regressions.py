@@ -3526,6 +3526,34 @@ CASES: list[Case] = [
          "a's contents times what points at b: R1 holds P1, p1 and B1, R1, R3 point at R2 (6); "
          "R2 holds P2 and B1, R2 point at R1 (2); R2 -> R3 only (1); R3 holds nothing (0: "
          "Ladybug gave R3 -> R2 the 2 of R2 -> R1 with the id tie alone, no NULL anywhere)"),
+    Case("exists_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b) RETURN a.nodeSymbol AS a, b.nodeSymbol AS b, "
+         "EXISTS { MATCH (a)-[:CONTAINS]->(x), (b)<--(y) } AS e",
+         [["R1", "R2", True], ["R2", "R1", True], ["R2", "R3", True], ["R3", "R2", False]],
+         False,
+         "a holds something and something points at b, except R3, which holds nothing (both "
+         "engines failed with unordered_map::at on the id() tie of b)"),
+    Case("exists_in_where_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE EXISTS { "
+         "(a)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(x:Object), "
+         "(b)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(y:Object) WHERE x.center.x < y.center.x } "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b",
+         [["R1", "R2"]], False,
+         "R1's O1 (x 1) lies left of R2's O2 (x 9), not the other way; R3 holds no object"),
+    Case("exists_two_patterns_from_two_outer_nodes_one_null",
+         "MATCH (a:Room) OPTIONAL MATCH (a)-[:ROOM_CONNECTED]->(b:Room {nodeSymbol: 'R1'}) "
+         "RETURN a.nodeSymbol AS a, EXISTS { MATCH (a)-[:CONTAINS]->(x), "
+         "(b)-[:CONTAINS]->(y) } AS e",
+         [["R1", False], ["R2", True], ["R3", False]], False,
+         "b is R1 for R2 only (P2 with P1 or p1); a NULL b matches nothing, so the EXISTS is "
+         "false for R1 and R3"),
+    Case("not_exists_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE NOT EXISTS { "
+         "(a)-[:CONTAINS]->(x:MeshPlace), (b)-[:CONTAINS]->(y:Place) } "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b",
+         [["R1", "R2"], ["R2", "R3"], ["R3", "R2"]], False,
+         "only R1 holds a Place (p1) and R2 a MeshPlace (P2): R2 -> R1 is the one pair that "
+         "has both"),
     Case("aggregate_in_order_by_reading_a_variable_an_alias_shadows",
          "MATCH (n1:Place) OPTIONAL MATCH (n1)-[:CONTAINS]->(n2:Object) "
          "RETURN n1.nodeSymbol AS n1, percentileDisc(n2.center.z / size(n1.nodeSymbol), 0.5) AS g0 "
