@@ -75,7 +75,11 @@ def tie_by_id(holder: Tree, renamed: dict[str, str], with_true: bool = False) ->
     engines do not take for a join key in a subquery (`outer_anchors.py`)."""
     ties = [tree("compare", call("id", var(new)), Token("EQ", "="), call("id", var(old)))
             for old, new in renamed.items()]
-    add_conditions(holder, [compared_with_true(tie) for tie in ties] if with_true else ties)
+    if with_true:
+        ties = [compared_with_true(tie) for tie in ties]
+        for tie in ties:
+            tie.id_tie = True  # type: ignore[attr-defined]   # `count_keys.py` leaves it
+    add_conditions(holder, ties)
 
 
 def _single_query(single_query: Tree, computed: set[str], names: FreshNames) -> bool:

@@ -33,7 +33,6 @@ from dsgqa.dialect.trees import (
     child_of,
     compared_with_true,
     declared_names,
-    is_compared_with_true,
     name,
     tree,
     var,
@@ -108,7 +107,7 @@ def compare_count_keys_with_true(root: Tree, names: FreshNames) -> bool:
                 continue
             seen.add(id(node))
             for i, child in enumerate(node.children):
-                if is_compared_with_true(child):   # written so already (an id() tie)
+                if getattr(child, "id_tie", False):   # compared with true already
                     seen.update((id(child), id(child.children[0].children[0])))
                 elif isinstance(child, Tree) and _is_equality(child) \
                         and _read_names(child) - own and id(child) not in seen:

@@ -623,14 +623,6 @@ def compared_with_true(test: Tree) -> Tree:
     return tree("compare", tree("paren", test), Token("EQ", "="), tree("true_lit"))
 
 
-def is_compared_with_true(node: object) -> bool:
-    """Whether `node` is a test `compared_with_true` wrote."""
-    return isinstance(node, Tree) and node.data == "compare" and len(node.children) == 3 \
-        and isinstance(node.children[0], Tree) and node.children[0].data == "paren" \
-        and str(node.children[1]) == "=" and isinstance(node.children[2], Tree) \
-        and node.children[2].data == "true_lit"
-
-
 def add_conditions(holder: Tree, tests: list[Tree]) -> None:
     """AND `tests` to the WHERE of `holder` (a MATCH or a subquery's pattern), after the
     conditions it has (one WHERE made if it has none)."""
