@@ -49,12 +49,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("match_two_patterns_from_two_outer_nodes_after_a_chain", "ladybug"):
         "a MATCH whose patterns start from two bound nodes, after a MATCH with a "
         "relationship-uniqueness test, loses rows",
-    ("aggregate_in_order_by_reading_a_variable_an_alias_shadows", "kuzu"):
-        "an ORDER BY repeating an aggregate that reads a variable an alias shadows: the "
-        "ordering repeats the aggregate, which the engine reads after the projection",
-    ("aggregate_in_order_by_reading_a_variable_an_alias_shadows", "ladybug"):
-        "an ORDER BY repeating an aggregate that reads a variable an alias shadows: the "
-        "ordering repeats the aggregate, which the engine reads after the projection",
 }
 
 # Disagreements in the random sample that these defects explain: (engines, constructs of

@@ -3563,4 +3563,29 @@ CASES: list[Case] = [
          "scoping (NormalizeWithAndReturnClauses), so the shadowed n1 is never read there; "
          "neither place holds an object: NULL. Both engines failed with 'Variable n2 is not in "
          "scope' (the ordering repeated the aggregate instead of g0)"),
+    Case("aggregate_in_with_order_by_reading_a_variable_an_alias_shadows",
+         "MATCH (n1:MeshPlace) OPTIONAL MATCH (n1)-[:CONTAINS]->(n2:Object) "
+         "WITH n1.nodeSymbol AS n1, avg(n2.center.x / size(n1.nodeSymbol)) AS g0 "
+         "ORDER BY avg(n2.center.x / size(n1.nodeSymbol)) DESC LIMIT 1 RETURN n1, g0",
+         [["P2", 4.5]], True,
+         "the ORDER BY reads g0 (as in RETURN): P1 holds O1 (x 1, 1 / 2), P2 holds O2 (x 9, "
+         "9 / 2); the NaN rank the translation adds before a float key read the aggregate "
+         "again"),
+    Case("aggregate_in_order_by_with_its_function_name_in_another_case",
+         "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, COUNT(x) AS n "
+         "ORDER BY count(x) DESC, r",
+         [["R1", 2], ["R2", 1]], True,
+         "Neo4j compares function names in any case, so the key is the column n: R1 holds P1 "
+         "and p1, R2 holds P2 (Kuzu failed with 'Variable x is not in scope')"),
+    Case("aggregate_in_order_by_no_item_equals",
+         "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, count(x) AS n "
+         "ORDER BY max(x.center.x)",
+         None, False,
+         "Neo4j 5: Illegal aggregation expression(s) in order by (max is no projected item)"),
+    Case("aggregate_in_order_by_part_reading_a_variable_an_alias_shadows",
+         "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, max(size(r.nodeSymbol)) "
+         "AS m ORDER BY max(size(r.nodeSymbol)) + 1",
+         None, False,
+         "Neo4j 5: Illegal aggregation expression(s) in order by (in the ORDER BY r is the "
+         "alias, so the part differs from the item; its own front end reports it)"),
 ]
