@@ -43,12 +43,6 @@ from tests.ladybug_run import require_ladybug
 # (regression case, engine) -> what is wrong; the case is expected to fail there (other rows,
 # an error of another kind than dialect, or rows where Neo4j raises).
 KNOWN: dict[tuple[str, str], str] = {
-    ("aggregate_in_order_by_reading_a_variable_an_alias_shadows", "kuzu"):
-        "an ORDER BY repeating an aggregate that reads a variable an alias shadows: the "
-        "ordering repeats the aggregate, which the engine reads after the projection",
-    ("aggregate_in_order_by_reading_a_variable_an_alias_shadows", "ladybug"):
-        "an ORDER BY repeating an aggregate that reads a variable an alias shadows: the "
-        "ordering repeats the aggregate, which the engine reads after the projection",
 }
 
 # Disagreements in the random sample that these defects explain: (engines, constructs of

@@ -1,6 +1,6 @@
 """The fuzzer's reference evaluator on pattern lists whose patterns start from two nodes bound
-before the clause (`OPTIONAL MATCH (a)-->(x), (b)-->(y)`, the MATCH of a COUNT subquery or
-of a CALL body), on the regression graph (`tests/cypher_fuzz/regressions.py`).
+before the clause (`OPTIONAL MATCH (a)-->(x), (b)-->(y)`, the MATCH of a COUNT or EXISTS
+subquery or of a CALL body), on the regression graph (`tests/cypher_fuzz/regressions.py`).
 
 The generator draws these forms (`comma_outer_patterns`, `subquery_two_patterns`,
 `call_two_imports`) and the reference alone says what Neo4j returns for them, so it is pinned
@@ -89,6 +89,32 @@ QUERIES: dict[str, A.Query] = {
         A.Projection("RETURN", (*PAIR_ITEMS, (A.Subquery("COUNT", (
             hop("a", "CONTAINS", "x"),
             A.PathPat((node("b"), A.RelPat(None, (), "in"), node("y")))), None), "n")))),)),
+    "exists_two_patterns_from_two_outer_nodes": A.Query(((
+        A.Match(False, (A.PathPat((node("a", "Room"), A.RelPat(None, ("ROOM_CONNECTED",), OUT),
+                                   node("b"))),)),
+        A.Projection("RETURN", (*PAIR_ITEMS, (A.Subquery("EXISTS", (
+            hop("a", "CONTAINS", "x"),
+            A.PathPat((node("b"), A.RelPat(None, (), "in"), node("y")))), None), "e")))),)),
+    "exists_in_where_two_patterns_from_two_outer_nodes": A.Query(((
+        A.Match(False, ROOM_PAIRS.patterns, A.Subquery("EXISTS", tuple(
+            A.PathPat((node(start), A.RelPat(None, ("CONTAINS",), OUT), node(None, "MeshPlace"),
+                       A.RelPat(None, ("CONTAINS",), OUT), node(end, "Object")))
+            for start, end in (("a", "x"), ("b", "y"))), A.BinOp(
+                "<", A.Prop(prop("x", "center"), "x"), A.Prop(prop("y", "center"), "x")),
+            bare=True)),
+        A.Projection("RETURN", PAIR_ITEMS)),)),
+    "exists_two_patterns_from_two_outer_nodes_one_null": A.Query(((
+        A.Match(False, (A.PathPat((node("a", "Room"),)),)),
+        A.Match(True, (A.PathPat((node("a"), A.RelPat(None, ("ROOM_CONNECTED",), OUT),
+                                  node("b", "Room", "R1"))),)),
+        A.Projection("RETURN", ((prop("a", "nodeSymbol"), "a"),
+                                (A.Subquery("EXISTS", TWO_CONTAINS, None), "e")))),)),
+    "not_exists_two_patterns_from_two_outer_nodes": A.Query(((
+        A.Match(False, ROOM_PAIRS.patterns, A.Not(A.Subquery("EXISTS", (
+            A.PathPat((node("a"), A.RelPat(None, ("CONTAINS",), OUT), node("x", "MeshPlace"))),
+            A.PathPat((node("b"), A.RelPat(None, ("CONTAINS",), OUT), node("y", "Place")))),
+            None, bare=True))),
+        A.Projection("RETURN", PAIR_ITEMS)),)),
 }
 
 

@@ -34,6 +34,7 @@ from dsgqa.dialect.trees import (
     add_conditions,
     call,
     child_of,
+    compared_with_true,
     name,
     outermost_subqueries,
     passed_on,
@@ -68,12 +69,17 @@ def _rebind(match: Tree, computed: set[str], names: FreshNames) -> bool:
     return True
 
 
-def tie_by_id(holder: Tree, renamed: dict[str, str]) -> None:
+def tie_by_id(holder: Tree, renamed: dict[str, str], with_true: bool = False) -> None:
     """Add `id(new) = id(old)` for each renamed node to the WHERE of `holder` (a MATCH or a
-    subquery's pattern), after the conditions it has."""
-    add_conditions(holder, [
-        tree("compare", call("id", var(new)), Token("EQ", "="), call("id", var(old)))
-        for old, new in renamed.items()])
+    subquery's pattern), after the conditions it has; `with_true`: compared with true, which the
+    engines do not take for a join key in a subquery (`outer_anchors.py`)."""
+    ties = [tree("compare", call("id", var(new)), Token("EQ", "="), call("id", var(old)))
+            for old, new in renamed.items()]
+    if with_true:
+        ties = [compared_with_true(tie) for tie in ties]
+        for tie in ties:
+            tie.id_tie = True  # type: ignore[attr-defined]   # `count_keys.py` leaves it
+    add_conditions(holder, ties)
 
 
 def _single_query(single_query: Tree, computed: set[str], names: FreshNames) -> bool:

@@ -18,7 +18,8 @@ CALL bodies are right, and so are `<`, `<>` and an equality inside an OR.
 So in a COUNT subquery every equality that reads an outer value is compared with true,
 `(o.class = t.class) = true`: the same value in every case (true, false or NULL), which the
 engines no longer take for a join key (both then give Neo4j's counts), and a pattern map entry
-that reads an outer value becomes such a test in the WHERE.
+that reads an outer value becomes such a test in the WHERE. An id() tie `outer_anchors.py`
+wrote so already is left as it is.
 """
 
 from __future__ import annotations
@@ -27,7 +28,15 @@ from lark import Token, Tree
 
 from dsgqa.dialect.count_joins import is_count
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.trees import add_conditions, child_of, declared_names, name, tree, var
+from dsgqa.dialect.trees import (
+    add_conditions,
+    child_of,
+    compared_with_true,
+    declared_names,
+    name,
+    tree,
+    var,
+)
 from dsgqa.dialect.uniqueness import FreshNames
 
 REWRITE = "equality with an outer value in COUNT { }->= true"
@@ -49,10 +58,6 @@ def _read_names(node: object) -> set[str]:
 def _is_equality(node: Tree) -> bool:
     return node.data == "compare" and len(node.children) == 3 \
         and str(node.children[1]) == "="
-
-
-def _true(test: Tree) -> Tree:
-    return tree("compare", tree("paren", test), Token("EQ", "="), tree("true_lit"))
 
 
 def _holders(body: Tree) -> list[Tree]:
@@ -83,8 +88,9 @@ def _map_tests(holder: Tree, own: set[str], names: FreshNames) -> list[Tree]:
         properties.children = [c for c in properties.children if c not in outer]
         if not properties.children:
             element.children.remove(properties)
-        tests += [_true(tree("compare", tree("prop", var(plain_name(named)), entry.children[0]),
-                             Token("EQ", "="), entry.children[1]))
+        tests += [compared_with_true(tree("compare",
+                                          tree("prop", var(plain_name(named)), entry.children[0]),
+                                          Token("EQ", "="), entry.children[1]))
                   for entry in outer]
     return tests
 
@@ -101,10 +107,12 @@ def compare_count_keys_with_true(root: Tree, names: FreshNames) -> bool:
                 continue
             seen.add(id(node))
             for i, child in enumerate(node.children):
-                if isinstance(child, Tree) and _is_equality(child) \
+                if getattr(child, "id_tie", False):   # compared with true already
+                    seen.update((id(child), id(child.children[0].children[0])))
+                elif isinstance(child, Tree) and _is_equality(child) \
                         and _read_names(child) - own and id(child) not in seen:
                     seen.add(id(child))
-                    node.children[i] = _true(child)
+                    node.children[i] = compared_with_true(child)
                     changed = True
         for holder in _holders(body):
             tests = _map_tests(holder, own, names)

@@ -65,24 +65,28 @@ def defer_identity_filters(root: Tree, names: FreshNames,
     changed. Subquery bodies get the CASE form only (they have no room for a WITH)."""
     elements = _element_names(root)
     changed = False
-    for single, subquery in _single_queries(root, None):
+    for body, subquery in _bodies(root, None):
         outer = names_outside(root, subquery) if subquery is not None else None
-        if _defer_in(single, elements, names, outer):
+        if body.data == "subquery_pattern":   # `EXISTS { (a)-->(b) WHERE ... }`
+            changed |= _tests_identity(body, elements) \
+                and _test_after_pattern([body], elements, names, outer)
+        elif _defer_in(body, elements, names, outer):
             changed = True
             if subquery is None:
-                expand_stars(single)
+                expand_stars(body)
     return changed
 
 
-def _single_queries(node: Tree, subquery: Tree | None) -> list[tuple[Tree, Tree | None]]:
-    """Every single query under `node`, with the subquery whose body it is (None: none)."""
+def _bodies(node: Tree, subquery: Tree | None) -> list[tuple[Tree, Tree | None]]:
+    """Every single query and bare subquery pattern under `node`, with the subquery whose
+    body it is (None: none)."""
     found: list[tuple[Tree, Tree | None]] = []
     for child in node.children:
         if not isinstance(child, Tree):
             continue
-        if child.data == "single_query":
+        if child.data in ("single_query", "subquery_pattern"):
             found.append((child, subquery))
-        found += _single_queries(child, child if child.data == "subquery" else subquery)
+        found += _bodies(child, child if child.data == "subquery" else subquery)
     return found
 
 

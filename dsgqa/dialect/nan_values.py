@@ -139,9 +139,9 @@ def sort_nan_last(root: Tree, names: Collection[str]) -> bool:
             value = item.children[0]
             if may_be_nan(value, names) and not _holds_lambda(value):
                 rank = tree("case_expr",
-                            tree("case_when", tree("is_null", clone(value)), int_lit(2)),
-                            tree("case_when", tree("compare", clone(value),
-                                                   Token("COMP_OP", "<>"), clone(value)),
+                            tree("case_when", tree("is_null", _key_copy(value)), int_lit(2)),
+                            tree("case_when", tree("compare", _key_copy(value),
+                                                   Token("COMP_OP", "<>"), _key_copy(value)),
                                  int_lit(1)),
                             int_lit(0))
                 keys.append(tree("sort_item", typed(rank, "int"), *item.children[1:]))
@@ -152,6 +152,17 @@ def sort_nan_last(root: Tree, names: Collection[str]) -> bool:
             keys.append(item)
         order.children = keys
     return changed
+
+
+def _key_copy(value: Tree) -> Tree:
+    """A copy of a whole sort key, marked so that `order_by.py` resolves it as the key itself:
+    Neo4j replaces a whole ORDER BY key equal to a projected expression by its alias before
+    anything else reads it (`aliasExpression`, even where the key reads a variable an alias
+    shadows), so the rank reads that column too, never an aggregate the engines would have
+    to compute again after the projection."""
+    copy = clone(value)
+    copy.whole_sort_key = True  # type: ignore[attr-defined]
+    return copy
 
 
 def refuse_nan_keys(root: Tree, names: Collection[str]) -> None:

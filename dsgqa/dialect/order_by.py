@@ -24,6 +24,24 @@ value). Two rewrites, both keeping the rows and their order:
 - in a projection that neither aggregates nor is DISTINCT, a sort key naming an alias that
   shadows an earlier variable becomes the aliased expression (Kuzu sees the earlier variables
   there); where the projection aggregates, Kuzu already resolves the alias as Neo4j does.
+
+Two expressions are equal as Neo4j's AST compares them (`with_where_aliases.alias_key`:
+function names in any case, string literals by value): `RETURN COUNT(o) AS n ORDER BY
+count(o)` sorts by `n`.
+
+After that rewrite Neo4j 5 rejects an ORDER BY of an aggregating projection that still holds
+an aggregate (`OrderBy.checkIllegalOrdering`: "Illegal aggregation expression(s) in order
+by"): one no item equals (`RETURN o.class, count(o) AS n ORDER BY max(o.x)`), and one equal
+to an item that reads a variable an alias shadows, in a part of the key (`RETURN
+n.nodeSymbol AS n, max(size(n.nodeSymbol)) AS m ORDER BY max(size(n.nodeSymbol)) + 1`: in the
+ORDER BY `n` is the alias, so the two differ), which Neo4j's own front end reports
+(`@neo4j-cypher/language-support`, `CYPHER 5`). The engines fail on them, some with an error
+charged to the engine ("Cannot evaluate expression with type AGGREGATE_FUNCTION", a STRING
+where a node was expected); `check_order_aggregates` raises Neo4j's error, on the query as
+written.
+
+A rank key another pass puts before a sort key (`nan_values.sort_nan_last`) copies the whole
+key: its copies are resolved as the whole key is, so they read the column too.
 """
 
 from __future__ import annotations
@@ -31,10 +49,12 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from dsgqa.dialect.emit import plain_name
-from dsgqa.dialect.order_barrier import groups, has_aggregate
-from dsgqa.dialect.trees import child_of, clone, rebuilt, shape, tree, var
+from dsgqa.dialect.errors import CypherSyntaxError
+from dsgqa.dialect.order_barrier import groups, has_aggregate, is_aggregate_call
+from dsgqa.dialect.trees import child_of, clone, rebuilt, text_of, tree, var
 from dsgqa.dialect.types import ctype
 from dsgqa.dialect.with_where_aliases import (
+    alias_key,
     is_pattern_comprehension,
     potentially_redefined,
     redefining_aliases,
@@ -109,8 +129,8 @@ class _Columns:
     it: after an aggregation or DISTINCT, or for an aggregate itself)."""
 
     def __init__(self, items: list[Tree], is_return: bool, grouped: bool) -> None:
-        self.by_shape = {shape(item.children[0]): item for item in items
-                        if item.children[0].data != "var"}
+        self.by_key = {alias_key(item.children[0]): item for item in items
+                       if item.children[0].data != "var"}
         self.redefining = redefining_aliases(items)
         self.is_return = is_return
         self.grouped = grouped
@@ -123,7 +143,9 @@ class _Columns:
         if not isinstance(node, Tree) or node.data in ("var", "subquery", "pattern_predicate") \
                 or is_pattern_comprehension(node):
             return node
-        item = self.by_shape.get(shape(node))
+        # a copy of the whole key a rank before it reads (`nan_values.sort_nan_last`)
+        whole = whole or getattr(node, "whole_sort_key", False)
+        item = self.by_key.get(alias_key(node))
         if item is not None and not self.grouped and not has_aggregate(node) \
                 and not (whole and len(item.children) > 1):
             item = None   # Kuzu reads it as written (a whole key equal to an aliased item is
@@ -139,6 +161,46 @@ class _Columns:
         if all(new is old for new, old in zip(children, node.children, strict=True)):
             return node   # untouched, with the annotations later rewrites read (`ctype`)
         return rebuilt(node, children)   # not an edit in place: rewritten trees share subtrees
+
+
+def check_order_aggregates(root: Tree) -> None:
+    """Raise Neo4j's error for an aggregate an aggregating projection's ORDER BY holds that no
+    item stands for (see the module), in every WITH and RETURN; on the query as written."""
+    for projection in root.iter_subtrees():
+        if projection.data != "projection" or _order(projection) is None:
+            continue
+        items = child_of(projection, "proj_items").children
+        if any(isinstance(item, Token) for item in items):
+            continue   # `WITH *, ..`: Neo4j does not check it (`includeExisting`)
+        aggregating = {alias_key(item.children[0]) for item in items
+                       if has_aggregate(item.children[0])}
+        if not aggregating:
+            continue   # no aggregate item: `projection_checks.py` raises Neo4j's other error
+        redefining = redefining_aliases(items)
+        illegal = [found for sort_item in _order(projection).children
+                   for found in _illegal(sort_item.children[0], aggregating, redefining, True)]
+        if illegal:
+            raise CypherSyntaxError(
+                "Illegal aggregation expression(s) in order by: "
+                f"{', '.join(text_of(node) for node in illegal)}. If an aggregation expression "
+                "is used in order by, it also needs to be a projection item on it's own.")
+
+
+def _illegal(node: object, aggregating: set[object], redefining: set[str],
+             whole: bool = False) -> list[Tree]:
+    """The aggregates under a sort key that Neo4j's rewrite leaves (as `_Columns.replace`
+    takes the key: whole, or a part that reads no redefining alias, equal to an aggregating
+    item); subqueries and pattern comprehensions are not read (never flag what we cannot
+    tell)."""
+    if not isinstance(node, Tree) or node.data in ("var", "subquery", "pattern_predicate") \
+            or is_pattern_comprehension(node):
+        return []
+    if alias_key(node) in aggregating and (whole or not potentially_redefined(node, redefining)):
+        return []
+    if is_aggregate_call(node):
+        return [node]
+    return [found for child in node.children
+            for found in _illegal(child, aggregating, redefining)]
 
 
 def _shadowing(items: list[Tree], before: dict[str, str]) -> dict[str, Tree]:

@@ -29,8 +29,18 @@ which matches the same rows in Neo4j (the node with b's id is b; a NULL b has no
 matches nothing, as a NULL outer node does). Both engines then give Neo4j's rows, except Kuzu
 in an OPTIONAL MATCH: there `RETURN count(*)` after the tied form gave no row at all, and the
 form as written lost rows (`[[null, 0]]` for two rooms) or counted 11754 for 1832 where the
-WHERE reads an outer node. So on Kuzu such an OPTIONAL MATCH is refused (`dialect`). Read on
-the translation, after every pass.
+WHERE reads an outer node. So on Kuzu such an OPTIONAL MATCH is refused (`dialect`).
+
+In an EXISTS, COUNT or COLLECT subquery the tie is compared with true, `(id(_node1) = id(b)) =
+true` (the same value): as a bare equality the engines plan it as a join key, which in a COUNT
+gave a row another row's count (`count_keys.py`) and in an EXISTS fails on both engines
+("unordered_map::at", so refused), as in
+
+    MATCH (a:Room)-[:ROOM_CONNECTED]->(b) WHERE EXISTS { MATCH (a)-[:CONTAINS]->(x), (b)<--(y) }
+
+Compared with true, both give Neo4j's rows on the example graph (EXISTS in WHERE, in RETURN,
+under NOT, with a full body, inside a COUNT or a pattern comprehension's WHERE, from three
+outer nodes, with b NULL). Read on the translation, after every pass.
 """
 
 from __future__ import annotations
@@ -91,7 +101,7 @@ def _single_query(part: Tree, outer: set[str], walk: _Anchors, correlated: bool)
             own = declared_outside_subqueries(pattern_list)
             changed |= _subqueries(child_of(clause, "where"), before | own, walk)
             if correlated or is_optional(clause):
-                changed |= _anchor(clause, before, walk)
+                changed |= _anchor(clause, before, walk, in_subquery=correlated)
             scope = before | own
         elif clause.data in ("with_clause", "return_clause"):
             projection = clause.children[0]
@@ -117,16 +127,17 @@ def _subqueries(node: Tree | None, outer: set[str], walk: _Anchors) -> bool:
         if body.data == "subquery_pattern":
             own = declared_outside_subqueries(child_of(body, "pattern_list"))
             changed |= _subqueries(child_of(body, "where"), outer | own, walk)
-            changed |= _anchor(body, outer, walk)
+            changed |= _anchor(body, outer, walk, in_subquery=True)
         else:
             for part in query_parts(body):
                 changed |= _single_query(part, outer, walk, correlated=True)
     return changed
 
 
-def _anchor(holder: Tree, outer: set[str], walk: _Anchors) -> bool:
+def _anchor(holder: Tree, outer: set[str], walk: _Anchors, in_subquery: bool) -> bool:
     """Tie the later patterns' other outer nodes by id in `holder` (a MATCH, or a subquery's
-    pattern); whether one was."""
+    pattern; `in_subquery`: of an EXISTS, COUNT or COLLECT, where the tie is compared with
+    true); whether one was."""
     patterns = child_of(holder, "pattern_list").children
     if len(patterns) < 2 or not outer:
         return False
@@ -148,5 +159,5 @@ def _anchor(holder: Tree, outer: set[str], walk: _Anchors) -> bool:
     if walk.kuzu and holder.data == "match" and is_optional(holder):
         raise DialectError("an OPTIONAL MATCH (or CALL { } body) whose patterns start from two "
                            "nodes bound before it, on Kuzu (it matches them wrong)")
-    tie_by_id(holder, renamed)
+    tie_by_id(holder, renamed, with_true=in_subquery)
     return True

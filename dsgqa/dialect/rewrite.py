@@ -151,7 +151,11 @@ from dsgqa.dialect.optional_paths import null_unmatched_paths, refuse_outer_labe
 from dsgqa.dialect.order_barrier import AGGREGATES, add_order_barriers, groups, has_aggregate
 from dsgqa.dialect.order_barrier import REWRITE as ORDER_BARRIER
 from dsgqa.dialect.order_by import REWRITE_COLUMN as ORDER_COLUMNS
-from dsgqa.dialect.order_by import fix_order_by, order_by_columns
+from dsgqa.dialect.order_by import (
+    check_order_aggregates,
+    fix_order_by,
+    order_by_columns,
+)
 from dsgqa.dialect.ordered_distinct import REWRITE as ORDERED_DISTINCT
 from dsgqa.dialect.ordered_distinct import keep_ordered_distinct
 from dsgqa.dialect.outer_anchors import REWRITE as OUTER_ANCHORS
@@ -340,6 +344,9 @@ _PROPERTIES_CALL = re.compile(r"\bproperties\s*\(", re.IGNORECASE)
 _AGGREGATE_WORD = re.compile(r"\b(?:collect|count|sum|avg|min|max|stdevp?|percentile\w*)\s*\(",
                              re.IGNORECASE)
 _SUBQUERY_BRACE = re.compile(r"\b(?:exists|count)\s*\{", re.IGNORECASE)
+# An aggregate after ORDER BY (the gate of `check_order_aggregates`).
+_ORDER_BY_AGGREGATE = re.compile(r"\bORDER\s+BY\b.*\b(?:collect|count|sum|avg|min|max|stdevp?|"
+                                 r"percentile\w*)\s*\(", re.IGNORECASE | re.DOTALL)
 _QUANTIFIER_WORD = re.compile(r"\b(?:any|all|none|single)\s*\(", re.IGNORECASE)
 _SUM_WORD = re.compile(r"\bsum\s*\(", re.IGNORECASE)
 _COLLECT_BRACE = re.compile(r"\bcollect\s*\{", re.IGNORECASE)
@@ -518,6 +525,8 @@ class Rewriter:
             self.note(REPEATED_RELATIONSHIPS)   # Neo4j warns and matches nothing
         refuse_compile_errors(root, self.source)   # on the query as written
         check_grouping(root, self.source)
+        if _ORDER_BY_AGGREGATE.search(self.source):
+            check_order_aggregates(root)   # Neo4j's after its alias rewrite, as written
         if _LIST_SORT_KEY.search(self.source) and expand_list_sort_keys(root, names):
             self.note(LIST_SORT_KEYS)
         if _FINISH_WORD.search(self.source):

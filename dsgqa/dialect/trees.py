@@ -616,6 +616,13 @@ def named_node_patterns(node: Tree) -> list[Tree]:
             and isinstance(sub.children[0], Tree) and sub.children[0].data == "name"]
 
 
+def compared_with_true(test: Tree) -> Tree:
+    """`(test) = true`: the same value as `test` (true, false or NULL) in a filter, which Kuzu
+    and Ladybug do not plan as a join key on an equality inside a subquery (`count_keys.py`,
+    `outer_anchors.py`)."""
+    return tree("compare", tree("paren", test), Token("EQ", "="), tree("true_lit"))
+
+
 def add_conditions(holder: Tree, tests: list[Tree]) -> None:
     """AND `tests` to the WHERE of `holder` (a MATCH or a subquery's pattern), after the
     conditions it has (one WHERE made if it has none)."""

@@ -55,10 +55,11 @@ REWRITE = "WITH ... WHERE projected expression->alias"
 _BARRIERS = frozenset({"subquery", "pattern_predicate"})
 
 
-def _key(node: object) -> object:
+def alias_key(node: object) -> object:
     """A hashable key equal for two expressions Neo4j's AST takes for equal: parentheses
     dropped, names unquoted, string literals by value, function names and DISTINCT in any
-    case."""
+    case (`FunctionName.equals` ignores case). Neo4j replaces a WHERE's or an ORDER BY's
+    expression equal to a projected one by its alias (`aliasExpression`); `order_by.py` too."""
     if isinstance(node, Token):
         if node.type in ("NAME", "QUOTED_NAME"):
             return plain_name(node)
@@ -66,14 +67,14 @@ def _key(node: object) -> object:
     if not isinstance(node, Tree):
         return node
     if node.data == "paren" and len(node.children) == 1:
-        return _key(node.children[0])
+        return alias_key(node.children[0])
     if node.data == "str_lit":
         return ("str_lit", unquote_string(str(node.children[0])))
     if node.data in CALLS and isinstance(node.children[0], Tree) \
             and node.children[0].data == "var":
         callee = plain_name(node.children[0].children[0]).lower()
-        return (str(node.data), callee, *(_key(child) for child in node.children[1:]))
-    return (str(node.data), *(_key(child) for child in node.children))
+        return (str(node.data), callee, *(alias_key(child) for child in node.children[1:]))
+    return (str(node.data), *(alias_key(child) for child in node.children))
 
 
 def _variables(node: object) -> set[str]:
@@ -119,12 +120,12 @@ class _Aliases:
             if len(item.children) < 2:
                 continue
             value, alias = item.children[0], item.children[1]
-            self.by_key[_key(value)] = alias   # a later equal item wins, as in Neo4j's map
+            self.by_key[alias_key(value)] = alias   # a later equal item wins, as in Neo4j's map
             self.names.add(plain_name(alias))
         self.used = False
 
     def _alias_of(self, node: Tree, whole: bool) -> Tree | None:
-        alias = self.by_key.get(_key(node))
+        alias = self.by_key.get(alias_key(node))
         if alias is None:
             return None
         if node.data == "var" and plain_name(node.children[0]) in self.names:

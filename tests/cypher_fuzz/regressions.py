@@ -3526,6 +3526,34 @@ CASES: list[Case] = [
          "a's contents times what points at b: R1 holds P1, p1 and B1, R1, R3 point at R2 (6); "
          "R2 holds P2 and B1, R2 point at R1 (2); R2 -> R3 only (1); R3 holds nothing (0: "
          "Ladybug gave R3 -> R2 the 2 of R2 -> R1 with the id tie alone, no NULL anywhere)"),
+    Case("exists_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b) RETURN a.nodeSymbol AS a, b.nodeSymbol AS b, "
+         "EXISTS { MATCH (a)-[:CONTAINS]->(x), (b)<--(y) } AS e",
+         [["R1", "R2", True], ["R2", "R1", True], ["R2", "R3", True], ["R3", "R2", False]],
+         False,
+         "a holds something and something points at b, except R3, which holds nothing (both "
+         "engines failed with unordered_map::at on the id() tie of b)"),
+    Case("exists_in_where_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE EXISTS { "
+         "(a)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(x:Object), "
+         "(b)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(y:Object) WHERE x.center.x < y.center.x } "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b",
+         [["R1", "R2"]], False,
+         "R1's O1 (x 1) lies left of R2's O2 (x 9), not the other way; R3 holds no object"),
+    Case("exists_two_patterns_from_two_outer_nodes_one_null",
+         "MATCH (a:Room) OPTIONAL MATCH (a)-[:ROOM_CONNECTED]->(b:Room {nodeSymbol: 'R1'}) "
+         "RETURN a.nodeSymbol AS a, EXISTS { MATCH (a)-[:CONTAINS]->(x), "
+         "(b)-[:CONTAINS]->(y) } AS e",
+         [["R1", False], ["R2", True], ["R3", False]], False,
+         "b is R1 for R2 only (P2 with P1 or p1); a NULL b matches nothing, so the EXISTS is "
+         "false for R1 and R3"),
+    Case("not_exists_two_patterns_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE NOT EXISTS { "
+         "(a)-[:CONTAINS]->(x:MeshPlace), (b)-[:CONTAINS]->(y:Place) } "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b",
+         [["R1", "R2"], ["R2", "R3"], ["R3", "R2"]], False,
+         "only R1 holds a Place (p1) and R2 a MeshPlace (P2): R2 -> R1 is the one pair that "
+         "has both"),
     Case("aggregate_in_order_by_reading_a_variable_an_alias_shadows",
          "MATCH (n1:Place) OPTIONAL MATCH (n1)-[:CONTAINS]->(n2:Object) "
          "RETURN n1.nodeSymbol AS n1, percentileDisc(n2.center.z / size(n1.nodeSymbol), 0.5) AS g0 "
@@ -3535,4 +3563,29 @@ CASES: list[Case] = [
          "scoping (NormalizeWithAndReturnClauses), so the shadowed n1 is never read there; "
          "neither place holds an object: NULL. Both engines failed with 'Variable n2 is not in "
          "scope' (the ordering repeated the aggregate instead of g0)"),
+    Case("aggregate_in_with_order_by_reading_a_variable_an_alias_shadows",
+         "MATCH (n1:MeshPlace) OPTIONAL MATCH (n1)-[:CONTAINS]->(n2:Object) "
+         "WITH n1.nodeSymbol AS n1, avg(n2.center.x / size(n1.nodeSymbol)) AS g0 "
+         "ORDER BY avg(n2.center.x / size(n1.nodeSymbol)) DESC LIMIT 1 RETURN n1, g0",
+         [["P2", 4.5]], True,
+         "the ORDER BY reads g0 (as in RETURN): P1 holds O1 (x 1, 1 / 2), P2 holds O2 (x 9, "
+         "9 / 2); the NaN rank the translation adds before a float key read the aggregate "
+         "again"),
+    Case("aggregate_in_order_by_with_its_function_name_in_another_case",
+         "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, COUNT(x) AS n "
+         "ORDER BY count(x) DESC, r",
+         [["R1", 2], ["R2", 1]], True,
+         "Neo4j compares function names in any case, so the key is the column n: R1 holds P1 "
+         "and p1, R2 holds P2 (Kuzu failed with 'Variable x is not in scope')"),
+    Case("aggregate_in_order_by_no_item_equals",
+         "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, count(x) AS n "
+         "ORDER BY max(x.center.x)",
+         None, False,
+         "Neo4j 5: Illegal aggregation expression(s) in order by (max is no projected item)"),
+    Case("aggregate_in_order_by_part_reading_a_variable_an_alias_shadows",
+         "MATCH (r:Room)-[:CONTAINS]->(x) RETURN r.nodeSymbol AS r, max(size(r.nodeSymbol)) "
+         "AS m ORDER BY max(size(r.nodeSymbol)) + 1",
+         None, False,
+         "Neo4j 5: Illegal aggregation expression(s) in order by (in the ORDER BY r is the "
+         "alias, so the part differs from the item; its own front end reports it)"),
 ]
