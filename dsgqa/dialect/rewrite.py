@@ -732,7 +732,7 @@ class Rewriter:
             fired(NESTED_LAMBDAS)
         if self.target == "kuzu" and facts.optional_match and split_patterns_after_optional(result):
             fired(SPLIT_PATTERNS)
-        if self.target == "ladybug" and facts.has("match", "where") and defer_identity_filters(
+        if self.target == "ladybug" and facts.has("where") and defer_identity_filters(
                 result, self.names, self.uniqueness.expand_stars):   # on every filter written
             fired(IDENTITY_FILTERS)
 
