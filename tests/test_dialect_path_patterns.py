@@ -198,9 +198,9 @@ def _translated(cypher: str, target: str = "ladybug") -> str:
      "MATCH (:MeshPlace {nodeSymbol: 'P10247'})-[:MESH_PLACE_CONNECTED* TRAIL 2..2]-"
      "(b:MeshPlace) RETURN count(DISTINCT b) AS places"),
     ("MATCH (a:Room)-[:ROOM_CONNECTED]->+(b) RETURN count(*) AS n",
-     "MATCH (a:Room)-[:ROOM_CONNECTED* TRAIL 1..]->(b) RETURN count(*) AS n"),
+     "MATCH (a:Room)-[:ROOM_CONNECTED* TRAIL 1..30]->(b) RETURN count(*) AS n"),
     ("MATCH (a:Room)<-[:ROOM_CONNECTED]-*(b) RETURN count(*) AS n",
-     "MATCH (a:Room)<-[:ROOM_CONNECTED* TRAIL 0..]-(b) RETURN count(*) AS n"),
+     "MATCH (a:Room)<-[:ROOM_CONNECTED* TRAIL 0..30]-(b) RETURN count(*) AS n"),
     ("MATCH (a:Room)-[:ROOM_CONNECTED]-{,3}(b) RETURN count(*) AS n",
      "MATCH (a:Room)-[:ROOM_CONNECTED* TRAIL 0..3]-(b) RETURN count(*) AS n"),
     ("MATCH (a:Room) (()-[:ROOM_CONNECTED]->()){2} (b) RETURN count(*) AS n",
@@ -388,3 +388,25 @@ def test_the_lowered_tree_holds_no_new_syntax() -> None:
     assert not any(isinstance(t, Tree) and t.data in ("paren_path", "quantified_rel",
                                                       "path_selector")
                    for t in result.iter_subtrees())
+
+
+@pytest.mark.parametrize(("cypher", "executed", "hops"), [
+    # a trail keeps the engines' 30 levels without a bound (each level costs), and gets the
+    # bound the model wrote when larger
+    ("MATCH (a:Room)-[:ROOM_CONNECTED*]-(b) RETURN count(DISTINCT b) AS n", "* TRAIL 1..30]", None),
+    ("MATCH (a:Room)-[:ROOM_CONNECTED*2..]-(b) RETURN count(DISTINCT b) AS n", "* TRAIL 2..30]",
+     None),
+    ("MATCH (a:Room)-[:ROOM_CONNECTED*..50]-(b) RETURN count(DISTINCT b) AS n", "* TRAIL ..50]",
+     50),
+    # a shortest path may go as deep as the graph needs: its search stops when it arrives
+    ("MATCH p = shortestPath((a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED*]-"
+     "(b:Room {nodeSymbol: 'R5'})) RETURN length(p) AS n", "* SHORTEST]", 1000),
+    # beyond the deepest allowed, the engine refuses the bound (dialect)
+    ("MATCH (a:Room)-[*..5000]-(b) RETURN count(*) AS n", "* TRAIL ..5000]", 1000),
+])
+def test_variable_length_bounds_say_how_deep_the_engine_goes(cypher: str, executed: str,
+                                                            hops: int | None) -> None:
+    for target in ("kuzu", "ladybug"):
+        out = translate(cypher, target)
+        assert executed in out.query
+        assert out.max_hops == hops

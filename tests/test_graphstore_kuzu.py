@@ -149,6 +149,18 @@ def test_bad_cypher_is_data_not_an_exception(demo_store):
         assert "\n" not in result.error
 
 
+def test_a_query_may_go_deeper_than_30_hops_for_itself(demo_store):
+    """`max_hops` raises the engine's largest variable-length bound for that query only
+    (`dialect.hop_bounds`); the next query is back at the engine's own 30."""
+    deep = ("MATCH p = (a:Room {nodeSymbol: 'R1'})-[:ROOM_CONNECTED* SHORTEST 1..40]-"
+            "(b:Room {nodeSymbol: 'R9'}) RETURN length(p)")
+    assert "exceeds maximum: 30" in (demo_store.query(deep).error or "")
+    assert demo_store.query(deep, max_hops=40).rows == [[3]]
+    assert "exceeds maximum: 30" in (demo_store.query(deep).error or "")
+    assert "exceeds maximum: 40" in (demo_store.query(
+        deep.replace("1..40", "1..41"), max_hops=40).error or "")
+
+
 def test_row_cap_cuts_and_flags(demo_store):
     result = demo_store.query("MATCH (o:Object) RETURN o.nodeSymbol", max_rows=10)
     assert result.valid and result.truncated

@@ -90,6 +90,7 @@ from dsgqa.dialect.free_aggregates import unwind_free_aggregates
 from dsgqa.dialect.functions import MIXED_LIST_KEY, PROPERTIES_KEY, UDFS
 from dsgqa.dialect.grouped_node_reads import REWRITE as GROUPED_NODE_READS
 from dsgqa.dialect.grouped_node_reads import return_grouped_reads_via_with
+from dsgqa.dialect.hop_bounds import bound_trail
 from dsgqa.dialect.hop_lists import REWRITE as HOP_LISTS
 from dsgqa.dialect.hop_lists import read_hops_as_lists
 from dsgqa.dialect.id_filters import REWRITE as IDENTITY_FILTERS
@@ -809,6 +810,7 @@ class Rewriter:
             return node
         node.children.insert(1, tree("recursion_mode", Token("RECURSION_MODE", "TRAIL")))
         self.note("var-length->TRAIL")
+        bound_trail(node)
         return node
 
     def r_match(self, node: Tree) -> Tree:

@@ -9,6 +9,7 @@ from lark import Tree
 from benchcore.names import EMBEDDED_BACKENDS, Backend
 from dsgqa.dialect.emit import Emitter
 from dsgqa.dialect.errors import CypherSchemaError, CypherSyntaxError, DialectError
+from dsgqa.dialect.hop_bounds import needed_hops
 from dsgqa.dialect.parser import parse_text
 from dsgqa.dialect.path_patterns import SYNTAX as PATH_PATTERN_SYNTAX
 from dsgqa.dialect.result_order import ResultOrder, final_order
@@ -36,6 +37,7 @@ class Translation:
     rewrites: tuple[str, ...] = ()
     order: ResultOrder | None = None
     distinct_rows: bool = False
+    max_hops: int | None = None   # how deep a variable-length pattern must go (`hop_bounds`)
 
 
 def translate(query: str, target: Target = "kuzu") -> Translation:
@@ -61,7 +63,8 @@ def translate(query: str, target: Target = "kuzu") -> Translation:
         raise CypherSyntaxError("the query nests too deeply") from None
     except Exception as exc:  # a tree shape the passes did not foresee: never crash the run
         raise DialectError(f"cannot translate ({type(exc).__name__}: {exc})") from None
-    return Translation(text, tuple(rewriter.applied), order, rewriter.distinct_rows)
+    hops = needed_hops(rewritten) if "*" in text else None
+    return Translation(text, tuple(rewriter.applied), order, rewriter.distinct_rows, hops)
 
 
 def _parse_with_return_texts(query: str) -> tuple[Tree, str]:

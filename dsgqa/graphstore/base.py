@@ -75,11 +75,13 @@ class GraphStore(ABC):
 
     @abstractmethod
     def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200,
-              distinct_rows: bool = False) -> QueryResult:
+              distinct_rows: bool = False, max_hops: int | None = None) -> QueryResult:
         """Run untrusted Cypher read-only; thread-safe; never raises for a bad query.
 
         `distinct_rows`: drop a row equal to one read before, before the row cap counts it
-        (a translated UNION the engine runs as UNION ALL, `dsgqa.dialect.union_parts`)."""
+        (a translated UNION the engine runs as UNION ALL, `dsgqa.dialect.union_parts`).
+        `max_hops`: the largest variable-length bound the query needs, where it is above the
+        embedded engines' default of 30 (`Translation.max_hops`); Neo4j has no such bound."""
 
     @abstractmethod
     def checksum(self) -> str:

@@ -131,13 +131,13 @@ class KuzuStore(GraphStore):
     # ------------------------------------------------------------------ queries
 
     def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200,
-              distinct_rows: bool = False) -> QueryResult:
+              distinct_rows: bool = False, max_hops: int | None = None) -> QueryResult:
         started = time.monotonic()
         problem = "empty query" if not cypher.strip() else write_violation(cypher)
         if problem:
             return QueryResult.failure(problem, time.monotonic() - started)
         try:
-            response = self._ask(cypher, timeout_s, max_rows, distinct_rows)
+            response = self._ask(cypher, timeout_s, max_rows, distinct_rows, max_hops)
         except WorkerTimeout:
             response = {"ok": False, "error": f"query timed out after {timeout_s:g} s"}
         except WorkerDied as exc:
@@ -149,11 +149,11 @@ class KuzuStore(GraphStore):
                            truncated=response["truncated"], seconds=seconds)
 
     def _ask(self, cypher: str, timeout_s: float, max_rows: int,
-             distinct_rows: bool = False) -> dict[str, Any]:
+             distinct_rows: bool = False, max_hops: int | None = None) -> dict[str, Any]:
         if self._pool is None:
             raise GraphStoreError("graph store is not open")
         request = {"cypher": cypher, "timeout_ms": int(timeout_s * 1000), "max_rows": max_rows,
-                   "distinct_rows": distinct_rows}
+                   "distinct_rows": distinct_rows, "max_hops": max_hops}
         # The engine checks its timeout between batches; the hard deadline covers the rest.
         return self._pool.ask(request, hard_timeout_s=timeout_s + max(2.0, timeout_s / 2))
 

@@ -182,7 +182,7 @@ class Neo4jStore(GraphStore):
     # ------------------------------------------------------------------ queries
 
     def query(self, cypher: str, *, timeout_s: float = 10.0, max_rows: int = 200,
-              distinct_rows: bool = False) -> QueryResult:
+              distinct_rows: bool = False, max_hops: int | None = None) -> QueryResult:
         import neo4j
         from neo4j.exceptions import (
             DriverError,

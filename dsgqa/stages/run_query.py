@@ -56,6 +56,7 @@ def run_query(
     executed: str = attempt.cypher
     rewrites: tuple[str, ...] = ()
     distinct_rows = False
+    max_hops = None
     if store.backend in KUZU_DIALECT:
         try:
             translation = translate(attempt.cypher, store.backend)  # type: ignore[arg-type]
@@ -67,13 +68,14 @@ def run_query(
             return failed(f"no {store.backend} equivalent: {exc}", "dialect")
         executed, rewrites, order = translation.query, translation.rewrites, translation.order
         distinct_rows = translation.distinct_rows
+        max_hops = translation.max_hops
         refused = write_violation(executed)
         if refused:  # never expected: a rewrite must not introduce a write
             return failed(refused, "refused", executed, rewrites)
     else:  # Neo4j runs the text as written: its order is read from the text
         order = query_order(attempt.cypher)
     result = store.query(executed, timeout_s=timeout_s, max_rows=max_rows,
-                         distinct_rows=distinct_rows)
+                         distinct_rows=distinct_rows, max_hops=max_hops)
     kind = "" if result.valid else engine_error_kind(result.error or "", store.backend,
                                                      attempt.cypher)
     return QueryOutcome(
