@@ -49,6 +49,7 @@ from dsgqa.dialect.trees import (
     is_optional,
     name,
     names_outside,
+    reads,
     rel_detail,
     star_with,
     tree,
@@ -158,7 +159,7 @@ def _test_after_pattern(joined: list[Tree], elements: set[str], names: FreshName
     where = child_of(joined[-1], "where")
     operands = conjuncts(where.children[0])
     tests = [o for o in operands if _reads_identity(o, elements)
-             and not (before is not None and _read_elements(o, elements) - named)]
+             and not (before is not None and (reads(o, into_subqueries=True) & elements) - named)]
     if not tests:
         return False
     bound: list[str] = []
@@ -240,13 +241,3 @@ def _reads_identity(node: object, elements: set[str]) -> bool:
             and _reads_identity(base, elements)
     children = node.children[1:] if node.data == "call" else node.children
     return any(_reads_identity(c, elements) for c in children)
-
-
-def _read_elements(node: object, elements: set[str]) -> set[str]:
-    """The node and relationship names an expression reads, in any way."""
-    if not isinstance(node, Tree):
-        return set()
-    if node.data == "var":
-        return {plain_name(node.children[0])} & elements
-    children = node.children[1:] if node.data == "call" else node.children
-    return set().union(*(_read_elements(c, elements) for c in children))
