@@ -58,6 +58,7 @@ from dsgqa.dialect.trees import (
     reads,
     rel_detail,
 )
+from dsgqa.dialect.with_where_aliases import alias_key
 
 # Neo4j's names of the types a pattern gives its elements; None: any other value, or a value
 # whose type this module does not know.
@@ -315,10 +316,17 @@ def _projection(clause: Tree, scope: _Scope) -> None:
     # called undefined in them: they may see more).
     after = {**before, **scope.visible()}
     narrower = _Scope(scope.names, scope.fixed, scope.guarded, None, False)
+    projected = {alias_key(item.children[0]) for item in _items(clause)
+                 if isinstance(item, Tree) and len(item.children) > 1}
     for rest in [*clause.children[1:], *clause.children[0].children]:
-        if isinstance(rest, Tree) and rest.data != "proj_items":
-            _expression(rest, narrower, scope.visible())
-            _reads_in_scope(rest, scope, after)
+        if not isinstance(rest, Tree) or rest.data == "proj_items":
+            continue
+        if rest.data == "order":   # a key equal to an aliased item reads that alias (Neo4j's
+            # `NormalizeWithAndReturnClauses`, before its semantic analysis)
+            rest = Tree("order", [k for k in rest.children if not (
+                isinstance(k, Tree) and alias_key(k.children[0]) in projected)])
+        _expression(rest, narrower, scope.visible())
+        _reads_in_scope(rest, scope, after)
 
 
 def _imports_outer(first: Tree) -> bool | None:

@@ -3554,6 +3554,14 @@ CASES: list[Case] = [
          [["R1", "R2"], ["R2", "R3"], ["R3", "R2"]], False,
          "only R1 holds a Place (p1) and R2 a MeshPlace (P2): R2 -> R1 is the one pair that "
          "has both"),
+    Case("subquery_aggregate_in_order_by_reading_a_node_an_alias_shadows",
+         "MATCH (n1:Object) RETURN n1.nodeSymbol AS n1, avg(COUNT { MATCH (n1)--(m) }) AS g0 "
+         "ORDER BY avg(COUNT { MATCH (n1)--(m) }) DESC, n1 LIMIT 2",
+         [["O1", 3.0], ["O2", 3.0]], True,
+         "the ORDER BY key equals g0's expression, which Neo4j reads as g0 before its semantic "
+         "analysis, so the COUNT's n1 is never the string alias: O1 and O2 each have 3 "
+         "relationships (a CONTAINS from their place, OBJECT_CONNECTED both ways), O3 none. "
+         "Both engines were charged 'Type mismatch: n1 ... (expected Node)' by the scope check"),
     Case("aggregate_in_order_by_reading_a_variable_an_alias_shadows",
          "MATCH (n1:Place) OPTIONAL MATCH (n1)-[:CONTAINS]->(n2:Object) "
          "RETURN n1.nodeSymbol AS n1, percentileDisc(n2.center.z / size(n1.nodeSymbol), 0.5) AS g0 "
