@@ -121,11 +121,11 @@ class _EngineInAnyOrder:
         self.backend = store.backend
 
     def query(self, cypher: str, timeout_s: float, max_rows: int,
-              distinct_rows: bool = False) -> Any:
+              distinct_rows: bool = False, max_hops: int | None = None) -> Any:
         from dataclasses import replace
 
         result = self._store.query(cypher, timeout_s=timeout_s, max_rows=max_rows,
-                                   distinct_rows=distinct_rows)
+                                   distinct_rows=distinct_rows, max_hops=max_hops)
         if "ORDER BY" in cypher.upper().split("RETURN")[-1]:
             return result
         rows = list(result.rows)

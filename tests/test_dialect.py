@@ -872,7 +872,8 @@ class _Neo4jLike:
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-    def query(self, cypher, *, timeout_s=10.0, max_rows=200, distinct_rows=False):
+    def query(self, cypher, *, timeout_s=10.0, max_rows=200, distinct_rows=False,
+              max_hops=None):
         from dsgqa.graphstore.base import QueryResult
 
         self.seen.append(cypher)

@@ -65,7 +65,7 @@ def _outcome(query: str, target: str) -> tuple[object, ...]:
         out = translate(query, target)   # type: ignore[arg-type]
     except Exception as exc:   # the refusal and its message must be the same too
         return (type(exc).__name__, str(exc))
-    return (out.query, out.rewrites, repr(out.order), out.distinct_rows)
+    return (out.query, out.rewrites, repr(out.order), out.distinct_rows, out.max_hops)
 
 
 @pytest.mark.parametrize("target", ["ladybug", "kuzu"])
