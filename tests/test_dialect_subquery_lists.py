@@ -61,3 +61,48 @@ def test_union_all_of_parts_of_several_matches():
                      "ladybug").query
     assert "(COUNT { MATCH (r)-[]->(m), (m)-[]->(o) } + COUNT { MATCH (r)-[]->(m), " \
            "(m)-[]->(o) WHERE (o.class = 'a') }) AS n" in made
+
+
+# `v IN COLLECT { .. }` (`collect_membership.py`): Neo4j's three-valued IN as EXISTS tests.
+COLLECTED = "COLLECT { MATCH (r)-[:CONTAINS]->(o:Object) WHERE o.center.z > 0 RETURN o.class }"
+
+
+@pytest.mark.parametrize("target", ["ladybug", "kuzu"])
+def test_membership_in_a_collect_subquery_is_two_exists_tests(target):
+    made = translate(f"MATCH (r:Room) WHERE NOT 'sign' IN {COLLECTED} RETURN r", target).query
+    assert made == (
+        "MATCH (r:Room) WHERE NOT (EXISTS { MATCH (r)-[:CONTAINS]->(o:Object) WHERE "
+        "(o.center.z > 0) AND o.class = 'sign' } OR (EXISTS { MATCH (r)-[:CONTAINS]->"
+        "(o:Object) WHERE (o.center.z > 0) AND ('sign' IS NULL OR o.class IS NULL) } AND "
+        "NULL)) RETURN r")
+
+
+def test_is_empty_of_a_collect_subquery_is_not_exists():
+    made = translate("MATCH (r:Room) RETURN isEmpty(COLLECT { MATCH (r)-->(m) RETURN m }) "
+                     "AS e", "ladybug").query
+    assert "(NOT EXISTS { MATCH (r)-[]->(m) }) AS e" in made
+
+
+@pytest.mark.parametrize("cypher", [
+    # a name only the body declares: Neo4j's undefined variable
+    "MATCH (r:Room) WHERE o.class IN COLLECT { MATCH (r)-->(o) RETURN o.class } RETURN r",
+    # an element that is no property (a list of them may hold NULLs IN compares otherwise)
+    "MATCH (r:Room) WHERE ['a'] IN COLLECT { MATCH (r)-->(o) RETURN [o.class] } RETURN r",
+    # a RETURN that cuts the list
+    "MATCH (r:Room) WHERE 'a' IN COLLECT { MATCH (r)-->(o) RETURN o.class LIMIT 1 } RETURN r",
+    # more than one MATCH, or an OPTIONAL one
+    "MATCH (r:Room) WHERE 'a' IN COLLECT { MATCH (r)-->(m) MATCH (m)-->(o) RETURN o.class } "
+    "RETURN r",
+    "MATCH (r:Room) WHERE 'a' IN COLLECT { OPTIONAL MATCH (r)-->(o) RETURN o.class } RETURN r",
+    # a value read three times must not change between reads
+    "MATCH (r:Room) WHERE toString(rand()) IN COLLECT { MATCH (r)-->(o) RETURN o.class } "
+    "RETURN r",
+])
+def test_other_memberships_are_not_rewritten(cypher):
+    with pytest.raises((DialectError, CypherSyntaxError)):
+        translate(cypher, "ladybug")
+
+
+def test_a_comprehension_over_a_collect_subquery_is_not_a_membership_test():
+    with pytest.raises(DialectError):
+        translate(f"MATCH (r:Room) WHERE any(c IN {COLLECTED} WHERE c = 'a') RETURN r", "kuzu")

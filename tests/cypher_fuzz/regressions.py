@@ -3610,4 +3610,30 @@ CASES: list[Case] = [
          [["R1", "R2"], ["R2", "R1"], ["R2", "R3"], ["R3", "R2"]], True,
          "the second MATCH walks back over the relationship the first bound, which two clauses "
          "allow (one MATCH would find nothing)"),
+    Case("value_in_collect_subquery_in_a_where",
+         "MATCH (r:Room) WHERE 'trash' IN COLLECT { MATCH (r)-[:CONTAINS]->(:MeshPlace)-"
+         "[:CONTAINS]->(o:Object) RETURN o.class } AND NOT 'chair' IN COLLECT { MATCH (r)-"
+         "[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) RETURN o.class } "
+         "RETURN r.nodeSymbol AS r",
+         [["R1"]], False,
+         "R1's list is ['trash'], R2's ['chair'], R3's empty"),
+    Case("value_in_collect_subquery_holding_null",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, 1.0 IN COLLECT { MATCH (r)-[:CONTAINS]->"
+         "(:MeshPlace)-[:CONTAINS]->(o:Object) RETURN o.bbox_center.x } AS a, NOT 5.0 IN "
+         "COLLECT { MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "RETURN o.bbox_center.x } AS b ORDER BY r",
+         [["R1", True, True], ["R2", None, None], ["R3", False, True]], True,
+         "IN is true on an equal element, else NULL when an element is NULL (R2: O2 has no "
+         "box), else false (R3's list is empty)"),
+    Case("null_value_in_collect_subquery",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
+         "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, t.class IN COLLECT { MATCH "
+         "(r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) RETURN o.class } AS a ORDER BY r",
+         [["R1", True], ["R2", None], ["R3", False]], True,
+         "NULL IN a list is NULL, but false when the list is empty (R3)"),
+    Case("is_empty_collect_subquery",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, isEmpty(COLLECT { MATCH (r)-[:CONTAINS]->"
+         "(p:MeshPlace) RETURN p }) AS e ORDER BY r",
+         [["R1", False], ["R2", False], ["R3", True]], True,
+         "the list has one element per match: R3 holds no mesh place"),
 ]
