@@ -13,12 +13,14 @@ Manual lets the body be a whole query; a few such bodies say the same as that fo
 - a part of consecutive plain MATCH clauses, `MATCH A [WHERE p] MATCH B [WHERE q]`, is one MATCH
   of the pattern list `A, B` and `WHERE p AND q`: each MATCH only filters the rows the earlier
   ones bound (a later WHERE may read their variables, which stay bound). Neo4j's relationship
-  uniqueness holds within one MATCH clause only (Cypher Manual, "Graph patterns": "a
-  relationship can be traversed at most once within a single MATCH"), so each pattern keeps the
-  index of the clause it came from (`clause_group`) and `uniqueness.py` pairs only
-  relationships of one clause. Refused (left as written): an OPTIONAL MATCH, a relationship or
-  path variable named in two clauses (a join across clauses; one pattern list would match
-  nothing), and a WHERE that reads a name only a later clause binds (Neo4j's scope error).
+  uniqueness holds within one MATCH clause only (Cypher Manual, "Paths with unique
+  relationships": the same relationship is not traversed "more than once in a given MATCH
+  result"; the Uniqueness GraphGist spreads a pattern over two MATCH clauses to retrace one), so
+  each pattern keeps the index of the clause it came from (`clause_group`) and `uniqueness.py`
+  pairs only relationships of one clause. Refused (left as written): an OPTIONAL MATCH, a
+  relationship or path variable named in two clauses (a join across clauses; one pattern list
+  would match nothing), and a WHERE that reads a name only a later clause binds (Neo4j's scope
+  error).
 
 A RETURN that aggregates always has one row (`RETURN count(*)` of nothing is 0), so it would
 make EXISTS true: such parts stay refused.
