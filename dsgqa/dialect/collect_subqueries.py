@@ -77,7 +77,10 @@ def _comprehension(body: Tree) -> Tree | None:
 
 
 def _returned_name(part: Tree) -> str | None:
-    """The name of the one column a UNION part returns (its alias, or its text's variable)."""
+    """The name of the one column a UNION part returns (its alias, or its text's variable);
+    None for a part that ends in no RETURN (inside COUNT or EXISTS)."""
+    if part.children[-1].data != "return_clause":
+        return None
     item = child_of(part.children[-1].children[0], "proj_items").children[0]
     if len(item.children) == 2:
         return plain_name(item.children[1])

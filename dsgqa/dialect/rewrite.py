@@ -42,6 +42,8 @@ from dsgqa.dialect.captures import (
 )
 from dsgqa.dialect.case_conditions import REWRITE as CASE_CONDITIONS
 from dsgqa.dialect.case_conditions import compare_case_conditions
+from dsgqa.dialect.collect_membership import REWRITE as COLLECT_MEMBERSHIP
+from dsgqa.dialect.collect_membership import expand_collect_memberships
 from dsgqa.dialect.collect_subqueries import REWRITE as COLLECT_SUBQUERIES
 from dsgqa.dialect.collect_subqueries import comprehend_collect_subqueries
 from dsgqa.dialect.compile_errors import refuse_compile_errors
@@ -554,6 +556,8 @@ class Rewriter:
             self.note(WRITTEN_LISTS)
         if subqueries and drop_passing_withs(root):
             self.note(PASSING_WITHS)
+        if subqueries and _COLLECT_BRACE.search(self.source) and expand_collect_memberships(root):
+            self.note(COLLECT_MEMBERSHIP)
         if subqueries and comprehend_collect_subqueries(root):
             self.note(COLLECT_SUBQUERIES)
         if counting and split_subquery_parts(root):

@@ -10,6 +10,17 @@ Manual lets the body be a whole query; a few such bodies say the same as that fo
   when a part has one;
 - `COUNT { A UNION ALL B }` is `COUNT { A } + COUNT { B }`. (`UNION` drops repeated rows, which
   the counts cannot see: refused.)
+- a part of consecutive plain MATCH clauses, `MATCH A [WHERE p] MATCH B [WHERE q]`, is one MATCH
+  of the pattern list `A, B` and `WHERE p AND q`: each MATCH only filters the rows the earlier
+  ones bound (a later WHERE may read their variables, which stay bound). Neo4j's relationship
+  uniqueness holds within one MATCH clause only (Cypher Manual, "Paths with unique
+  relationships": the same relationship is not traversed "more than once in a given MATCH
+  result"; the Uniqueness GraphGist spreads a pattern over two MATCH clauses to retrace one), so
+  each pattern keeps the index of the clause it came from (`clause_group`) and `uniqueness.py`
+  pairs only relationships of one clause. Refused (left as written): an OPTIONAL MATCH, a
+  relationship or path variable named in two clauses (a join across clauses; one pattern list
+  would match nothing), and a WHERE that reads a name only a later clause binds (Neo4j's scope
+  error).
 
 A RETURN that aggregates always has one row (`RETURN count(*)` of nothing is 0), so it would
 make EXISTS true: such parts stay refused.
@@ -19,10 +30,67 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from dsgqa.dialect.emit import plain_name
 from dsgqa.dialect.order_barrier import has_aggregate
-from dsgqa.dialect.trees import child_of, function_name, is_distinct, item_name, tree, var
+from dsgqa.dialect.trees import (
+    all_of,
+    child_of,
+    function_name,
+    is_distinct,
+    item_name,
+    reads,
+    tree,
+    var,
+)
 
 REWRITE = "EXISTS/COUNT { .. RETURN / UNION .. }->subqueries of one MATCH"
+
+
+def _element_names(match: Tree) -> tuple[set[str], set[str]]:
+    """The names a MATCH's patterns declare: (nodes, relationships and paths)."""
+    nodes: set[str] = set()
+    others: set[str] = set()
+    for sub in child_of(match, "pattern_list").iter_subtrees():
+        if sub.data == "subquery":
+            continue
+        named = child_of(sub, "name")
+        if named is None:
+            continue
+        if sub.data == "node_pattern":
+            nodes.add(plain_name(named))
+        elif sub.data in ("rel_detail", "pattern"):
+            others.add(plain_name(named))
+    return nodes, others
+
+
+def _merged(matches: list[Tree]) -> Tree | None:
+    """Consecutive plain MATCH clauses as one (module docstring), or None where that would
+    not be faithful. Each pattern is marked with its clause's index for `uniqueness.py`."""
+    if any(isinstance(c, Token) for m in matches for c in m.children):   # OPTIONAL
+        return None
+    declared = [_element_names(m) for m in matches]
+    for i, (_, others) in enumerate(declared):
+        if any(others & later for _, later in declared[i + 1:]):
+            return None   # one relationship or path joined across clauses
+    conditions = []
+    for i, match in enumerate(matches):
+        where = child_of(match, "where")
+        if where is None:
+            continue
+        known = set().union(*(n | o for n, o in declared[:i + 1]))
+        later = set().union(*(n | o for n, o in declared[i + 1:])) - known
+        if reads(where, into_subqueries=True) & later:
+            return None   # Neo4j: the name is not defined yet
+        conditions.append(tree("paren", where.children[0]))
+    patterns = []
+    for i, match in enumerate(matches):
+        for pattern in child_of(match, "pattern_list").children:
+            pattern.clause_group = i  # type: ignore[attr-defined]
+            patterns.append(pattern)
+    merged = tree("match", tree("pattern_list", *patterns))
+    if conditions:
+        merged.children.append(tree("where", all_of(conditions)))
+    return merged
 
 
 def _match_only(part: Tree, keyword: str) -> Tree | None:
@@ -31,8 +99,16 @@ def _match_only(part: Tree, keyword: str) -> Tree | None:
     if not clauses or clauses[0].data != "match" \
             or any(isinstance(c, Token) for c in clauses[0].children):   # OPTIONAL
         return None
+    matches = 1
+    while matches < len(clauses) and clauses[matches].data == "match":
+        matches += 1
+    if matches > 1:
+        merged = _merged(clauses[:matches])
+        if merged is None:
+            return None
+        clauses = [merged, *clauses[matches:]]
     if len(clauses) == 1:
-        return part
+        return tree("single_query", clauses[0])
     if len(clauses) != 2 or clauses[1].data != "return_clause":
         return None
     projection = clauses[1].children[0]

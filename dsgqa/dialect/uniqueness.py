@@ -62,6 +62,9 @@ class _Position:
     types: frozenset[str] | None
     variable_length: bool
     ends: list[tuple[Labels, Labels]]  # possible (stored start, stored end) label sets
+    # The MATCH clause the pattern was written in, where `subquery_parts.py` merged several
+    # into one (None: the clause's own pattern).
+    group: int | None = None
 
 
 def _labels(node: Tree) -> Labels:
@@ -70,6 +73,14 @@ def _labels(node: Tree) -> Labels:
 
 
 def _positions(pattern_list: Tree) -> Iterator[_Position]:
+    for pattern in pattern_list.children:
+        group = getattr(pattern, "clause_group", None)
+        for position in _pattern_positions(tree("pattern_list", pattern)):
+            position.group = group
+            yield position
+
+
+def _pattern_positions(pattern_list: Tree) -> Iterator[_Position]:
     for left_node, rel, right_node, parts in hops(pattern_list):
         left, right = _labels(left_node), _labels(right_node)
         length = parts.get("var_length")
@@ -105,6 +116,8 @@ def _may_share(p: _Position, q: _Position) -> bool:
     """Whether two positions could bind one stored relationship."""
     if p.name is not None and p.name == q.name:
         return False  # one variable twice: the same relationship by definition
+    if p.group != q.group:
+        return False  # written in two MATCH clauses: Neo4j lets them share a relationship
     if not _overlap(p.types, q.types):
         return False
     return any(_overlap(ps, qs) and _overlap(pe, qe) for ps, pe in p.ends for qs, qe in q.ends)

@@ -3596,4 +3596,52 @@ CASES: list[Case] = [
          None, False,
          "Neo4j 5: Illegal aggregation expression(s) in order by (in the ORDER BY r is the "
          "alias, so the part differs from the item; its own front end reports it)"),
+    Case("count_subquery_of_two_matches_from_two_outer_nodes",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE a.nodeSymbol < b.nodeSymbol "
+         "RETURN a.nodeSymbol + '-' + b.nodeSymbol AS door, COUNT { MATCH (a)-[:CONTAINS]->"
+         "(ma:MeshPlace) MATCH (b)-[:CONTAINS]->(mb:MeshPlace) "
+         "WHERE (ma)-[:MESH_PLACE_CONNECTED]->(mb) } AS n ORDER BY door",
+         [["R1-R2", 1], ["R2-R3", 0]], True,
+         "the two MATCH clauses are one pattern list with both WHEREs: P1 (in R1) connects to "
+         "P2 (in R2); R3 holds no mesh place"),
+    Case("count_subquery_of_two_matches_may_bind_one_relationship_twice",
+         "MATCH (r:Room {nodeSymbol: 'R1'}) RETURN COUNT { MATCH (r)-[:CONTAINS]->(m) "
+         "MATCH (r)-[:CONTAINS]->(m2) } AS two, COUNT { MATCH (r)-[:CONTAINS]->(m), "
+         "(r)-[:CONTAINS]->(m2) } AS one",
+         [[4, 2]], False,
+         "relationship uniqueness holds within one MATCH clause: R1 holds P1 and p1, so two "
+         "clauses give 2 x 2 rows and one clause 2 x 1"),
+    Case("exists_subquery_of_two_matches_back_over_one_relationship",
+         "MATCH (a:Room)-[:ROOM_CONNECTED]->(b:Room) WHERE EXISTS { MATCH (a)-[e:ROOM_CONNECTED]"
+         "->(b) MATCH (b)<-[:ROOM_CONNECTED]-(c) WHERE c = a AND e IS NOT NULL } "
+         "RETURN a.nodeSymbol AS a, b.nodeSymbol AS b ORDER BY a, b",
+         [["R1", "R2"], ["R2", "R1"], ["R2", "R3"], ["R3", "R2"]], True,
+         "the second MATCH walks back over the relationship the first bound, which two clauses "
+         "allow (one MATCH would find nothing)"),
+    Case("value_in_collect_subquery_in_a_where",
+         "MATCH (r:Room) WHERE 'trash' IN COLLECT { MATCH (r)-[:CONTAINS]->(:MeshPlace)-"
+         "[:CONTAINS]->(o:Object) RETURN o.class } AND NOT 'chair' IN COLLECT { MATCH (r)-"
+         "[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) RETURN o.class } "
+         "RETURN r.nodeSymbol AS r",
+         [["R1"]], False,
+         "R1's list is ['trash'], R2's ['chair'], R3's empty"),
+    Case("value_in_collect_subquery_holding_null",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, 1.0 IN COLLECT { MATCH (r)-[:CONTAINS]->"
+         "(:MeshPlace)-[:CONTAINS]->(o:Object) RETURN o.bbox_center.x } AS a, NOT 5.0 IN "
+         "COLLECT { MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) "
+         "RETURN o.bbox_center.x } AS b ORDER BY r",
+         [["R1", True, True], ["R2", None, None], ["R3", False, True]], True,
+         "IN is true on an equal element, else NULL when an element is NULL (R2: O2 has no "
+         "box), else false (R3's list is empty)"),
+    Case("null_value_in_collect_subquery",
+         "MATCH (r:Room) OPTIONAL MATCH (r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->"
+         "(t:Object {class: 'trash'}) RETURN r.nodeSymbol AS r, t.class IN COLLECT { MATCH "
+         "(r)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(o:Object) RETURN o.class } AS a ORDER BY r",
+         [["R1", True], ["R2", None], ["R3", False]], True,
+         "NULL IN a list is NULL, but false when the list is empty (R3)"),
+    Case("is_empty_collect_subquery",
+         "MATCH (r:Room) RETURN r.nodeSymbol AS r, isEmpty(COLLECT { MATCH (r)-[:CONTAINS]->"
+         "(p:MeshPlace) RETURN p }) AS e ORDER BY r",
+         [["R1", False], ["R2", False], ["R3", True]], True,
+         "the list has one element per match: R3 holds no mesh place"),
 ]
