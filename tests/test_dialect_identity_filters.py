@@ -1,5 +1,5 @@
-"""Filters reading a node's or relationship's identity run after the pattern on Ladybug
-(`dsgqa/dialect/id_filters.py`): the translations, and on the example graph a sample of
+"""A MATCH's filters run after its pattern on Ladybug
+(`dsgqa/dialect/pattern_filters.py`): the translations, and on the example graph a sample of
 always-true tests that must not change a count on either engine
 (`tests/cypher_fuzz/identity_filters.py` runs them all)."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from dsgqa.dialect import translate
-from dsgqa.dialect.id_filters import REWRITE
+from dsgqa.dialect.pattern_filters import REWRITE
 from tests import external
 from tests.cypher_fuzz.engines import BACKENDS, run_engines
-from tests.cypher_fuzz.identity_filters import cases
+from tests.cypher_fuzz.identity_filters import anchored, cases
 from tests.ladybug_run import require_ladybug
 
 CHAIN = "MATCH (y)-->(c)-->(b)-->(z)"
@@ -23,12 +23,20 @@ def _ladybug(query: str) -> str:
     return out.query
 
 
-def test_a_match_tests_identity_once_every_element_is_bound() -> None:
-    query = _ladybug(f"{CHAIN} WHERE id(b) > 0 AND b.class = 'x' RETURN count(*)")
-    # the property test stays where the planner may push it; the rest reads every element
-    assert "WHERE b.class = 'x' AND CASE WHEN (y IS NULL OR _rel1 IS NULL OR c IS NULL OR " \
-           "_rel2 IS NULL OR b IS NULL OR _rel3 IS NULL OR z IS NULL) THEN " in query
-    assert "id(b) > 0 AND _rel1 <> _rel2" in query
+def test_a_match_tests_after_every_element_is_bound() -> None:
+    query = _ladybug(f"{CHAIN} WHERE y.class = z.class AND b.class = 'x' RETURN count(*)")
+    # a one-node test goes first, with its node; the rest reads every element
+    assert query.startswith("MATCH (b) WHERE b.class = 'x' WITH * MATCH (y)-[_rel1]->(c)")
+    assert "WHERE CASE WHEN (y IS NULL OR _rel1 IS NULL OR c IS NULL OR _rel2 IS NULL OR " \
+           "b IS NULL OR _rel3 IS NULL OR z IS NULL) THEN (y.class = z.class AND " in query
+
+
+def test_an_anchor_is_matched_first_with_its_labels_and_map() -> None:
+    query = _ladybug("MATCH (y)-->(c)-->(b:MeshPlace {nodeSymbol: 'P754'})-->(z) RETURN count(*)")
+    assert query.startswith("MATCH (b:MeshPlace {nodeSymbol: 'P754'}) WITH * "
+                            "MATCH (y)-[_rel1]->(c)-[_rel2]->(b)-[_rel3]->(z)")
+    # two relationships: as planned (every case tried was right)
+    assert "WITH *" not in _ladybug("MATCH (c)-->(b {nodeSymbol: 'P754'})-->(z) RETURN count(*)")
 
 
 def test_anonymous_elements_are_named_for_the_test() -> None:
@@ -45,7 +53,7 @@ def test_a_later_match_comes_after_a_with() -> None:
     # a correlated subquery after the MATCH extends from it too
     query = _ladybug("MATCH (a:Room)-[r]-(b) WHERE type(r) = 'ROOM_CONNECTED' "
                      "RETURN COUNT { (b)-->()-->() } AS n")
-    assert " END WITH * RETURN COUNT" in query or " END WITH a, r, b RETURN" in query
+    assert "WHERE label(r) = 'ROOM_CONNECTED' WITH * RETURN COUNT" in query
 
 
 def test_an_optional_match_or_subquery_leaves_tests_of_outer_nodes() -> None:
@@ -58,7 +66,7 @@ def test_an_optional_match_or_subquery_leaves_tests_of_outer_nodes() -> None:
 
 @pytest.mark.parametrize("query", [
     "MATCH (o:Object) WHERE o:Object AND id(o) > 0 RETURN count(*)",   # no relationship
-    "MATCH (y:Room)-[:CONTAINS]->(c) WHERE c.class = 'x' RETURN count(*)",   # properties only
+    "MATCH (y:Room)-[:CONTAINS]->(c) WHERE c.class = 'x' RETURN count(*)",   # one
 ])
 def test_untouched(query: str) -> None:
     assert REWRITE not in translate(query, "ladybug").rewrites
@@ -85,3 +93,15 @@ def test_an_always_true_identity_test_changes_no_count() -> None:
                 assert tested["rows"] == plain["rows"], (backend, with_test, tested["executed"])
             else:   # a refusal is honest; anything else is a model charged for nothing
                 assert tested["kind"] == "dialect", (backend, with_test, tested["error"])
+
+
+@external.needs(external.EXAMPLE_DSG)
+def test_a_chain_fixed_at_one_node_counts_the_same_on_both_engines() -> None:
+    require_ladybug()
+    queries = anchored()[:12]
+    graph = str(external.require(external.EXAMPLE_DSG))
+    found = run_engines([{"graph": graph, "queries": queries}])
+    for query, kuzu, ladybug in zip(queries, found["kuzu"][0], found["ladybug"][0],
+                                    strict=True):
+        assert kuzu["valid"] and ladybug["valid"], query
+        assert ladybug["rows"] == kuzu["rows"], (query, ladybug["executed"])

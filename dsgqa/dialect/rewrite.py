@@ -95,8 +95,6 @@ from dsgqa.dialect.grouped_node_reads import return_grouped_reads_via_with
 from dsgqa.dialect.hop_bounds import bound_trail
 from dsgqa.dialect.hop_lists import REWRITE as HOP_LISTS
 from dsgqa.dialect.hop_lists import read_hops_as_lists
-from dsgqa.dialect.id_filters import REWRITE as IDENTITY_FILTERS
-from dsgqa.dialect.id_filters import defer_identity_filters
 from dsgqa.dialect.label_expressions import REWRITE as LABEL_EXPRESSIONS
 from dsgqa.dialect.label_expressions import (
     needs_universe,
@@ -178,6 +176,8 @@ from dsgqa.dialect.path_parts import carry_path_segments
 from dsgqa.dialect.path_patterns import REWRITE as PATH_PATTERNS
 from dsgqa.dialect.path_patterns import SYNTAX as PATH_PATTERN_SYNTAX
 from dsgqa.dialect.path_patterns import lower_path_patterns
+from dsgqa.dialect.pattern_filters import REWRITE as PATTERN_FILTERS
+from dsgqa.dialect.pattern_filters import defer_pattern_filters
 from dsgqa.dialect.pattern_lists import REWRITE as PATTERN_LISTS
 from dsgqa.dialect.pattern_lists import (
     collect_pattern_comprehensions,
@@ -737,9 +737,10 @@ class Rewriter:
             fired(NESTED_LAMBDAS)
         if self.target == "kuzu" and facts.optional_match and split_patterns_after_optional(result):
             fired(SPLIT_PATTERNS)
-        if self.target == "ladybug" and facts.has("where") and defer_identity_filters(
+        if self.target == "ladybug" and (facts.has("where") or facts.has("map_literal")) \
+                and defer_pattern_filters(
                 result, self.names, self.uniqueness.expand_stars):   # on every filter written
-            fired(IDENTITY_FILTERS)
+            fired(PATTERN_FILTERS)
 
     def _pass_outer_values(self, root: Tree) -> bool:
         """After every other pass on the parts of the query (a subquery's own parts have no
