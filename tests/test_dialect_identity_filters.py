@@ -105,3 +105,18 @@ def test_a_chain_fixed_at_one_node_counts_the_same_on_both_engines() -> None:
                                     strict=True):
         assert kuzu["valid"] and ladybug["valid"], query
         assert ladybug["rows"] == kuzu["rows"], (query, ladybug["executed"])
+
+
+def test_the_with_after_a_filtering_match_keeps_a_node_a_later_pattern_names() -> None:
+    """A computed node is matched again by id (`MATCH (_node1) WHERE id(_node1) = id(nn)`,
+    `computed_nodes.py`) and named in the next pattern; the WITH between must pass `_node1`
+    on, or that pattern matches any node (a held-out query lost its answer this way)."""
+    query = _ladybug("MATCH (a:Object), (b:Object) WHERE a <> b WITH a, b ORDER BY a.center.x "
+                     "WITH a, collect(b)[0] AS nn "
+                     "MATCH (ra:Room)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(a) "
+                     "MATCH (rb:Room)-[:CONTAINS]->(:MeshPlace)-[:CONTAINS]->(nn) "
+                     "WITH DISTINCT a, nn, ra, rb WHERE ra <> rb RETURN count(*) AS n")
+    tie = "MATCH (_node1) WHERE id(_node1) = id(nn) WITH "
+    assert tie in query
+    passed_on = query.split(tie, 1)[1].split(" MATCH ", 1)[0]
+    assert passed_on == "*" or "_node1" in passed_on.split(", ")

@@ -255,10 +255,23 @@ class Uniqueness:
 
 
 def _generated_reads(clauses: list[Tree], generated: set[str]) -> set[str]:
-    """The generated names that `clauses` read as variables."""
-    return {plain_name(node.children[0]).lower() for clause in clauses
+    """The generated names that `clauses` read as variables, or name again in a pattern (a
+    node a later MATCH starts from, `MATCH (_node1) WHERE id(_node1) = id(nn) ... MATCH
+    (rb)-->(_node1)`: dropped by the WITH between, the later pattern would match any node)."""
+    return {plain_name(named).lower() for clause in clauses
             for node in clause.iter_subtrees_topdown()
-            if node.data == "var" and plain_name(node.children[0]).lower() in generated}
+            if (named := _read_or_named(node)) is not None
+            and plain_name(named).lower() in generated}
+
+
+def _read_or_named(node: Tree) -> Tree | None:
+    """A variable's `name`, or the `name` of a node or relationship pattern, else None."""
+    if node.data == "var":
+        return node.children[0]
+    if node.data in ("node_pattern", "rel_detail") and node.children \
+            and isinstance(node.children[0], Tree) and node.children[0].data == "name":
+        return node.children[0]
+    return None
 
 
 def _pattern_names(match: Tree) -> Iterator[Tree]:
