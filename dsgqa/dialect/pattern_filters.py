@@ -57,6 +57,7 @@ from dsgqa.dialect.trees import (
     clone,
     conjuncts,
     declared_names,
+    element_name,
     hops,
     is_optional,
     name,
@@ -108,9 +109,8 @@ def _element_names(root: Tree) -> set[str]:
     a value elsewhere too is taken for an element: a needless rewrite changes no row)."""
     found: set[str] = set()
     for node in root.iter_subtrees():
-        if node.data in ("node_pattern", "rel_detail") and node.children \
-                and isinstance(node.children[0], Tree) and node.children[0].data == "name":
-            found.add(plain_name(node.children[0]))
+        if (named := element_name(node)) is not None:
+            found.add(plain_name(named))
     return found
 
 
@@ -132,16 +132,16 @@ def _defer_in(single: Tree, elements: set[str], names: FreshNames,
             start = k + 1
         elif clause.data == "match":
             optional = is_optional(clause)
-            declared = {n for c in clauses[:k] if isinstance(c, Tree) for n in declared_names(c)}
             if outer is None and not optional and _hops(_joined(clauses, start, k)) >= 3:
-                anchors = _anchor_clause(clause, elements, names, declared)
+                anchors = _anchor_clause(clause, elements, names, _declared_before(clauses, k))
                 if anchors is not None:   # the MATCH's one-node tests, first, on their own
                     clauses[k:k] = [anchors, star_with()]
                     k += 2
                     start = k
                     changed = True
             if outer is not None or optional:
-                joined, before = [clause], (outer if outer is not None else declared)
+                joined = [clause]
+                before = outer if outer is not None else _declared_before(clauses, k)
             else:
                 joined, before = _joined(clauses, start, k), None
             if _hops(joined) >= 2 and child_of(clause, "where") is not None:
@@ -155,6 +155,10 @@ def _defer_in(single: Tree, elements: set[str], names: FreshNames,
                 start = k + 1
         k += 1
     return changed
+
+
+def _declared_before(clauses: list, k: int) -> set[str]:
+    return {n for c in clauses[:k] if isinstance(c, Tree) for n in declared_names(c)}
 
 
 def _joined(clauses: list, start: int, k: int) -> list[Tree]:
@@ -191,9 +195,8 @@ def _anchor_clause(match: Tree, elements: set[str], names: FreshNames,
     occurrences: dict[str, list[Tree]] = {}
     for chain in _chains(match):
         for node in chain.children:
-            if node.data == "node_pattern" and node.children \
-                    and isinstance(node.children[0], Tree) and node.children[0].data == "name":
-                occurrences.setdefault(plain_name(node.children[0]), []).append(node)
+            if node.data == "node_pattern" and (named := element_name(node)) is not None:
+                occurrences.setdefault(plain_name(named), []).append(node)
     moved: list[Tree] = []
     nodes: list[Tree] = []
     for node_name, found in occurrences.items():
@@ -233,8 +236,8 @@ def _chains(match: Tree) -> list[Tree]:
 
 def _test_after_pattern(joined: list[Tree], elements: set[str], names: FreshNames,
                         before: set[str] | None) -> bool:
-    """The identity tests of the last of `joined` (the MATCHes the planner joins) as one
-    CASE that reads every element they bind. For an OPTIONAL MATCH or a subquery's MATCH,
+    """The tests of the last of `joined` (the MATCHes the planner joins) that read an element,
+    as one CASE that reads every element they bind. For an OPTIONAL MATCH or a subquery's MATCH,
     `before` holds the names bound before it: the CASE reads only the elements the clause
     binds itself, and tests that read an earlier element stay as they are. A CASE reading an
     outer element there lost matches (an EXISTS from an outer node found nothing), and an
@@ -282,9 +285,7 @@ def _name_elements(match: Tree, names: FreshNames) -> list[str]:
     if patterns is None:
         return made
     for node in (n for chain in _chains(match) for n in chain.children):
-        if node.data == "node_pattern" and not (
-                node.children and isinstance(node.children[0], Tree)
-                and node.children[0].data == "name"):
+        if node.data == "node_pattern" and element_name(node) is None:
             made.append(fresh := names.fresh("_node"))
             node.children.insert(0, name(fresh))
     for _left, rel, _right, parts in hops(patterns):
@@ -304,6 +305,5 @@ def _bound_elements(match: Tree) -> list[str]:
     patterns = child_of(match, "pattern_list")
     if patterns is None:
         return []
-    return [plain_name(node.children[0]) for node in patterns.iter_subtrees_topdown()
-            if node.data in ("node_pattern", "rel_detail") and node.children
-            and isinstance(node.children[0], Tree) and node.children[0].data == "name"]
+    return [plain_name(named) for node in patterns.iter_subtrees_topdown()
+            if (named := element_name(node)) is not None]

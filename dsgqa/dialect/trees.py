@@ -609,11 +609,19 @@ def node_names(root: Tree) -> set[str]:
     return nodes
 
 
+def element_name(node: Tree) -> Tree | None:
+    """The `name` a node pattern or a relationship's detail binds (`(n:Room)`, `[r:CONTAINS]`),
+    None when it is anonymous or `node` is neither."""
+    if node.data in ("node_pattern", "rel_detail") and node.children \
+            and isinstance(node.children[0], Tree) and node.children[0].data == "name":
+        return node.children[0]
+    return None
+
+
 def named_node_patterns(node: Tree) -> list[Tree]:
     """The node patterns under `node` that name a variable (`(n)`, `(n:Room {..})`)."""
     return [sub for sub in node.iter_subtrees_topdown()
-            if sub.data == "node_pattern" and sub.children
-            and isinstance(sub.children[0], Tree) and sub.children[0].data == "name"]
+            if sub.data == "node_pattern" and element_name(sub) is not None]
 
 
 def compared_with_true(test: Tree) -> Tree:

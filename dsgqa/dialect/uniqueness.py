@@ -38,6 +38,7 @@ from dsgqa.dialect.errors import CypherSyntaxError
 from dsgqa.dialect.trees import (
     call,
     child_of,
+    element_name,
     hops,
     item_name_node,
     name,
@@ -260,18 +261,8 @@ def _generated_reads(clauses: list[Tree], generated: set[str]) -> set[str]:
     (rb)-->(_node1)`: dropped by the WITH between, the later pattern would match any node)."""
     return {plain_name(named).lower() for clause in clauses
             for node in clause.iter_subtrees_topdown()
-            if (named := _read_or_named(node)) is not None
-            and plain_name(named).lower() in generated}
-
-
-def _read_or_named(node: Tree) -> Tree | None:
-    """A variable's `name`, or the `name` of a node or relationship pattern, else None."""
-    if node.data == "var":
-        return node.children[0]
-    if node.data in ("node_pattern", "rel_detail") and node.children \
-            and isinstance(node.children[0], Tree) and node.children[0].data == "name":
-        return node.children[0]
-    return None
+            if (named := node.children[0] if node.data == "var" else element_name(node))
+            is not None and plain_name(named).lower() in generated}
 
 
 def _pattern_names(match: Tree) -> Iterator[Tree]:
